@@ -1,0 +1,132 @@
+/**
+ * A Node-style process object over a session's Web Streams: what the Agent SDK's
+ * `spawnClaudeCodeProcess` option expects back.
+ *
+ * @module
+ */
+
+import { EventEmitter } from "node:events";
+import { Readable, Writable } from "node:stream";
+import type { ExitStatus, Session } from "../session/session.ts";
+
+/** The options the SDK passes to `spawnClaudeCodeProcess` (its `SpawnOptions`). */
+export interface SpawnOptionsLike {
+  /** The command the SDK would run. */
+  command: string;
+  /** Its arguments (`--output-format stream-json --verbose …`). */
+  args: string[];
+  /** Working directory. */
+  cwd?: string;
+  /** Environment. */
+  env: Record<string, string | undefined>;
+  /** Aborted by the SDK after its graceful-close grace period. */
+  signal: AbortSignal;
+}
+
+type ExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
+type ErrorListener = (error: Error) => void;
+
+/**
+ * A `SpawnedProcess` backed by a {@linkcode Session}: `stdin` and `stdout` are Node
+ * streams over the session's Web Streams, `exit` fires with the session's exit code
+ * once its stdout has been written, and `kill()` ends it like a signal.
+ *
+ * @example Wrapping a session
+ * ```ts
+ * import { MockProcess, ScenarioBuilder, Session } from "@x/claude-mock";
+ * const session = new Session(new ScenarioBuilder().build());
+ * const child = new MockProcess(session);
+ * child.once("exit", (code) => console.log("exit", code)); // exit 0
+ * child.stdout.resume();
+ * child.stdin.end();
+ * await session.exited;
+ * ```
+ */
+export class MockProcess {
+  /** The process's stdin (the SDK writes here). */
+  readonly stdin: Writable;
+  /** The process's stdout (the SDK reads here). */
+  readonly stdout: Readable;
+  /** The session behind it. */
+  readonly session: Session;
+  #events = new EventEmitter();
+  #killed = false;
+  #exitCode: number | null = null;
+  #signalCode: NodeJS.Signals | null = null;
+
+  /** Wraps `session`; `signal` (the SDK's forwarded abort) kills it when aborted. */
+  constructor(session: Session, options: { signal?: AbortSignal } = {}) {
+    this.session = session;
+    this.stdin = Writable.fromWeb(session.writable as WritableStream, { decodeStrings: false });
+    this.stdout = Readable.fromWeb(session.readable as unknown as import("node:stream/web").ReadableStream);
+    // A write after exit fails the Node stream: report it like a real pipe would (EPIPE),
+    // never as an uncaught exception.
+    this.stdin.on("error", () => {});
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = () => this.kill("SIGTERM");
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener("abort", onAbort, { once: true });
+        session.exited.then(() => signal.removeEventListener("abort", onAbort));
+      }
+    }
+    session.exited.then((status) => this.#onExit(status));
+  }
+
+  /** Whether `kill()` was called. */
+  get killed(): boolean {
+    return this.#killed;
+  }
+
+  /** The exit code once exited, else `null`. */
+  get exitCode(): number | null {
+    return this.#exitCode;
+  }
+
+  /** The signal that ended the process, else `null`. */
+  get signalCode(): NodeJS.Signals | null {
+    return this.#signalCode;
+  }
+
+  /** Ends the process like a signal (default `SIGTERM`). */
+  kill(signal: NodeJS.Signals = "SIGTERM"): boolean {
+    if (this.session.closed) return false;
+    this.#killed = true;
+    this.session.kill(signal);
+    return true;
+  }
+
+  /** Adds a listener for `exit` or `error`. */
+  on(event: "exit", listener: ExitListener): this;
+  /** Adds a listener for `error`. */
+  on(event: "error", listener: ErrorListener): this;
+  on(event: string, listener: (...args: never[]) => void): this {
+    this.#events.on(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+
+  /** Adds a one-time listener for `exit` or `error`. */
+  once(event: "exit", listener: ExitListener): this;
+  /** Adds a one-time listener for `error`. */
+  once(event: "error", listener: ErrorListener): this;
+  once(event: string, listener: (...args: never[]) => void): this {
+    this.#events.once(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+
+  /** Removes a listener. */
+  off(event: "exit", listener: ExitListener): this;
+  /** Removes an `error` listener. */
+  off(event: "error", listener: ErrorListener): this;
+  off(event: string, listener: (...args: never[]) => void): this {
+    this.#events.off(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+
+  #onExit(status: ExitStatus): void {
+    this.#exitCode = status.code;
+    this.#signalCode = status.signal as NodeJS.Signals | null;
+    this.#events.emit("exit", status.code, this.#signalCode);
+  }
+}

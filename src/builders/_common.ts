@@ -1,0 +1,71 @@
+/**
+ * Small helpers the builders share. Internal: not part of the public API.
+ *
+ * @internal
+ * @module
+ */
+
+import type { BuildContext } from "./build_context.ts";
+import type { SubagentInfo } from "./subagent.ts";
+
+/**
+ * The ISO 8601 `timestamp` of a frame written now, by the context's clock.
+ *
+ * @internal
+ */
+export function timestampOf(ctx: BuildContext): string {
+  const now = ctx.now();
+  if (!Number.isFinite(now)) {
+    throw new RangeError(`Cannot stamp a frame: ctx.now() returned ${now}, not a finite number`);
+  }
+  return new Date(now).toISOString();
+}
+
+/**
+ * Checks a {@linkcode SubagentInfo} and throws a TypeError naming the bad field.
+ *
+ * @internal
+ */
+export function checkSubagent(subagent: SubagentInfo, where: string): void {
+  for (const key of ["parentToolUseId", "agentId", "subagentType", "taskDescription"] as const) {
+    if (typeof subagent[key] !== "string" || subagent[key] === "") {
+      throw new TypeError(
+        `${where}: subagent.${key} must be a non-empty string, got ${JSON.stringify(subagent[key])}`,
+      );
+    }
+  }
+}
+
+/**
+ * Throws a TypeError unless `value` is a string.
+ *
+ * @internal
+ */
+export function checkString(value: unknown, where: string, what: string): asserts value is string {
+  if (typeof value !== "string") {
+    throw new TypeError(`${where}: ${what} must be a string, got ${describe(value)}`);
+  }
+}
+
+/**
+ * Throws a RangeError unless `value` is a non-negative integer.
+ *
+ * @internal
+ */
+export function checkCount(value: unknown, where: string, what: string): asserts value is number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new RangeError(`${where}: ${what} must be a non-negative integer, got ${describe(value)}`);
+  }
+}
+
+/**
+ * A short description of a value for error messages.
+ *
+ * @internal
+ */
+export function describe(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? value.slice(0, 57) + "..." : value);
+  if (typeof value === "object" && value !== null) return Array.isArray(value) ? "an array" : "an object";
+  return String(value);
+}

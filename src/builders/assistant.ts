@@ -1,0 +1,541 @@
+/**
+ * Builders for `assistant` frames: content block helpers and
+ * {@linkcode assistantMessage}, which splits one API message into one frame per content
+ * block the way the real CLI streams it, plus {@linkcode apiErrorMessage}, the synthetic
+ * assistant frame the CLI writes when the API answers with an error.
+ *
+ * @module
+ */
+
+import type {
+  AssistantContentBlock,
+  AssistantFrame,
+  AssistantMessageBody,
+  MessageUsage,
+  RedactedThinkingBlock,
+  TextBlock,
+  ThinkingBlock,
+  ToolUseBlock,
+  Uuid,
+} from "../wire/frame.ts";
+import type { BuildContext } from "./build_context.ts";
+import { checkString, checkSubagent, describe, timestampOf } from "./_common.ts";
+import type { SubagentInfo } from "./subagent.ts";
+
+/** A text block as the CLI writes it: no `citations` key. */
+export interface PlainTextBlock extends TextBlock {
+  /** Never present on the wire (the recordings never carry citations). */
+  citations?: undefined;
+}
+
+/** A `tool_use` block whose id may still be missing (filled in by {@linkcode assistantMessage}). */
+export interface ToolUseInput {
+  /** Block type. */
+  type: "tool_use";
+  /** The tool use id; drawn from the context's ids when absent. */
+  id?: string;
+  /** The tool name. */
+  name: string;
+  /** The tool input. */
+  input: Record<string, unknown>;
+}
+
+/** What {@linkcode assistantMessage} accepts as content blocks. */
+export type AssistantContentInput = AssistantContentBlock | ToolUseInput;
+
+/** A content block of a built assistant frame. */
+export type BuiltContentBlock = PlainTextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+
+/** The usage of an assistant frame (the `message_start` usage of its API message). */
+export interface AssistantUsage extends MessageUsage {
+  /** Input tokens. */
+  input_tokens: number;
+  /** Tokens written to the prompt cache. */
+  cache_creation_input_tokens: number;
+  /** Tokens read from the prompt cache. */
+  cache_read_input_tokens: number;
+  /** Output tokens so far (1 at message start). */
+  output_tokens: number;
+  /** Service tier. */
+  service_tier: "standard" | "priority" | "batch";
+}
+
+/** The API message inside a built assistant frame. */
+export interface AssistantMessageBodyOut extends AssistantMessageBody {
+  /** The one content block this frame delivers. */
+  content: BuiltContentBlock[];
+  /** Always `null` on streamed frames. */
+  stop_reason: null;
+  /** Always `null` on streamed frames. */
+  stop_sequence: null;
+  /** The usage from `message_start`. */
+  usage: AssistantUsage;
+  /** Always `null`. */
+  context_management: null;
+}
+
+/** The `tool_use_meta` entry the CLI adds to an assistant frame carrying an MCP tool use. */
+export interface ToolUseMeta {
+  /** The tool use id. */
+  id: string;
+  /** The tool's display name (e.g. `Add`). */
+  display_name: string;
+  /** The MCP server's display name. */
+  server_display_name: string;
+  /** The tool name on the server (without the `mcp__server__` prefix). */
+  tool_name: string;
+}
+
+/** How thinking is shown (`thinking_display`); the recordings always show `updates`. */
+export type ThinkingDisplay = "updates" | "summarized" | "omitted" | (string & {});
+
+/** An `assistant` frame as {@linkcode assistantMessage} builds it: one block of one API message. */
+export interface AssistantMessageFrame extends AssistantFrame {
+  /** The API message with its one block. */
+  message: AssistantMessageBodyOut;
+  /** Subagent frames: the subagent's id. */
+  agent_id?: string;
+  /** The frame's uuid. */
+  uuid: Uuid;
+  /** When the frame was written. */
+  timestamp: string;
+  /** The API request id. */
+  request_id: string;
+  /** Thinking frames: how long the thinking block took, in ms. */
+  thinking_duration_ms?: number;
+  /** Thinking frames: how thinking is displayed. */
+  thinking_display?: ThinkingDisplay;
+  /** MCP tool use frames: the tool's display metadata. */
+  tool_use_meta?: ToolUseMeta[];
+  /** Set when an interrupt cut the message short. */
+  aborted?: true;
+  /** Subagent frames: the subagent type. */
+  subagent_type?: string;
+  /** Subagent frames: the task description. */
+  task_description?: string;
+}
+
+/** Options for {@linkcode assistantMessage}. */
+export interface AssistantMessageOptions {
+  /** The API message id (default: drawn from the context's ids). */
+  messageId?: string;
+  /** The API request id (default: drawn from the context's ids). */
+  requestId?: string;
+  /** The parent tool use id (default `null`, or the subagent's when `subagent` is given). */
+  parentToolUseId?: string | null;
+  /** Marks the frames as a subagent's (adds `agent_id`, `subagent_type`, `task_description`). */
+  subagent?: SubagentInfo;
+  /** The model (default `ctx.model`). */
+  model?: string;
+  /** Usage fields to override (default: 120 input tokens, 1 output token, as recorded). */
+  usage?: Partial<AssistantUsage>;
+  /** Thinking frames: `thinking_duration_ms` (default: about one ms per 4 characters). */
+  thinkingDurationMs?: number;
+  /** Thinking frames: `thinking_display` (default `updates`). */
+  thinkingDisplay?: ThinkingDisplay;
+  /**
+   * MCP tool uses: `tool_use_meta` (default: derived from `mcp__server__tool` names;
+   * `false` leaves it out).
+   */
+  toolUseMeta?: false | ((block: ToolUseBlock) => ToolUseMeta | undefined);
+  /** Adds `aborted: true` (a message cut short by an interrupt). */
+  aborted?: boolean;
+  /** Extra top-level fields for every frame (they override built ones, keeping their place). */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * A `text` content block.
+ *
+ * @example A text block
+ * ```ts
+ * import { text } from "@x/claude-mock";
+ * console.log(text("Hello!")); // { type: "text", text: "Hello!" }
+ * ```
+ */
+export function text(s: string): PlainTextBlock {
+  checkString(s, "text()", "the text");
+  return { type: "text", text: s };
+}
+
+/**
+ * A `thinking` content block. The default signature is derived from the text, so the
+ * same thinking gets the same signature (`sig_` and 32 base64 characters, as recorded).
+ *
+ * @example A thinking block
+ * ```ts
+ * import { thinking } from "@x/claude-mock";
+ * const block = thinking("17 * 23 = 391");
+ * console.log(block.signature.startsWith("sig_")); // true
+ * ```
+ */
+export function thinking(s: string, options: { signature?: string } = {}): ThinkingBlock {
+  checkString(s, "thinking()", "the thinking text");
+  return { type: "thinking", thinking: s, signature: options.signature ?? signatureOf(s) };
+}
+
+/**
+ * A `tool_use` content block. Without `options.id` the id is drawn from the context's ids
+ * when the block goes through {@linkcode assistantMessage}; read it back from the frame.
+ *
+ * @example A tool use block
+ * ```ts
+ * import { toolUse } from "@x/claude-mock";
+ * const block = toolUse("Read", { file_path: "/home/user/project/notes.txt" }, { id: "toolu_01A" });
+ * console.log(block.id); // toolu_01A
+ * ```
+ */
+export function toolUse(
+  name: string,
+  input: Record<string, unknown>,
+  options: { id?: string } = {},
+): ToolUseInput {
+  checkString(name, "toolUse()", "the tool name");
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new TypeError(`toolUse("${name}"): the input must be a plain object, got ${describe(input)}`);
+  }
+  const block: ToolUseInput = { type: "tool_use", name, input };
+  if (options.id !== undefined) {
+    checkString(options.id, `toolUse("${name}")`, "options.id");
+    return { type: "tool_use", id: options.id, name, input };
+  }
+  return block;
+}
+
+/**
+ * The `assistant` frames of one API message: one frame per content block, all sharing the
+ * message id and request id, each with `stop_reason: null` and the `message_start` usage,
+ * as the real CLI streams them. Thinking frames carry `thinking_duration_ms` and
+ * `thinking_display`; MCP tool uses carry `tool_use_meta`.
+ *
+ * @example A text reply
+ * ```ts
+ * import { assistantMessage, createBuildContext } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const [frame] = assistantMessage(ctx, "Hello! How can I help you today?");
+ * console.log(frame.message.content[0]); // { type: "text", text: "Hello! ..." }
+ * ```
+ *
+ * @example Text then a tool use: two frames, one message id
+ * ```ts
+ * import { assistantMessage, createBuildContext, text, toolUse } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const frames = assistantMessage(ctx, [
+ *   text("I'll read the file."),
+ *   toolUse("Read", { file_path: "/home/user/project/notes.txt" }),
+ * ]);
+ * console.log(frames.length, frames[0].message.id === frames[1].message.id); // 2 true
+ * ```
+ */
+export function assistantMessage(
+  ctx: BuildContext,
+  content: AssistantContentInput | readonly AssistantContentInput[] | string,
+  options: AssistantMessageOptions = {},
+): AssistantMessageFrame[] {
+  const blocks: readonly AssistantContentInput[] = typeof content === "string"
+    ? [text(content)]
+    : Array.isArray(content)
+    ? content
+    : [content as AssistantContentInput];
+  if (blocks.length === 0) {
+    throw new RangeError("assistantMessage(): the message has no content blocks; give at least one");
+  }
+  if (options.subagent) checkSubagent(options.subagent, "assistantMessage()");
+  const messageId = options.messageId ?? ctx.ids.messageId();
+  const requestId = options.requestId ?? ctx.ids.requestId();
+  const model = options.model ?? ctx.model;
+  const parent = options.parentToolUseId !== undefined
+    ? options.parentToolUseId
+    : options.subagent?.parentToolUseId ?? null;
+  const built = blocks.map((block, i) => normalizeBlock(ctx, block, i));
+  return built.map((block) => {
+    const usage: AssistantUsage = {
+      input_tokens: 120,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 1,
+      service_tier: "standard",
+      ...options.usage,
+    };
+    const frame: AssistantMessageFrame = {
+      type: "assistant",
+      message: {
+        id: messageId,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [block],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+        context_management: null,
+      },
+      parent_tool_use_id: parent,
+      ...(options.subagent ? { agent_id: options.subagent.agentId } : {}),
+      session_id: ctx.sessionId,
+      uuid: ctx.ids.uuid(),
+      timestamp: timestampOf(ctx),
+      request_id: requestId,
+    };
+    if (block.type === "thinking") {
+      frame.thinking_duration_ms = options.thinkingDurationMs ??
+        Math.max(1, Math.ceil(block.thinking.length / 4));
+      frame.thinking_display = options.thinkingDisplay ?? "updates";
+    }
+    if (block.type === "tool_use" && options.toolUseMeta !== false) {
+      const meta = (options.toolUseMeta ?? mcpToolUseMeta)(block);
+      if (meta) frame.tool_use_meta = [meta];
+    }
+    if (options.aborted) frame.aborted = true;
+    if (options.subagent) {
+      frame.subagent_type = options.subagent.subagentType;
+      frame.task_description = options.subagent.taskDescription;
+    }
+    return options.extra ? { ...frame, ...options.extra } : frame;
+  });
+}
+
+/**
+ * The default `tool_use_meta` for an MCP tool use (`mcp__<server>__<tool>`): display name
+ * = the tool name with its first letter upper-cased (the recording shows `add` → `Add`).
+ * Other tools get none.
+ *
+ * @example MCP tool metadata
+ * ```ts
+ * import { mcpToolUseMeta } from "@x/claude-mock";
+ * const meta = mcpToolUseMeta({ type: "tool_use", id: "toolu_01", name: "mcp__calc__add", input: {} });
+ * console.log(meta?.display_name); // Add
+ * ```
+ */
+export function mcpToolUseMeta(block: ToolUseBlock): ToolUseMeta | undefined {
+  const match = /^mcp__(.+?)__(.+)$/.exec(block.name);
+  if (!match) return undefined;
+  const [, server, tool] = match;
+  return {
+    id: block.id,
+    display_name: tool.charAt(0).toUpperCase() + tool.slice(1),
+    server_display_name: server,
+    tool_name: tool,
+  };
+}
+
+/** The usage of the synthetic API-error assistant message (every field present, zeroed). */
+export interface SyntheticUsage {
+  /** Always `null`. */
+  output_tokens_details: null;
+  /** Always 0. */
+  input_tokens: 0;
+  /** Always 0. */
+  output_tokens: 0;
+  /** Always 0. */
+  cache_creation_input_tokens: 0;
+  /** Always 0. */
+  cache_read_input_tokens: 0;
+  /** Zero server tool use. */
+  server_tool_use: { web_search_requests: 0; web_fetch_requests: 0 };
+  /** Always `null`. */
+  service_tier: null;
+  /** Zero cache writes. */
+  cache_creation: { ephemeral_1h_input_tokens: 0; ephemeral_5m_input_tokens: 0 };
+  /** Always `null`. */
+  inference_geo: null;
+  /** Always `null`. */
+  iterations: null;
+  /** Always `null`. */
+  speed: null;
+  /** Always `null`. */
+  fallback_credit: null;
+}
+
+/** The error categories of assistant frames (the SDK's `SDKAssistantMessageError`). */
+export type AssistantMessageError =
+  | "authentication_failed"
+  | "oauth_org_not_allowed"
+  | "account_on_hold"
+  | "verification_required"
+  | "billing_error"
+  | "rate_limit"
+  | "overloaded"
+  | "invalid_request"
+  | "model_not_found"
+  | "server_error"
+  | "unknown"
+  | "max_output_tokens"
+  | "cloud_credential_error";
+
+/** The synthetic assistant frame the CLI writes when an API call fails for good. */
+export interface ApiErrorAssistantFrame extends AssistantFrame {
+  /** The synthetic message (model `<synthetic>`, id a UUID). */
+  message: {
+    diagnostics: null;
+    id: string;
+    container: null;
+    model: "<synthetic>";
+    role: "assistant";
+    stop_details: null;
+    stop_reason: "stop_sequence";
+    stop_sequence: "";
+    type: "message";
+    usage: SyntheticUsage;
+    content: [PlainTextBlock];
+    context_management: null;
+  };
+  /** The frame's uuid. */
+  uuid: Uuid;
+  /** When the frame was written. */
+  timestamp: string;
+  /** The error category. */
+  error: AssistantMessageError;
+  /** The request id of the failed call. */
+  request_id: string;
+  /** Always `true`. */
+  is_api_error_message: true;
+  /** The HTTP status. */
+  api_error_status: number;
+  /** The API error type (`invalid_request_error`, `overloaded_error`, ...). */
+  api_error_type: string;
+}
+
+/** Options for {@linkcode apiErrorMessage}. */
+export interface ApiErrorMessageOptions {
+  /** The API's error message (default: a stock message for the status). */
+  message?: string;
+  /** The API error type (default: the usual one for the status). */
+  errorType?: string;
+  /** The `error` category (default: from the status; `unknown` for 400 as recorded). */
+  error?: AssistantMessageError;
+  /** The request id (default: drawn from the context's ids). */
+  requestId?: string;
+  /** The parent tool use id (default `null`). */
+  parentToolUseId?: string | null;
+}
+
+const STATUS_DEFAULTS: Record<number, [type: string, message: string, error: AssistantMessageError]> = {
+  400: ["invalid_request_error", "Invalid request", "unknown"],
+  401: ["authentication_error", "invalid x-api-key", "authentication_failed"],
+  402: ["billing_error", "Your credit balance is too low", "billing_error"],
+  403: ["permission_error", "Your API key does not have permission", "unknown"],
+  404: ["not_found_error", "Not found", "model_not_found"],
+  413: ["request_too_large", "Request exceeds the maximum allowed size", "unknown"],
+  429: ["rate_limit_error", "Rate limited", "rate_limit"],
+  500: ["api_error", "Internal server error", "server_error"],
+  529: ["overloaded_error", "Overloaded", "overloaded"],
+};
+
+/**
+ * The synthetic `assistant` frame the CLI writes when the API answers with an error it
+ * will not retry: `model: "<synthetic>"`, `is_api_error_message: true`,
+ * `api_error_status`, and the text `API Error: <status> <message>`. Follow it with a
+ * `result` built by {@linkcode resultFrame} with `apiErrorStatus`.
+ *
+ * @example A 400 from the API
+ * ```ts
+ * import { apiErrorMessage, createBuildContext } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const frame = apiErrorMessage(ctx, 400, { message: "messages: bad request" });
+ * console.log(frame.message.content[0].text); // API Error: 400 messages: bad request
+ * ```
+ */
+export function apiErrorMessage(
+  ctx: BuildContext,
+  status: number,
+  options: ApiErrorMessageOptions = {},
+): ApiErrorAssistantFrame {
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    throw new RangeError(`apiErrorMessage(): status must be an HTTP status code, got ${status}`);
+  }
+  const defaults = STATUS_DEFAULTS[status] ??
+    [status >= 500 ? "api_error" : "invalid_request_error", `HTTP ${status}`, status >= 500 ? "server_error" : "unknown"];
+  const messageText = `API Error: ${status} ${options.message ?? defaults[1]}`;
+  return {
+    type: "assistant",
+    message: {
+      diagnostics: null,
+      id: ctx.ids.uuid(),
+      container: null,
+      model: "<synthetic>",
+      role: "assistant",
+      stop_details: null,
+      stop_reason: "stop_sequence",
+      stop_sequence: "",
+      type: "message",
+      usage: {
+        output_tokens_details: null,
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+        service_tier: null,
+        cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+        inference_geo: null,
+        iterations: null,
+        speed: null,
+        fallback_credit: null,
+      },
+      content: [{ type: "text", text: messageText }],
+      context_management: null,
+    },
+    parent_tool_use_id: options.parentToolUseId ?? null,
+    session_id: ctx.sessionId,
+    uuid: ctx.ids.uuid(),
+    timestamp: timestampOf(ctx),
+    error: options.error ?? defaults[2],
+    request_id: options.requestId ?? ctx.ids.requestId(),
+    is_api_error_message: true,
+    api_error_status: status,
+    api_error_type: options.errorType ?? defaults[0],
+  };
+}
+
+function normalizeBlock(
+  ctx: BuildContext,
+  block: AssistantContentInput,
+  index: number,
+): BuiltContentBlock {
+  const where = `assistantMessage(): content block ${index}`;
+  if (typeof block !== "object" || block === null) {
+    throw new TypeError(`${where} must be an object, got ${describe(block)}`);
+  }
+  switch (block.type) {
+    case "text":
+      checkString(block.text, where, "text");
+      return { type: "text", text: block.text };
+    case "thinking":
+      checkString(block.thinking, where, "thinking");
+      checkString(block.signature, where, "signature");
+      return { type: "thinking", thinking: block.thinking, signature: block.signature };
+    case "redacted_thinking":
+      checkString(block.data, where, "data");
+      return { type: "redacted_thinking", data: block.data };
+    case "tool_use": {
+      checkString(block.name, where, "name");
+      if (typeof block.input !== "object" || block.input === null || Array.isArray(block.input)) {
+        throw new TypeError(`${where} (tool_use "${block.name}"): input must be a plain object`);
+      }
+      const id = block.id ?? ctx.ids.toolUseId();
+      checkString(id, where, "id");
+      return { type: "tool_use", id, name: block.name, input: block.input };
+    }
+    default:
+      throw new TypeError(
+        `${where} has unknown type ${describe((block as { type?: unknown }).type)}; ` +
+          `expected text, thinking, redacted_thinking or tool_use`,
+      );
+  }
+}
+
+/** A deterministic `sig_…` signature for a thinking text (FNV-1a based, not secret). */
+function signatureOf(s: string): string {
+  const bytes = new Uint8Array(24);
+  const data = new TextEncoder().encode(s);
+  for (let lane = 0; lane < 6; lane++) {
+    let h = (0x811c9dc5 ^ Math.imul(lane + 1, 0x9e3779b1)) >>> 0;
+    for (const b of data) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+    for (let k = 0; k < 4; k++) bytes[lane * 4 + k] = (h >>> (k * 8)) & 0xff;
+  }
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return "sig_" + btoa(binary);
+}

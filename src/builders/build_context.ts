@@ -1,0 +1,78 @@
+/**
+ * What frame builders need to fill in the fields every frame carries: ids, the session
+ * id, the model, the working directory and the time.
+ *
+ * @module
+ */
+
+import type { Clock } from "../timing/clock.ts";
+import { IdGenerator } from "./ids.ts";
+
+/** The default model name the mock reports (as the real CLI 2.1.328 did). */
+export const DEFAULT_MODEL = "claude-opus-5-5";
+/** The CLI version the mock reports. */
+export const CLAUDE_CODE_VERSION = "2.1.328";
+/** The default working directory the mock reports. */
+export const DEFAULT_CWD = "/home/user/project";
+/** The virtual epoch: where a virtual clock starts (2026-01-01T00:00:00.000Z). */
+export const VIRTUAL_EPOCH = Date.UTC(2026, 0, 1);
+
+/**
+ * The shared state frame builders read. Mutable on purpose: the engine changes `model`
+ * and `permissionMode` when the SDK asks it to, and later frames report the change.
+ */
+export interface BuildContext {
+  /** Id source. */
+  ids: IdGenerator;
+  /** The session id every frame carries. */
+  sessionId: string;
+  /** The model frames report. */
+  model: string;
+  /** The permission mode frames report. */
+  permissionMode: string;
+  /** The working directory frames report. */
+  cwd: string;
+  /** Milliseconds since the epoch, for `timestamp` fields. */
+  now(): number;
+}
+
+/** Options for {@linkcode createBuildContext}. */
+export interface BuildContextOptions {
+  /** Seed for ids (default 0). */
+  seed?: bigint | number;
+  /** An id generator to use instead of one made from `seed`. */
+  ids?: IdGenerator;
+  /** The session id (default: drawn from the ids). */
+  sessionId?: string;
+  /** The model (default {@linkcode DEFAULT_MODEL}). */
+  model?: string;
+  /** The permission mode (default `default`). */
+  permissionMode?: string;
+  /** The working directory (default {@linkcode DEFAULT_CWD}). */
+  cwd?: string;
+  /** A clock for timestamps (default: frozen at {@linkcode VIRTUAL_EPOCH}). */
+  clock?: Pick<Clock, "now">;
+}
+
+/**
+ * Makes a {@linkcode BuildContext}.
+ *
+ * @example A context for builders
+ * ```ts
+ * import { createBuildContext } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1, model: "claude-sonnet-5-5" });
+ * console.log(ctx.sessionId, ctx.model);
+ * ```
+ */
+export function createBuildContext(options: BuildContextOptions = {}): BuildContext {
+  const ids = options.ids ?? new IdGenerator({ seed: options.seed ?? 0 });
+  const clock = options.clock;
+  return {
+    ids,
+    sessionId: options.sessionId ?? ids.sessionId(),
+    model: options.model ?? DEFAULT_MODEL,
+    permissionMode: options.permissionMode ?? "default",
+    cwd: options.cwd ?? DEFAULT_CWD,
+    now: clock ? () => clock.now() : () => VIRTUAL_EPOCH,
+  };
+}

@@ -1,0 +1,452 @@
+/**
+ * Builders for `stream_event` frames (partial messages, `--include-partial-messages`):
+ * the raw Messages API streaming events of one API message, interleaved with that
+ * message's `assistant` frames and `system/thinking_tokens` frames exactly as the real
+ * CLI writes them.
+ *
+ * @module
+ */
+
+import type { AssistantFrame, StreamEventFrame, Uuid } from "../wire/frame.ts";
+import type { BuildContext } from "./build_context.ts";
+import type {
+  AssistantMessageFrame,
+  AssistantUsage,
+  BuiltContentBlock,
+  ThinkingDisplay,
+} from "./assistant.ts";
+import { checkCount, describe } from "./_common.ts";
+import { thinkingTokens, type ThinkingTokensFrame } from "./system.ts";
+
+/** Why an API message stopped (`message_delta.delta.stop_reason`). */
+export type StopReason =
+  | "end_turn"
+  | "max_tokens"
+  | "stop_sequence"
+  | "tool_use"
+  | "pause_turn"
+  | "compaction"
+  | "refusal"
+  | "model_context_window_exceeded";
+
+/** The API message in a `message_start` event (no `context_management` key, as recorded). */
+export type StartMessage = {
+  id: string;
+  type: "message";
+  role: "assistant";
+  model: string;
+  content: never[];
+  stop_reason: null;
+  stop_sequence: null;
+  usage: AssistantUsage;
+};
+
+/** The content block of a `content_block_start` event. */
+export type StartContentBlock =
+  | { type: "text"; text: "" }
+  | { type: "thinking"; thinking: ""; signature: "" }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, never> };
+
+/** The delta of a `content_block_delta` event. */
+export type ContentDelta =
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; thinking: string }
+  | { type: "signature_delta"; signature: string }
+  | { type: "input_json_delta"; partial_json: string };
+
+/** The usage of an interrupted stream's closing `message_delta`. */
+export type AbortedDeltaUsage = {
+  output_tokens_details: { thinking_tokens: number };
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  input_tokens: number;
+  iterations: never[];
+  output_tokens: number;
+  server_tool_use: { web_search_requests: number; web_fetch_requests: number };
+  fallback_credit: null;
+};
+
+/** One raw Messages API streaming event, as the CLI forwards it. */
+export type StreamEvent =
+  | { type: "message_start"; message: StartMessage }
+  | { type: "content_block_start"; index: number; content_block: StartContentBlock }
+  | { type: "content_block_delta"; index: number; delta: ContentDelta }
+  | { type: "content_block_stop"; index: number }
+  | {
+    type: "message_delta";
+    delta: { stop_reason: StopReason | null; stop_sequence: string | null };
+    usage: { output_tokens: number };
+  }
+  | {
+    type: "message_delta";
+    context_management: null;
+    delta: { container: null; stop_details: null; stop_reason: null; stop_sequence: null };
+    usage: AbortedDeltaUsage;
+  }
+  | { type: "message_stop" };
+
+/** A `stream_event` frame as these builders make it. */
+export interface StreamEventFrameOut extends StreamEventFrame {
+  /** The raw API event. */
+  event: StreamEvent;
+  /** The frame's uuid. */
+  uuid: Uuid;
+  /** `message_start` only: time to first token in ms. */
+  ttft_ms?: number;
+  /** `message_start` and thinking start/delta events: how thinking is displayed. */
+  thinking_display?: ThinkingDisplay;
+  /** The API message id the event belongs to. */
+  api_message_id: string;
+  /** An interrupted stream's `message_stop`: the blocks that were never streamed. */
+  abandoned_blocks?: { api_message_id: string; from_block_index: number };
+}
+
+/** A frame of a partial-message sequence. */
+export type PartialSequenceFrame = StreamEventFrameOut | AssistantMessageFrame | ThinkingTokensFrame;
+
+/** Options for {@linkcode streamEvents} and {@linkcode streamEventsIter}. */
+export interface StreamEventsOptions {
+  /** Target size in characters of text and thinking deltas (default 24; split between words). */
+  chunkSize?: number;
+  /** `ttft_ms` on `message_start` (default 10). */
+  ttftMs?: number;
+  /** `message_delta` stop reason (default `tool_use` when a block is a tool use, else `end_turn`). */
+  stopReason?: StopReason;
+  /** `message_delta` output tokens (default 25, as recorded). */
+  outputTokens?: number;
+  /** `thinking_display` (default `updates`). */
+  thinkingDisplay?: ThinkingDisplay;
+  /** Emit `system/thinking_tokens` before each thinking delta, as the CLI does (default true). */
+  thinkingTokens?: boolean;
+}
+
+/**
+ * The full partial-message sequence of ONE API message, lazily: `message_start`, then for
+ * each block `content_block_start`, its deltas (`text_delta` chunks; `thinking_delta`
+ * chunks each preceded by a `system/thinking_tokens` frame, then `signature_delta`;
+ * `input_json_delta` fragments split between keys and values), then that block's
+ * `assistant` frame (the very object passed in), then `content_block_stop`; finally
+ * `message_delta` and `message_stop`. Ids are drawn from `ctx.ids` as frames are pulled.
+ *
+ * @example Streaming a text reply
+ * ```ts
+ * import { assistantMessage, createBuildContext, streamEventsIter } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1 });
+ * for (const frame of streamEventsIter(ctx, assistantMessage(ctx, "One, two, three."))) {
+ *   console.log(frame.type === "stream_event" ? frame.event.type : frame.type);
+ * }
+ * ```
+ */
+export function* streamEventsIter(
+  ctx: BuildContext,
+  message: readonly AssistantFrame[],
+  options: StreamEventsOptions = {},
+): Generator<PartialSequenceFrame, void, undefined> {
+  const frames = checkMessage(message);
+  const first = frames[0];
+  const apiMessageId = first.message.id;
+  const chunkSize = options.chunkSize ?? 24;
+  checkCount(chunkSize, "streamEvents()", "options.chunkSize");
+  if (chunkSize === 0) throw new RangeError("streamEvents(): options.chunkSize must be at least 1");
+  const display = options.thinkingDisplay ?? "updates";
+  const parent = first.parent_tool_use_id;
+  const event = (ev: StreamEvent, extra: Partial<StreamEventFrameOut> = {}): StreamEventFrameOut => ({
+    type: "stream_event",
+    event: ev,
+    session_id: ctx.sessionId,
+    parent_tool_use_id: parent,
+    uuid: ctx.ids.uuid(),
+    ...extra,
+    api_message_id: apiMessageId,
+  });
+
+  yield event(
+    {
+      type: "message_start",
+      message: {
+        id: apiMessageId,
+        type: "message",
+        role: "assistant",
+        model: first.message.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...first.message.usage } as AssistantUsage,
+      },
+    },
+    { ttft_ms: options.ttftMs ?? 10, thinking_display: display },
+  );
+
+  let hasToolUse = false;
+  for (let index = 0; index < frames.length; index++) {
+    const frame = frames[index];
+    const block = frame.message.content[0] as BuiltContentBlock;
+    switch (block.type) {
+      case "text":
+        yield event({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
+        for (const piece of chunkText(block.text, chunkSize)) {
+          yield event({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+        }
+        break;
+      case "thinking": {
+        yield event(
+          {
+            type: "content_block_start",
+            index,
+            content_block: { type: "thinking", thinking: "", signature: "" },
+          },
+          { thinking_display: display },
+        );
+        let estimated = 0;
+        for (const piece of chunkText(block.thinking, chunkSize)) {
+          if (options.thinkingTokens !== false) {
+            const delta = estimateTokens(piece);
+            estimated += delta;
+            yield thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
+          }
+          yield event(
+            { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } },
+            { thinking_display: display },
+          );
+        }
+        yield event({
+          type: "content_block_delta",
+          index,
+          delta: { type: "signature_delta", signature: block.signature },
+        });
+        break;
+      }
+      case "redacted_thinking":
+        yield event({
+          type: "content_block_start",
+          index,
+          content_block: { type: "redacted_thinking", data: block.data },
+        });
+        break;
+      case "tool_use":
+        hasToolUse = true;
+        yield event({
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+        });
+        for (const piece of splitToolInput(block.input)) {
+          yield event({
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json: piece },
+          });
+        }
+        break;
+    }
+    yield frame as AssistantMessageFrame;
+    yield event({ type: "content_block_stop", index });
+  }
+  const outputTokens = options.outputTokens ?? 25;
+  checkCount(outputTokens, "streamEvents()", "options.outputTokens");
+  yield event({
+    type: "message_delta",
+    delta: { stop_reason: options.stopReason ?? (hasToolUse ? "tool_use" : "end_turn"), stop_sequence: null },
+    usage: { output_tokens: outputTokens },
+  });
+  yield event({ type: "message_stop" });
+}
+
+/**
+ * The full partial-message sequence of one API message as an array; see
+ * {@linkcode streamEventsIter} for the order.
+ *
+ * @example Thinking, text and a tool use
+ * ```ts
+ * import { assistantMessage, createBuildContext, streamEvents, text, thinking, toolUse } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const frames = streamEvents(ctx, assistantMessage(ctx, [
+ *   thinking("I should read the notes file first."),
+ *   text("Reading the file now."),
+ *   toolUse("Read", { file_path: "/home/user/project/notes.txt" }),
+ * ]));
+ * console.log(frames.at(-2)); // the message_delta, stop_reason "tool_use"
+ * ```
+ */
+export function streamEvents(
+  ctx: BuildContext,
+  message: readonly AssistantFrame[],
+  options: StreamEventsOptions = {},
+): PartialSequenceFrame[] {
+  return [...streamEventsIter(ctx, message, options)];
+}
+
+/** Options for {@linkcode abortedStreamEnd}. */
+export interface AbortedStreamEndOptions {
+  /** The block being streamed when the interrupt came (default 0); `null` when none was open. */
+  openBlockIndex?: number | null;
+  /** The first block index never streamed (default: `openBlockIndex + 1`, or 0). */
+  abandonedFromIndex?: number;
+  /** Output tokens so far (default 1, as recorded). */
+  outputTokens?: number;
+}
+
+/**
+ * The frames that close a stream cut by an interrupt, as the real CLI writes them after the
+ * aborted assistant frame and the "[Request interrupted by user]" user frame:
+ * `content_block_stop` for the open block, a `message_delta` with null stop fields and the
+ * full usage shape, and a `message_stop` carrying `abandoned_blocks`.
+ *
+ * @example Closing an interrupted stream
+ * ```ts
+ * import { abortedStreamEnd, assistantMessage, createBuildContext } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const [partial] = assistantMessage(ctx, "Sentence 1 about the sea. ", { aborted: true });
+ * const tail = abortedStreamEnd(ctx, partial);
+ * console.log(tail.map((f) => f.event.type)); // content_block_stop, message_delta, message_stop
+ * ```
+ */
+export function abortedStreamEnd(
+  ctx: BuildContext,
+  message: AssistantFrame,
+  options: AbortedStreamEndOptions = {},
+): StreamEventFrameOut[] {
+  const [frame] = checkMessage([message]);
+  const apiMessageId = frame.message.id;
+  const open = options.openBlockIndex === undefined ? 0 : options.openBlockIndex;
+  if (open !== null) checkCount(open, "abortedStreamEnd()", "options.openBlockIndex");
+  const from = options.abandonedFromIndex ?? (open === null ? 0 : open + 1);
+  checkCount(from, "abortedStreamEnd()", "options.abandonedFromIndex");
+  const usage = frame.message.usage;
+  const make = (ev: StreamEvent, extra: Partial<StreamEventFrameOut> = {}): StreamEventFrameOut => ({
+    type: "stream_event",
+    event: ev,
+    session_id: ctx.sessionId,
+    parent_tool_use_id: frame.parent_tool_use_id,
+    uuid: ctx.ids.uuid(),
+    api_message_id: apiMessageId,
+    ...extra,
+  });
+  const out: StreamEventFrameOut[] = [];
+  if (open !== null) out.push(make({ type: "content_block_stop", index: open }));
+  out.push(make({
+    type: "message_delta",
+    context_management: null,
+    delta: { container: null, stop_details: null, stop_reason: null, stop_sequence: null },
+    usage: {
+      output_tokens_details: { thinking_tokens: 0 },
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+      input_tokens: usage.input_tokens,
+      iterations: [],
+      output_tokens: options.outputTokens ?? 1,
+      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      fallback_credit: null,
+    },
+  }));
+  out.push(make({ type: "message_stop" }, {
+    abandoned_blocks: { api_message_id: apiMessageId, from_block_index: from },
+  }));
+  return out;
+}
+
+/**
+ * Splits text into deltas of about `chunkSize` characters, breaking after whitespace
+ * (each piece keeps its trailing space, as the API streams it); a word longer than
+ * `chunkSize` is cut. Joining the pieces gives the text back.
+ *
+ * @example Chunking text
+ * ```ts
+ * import { chunkText } from "@x/claude-mock";
+ * console.log(chunkText("One, two, three, four, five.", 10)); // ["One, two, ", "three, ", "four, ", "five."]
+ * ```
+ */
+export function chunkText(s: string, chunkSize: number): string[] {
+  if (typeof s !== "string") throw new TypeError(`chunkText(): text must be a string, got ${describe(s)}`);
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) {
+    throw new RangeError(`chunkText(): chunkSize must be a positive integer, got ${chunkSize}`);
+  }
+  if (s === "") return [""];
+  const out: string[] = [];
+  let current = "";
+  let currentLength = 0;
+  for (const word of s.split(/(?<=\s)/)) {
+    const chars = [...word];
+    if (currentLength > 0 && currentLength + chars.length > chunkSize) {
+      out.push(current);
+      current = "";
+      currentLength = 0;
+    }
+    if (chars.length > chunkSize) {
+      for (let i = 0; i < chars.length; i += chunkSize) {
+        const piece = chars.slice(i, i + chunkSize);
+        if (i + chunkSize < chars.length) out.push(piece.join(""));
+        else [current, currentLength] = [piece.join(""), piece.length];
+      }
+    } else {
+      current += word;
+      currentLength += chars.length;
+    }
+  }
+  if (current !== "") out.push(current);
+  return out;
+}
+
+/**
+ * The thinking-token estimate the CLI reports for a thinking delta: one token per 4
+ * characters, rounded up (matches every `system/thinking_tokens` frame recorded).
+ *
+ * @example Estimating thinking tokens
+ * ```ts
+ * import { estimateTokens } from "@x/claude-mock";
+ * console.log(estimateTokens("I should read the ")); // 5
+ * ```
+ */
+export function estimateTokens(s: string): number {
+  return Math.ceil(s.length / 4);
+}
+
+/**
+ * Splits a tool input into `input_json_delta` fragments between top-level keys and values
+ * (`{"key":` then `value,` ...), never inside a string, as in the recordings. Joining the
+ * fragments gives `JSON.stringify(input)`.
+ *
+ * @example Tool input fragments
+ * ```ts
+ * import { splitToolInput } from "@x/claude-mock";
+ * console.log(splitToolInput({ file_path: "/a.txt" })); // ['{"file_path":', '"/a.txt"}']
+ * ```
+ */
+export function splitToolInput(input: Record<string, unknown>): string[] {
+  const keys = Object.keys(input);
+  if (keys.length === 0) return ["{}"];
+  const out: string[] = [];
+  keys.forEach((key, i) => {
+    out.push((i === 0 ? "{" : "") + JSON.stringify(key) + ":");
+    out.push(JSON.stringify(input[key]) + (i === keys.length - 1 ? "}" : ","));
+  });
+  return out;
+}
+
+function checkMessage(message: readonly AssistantFrame[]): readonly AssistantFrame[] {
+  if (!Array.isArray(message) || message.length === 0) {
+    throw new TypeError(
+      "streamEvents(): message must be a non-empty array of the assistant frames of one API message",
+    );
+  }
+  const id = message[0]?.message?.id;
+  message.forEach((frame, i) => {
+    if (frame?.type !== "assistant" || typeof frame.message !== "object") {
+      throw new TypeError(`streamEvents(): frame ${i} is not an assistant frame`);
+    }
+    if (frame.message.id !== id) {
+      throw new RangeError(
+        `streamEvents(): frame ${i} belongs to API message ${frame.message.id}, not ${id}; ` +
+          "pass the frames of one API message",
+      );
+    }
+    if (!Array.isArray(frame.message.content) || frame.message.content.length !== 1) {
+      throw new RangeError(
+        `streamEvents(): frame ${i} has ${frame.message.content?.length} content blocks; ` +
+          "each assistant frame carries exactly one",
+      );
+    }
+  });
+  return message;
+}

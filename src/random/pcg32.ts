@@ -1,0 +1,137 @@
+/**
+ * A seeded PCG32 generator, bit-for-bit the one `@std/random` uses (a port of Rust
+ * `rand_pcg::Lcg64Xsh32`), so `seed: 42` here yields the same numbers as
+ * `randomSeeded(42n)` there.
+ *
+ * @module
+ */
+
+const MASK64 = (1n << 64n) - 1n;
+const MULTIPLIER = 6364136223846793005n;
+const SEED_INCREMENT = 11634580027462260723n;
+
+/** A source of floats in `[0, 1)`, like `Math.random`. */
+export type Prng = () => number;
+
+/**
+ * The PCG32 generator (64-bit state, XSH-RR output).
+ *
+ * @example Same seed, same numbers
+ * ```ts
+ * import { Pcg32 } from "@x/claude-mock";
+ * const a = new Pcg32(42n);
+ * const b = new Pcg32(42n);
+ * if (a.nextU32() !== b.nextU32()) throw new Error("not deterministic");
+ * ```
+ */
+export class Pcg32 {
+  #state: bigint;
+  #inc: bigint;
+
+  /**
+   * Seeds the generator the way `@std/random`'s `randomSeeded(seed)` does.
+   *
+   * @param seed A bigint, or a safe integer.
+   */
+  constructor(seed: bigint | number) {
+    if (typeof seed === "number") {
+      if (!Number.isSafeInteger(seed)) {
+        throw new RangeError(`Cannot seed PCG32: seed must be a safe integer, got ${seed}`);
+      }
+      seed = BigInt(seed);
+    }
+    // Seed a throwaway generator from the seed, draw 16 bytes, use them as state and stream.
+    const seeder = new Pcg32State(((seed % (1n << 64n)) + (1n << 64n)) & MASK64, SEED_INCREMENT);
+    seeder.step();
+    const bytes = new Uint8Array(16);
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < 4; i++) view.setUint32(i * 4, seeder.next(), true);
+    const state = view.getBigUint64(0, true);
+    const inc = view.getBigUint64(8, true) | 1n;
+    this.#state = (state + inc) & MASK64;
+    this.#inc = inc;
+    this.#state = (this.#state * MULTIPLIER + this.#inc) & MASK64;
+  }
+
+  /** The next 32-bit unsigned integer. */
+  nextU32(): number {
+    const s = this.#state;
+    this.#state = (s * MULTIPLIER + this.#inc) & MASK64;
+    return output(s);
+  }
+
+  /** The next float in `[0, 1)` (`u32 / 2^32`, as `@std/random`). */
+  nextFloat(): number {
+    return this.nextU32() / 2 ** 32;
+  }
+
+  /**
+   * The next integer in `[min, max]` (inclusive), computed as `@std/random`'s
+   * `randomIntegerBetween`.
+   */
+  nextIntBetween(min: number, max: number): number {
+    return randomIntegerBetween(min, max, { prng: () => this.nextFloat() });
+  }
+}
+
+/** Options for {@linkcode randomIntegerBetween}. */
+export interface RandomIntegerOptions {
+  /** The float source; defaults to `Math.random`. */
+  prng?: Prng;
+}
+
+/**
+ * An integer in `[min, max]` (inclusive), as `@std/random`'s `randomIntegerBetween`.
+ *
+ * @example Dice from a seed
+ * ```ts
+ * import { randomIntegerBetween, randomSeeded } from "@x/claude-mock";
+ * const prng = randomSeeded(42n);
+ * const roll = randomIntegerBetween(1, 6, { prng });
+ * if (roll < 1 || roll > 6) throw new Error("out of range");
+ * ```
+ */
+export function randomIntegerBetween(
+  min: number,
+  max: number,
+  options: RandomIntegerOptions = {},
+): number {
+  const lo = Math.ceil(min);
+  const hi = Math.floor(max);
+  if (lo > hi) throw new RangeError(`Cannot pick an integer between ${min} and ${max}: empty range`);
+  const x = (options.prng ?? Math.random)();
+  return Math.floor(lo * (1 - x) + (hi + 1) * x);
+}
+
+/**
+ * A `Math.random`-like function from a seed, as `@std/random`'s `randomSeeded`.
+ *
+ * @example Seeded floats
+ * ```ts
+ * import { randomSeeded } from "@x/claude-mock";
+ * const prng = randomSeeded(1n);
+ * console.log(prng()); // 0.20176767697557807
+ * ```
+ */
+export function randomSeeded(seed: bigint | number): Prng {
+  const pcg = new Pcg32(seed);
+  return () => pcg.nextFloat();
+}
+
+class Pcg32State {
+  constructor(public state: bigint, public inc: bigint) {}
+  step(): void {
+    this.state = (this.state * MULTIPLIER + this.inc) & MASK64;
+  }
+  next(): number {
+    const s = this.state;
+    this.step();
+    return output(s);
+  }
+}
+
+function output(s: bigint): number {
+  const rot = Number(s >> 59n);
+  const x = Number((((s >> 18n) ^ s) >> 27n) & 0xffffffffn);
+  return ((x >>> rot) | (x << ((32 - rot) & 31))) >>> 0;
+}

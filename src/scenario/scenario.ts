@@ -1,0 +1,61 @@
+/**
+ * The `Scenario` data type: what a mock session does, as plain data.
+ *
+ * @module
+ */
+
+import type { Timing } from "../timing/timing_profile.ts";
+import type { Matcher } from "./matcher.ts";
+import type { StepSource } from "./step.ts";
+
+/** One exchange: a trigger on a user message, and the steps that answer it. */
+export interface Exchange {
+  /** What the user message must match. */
+  trigger: Matcher;
+  /** The answer. */
+  steps: StepSource;
+  /** The exchange's timing instead of the session's. */
+  timing?: Timing;
+  /** Whether the exchange can answer more than once (default: used once). */
+  repeat?: boolean;
+}
+
+/**
+ * What a session does. Exchanges are tried in order for each user message; the first
+ * unused one whose trigger matches answers it.
+ */
+export interface Scenario {
+  /** A name for messages and reports. */
+  name?: string;
+  /** Frames written as soon as the process starts, before any input. */
+  onConnect?: StepSource;
+  /** The exchanges. */
+  exchanges: readonly Exchange[];
+  /**
+   * What a user message no exchange matches gets: `error` (default: an error result that
+   * names the message and the triggers) or steps to answer with.
+   */
+  unmatched?: "error" | StepSource;
+  /** The exit code when stdin closes (default: 1 after an error result, else 0). */
+  exitCode?: number;
+  /** Crash: exit with `code` right after `frames` frames were written. */
+  crashAfter?: { frames: number; code: number };
+  /** The timing profile (default: the global default, `instant`). */
+  timing?: Timing;
+  /** The seed for ids and jitter (default: the global default). */
+  seed?: bigint | number;
+  /** Speed factor for delays (default: the global default). */
+  speedFactor?: number;
+  /** Stream events: on, off, or (default) as the SDK asked with `--include-partial-messages`. */
+  partialMessages?: boolean;
+  /** The model frames report (default: `--model` or `claude-opus-5-5`). */
+  model?: string;
+  /** The session id (default: drawn from the seed). */
+  sessionId?: string;
+  /** The working directory frames report. */
+  cwd?: string;
+  /** Fields merged into the `initialize` answer. */
+  initialize?: Record<string, unknown>;
+  /** Tools `system/init` lists (default: the real CLI's built-in tools). */
+  tools?: string[];
+}

@@ -1,0 +1,365 @@
+/**
+ * `ScenarioBuilder`: a fluent way to write a {@linkcode Scenario}.
+ *
+ * @module
+ */
+
+import { text, thinking } from "../builders/assistant.ts";
+import {
+  bashTool,
+  editTool,
+  genericTool,
+  readTool,
+  taskTool,
+  writeTool,
+} from "../builders/tools.ts";
+import type { Timing } from "../timing/timing_profile.ts";
+import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
+import { toMatcher, type Trigger } from "./matcher.ts";
+import type { Exchange, Scenario } from "./scenario.ts";
+import type {
+  MessagePart,
+  ResultOptions,
+  ScriptedToolCall,
+  Step,
+  StepSource,
+  TurnInfo,
+} from "./step.ts";
+
+/** What `respond` accepts: text, a content block or tool call, or several. */
+export type ResponseContent = string | MessagePart | MessagePart[];
+
+/** Options for {@linkcode ExchangeBuilder.respond}. */
+export interface RespondOptions {
+  /** A thinking block before the content. */
+  thinking?: string;
+  /** Delay before the message (ms, before the speed factor). */
+  delay?: number;
+  /** Output tokens the message reports. */
+  outputTokens?: number;
+}
+
+/** Options shared by the `uses*` tool helpers. */
+export interface UsesOptions {
+  /** Text the assistant says in the same message before using the tool. */
+  say?: string;
+}
+
+/** Options for {@linkcode ScenarioBuilder}. */
+export type ScenarioOptions = Omit<Scenario, "exchanges" | "onConnect" | "unmatched">;
+
+/**
+ * Builds a {@linkcode Scenario}: `.on(trigger)` starts an exchange, the step methods add
+ * to it, `.build()` returns the data.
+ *
+ * @example A two-exchange scenario
+ * ```ts
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * const scenario = new ScenarioBuilder({ name: "chat" })
+ *   .on("hello").respond("Hello! How can I help?")
+ *   .on(/notes/).usesRead("/home/user/project/notes.txt", { content: "a\nb\n" })
+ *   .respond("The notes have two lines.")
+ *   .build();
+ * console.log(scenario.exchanges.length); // 2
+ * ```
+ */
+export class ScenarioBuilder {
+  #options: ScenarioOptions;
+  #exchanges: Array<{ exchange: Exchange; steps: Step[] | null }> = [];
+  #onConnect: Step[] = [];
+  #unmatched: "error" | StepSource = "error";
+
+  /** Starts a scenario with session-wide options. */
+  constructor(options: ScenarioOptions = {}) {
+    this.#options = { ...options };
+  }
+
+  /** Starts an exchange answering user messages that match `trigger`. */
+  on(trigger: Trigger, options: { repeat?: boolean } = {}): ExchangeBuilder {
+    const steps: Step[] = [];
+    const exchange: Exchange = { trigger: toMatcher(trigger), steps, repeat: options.repeat };
+    this.#exchanges.push({ exchange, steps });
+    return new ExchangeBuilder(this, exchange, steps);
+  }
+
+  /** Adds an exchange whose steps a function produces lazily (a generator is ideal). */
+  onLazy(
+    trigger: Trigger,
+    source: (turn: TurnInfo) => Iterable<Step> | AsyncIterable<Step>,
+    options: { repeat?: boolean; timing?: Timing } = {},
+  ): this {
+    this.#exchanges.push({
+      exchange: { trigger: toMatcher(trigger), steps: source, ...options },
+      steps: null,
+    });
+    return this;
+  }
+
+  /** Frames to write as soon as the process starts. */
+  onConnect(...frames: Frame[]): this {
+    for (const frame of frames) this.#onConnect.push({ kind: "emit", frame });
+    return this;
+  }
+
+  /** What unmatched user messages get: `error` (default) or steps. */
+  onUnmatched(answer: "error" | StepSource | string): this {
+    this.#unmatched = typeof answer === "string" && answer !== "error"
+      ? [{ kind: "message", parts: [text(answer)] }]
+      : answer as "error" | StepSource;
+    return this;
+  }
+
+  /** The process exits with `code` (default 1) right after `frames` frames. */
+  crashAfter(frames: number, code = 1): this {
+    if (!Number.isInteger(frames) || frames < 0) {
+      throw new RangeError(`crashAfter: 'frames' must be an integer >= 0, got ${frames}`);
+    }
+    if (!Number.isInteger(code) || code === 0) {
+      throw new RangeError(`crashAfter: 'code' must be a non-zero integer, got ${code}`);
+    }
+    this.#options.crashAfter = { frames, code };
+    return this;
+  }
+
+  /** The process exits with `code` when stdin closes. */
+  withExitCode(code: number): this {
+    if (!Number.isInteger(code) || code < 0 || code > 255) {
+      throw new RangeError(`withExitCode: 'code' must be an integer from 0 to 255, got ${code}`);
+    }
+    this.#options.exitCode = code;
+    return this;
+  }
+
+  /** Sets the session's timing profile. */
+  timing(profile: Timing): this {
+    this.#options.timing = profile;
+    return this;
+  }
+
+  /** Turns stream events on or off regardless of the SDK's flag. */
+  partialMessages(on = true): this {
+    this.#options.partialMessages = on;
+    return this;
+  }
+
+  /** The finished scenario. */
+  build(): Scenario {
+    const exchanges = this.#exchanges.map(({ exchange, steps }) =>
+      steps ? { ...exchange, steps: [...steps] } : { ...exchange }
+    );
+    return {
+      ...this.#options,
+      onConnect: [...this.#onConnect],
+      exchanges,
+      unmatched: this.#unmatched,
+    };
+  }
+}
+
+/**
+ * Adds steps to one exchange. Scenario-level calls (`on`, `build`, `crashAfter`, ...) go
+ * back to the {@linkcode ScenarioBuilder}, so a scenario reads as one chain.
+ *
+ * @example Steps of an exchange
+ * ```ts
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * const scenario = new ScenarioBuilder()
+ *   .on("run the tests")
+ *   .usesBash("npm test", { stdout: "4 passing" })
+ *   .respondDelayed(250, "All 4 tests pass.")
+ *   .thenResult()
+ *   .build();
+ * console.log(scenario.exchanges[0].trigger.description); // contains "run the tests"
+ * ```
+ */
+export class ExchangeBuilder {
+  #parent: ScenarioBuilder;
+  #exchange: Exchange;
+  #steps: Step[];
+
+  /** Made by {@linkcode ScenarioBuilder.on}. */
+  constructor(parent: ScenarioBuilder, exchange: Exchange, steps: Step[]) {
+    this.#parent = parent;
+    this.#exchange = exchange;
+    this.#steps = steps;
+  }
+
+  /** An assistant message (one API response). */
+  respond(content: ResponseContent, options: RespondOptions = {}): this {
+    const parts: MessagePart[] = [];
+    if (options.thinking !== undefined) parts.push(thinking(options.thinking));
+    parts.push(...toParts(content));
+    this.#steps.push({
+      kind: "message",
+      parts,
+      ...(options.delay !== undefined ? { delay: checkMs(options.delay, "respond") } : {}),
+      ...(options.outputTokens !== undefined ? { outputTokens: options.outputTokens } : {}),
+    });
+    return this;
+  }
+
+  /** An assistant message after `ms` milliseconds. */
+  respondDelayed(ms: number, content: ResponseContent, options: RespondOptions = {}): this {
+    return this.respond(content, { ...options, delay: checkMs(ms, "respondDelayed") });
+  }
+
+  /** Ends the turn with a result frame (added automatically when missing). */
+  thenResult(options: ResultOptions = {}): this {
+    this.#steps.push({ kind: "result", options });
+    return this;
+  }
+
+  /** The assistant reads a file: tool_use `Read`, then its result. */
+  usesRead(filePath: string, options: UsesOptions & { content: string }): this {
+    return this.#tool(options.say, (ctx) => readTool(ctx, filePath, { content: options.content }));
+  }
+
+  /** The assistant writes a file: tool_use `Write`, then its result. */
+  usesWrite(filePath: string, options: UsesOptions & { content: string }): this {
+    return this.#tool(options.say, (ctx) => writeTool(ctx, filePath, { content: options.content }));
+  }
+
+  /** The assistant edits a file: tool_use `Edit`, then its result. */
+  usesEdit(
+    filePath: string,
+    options: UsesOptions & { oldString: string; newString: string; replaceAll?: boolean },
+  ): this {
+    const { say: _say, ...edit } = options;
+    return this.#tool(options.say, (ctx) => editTool(ctx, filePath, edit));
+  }
+
+  /** The assistant runs a command: tool_use `Bash`, then its output. */
+  usesBash(
+    command: string,
+    options: UsesOptions & { stdout?: string; stderr?: string; exitCode?: number } = {},
+  ): this {
+    const { say: _say, ...bash } = options;
+    return this.#tool(options.say, (ctx) => bashTool(ctx, command, bash));
+  }
+
+  /** The assistant starts a subagent: tool_use `Task`, the subagent's frames, its result. */
+  usesTask(
+    description: string,
+    options: UsesOptions & { prompt: string; result: string; subagentType?: string },
+  ): this {
+    const { say: _say, ...task } = options;
+    return this.#tool(options.say, (ctx) => taskTool(ctx, description, task));
+  }
+
+  /** The assistant uses any tool (`mcp__server__tool` included) with a scripted result. */
+  usesTool(
+    name: string,
+    input: Record<string, unknown>,
+    options: UsesOptions & { result?: string; isError?: boolean } = {},
+  ): this {
+    return this.#tool(options.say, (ctx) =>
+      genericTool(ctx, name, {
+        input,
+        result: options.result ?? "",
+        isError: options.isError ?? false,
+      }));
+  }
+
+  /** Writes frames as they are. */
+  emit(...frames: Frame[]): this {
+    for (const frame of frames) this.#steps.push({ kind: "emit", frame });
+    return this;
+  }
+
+  /** Waits `ms` milliseconds on the session clock. */
+  delay(ms: number): this {
+    this.#steps.push({ kind: "delay", ms: checkMs(ms, "delay") });
+    return this;
+  }
+
+  /** Writes `line` verbatim: malformed output on purpose. */
+  sendRaw(line: string): this {
+    if (typeof line !== "string") throw new TypeError("sendRaw: 'line' must be a string");
+    this.#steps.push({ kind: "raw", line });
+    return this;
+  }
+
+  /** Waits until the SDK writes a frame matching `trigger`. */
+  waitForWrite(trigger: Trigger, options: { timeoutMs?: number } = {}): this {
+    this.#steps.push({ kind: "waitForWrite", matcher: toMatcher(trigger), ...options });
+    return this;
+  }
+
+  /** Ends the process with `code` at this point. */
+  exit(code: number): this {
+    this.#steps.push({ kind: "exit", code });
+    return this;
+  }
+
+  /** Adds any steps. */
+  steps(...steps: Step[]): this {
+    this.#steps.push(...steps);
+    return this;
+  }
+
+  /** This exchange's timing instead of the session's. */
+  timing(profile: Timing): this {
+    this.#exchange.timing = profile;
+    return this;
+  }
+
+  /** Lets this exchange answer every matching message, not just the first. */
+  repeat(): this {
+    this.#exchange.repeat = true;
+    return this;
+  }
+
+  /** Starts the next exchange. */
+  on(trigger: Trigger, options?: { repeat?: boolean }): ExchangeBuilder {
+    return this.#parent.on(trigger, options);
+  }
+
+  /** See {@linkcode ScenarioBuilder.onLazy}. */
+  onLazy(
+    trigger: Trigger,
+    source: (turn: TurnInfo) => Iterable<Step> | AsyncIterable<Step>,
+    options?: { repeat?: boolean; timing?: Timing },
+  ): ScenarioBuilder {
+    return this.#parent.onLazy(trigger, source, options);
+  }
+
+  /** See {@linkcode ScenarioBuilder.onUnmatched}. */
+  onUnmatched(answer: "error" | StepSource | string): ScenarioBuilder {
+    return this.#parent.onUnmatched(answer);
+  }
+
+  /** See {@linkcode ScenarioBuilder.crashAfter}. */
+  crashAfter(frames: number, code?: number): ScenarioBuilder {
+    return this.#parent.crashAfter(frames, code);
+  }
+
+  /** See {@linkcode ScenarioBuilder.withExitCode}. */
+  withExitCode(code: number): ScenarioBuilder {
+    return this.#parent.withExitCode(code);
+  }
+
+  /** See {@linkcode ScenarioBuilder.build}. */
+  build(): Scenario {
+    return this.#parent.build();
+  }
+
+  #tool(say: string | undefined, call: MessagePart): this {
+    const parts: MessagePart[] = say !== undefined ? [text(say), call] : [call];
+    this.#steps.push({ kind: "message", parts });
+    return this;
+  }
+}
+
+function toParts(content: ResponseContent): MessagePart[] {
+  if (typeof content === "string") return [text(content)];
+  if (Array.isArray(content)) return content.map((c) => typeof c === "string" ? text(c) : c);
+  return [content as AssistantContentBlock | ScriptedToolCall];
+}
+
+function checkMs(ms: number, where: string): number {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
+    throw new RangeError(`${where}: delay must be a finite number of ms >= 0, got ${ms}`);
+  }
+  return ms;
+}
+

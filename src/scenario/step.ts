@@ -1,0 +1,172 @@
+/**
+ * Steps: the instructions an exchange is made of. The engine runs them in order.
+ *
+ * @module
+ */
+
+import type { BuildContext } from "../builders/build_context.ts";
+import type { Delay } from "../timing/timing_profile.ts";
+import type {
+  AssistantContentBlock,
+  Frame,
+  ToolUseBlock,
+  UserFrame,
+} from "../wire/frame.ts";
+import type { Matcher } from "./matcher.ts";
+
+/** A tool use and what running it returns, as the frames carry them. */
+export interface ScriptedToolCall {
+  /** The `tool_use` block the assistant frame carries. */
+  block: ToolUseBlock;
+  /** What the tool returns. */
+  result: {
+    /** The tool_result content. */
+    content: string | Array<Record<string, unknown>>;
+    /** Whether the tool failed. */
+    isError: boolean;
+    /** The structured `tool_use_result` of the user frame. */
+    toolUseResult?: unknown;
+  };
+  /** Frames the CLI writes while the tool runs (a subagent's frames), before the result. */
+  frames?: (ctx: BuildContext) => Iterable<Frame>;
+}
+
+/** One part of an assistant message: a content block, or a tool call made when it runs. */
+export type MessagePart =
+  | AssistantContentBlock
+  | ScriptedToolCall
+  | ((ctx: BuildContext) => AssistantContentBlock | ScriptedToolCall);
+
+/** What a lazy step source gets: the turn that runs it. */
+export interface TurnInfo {
+  /** The user frame that started the turn. */
+  input: UserFrame;
+  /** Its text. */
+  text: string;
+  /** 0 for the first turn. */
+  turn: number;
+  /** The session's build context (ids, session id, model, time). */
+  ctx: BuildContext;
+  /** The capture groups when the trigger was a RegExp. */
+  match?: RegExpExecArray;
+}
+
+/** Writes one frame (or the frames a function builds when the step runs). */
+export interface EmitStep {
+  /** Step kind. */
+  kind: "emit";
+  /** The frame, or a function building frames at run time. */
+  frame: Frame | ((ctx: BuildContext) => Frame | Frame[]);
+  /** This frame's delay instead of the profile's. */
+  delay?: number | Delay;
+}
+
+/**
+ * One API response: assistant frames, one per block (with stream events when partial
+ * messages are on), then the results of its tool calls.
+ */
+export interface MessageStep {
+  /** Step kind. */
+  kind: "message";
+  /** The content. */
+  parts: MessagePart[];
+  /** Delay before the message's first frame instead of the profile's. */
+  delay?: number | Delay;
+  /** Explicit API message id. */
+  messageId?: string;
+  /** Output tokens the message reports (default: estimated from the content). */
+  outputTokens?: number;
+}
+
+/** Waits on the session's clock. */
+export interface DelayStep {
+  /** Step kind. */
+  kind: "delay";
+  /** Milliseconds (before the speed factor). */
+  ms: number;
+}
+
+/** Writes a line verbatim: malformed output on purpose. */
+export interface RawStep {
+  /** Step kind. */
+  kind: "raw";
+  /** The line. */
+  line: string;
+}
+
+/** Options of a result frame written by a {@linkcode ResultStep}. */
+export interface ResultOptions {
+  /** `success` (default), `error_during_execution`, `error_max_turns`, ... */
+  subtype?: string;
+  /** The result text (default: the turn's last assistant text). */
+  result?: string;
+  /** Error texts for error results. */
+  errors?: string[];
+  /** `terminal_reason` (default from the subtype). */
+  terminalReason?: string;
+  /** `stop_reason` (default `end_turn` for success). */
+  stopReason?: string | null;
+  /** Cost in USD (default from the usage). */
+  totalCostUsd?: number;
+  /** Extra fields merged into the frame. */
+  extra?: Record<string, unknown>;
+}
+
+/** Ends the turn with a result frame. */
+export interface ResultStep {
+  /** Step kind. */
+  kind: "result";
+  /** How the result looks. */
+  options: ResultOptions;
+}
+
+/** Waits until the SDK writes a matching frame. */
+export interface WaitForWriteStep {
+  /** Step kind. */
+  kind: "waitForWrite";
+  /** What to wait for. */
+  matcher: Matcher;
+  /** How long, on the session clock (default: the session's control timeout). */
+  timeoutMs?: number;
+}
+
+/** Sends a control request to the SDK and waits for its answer. */
+export interface RequestStep {
+  /** Step kind. */
+  kind: "request";
+  /** The request body (`subtype` and fields). */
+  request: { subtype: string; [key: string]: unknown };
+  /** Called with the answer's `response` body. */
+  onResponse?: (response: Record<string, unknown>) => void | Promise<void>;
+  /** How long to wait (default: the session's control timeout). */
+  timeoutMs?: number;
+}
+
+/** Ends the process with an exit code (output already written is delivered). */
+export interface ExitStep {
+  /** Step kind. */
+  kind: "exit";
+  /** The exit code. */
+  code: number;
+}
+
+/** A step of any kind. */
+export type Step =
+  | EmitStep
+  | MessageStep
+  | DelayStep
+  | RawStep
+  | ResultStep
+  | WaitForWriteStep
+  | RequestStep
+  | ExitStep;
+
+/** Steps, or a function producing them lazily when the turn runs (a generator is ideal). */
+export type StepSource =
+  | readonly Step[]
+  | ((turn: TurnInfo) => Iterable<Step> | AsyncIterable<Step>);
+
+/** Whether a message part is a tool call (as opposed to a content block). */
+export function isToolCall(part: unknown): part is ScriptedToolCall {
+  return typeof part === "object" && part !== null && "block" in part && "result" in part;
+}

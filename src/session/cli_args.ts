@@ -1,0 +1,88 @@
+/**
+ * Reads the flags the SDK passes to `claude` that change what the CLI writes.
+ *
+ * @module
+ */
+
+/** What the mock takes from the command line the client spawned it with. */
+export interface CliFlags {
+  /** `--include-partial-messages`. */
+  includePartialMessages: boolean;
+  /** `--model`. */
+  model?: string;
+  /** `--permission-mode`. */
+  permissionMode?: string;
+  /** `--max-turns`. */
+  maxTurns?: number;
+  /** `--permission-prompt-tool` (`stdio` when the SDK has a `canUseTool`). */
+  permissionPromptTool?: string;
+  /** `--settings` (a JSON string or a path). */
+  settings?: string;
+  /** `--allowedTools` / `--allowed-tools`, split on commas and spaces. */
+  allowedTools: string[];
+  /** `--disallowedTools` / `--disallowed-tools`. */
+  disallowedTools: string[];
+  /** `--session-id`. */
+  sessionId?: string;
+  /** `--resume`. */
+  resume?: string;
+}
+
+const VALUE_FLAGS = new Set([
+  "model",
+  "permission-mode",
+  "max-turns",
+  "permission-prompt-tool",
+  "settings",
+  "session-id",
+  "resume",
+]);
+const LIST_FLAGS = new Set(["allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools"]);
+
+/**
+ * Parses the flags the mock acts on; everything else is ignored, like unknown flags.
+ *
+ * @example The SDK's command line
+ * ```ts
+ * import { parseCliFlags } from "@x/claude-mock";
+ * const flags = parseCliFlags(["--verbose", "--max-turns=3", "--include-partial-messages"]);
+ * console.log(flags.maxTurns, flags.includePartialMessages); // 3 true
+ * ```
+ */
+export function parseCliFlags(args: readonly string[]): CliFlags {
+  const flags: CliFlags = { includePartialMessages: false, allowedTools: [], disallowedTools: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("--")) continue;
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const inline = eq < 0 ? undefined : arg.slice(eq + 1);
+    if (name === "include-partial-messages") flags.includePartialMessages = true;
+    else if (VALUE_FLAGS.has(name)) {
+      const value = inline ?? args[++i];
+      if (value === undefined) continue;
+      if (name === "model") flags.model = value;
+      else if (name === "permission-mode") flags.permissionMode = value;
+      else if (name === "permission-prompt-tool") flags.permissionPromptTool = value;
+      else if (name === "settings") flags.settings = value;
+      else if (name === "session-id") flags.sessionId = value;
+      else if (name === "resume") flags.resume = value;
+      else if (name === "max-turns") {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1) {
+          throw new RangeError(`Invalid --max-turns: expected a positive integer, got '${value}'`);
+        }
+        flags.maxTurns = n;
+      }
+    } else if (LIST_FLAGS.has(name)) {
+      const values: string[] = inline !== undefined ? [inline] : [];
+      while (inline === undefined && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+        values.push(args[++i]);
+      }
+      const list = values.flatMap((v) => v.split(/[,\s]+/)).filter(Boolean);
+      if (name.startsWith("allowed")) flags.allowedTools.push(...list);
+      else flags.disallowedTools.push(...list);
+    }
+  }
+  return flags;
+}

@@ -1,0 +1,107 @@
+/**
+ * The pacing TransformStream: waits `(base + jitter) * speedFactor` on a clock before
+ * passing each chunk on.
+ *
+ * @module
+ */
+
+import { Pcg32, type Prng } from "../random/pcg32.ts";
+import type { Clock } from "./clock.ts";
+import { type Delay, type Timing, timingProfile } from "./timing_profile.ts";
+import { VirtualClock } from "./virtual_clock.ts";
+
+/** Options for {@linkcode PaceStream}. */
+export interface PaceOptions<T, U> {
+  /** The clock to wait on (default: a new {@linkcode VirtualClock}). */
+  clock?: Clock;
+  /** The timing profile (default `instant`). */
+  timing?: Timing;
+  /** Multiplies every delay (default 1). */
+  speedFactor?: number;
+  /** Seed for the jitter (default 0). Ignored when `prng` is given. */
+  seed?: bigint | number;
+  /** A float source in `[0, 1)` for the jitter. */
+  prng?: Prng;
+  /**
+   * This chunk's delay instead of the profile's: a number (ms, before the speed factor,
+   * no jitter) or a {@linkcode Delay}. `undefined` uses the profile.
+   */
+  delayOf?: (chunk: T) => number | Delay | undefined;
+  /** The chunk's type for the profile's `byType` (default: `chunk.type` if a string). */
+  typeOf?: (chunk: T) => string | undefined;
+  /** Maps a chunk once its wait is over, with the clock's time then (to stamp it). */
+  map?: (chunk: T, now: number) => U;
+  /** How far behind its schedule the stream may be and still catch up (default 100 ms). */
+  maxCatchUpMs?: number;
+  /** Aborting stops the stream (pending waits are cancelled). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Paces chunks on a clock. Delays are anchored to absolute deadlines, so a coarse timer
+ * that fires late makes the next wait shorter instead of drifting; after an idle gap
+ * longer than `maxCatchUpMs` the schedule restarts from now. The same seed gives the same
+ * delays, run after run.
+ *
+ * @example Pacing frames on a virtual clock
+ * ```ts
+ * import { PaceStream, VirtualClock } from "@x/claude-mock";
+ * const clock = new VirtualClock({ start: 0 });
+ * const paced = ReadableStream.from([{ type: "a" }, { type: "b" }])
+ *   .pipeThrough(new PaceStream({ clock, timing: { baseMs: 500, jitterMs: 0 } }));
+ * for await (const frame of paced) console.log(frame.type, clock.now()); // a 500, b 1000
+ * ```
+ */
+export class PaceStream<T, U = T> extends TransformStream<T, U> {
+  /** Creates a pacing stream. */
+  constructor(options: PaceOptions<T, U> = {}) {
+    const clock = options.clock ?? new VirtualClock();
+    const profile = timingProfile(options.timing ?? "instant");
+    const speed = options.speedFactor ?? 1;
+    if (!(speed >= 0) || !Number.isFinite(speed)) {
+      throw new RangeError(`Cannot create PaceStream: 'speedFactor' must be >= 0, got ${speed}`);
+    }
+    const prng = options.prng ?? seeded(options.seed ?? 0);
+    const typeOf = options.typeOf ?? defaultTypeOf;
+    const map = options.map ?? ((chunk: T) => chunk as unknown as U);
+    const maxCatchUp = options.maxCatchUpMs ?? 100;
+    const signal = options.signal;
+    let scheduled = Number.NEGATIVE_INFINITY;
+    const delayFor = (chunk: T): number => {
+      const explicit = options.delayOf?.(chunk);
+      let delay: Delay;
+      if (typeof explicit === "number") delay = { baseMs: explicit, jitterMs: 0 };
+      else if (explicit) delay = explicit;
+      else {
+        const type = typeOf(chunk);
+        delay = (type !== undefined && profile.byType?.[type]) || profile;
+      }
+      const jitter = delay.jitterMs > 0 ? prng() * delay.jitterMs : 0;
+      return (delay.baseMs + jitter) * speed;
+    };
+    super({
+      async transform(chunk, controller) {
+        const delay = delayFor(chunk);
+        if (delay > 0) {
+          const now = clock.now();
+          const from = now - scheduled > maxCatchUp ? now : scheduled;
+          scheduled = from + delay;
+          await clock.sleepUntil(scheduled, { signal });
+        } else if (clock.now() - scheduled > maxCatchUp) {
+          scheduled = clock.now();
+        }
+        controller.enqueue(map(chunk, clock.now()));
+      },
+    });
+  }
+}
+
+function seeded(seed: bigint | number): Prng {
+  const pcg = new Pcg32(seed);
+  return () => pcg.nextFloat();
+}
+
+function defaultTypeOf(chunk: unknown): string | undefined {
+  const type = (chunk as { type?: unknown } | null)?.type;
+  return typeof type === "string" ? type : undefined;
+}

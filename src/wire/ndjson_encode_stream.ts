@@ -1,0 +1,95 @@
+/**
+ * The NDJSON line encoder: frames (and raw lines) in, UTF-8 stream-json lines out.
+ *
+ * @module
+ */
+
+import { type Frame, isObject, type RawLine } from "./frame.ts";
+
+const utf8 = new TextEncoder();
+
+/**
+ * Encodes one frame as a stream-json line, newline included: `JSON.stringify(frame)`
+ * then `"\n"`. A {@linkcode RawLine} (an object with a string `raw` and no string
+ * `type`) is returned verbatim, with `"\n"` appended unless it already ends with one; use
+ * it to write malformed output on purpose.
+ *
+ * @param frame The frame or raw line.
+ * @returns The line, ending with `"\n"`.
+ * @throws {TypeError} When the frame cannot be encoded as JSON (a cycle, a `BigInt`), or
+ * is neither a frame nor a raw line; the message names the frame type.
+ *
+ * @example Encoding frames and raw lines
+ * ```ts
+ * import { encodeFrame } from "@x/claude-mock";
+ * const line = encodeFrame({ type: "keep_alive" });
+ * if (line !== '{"type":"keep_alive"}\n') throw new Error("unexpected line");
+ * if (encodeFrame({ raw: "{not json" }) !== "{not json\n") throw new Error("unexpected raw");
+ * ```
+ */
+export function encodeFrame(frame: Frame | RawLine): string {
+  if (!isObject(frame)) {
+    throw new TypeError(
+      `Cannot encode frame: expected an object with a string "type" (or a raw line with a string "raw"), got ${
+        describeValue(frame)
+      }`,
+    );
+  }
+  const type = frame.type;
+  if (typeof type !== "string") {
+    const raw = frame.raw;
+    if (typeof raw === "string") return raw.endsWith("\n") ? raw : raw + "\n";
+    throw new TypeError(
+      `Cannot encode frame: expected an object with a string "type" (or a raw line with a string "raw"), got an object whose "type" is ${
+        describeValue(type)
+      }`,
+    );
+  }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(frame);
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    throw new TypeError(`Cannot encode frame of type ${JSON.stringify(type)}: ${detail}`, {
+      cause,
+    });
+  }
+  if (typeof json !== "string") {
+    throw new TypeError(
+      `Cannot encode frame of type ${
+        JSON.stringify(type)
+      }: JSON.stringify returned ${typeof json} (does a toJSON method return undefined?)`,
+    );
+  }
+  return json + "\n";
+}
+
+/**
+ * A `TransformStream` from frames to UTF-8 NDJSON bytes, one chunk per frame, for
+ * writing what a `claude` process writes on stdout. Each frame is encoded with
+ * {@linkcode encodeFrame}; a frame that cannot be encoded errors the stream with that
+ * `TypeError`.
+ *
+ * @example Encoding a stream
+ * ```ts
+ * import { NdjsonEncodeStream } from "@x/claude-mock";
+ * const frames = ReadableStream.from([{ type: "keep_alive" }, { raw: "garbage" }]);
+ * const output = frames.pipeThrough(new NdjsonEncodeStream()).pipeThrough(new TextDecoderStream());
+ * const text = (await Array.fromAsync(output)).join("");
+ * if (text !== '{"type":"keep_alive"}\ngarbage\n') throw new Error("unexpected output");
+ * ```
+ */
+export class NdjsonEncodeStream extends TransformStream<Frame | RawLine, Uint8Array> {
+  /** Creates the encoder. */
+  constructor() {
+    super({
+      transform: (frame, controller) => controller.enqueue(utf8.encode(encodeFrame(frame))),
+    });
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
