@@ -30,7 +30,9 @@ export function checkSubagent(subagent: SubagentInfo, where: string): void {
   for (const key of ["parentToolUseId", "agentId", "subagentType", "taskDescription"] as const) {
     if (typeof subagent[key] !== "string" || subagent[key] === "") {
       throw new TypeError(
-        `${where}: subagent.${key} must be a non-empty string, got ${JSON.stringify(subagent[key])}`,
+        `${where}: subagent.${key} must be a non-empty string, got ${
+          JSON.stringify(subagent[key])
+        }`,
       );
     }
   }
@@ -54,7 +56,9 @@ export function checkString(value: unknown, where: string, what: string): assert
  */
 export function checkCount(value: unknown, where: string, what: string): asserts value is number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    throw new RangeError(`${where}: ${what} must be a non-negative integer, got ${describe(value)}`);
+    throw new RangeError(
+      `${where}: ${what} must be a non-negative integer, got ${describe(value)}`,
+    );
   }
 }
 
@@ -65,7 +69,11 @@ export function checkCount(value: unknown, where: string, what: string): asserts
  */
 export function describe(value: unknown): string {
   if (value === undefined) return "undefined";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? value.slice(0, 57) + "..." : value);
-  if (typeof value === "object" && value !== null) return Array.isArray(value) ? "an array" : "an object";
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 60 ? value.slice(0, 57) + "..." : value);
+  }
+  if (typeof value === "object" && value !== null) {
+    return Array.isArray(value) ? "an array" : "an object";
+  }
   return String(value);
 }

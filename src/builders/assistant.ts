@@ -44,7 +44,11 @@ export interface ToolUseInput {
 export type AssistantContentInput = AssistantContentBlock | ToolUseInput;
 
 /** A content block of a built assistant frame. */
-export type BuiltContentBlock = PlainTextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+export type BuiltContentBlock =
+  | PlainTextBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ToolUseBlock;
 
 /** The usage of an assistant frame (the `message_start` usage of its API message). */
 export interface AssistantUsage extends MessageUsage {
@@ -87,7 +91,7 @@ export interface ToolUseMeta {
 }
 
 /** How thinking is shown (`thinking_display`); the recordings always show `updates`. */
-export type ThinkingDisplay = "updates" | "summarized" | "omitted" | (string & {});
+export type ThinkingDisplay = string;
 
 /** An `assistant` frame as {@linkcode assistantMessage} builds it: one block of one API message. */
 export interface AssistantMessageFrame extends AssistantFrame {
@@ -192,7 +196,9 @@ export function toolUse(
 ): ToolUseInput {
   checkString(name, "toolUse()", "the tool name");
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new TypeError(`toolUse("${name}"): the input must be a plain object, got ${describe(input)}`);
+    throw new TypeError(
+      `toolUse("${name}"): the input must be a plain object, got ${describe(input)}`,
+    );
   }
   const block: ToolUseInput = { type: "tool_use", name, input };
   if (options.id !== undefined) {
@@ -238,7 +244,9 @@ export function assistantMessage(
     ? content
     : [content as AssistantContentInput];
   if (blocks.length === 0) {
-    throw new RangeError("assistantMessage(): the message has no content blocks; give at least one");
+    throw new RangeError(
+      "assistantMessage(): the message has no content blocks; give at least one",
+    );
   }
   if (options.subagent) checkSubagent(options.subagent, "assistantMessage()");
   const messageId = options.messageId ?? ctx.ids.messageId();
@@ -320,7 +328,7 @@ export function mcpToolUseMeta(block: ToolUseBlock): ToolUseMeta | undefined {
 }
 
 /** The usage of the synthetic API-error assistant message (every field present, zeroed). */
-export interface SyntheticUsage {
+export type SyntheticUsage = {
   /** Always `null`. */
   output_tokens_details: null;
   /** Always 0. */
@@ -345,7 +353,7 @@ export interface SyntheticUsage {
   speed: null;
   /** Always `null`. */
   fallback_credit: null;
-}
+};
 
 /** The error categories of assistant frames (the SDK's `SDKAssistantMessageError`). */
 export type AssistantMessageError =
@@ -410,7 +418,10 @@ export interface ApiErrorMessageOptions {
   parentToolUseId?: string | null;
 }
 
-const STATUS_DEFAULTS: Record<number, [type: string, message: string, error: AssistantMessageError]> = {
+const STATUS_DEFAULTS: Record<
+  number,
+  [type: string, message: string, error: AssistantMessageError]
+> = {
   400: ["invalid_request_error", "Invalid request", "unknown"],
   401: ["authentication_error", "invalid x-api-key", "authentication_failed"],
   402: ["billing_error", "Your credit balance is too low", "billing_error"],
@@ -445,7 +456,11 @@ export function apiErrorMessage(
     throw new RangeError(`apiErrorMessage(): status must be an HTTP status code, got ${status}`);
   }
   const defaults = STATUS_DEFAULTS[status] ??
-    [status >= 500 ? "api_error" : "invalid_request_error", `HTTP ${status}`, status >= 500 ? "server_error" : "unknown"];
+    [
+      status >= 500 ? "api_error" : "invalid_request_error",
+      `HTTP ${status}`,
+      status >= 500 ? "server_error" : "unknown",
+    ];
   const messageText = `API Error: ${status} ${options.message ?? defaults[1]}`;
   return {
     type: "assistant",

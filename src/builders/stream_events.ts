@@ -103,12 +103,20 @@ export interface StreamEventFrameOut extends StreamEventFrame {
 }
 
 /** A frame of a partial-message sequence. */
-export type PartialSequenceFrame = StreamEventFrameOut | AssistantMessageFrame | ThinkingTokensFrame;
+export type PartialSequenceFrame =
+  | StreamEventFrameOut
+  | AssistantMessageFrame
+  | ThinkingTokensFrame;
 
 /** Options for {@linkcode streamEvents} and {@linkcode streamEventsIter}. */
 export interface StreamEventsOptions {
   /** Target size in characters of text and thinking deltas (default 24; split between words). */
   chunkSize?: number;
+  /**
+   * Splits a text or thinking block into deltas instead of `chunkSize` (the pieces must
+   * join back into the text).
+   */
+  split?: (text: string, kind: "text" | "thinking") => string[];
   /** `ttft_ms` on `message_start` (default 10). */
   ttftMs?: number;
   /** `message_delta` stop reason (default `tool_use` when a block is a tool use, else `end_turn`). */
@@ -151,7 +159,12 @@ export function* streamEventsIter(
   if (chunkSize === 0) throw new RangeError("streamEvents(): options.chunkSize must be at least 1");
   const display = options.thinkingDisplay ?? "updates";
   const parent = first.parent_tool_use_id;
-  const event = (ev: StreamEvent, extra: Partial<StreamEventFrameOut> = {}): StreamEventFrameOut => ({
+  const pieces = (s: string, kind: "text" | "thinking") =>
+    splitChecked(s, kind, chunkSize, options.split);
+  const event = (
+    ev: StreamEvent,
+    extra: Partial<StreamEventFrameOut> = {},
+  ): StreamEventFrameOut => ({
     type: "stream_event",
     event: ev,
     session_id: ctx.sessionId,
@@ -184,9 +197,17 @@ export function* streamEventsIter(
     const block = frame.message.content[0] as BuiltContentBlock;
     switch (block.type) {
       case "text":
-        yield event({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
-        for (const piece of chunkText(block.text, chunkSize)) {
-          yield event({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+        yield event({
+          type: "content_block_start",
+          index,
+          content_block: { type: "text", text: "" },
+        });
+        for (const piece of pieces(block.text, "text")) {
+          yield event({
+            type: "content_block_delta",
+            index,
+            delta: { type: "text_delta", text: piece },
+          });
         }
         break;
       case "thinking": {
@@ -199,14 +220,18 @@ export function* streamEventsIter(
           { thinking_display: display },
         );
         let estimated = 0;
-        for (const piece of chunkText(block.thinking, chunkSize)) {
+        for (const piece of pieces(block.thinking, "thinking")) {
           if (options.thinkingTokens !== false) {
             const delta = estimateTokens(piece);
             estimated += delta;
             yield thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
           }
           yield event(
-            { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } },
+            {
+              type: "content_block_delta",
+              index,
+              delta: { type: "thinking_delta", thinking: piece },
+            },
             { thinking_display: display },
           );
         }
@@ -247,7 +272,10 @@ export function* streamEventsIter(
   checkCount(outputTokens, "streamEvents()", "options.outputTokens");
   yield event({
     type: "message_delta",
-    delta: { stop_reason: options.stopReason ?? (hasToolUse ? "tool_use" : "end_turn"), stop_sequence: null },
+    delta: {
+      stop_reason: options.stopReason ?? (hasToolUse ? "tool_use" : "end_turn"),
+      stop_sequence: null,
+    },
     usage: { output_tokens: outputTokens },
   });
   yield event({ type: "message_stop" });
@@ -314,7 +342,10 @@ export function abortedStreamEnd(
   const from = options.abandonedFromIndex ?? (open === null ? 0 : open + 1);
   checkCount(from, "abortedStreamEnd()", "options.abandonedFromIndex");
   const usage = frame.message.usage;
-  const make = (ev: StreamEvent, extra: Partial<StreamEventFrameOut> = {}): StreamEventFrameOut => ({
+  const make = (
+    ev: StreamEvent,
+    extra: Partial<StreamEventFrameOut> = {},
+  ): StreamEventFrameOut => ({
     type: "stream_event",
     event: ev,
     session_id: ctx.sessionId,
@@ -358,7 +389,9 @@ export function abortedStreamEnd(
  * ```
  */
 export function chunkText(s: string, chunkSize: number): string[] {
-  if (typeof s !== "string") throw new TypeError(`chunkText(): text must be a string, got ${describe(s)}`);
+  if (typeof s !== "string") {
+    throw new TypeError(`chunkText(): text must be a string, got ${describe(s)}`);
+  }
   if (!Number.isInteger(chunkSize) || chunkSize < 1) {
     throw new RangeError(`chunkText(): chunkSize must be a positive integer, got ${chunkSize}`);
   }
@@ -449,4 +482,49 @@ function checkMessage(message: readonly AssistantFrame[]): readonly AssistantFra
     }
   });
   return message;
+}
+
+/**
+ * The `system/thinking_tokens` frames the CLI sends while a thinking block streams, one per
+ * thinking delta (the same chunks {@linkcode streamEventsIter} makes). Without partial
+ * messages the CLI still sends them, before the thinking block's assistant frame.
+ *
+ * @example Thinking-token frames for a thinking block
+ * ```ts
+ * import { createBuildContext, thinkingTokenFrames } from "@x/claude-mock";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const frames = thinkingTokenFrames(ctx, "The user wants 17 * 23. 17 * 20 = 340.");
+ * console.log(frames.map((f) => f.estimated_tokens));
+ * ```
+ */
+export function thinkingTokenFrames(
+  ctx: BuildContext,
+  thinking: string,
+  options: Pick<StreamEventsOptions, "chunkSize" | "split"> = {},
+): ThinkingTokensFrame[] {
+  let estimated = 0;
+  return splitChecked(thinking, "thinking", options.chunkSize ?? 24, options.split).map((piece) => {
+    const delta = estimateTokens(piece);
+    estimated += delta;
+    return thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
+  });
+}
+
+function splitChecked(
+  s: string,
+  kind: "text" | "thinking",
+  chunkSize: number,
+  split: StreamEventsOptions["split"],
+): string[] {
+  if (!split) return chunkText(s, chunkSize);
+  const pieces = split(s, kind);
+  if (!Array.isArray(pieces) || pieces.length === 0 || pieces.some((p) => typeof p !== "string")) {
+    throw new TypeError(`streamEvents(): options.split must return a non-empty array of strings`);
+  }
+  if (pieces.join("") !== s) {
+    throw new RangeError(
+      `streamEvents(): options.split returned pieces that do not join back into the ${kind} text`,
+    );
+  }
+  return pieces;
 }

@@ -51,7 +51,7 @@ export interface ApiCallUsage {
 }
 
 /** The `usage` object of a `result` frame (the SDK's `NonNullableUsage`). */
-export interface ResultUsage {
+export type ResultUsage = {
   /** Input tokens. */
   input_tokens: number;
   /** Prompt-cache write tokens. */
@@ -76,7 +76,7 @@ export interface ResultUsage {
   speed: "standard" | "fast";
   /** Fallback credit (`null`). */
   fallback_credit: null;
-}
+};
 
 /** One model's entry in a `result` frame's `modelUsage` (the SDK's `ModelUsage`). */
 export interface ModelUsageEntry {

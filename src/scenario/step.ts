@@ -6,28 +6,17 @@
 
 import type { BuildContext } from "../builders/build_context.ts";
 import type { Delay } from "../timing/timing_profile.ts";
-import type {
-  AssistantContentBlock,
-  Frame,
-  ToolUseBlock,
-  UserFrame,
-} from "../wire/frame.ts";
+import type { ResultSubtype, TerminalReason } from "../builders/result.ts";
+import type { ToolCall } from "../builders/tools.ts";
+import type { AssistantContentBlock, Frame, UserFrame } from "../wire/frame.ts";
 import type { Matcher } from "./matcher.ts";
 
-/** A tool use and what running it returns, as the frames carry them. */
-export interface ScriptedToolCall {
-  /** The `tool_use` block the assistant frame carries. */
-  block: ToolUseBlock;
-  /** What the tool returns. */
-  result: {
-    /** The tool_result content. */
-    content: string | Array<Record<string, unknown>>;
-    /** Whether the tool failed. */
-    isError: boolean;
-    /** The structured `tool_use_result` of the user frame. */
-    toolUseResult?: unknown;
-  };
-  /** Frames the CLI writes while the tool runs (a subagent's frames), before the result. */
+/**
+ * A tool use and what running it returns (a {@linkcode ToolCall} from the tool helpers),
+ * plus the frames the CLI writes while it runs (a subagent's), sent before the result.
+ */
+export interface ScriptedToolCall extends ToolCall {
+  /** Frames the CLI writes while the tool runs, before the result. */
   frames?: (ctx: BuildContext) => Iterable<Frame>;
 }
 
@@ -97,13 +86,13 @@ export interface RawStep {
 /** Options of a result frame written by a {@linkcode ResultStep}. */
 export interface ResultOptions {
   /** `success` (default), `error_during_execution`, `error_max_turns`, ... */
-  subtype?: string;
+  subtype?: ResultSubtype;
   /** The result text (default: the turn's last assistant text). */
   result?: string;
   /** Error texts for error results. */
   errors?: string[];
   /** `terminal_reason` (default from the subtype). */
-  terminalReason?: string;
+  terminalReason?: TerminalReason;
   /** `stop_reason` (default `end_turn` for success). */
   stopReason?: string | null;
   /** Cost in USD (default from the usage). */

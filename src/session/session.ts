@@ -8,7 +8,9 @@
 import { assistantMessage } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { controlError, controlRequest, controlSuccess, initializeResponse } from "../builders/control.ts";
-import { resultFrame } from "../builders/result.ts";
+import { type PermissionDenial, resultFrame } from "../builders/result.ts";
+import type { ApiCallUsage } from "../builders/usage.ts";
+import { modelUsage } from "../builders/usage.ts";
 import { streamEvents } from "../builders/stream_events.ts";
 import { sessionStateChanged, systemInit, systemStatus } from "../builders/system.ts";
 import { toolResult } from "../builders/user.ts";
@@ -99,10 +101,9 @@ interface TurnState {
   input: UserFrame;
   text: string;
   startedAt: number;
-  apiCalls: number;
-  outputTokens: number;
+  calls: ApiCallUsage[];
   lastText: string;
-  denials: Array<{ tool_name: string; tool_use_id: string; tool_input: unknown }>;
+  denials: PermissionDenial[];
   resultSent: boolean;
   stopped: boolean;
   contentStarted: boolean;
@@ -194,6 +195,8 @@ export class Session {
   #clientRequests: ClientRequest[] = [];
   #handlers = new Map<string, ControlHandler>();
   #waitCursor = 0;
+  #calls: ApiCallUsage[] = [];
+  #resultCount = 0;
 
   /** Starts the process. */
   constructor(scenario: Scenario, options: SessionOptions = {}) {
@@ -329,6 +332,7 @@ export class Session {
       numTurns: 0,
       durationMs: 0,
       durationApiMs: 0,
+      resultIndex: this.#resultCount++,
     });
     this.#lastResultError = true;
     this.#send({ frame: result, delay: 0 }).catch(() => {});
@@ -549,8 +553,7 @@ export class Session {
       input,
       text,
       startedAt: this.clock.now(),
-      apiCalls: 0,
-      outputTokens: 0,
+      calls: [],
       lastText: "",
       denials: [],
       resultSent: false,
@@ -686,7 +689,7 @@ export class Session {
 
   async #runMessage(step: MessageStep, turn: TurnState): Promise<void> {
     const maxTurns = this.flags.maxTurns;
-    if (maxTurns !== undefined && turn.apiCalls >= maxTurns) {
+    if (maxTurns !== undefined && turn.calls.length >= maxTurns) {
       await this.#sendResult(turn, {
         subtype: "error_max_turns",
         errors: [`Reached maximum number of turns (${maxTurns})`],
@@ -705,9 +708,10 @@ export class Session {
     }
     if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
     const frames = assistantMessage(this.ctx, blocks, { messageId: step.messageId });
-    turn.apiCalls++;
     const outputTokens = step.outputTokens ?? estimateTokens(blocks);
-    turn.outputTokens += outputTokens;
+    const call: ApiCallUsage = { model: this.ctx.model, inputTokens: INPUT_TOKENS_PER_CALL, outputTokens };
+    turn.calls.push(call);
+    this.#calls.push(call);
     let first = true;
     const delayOnce = (frame: Frame): number | Delay | undefined => {
       if (!first) return this.#delayFor(frame, turn);
@@ -734,11 +738,7 @@ export class Session {
         }
       }
       await this.#send({
-        frame: toolResult(this.ctx, call.block.id, {
-          content: call.result.content,
-          isError: call.result.isError,
-          toolUseResult: call.result.toolUseResult,
-        }),
+        frame: toolResult(this.ctx, call.block.id, call.result),
         delay: this.#delayFor({ type: "user" }, turn),
       });
     }
@@ -747,19 +747,24 @@ export class Session {
   async #sendResult(turn: TurnState, options: ResultOptions): Promise<void> {
     const subtype = options.subtype ?? "success";
     const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0;
+    const elapsed = Math.round(this.clock.now() - turn.startedAt);
     const frame = resultFrame(this.ctx, {
       subtype,
       isError,
       result: options.result ?? (subtype === "success" ? turn.lastText : undefined),
-      errors: options.errors ?? (isError ? [] : undefined),
-      numTurns: turn.apiCalls,
-      durationMs: Math.round(this.clock.now() - turn.startedAt),
-      durationApiMs: Math.round(this.clock.now() - turn.startedAt),
-      usage: { input_tokens: INPUT_TOKENS_PER_CALL * turn.apiCalls, output_tokens: turn.outputTokens },
+      errors: options.errors,
+      maxTurns: this.flags.maxTurns,
+      numTurns: turn.calls.length,
+      durationMs: elapsed,
+      durationApiMs: elapsed,
+      apiCalls: turn.calls,
+      modelUsage: modelUsage(this.#calls, { model: this.ctx.model }),
+      modelUsageSinceLastResult: modelUsage(turn.calls, { model: this.ctx.model }),
       permissionDenials: turn.denials,
       stopReason: options.stopReason,
       terminalReason: options.terminalReason,
       totalCostUsd: options.totalCostUsd,
+      resultIndex: this.#resultCount++,
       extra: options.extra,
     });
     turn.resultSent = true;
@@ -829,7 +834,7 @@ export class Session {
   async #send(item: Outgoing): Promise<void> {
     if (this.#exiting || this.#exit) throw new SessionEnded();
     this.#sentCount++;
-    if (this.#sent && !("raw" in item.frame && typeof item.frame.type !== "string")) {
+    if (this.#sent && typeof (item.frame as Frame).type === "string") {
       this.#sent.push(item.frame as Frame);
     }
     const crash = this.scenario.crashAfter;

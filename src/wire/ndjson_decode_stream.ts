@@ -114,7 +114,10 @@ export function parseFrameLine(raw: string, line: number): DecodedLine {
  */
 export class NdjsonDecodeStream extends TransformStream<string | Uint8Array, DecodedLine> {
   /**
+   * Creates a decoder.
+   *
    * @param options The line length limit.
+   * @throws {RangeError} When `maxLineLength` is not a positive integer or `Infinity`.
    */
   constructor(options: NdjsonDecodeStreamOptions = {}) {
     const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;

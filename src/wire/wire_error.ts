@@ -46,6 +46,9 @@ export class WireError extends SyntaxError {
   readonly reason: string;
 
   /**
+   * Creates the error; the message is built from `reason`, `options.line` and the start of
+   * `options.raw`.
+   *
    * @param reason Why the line is not a frame.
    * @param options Where the line is, and the line itself.
    */

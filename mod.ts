@@ -1,0 +1,70 @@
+/**
+ * `@x/claude-mock`: a test double for the Claude Code CLI. Apps built on the Claude Agent
+ * SDK run against it offline, deterministically and in milliseconds.
+ *
+ * A mock session is a duplex of Web Streams carrying stream-json lines. Scenarios (built
+ * with {@linkcode ScenarioBuilder}) say what the session answers; {@linkcode MockTransport}
+ * runs one session and hands it to the Agent SDK (`spawnClaudeCodeProcess: mock.spawn`)
+ * or to any client (`mock.connect()`); frame builders make frames in the real CLI's shapes.
+ *
+ * @example A scripted session on the raw duplex
+ * ```ts
+ * import { MockTransport, ScenarioBuilder } from "@x/claude-mock";
+ *
+ * const mock = new MockTransport(
+ *   new ScenarioBuilder().on("hello").respond("Hello! How can I help you today?").build(),
+ * );
+ * const { readable, writable } = mock.connect();
+ * const stdin = writable.getWriter();
+ * await stdin.write(
+ *   '{"type":"user","session_id":"","message":{"role":"user","content":"hello"},"parent_tool_use_id":null}\n',
+ * );
+ * await stdin.close();
+ * for (const line of (await new Response(readable).text()).trim().split("\n")) {
+ *   console.log(JSON.parse(line).type); // system, system, assistant, result, system
+ * }
+ * console.log((await mock.exited).code); // 0
+ * ```
+ *
+ * @module
+ */
+
+// wire
+export * from "./src/wire/frame.ts";
+export * from "./src/wire/wire_error.ts";
+export * from "./src/wire/ndjson_decode_stream.ts";
+export * from "./src/wire/ndjson_encode_stream.ts";
+// random, timing
+export * from "./src/random/pcg32.ts";
+export * from "./src/timing/clock.ts";
+export * from "./src/timing/virtual_clock.ts";
+export * from "./src/timing/system_clock.ts";
+export * from "./src/timing/timing_profile.ts";
+export * from "./src/timing/pace_stream.ts";
+export * from "./src/timing/defaults.ts";
+// builders
+export * from "./src/builders/build_context.ts";
+export * from "./src/builders/ids.ts";
+export * from "./src/builders/assistant.ts";
+export * from "./src/builders/user.ts";
+export * from "./src/builders/system.ts";
+export * from "./src/builders/stream_events.ts";
+export * from "./src/builders/result.ts";
+export * from "./src/builders/control.ts";
+export * from "./src/builders/tools.ts";
+export * from "./src/builders/usage.ts";
+export * from "./src/builders/subagent.ts";
+export * from "./src/builders/inventory.ts";
+// scenario
+export * from "./src/scenario/matcher.ts";
+export * from "./src/scenario/step.ts";
+export * from "./src/scenario/scenario.ts";
+export * from "./src/scenario/scenario_builder.ts";
+// session
+export * from "./src/session/assertion_error.ts";
+export * from "./src/session/write_log.ts";
+export * from "./src/session/cli_args.ts";
+export * from "./src/session/session.ts";
+// adapters
+export * from "./src/adapters/mock_process.ts";
+export * from "./src/adapters/mock_transport.ts";

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { createBuildContext } from "./build_context.ts";
+import {
+  canUseToolRequest,
+  controlError,
+  controlRequest,
+  controlSuccess,
+  initializeResponse,
+  mcpToolCallRequest,
+} from "./control.ts";
+
+Deno.test("controlRequest uses a uuid request id unless given", () => {
+  const ctx = createBuildContext();
+  const frame = controlRequest(ctx, { subtype: "can_use_tool" });
+  assert.match(frame.request_id, /^[0-9a-f-]{36}$/);
+  assert.equal(
+    controlRequest(ctx, { subtype: "interrupt" }, { requestId: "abc" }).request_id,
+    "abc",
+  );
+  assert.throws(
+    () => controlRequest(ctx, {} as never),
+    /request must be an object with a string subtype/,
+  );
+});
+
+Deno.test("controlSuccess and controlError build both response kinds", () => {
+  assert.deepEqual(controlSuccess("r"), {
+    type: "control_response",
+    response: { subtype: "success", request_id: "r" },
+  });
+  assert.deepEqual(Object.keys(controlSuccess("r", {}, { pending: true }).response), [
+    "subtype",
+    "request_id",
+    "response",
+    "pending_permission_requests",
+    "pending_user_dialog_requests",
+  ]);
+  assert.deepEqual(controlError("r", "Model 'x' not found").response, {
+    subtype: "error",
+    request_id: "r",
+    error: "Model 'x' not found",
+  });
+  assert.throws(() => controlError("r", undefined as never), /the error message must be a string/);
+});
+
+Deno.test("initializeResponse is deterministic and reports the context", () => {
+  const a = initializeResponse(createBuildContext({ seed: 1, permissionMode: "plan" }));
+  const b = initializeResponse(createBuildContext({ seed: 1, permissionMode: "plan" }));
+  assert.equal(a.pid, b.pid);
+  assert.equal(a.current_permission_mode, "plan");
+  assert.equal(initializeResponse(createBuildContext(), { pid: 77 }).pid, 77);
+  assert.throws(
+    () => initializeResponse(createBuildContext(), { pid: 0 }),
+    /pid must be a positive integer/,
+  );
+});
+
+Deno.test("canUseToolRequest derives display name, description and suggestions", () => {
+  const ctx = createBuildContext();
+  const read = canUseToolRequest(ctx, {
+    type: "tool_use",
+    id: "t",
+    name: "Read",
+    input: { file_path: "/a/b.txt" },
+  });
+  assert.equal(read.request.description, "b.txt");
+  assert.equal(read.request.permission_suggestions, undefined);
+  const mcp = canUseToolRequest(ctx, {
+    type: "tool_use",
+    id: "t",
+    name: "mcp__calc__add",
+    input: {},
+  });
+  assert.equal(mcp.request.display_name, "Add");
+  assert.deepEqual(mcp.request.mcp_server, { name: "calc", source: "sdk" });
+  assert.equal(mcp.request.server_policy_ask_only, true);
+  const ask = canUseToolRequest(ctx, {
+    type: "tool_use",
+    id: "t",
+    name: "AskUserQuestion",
+    input: {},
+  }, {
+    requiresUserInteraction: true,
+    description: null,
+  });
+  assert.equal(ask.request.requires_user_interaction, true);
+  assert.equal(Object.keys(ask.request).at(-1), "tool_use_id");
+  assert.throws(
+    () => canUseToolRequest(ctx, { type: "text" } as never),
+    /expected a tool_use block/,
+  );
+});
+
+Deno.test("mcpToolCallRequest refuses tools that are not MCP tools", () => {
+  const ctx = createBuildContext();
+  assert.throws(
+    () => mcpToolCallRequest(ctx, { type: "tool_use", id: "t", name: "Read", input: {} }),
+    /tool "Read" is not an MCP tool/,
+  );
+});

@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import {
+  DEFAULT_COMMANDS,
+  DEFAULT_MODELS,
+  defaultTools,
+  projectSlug,
+  resolveModel,
+} from "./inventory.ts";
+
+Deno.test("resolveModel resolves aliases and full names", () => {
+  assert.equal(resolveModel("sonnet"), "claude-sonnet-5-5");
+  assert.equal(resolveModel("default"), "claude-opus-5-5");
+  assert.equal(resolveModel("claude-haiku-5-5"), "claude-haiku-5-5");
+  assert.equal(resolveModel("gpt-5"), undefined);
+  assert.equal(DEFAULT_MODELS.length, 5);
+});
+
+Deno.test("projectSlug replaces every non-alphanumeric character", () => {
+  assert.equal(projectSlug("/home/user/project"), "-home-user-project");
+  assert.equal(projectSlug("/tmp/a_b.c"), "-tmp-a-b-c");
+});
+
+Deno.test("defaultTools puts Task first and appends MCP tools", () => {
+  const tools = defaultTools({ mcpTools: ["mcp__x__y"] });
+  assert.equal(tools[0], "Task");
+  assert.equal(tools.at(-1), "mcp__x__y");
+  assert.ok(DEFAULT_COMMANDS.every((c) => c.description.length <= 110));
+});

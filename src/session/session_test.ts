@@ -1,0 +1,310 @@
+import assert from "node:assert/strict";
+import { text } from "../builders/assistant.ts";
+import { MockTransport } from "../adapters/mock_transport.ts";
+import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
+import type { Step } from "../scenario/step.ts";
+import { any } from "../scenario/matcher.ts";
+import type { Frame } from "../wire/frame.ts";
+import { Session } from "./session.ts";
+
+const prompt = (content: string) =>
+  JSON.stringify({ type: "user", session_id: "", message: { role: "user", content }, parent_tool_use_id: null }) + "\n";
+const initialize = (id = "init1") =>
+  JSON.stringify({ type: "control_request", request_id: id, request: { subtype: "initialize" } }) + "\n";
+
+async function readAll(readable: ReadableStream<Uint8Array>): Promise<Frame[]> {
+  const body = await new Response(readable).text();
+  return body.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+
+function types(frames: Frame[]): string[] {
+  return frames.map((f) => (typeof f.subtype === "string" ? `${f.type}/${f.subtype}` : f.type));
+}
+
+Deno.test("Session answers initialize, then runs a turn like the real CLI", async () => {
+  const session = new Session(new ScenarioBuilder().on("hi").respond("Hello!").build());
+  const writer = session.writable.getWriter();
+  await writer.write(initialize());
+  await writer.write(prompt("hi"));
+  await writer.close();
+  const frames = await readAll(session.readable);
+  assert.deepEqual(types(frames), [
+    "control_response",
+    "system/session_state_changed",
+    "system/init",
+    "assistant",
+    "result/success",
+    "system/session_state_changed",
+  ]);
+  const response = frames[0].response as { subtype: string; request_id: string; response: Record<string, unknown> };
+  assert.equal(response.subtype, "success");
+  assert.equal(response.request_id, "init1");
+  assert.ok(Array.isArray(response.response.commands));
+  assert.deepEqual((await session.exited), { code: 0, signal: null });
+});
+
+Deno.test("Session: same seed gives identical frames, another seed other ids", async () => {
+  const run = async (seed: number) => {
+    const session = new Session(new ScenarioBuilder({ seed, timing: "realistic" }).on("hi").respond("Hello!").build());
+    const writer = session.writable.getWriter();
+    await writer.write(prompt("hi"));
+    await writer.close();
+    return await readAll(session.readable);
+  };
+  const a = await run(1);
+  const b = await run(1);
+  const c = await run(2);
+  assert.deepEqual(a, b);
+  assert.notEqual(a[1].session_id, c[1].session_id);
+});
+
+Deno.test("Session: 200 concurrent sessions with different seeds each get exactly their own frames", async () => {
+  const scenario = (i: number) =>
+    new ScenarioBuilder({ seed: i, timing: "fast" }).on(any()).respond(`reply ${i}`).respond(`second ${i}`).build();
+  const expected = async (i: number) => {
+    const s = new Session(scenario(i));
+    const w = s.writable.getWriter();
+    await w.write(prompt(`prompt ${i}`));
+    await w.close();
+    return await readAll(s.readable);
+  };
+  const sessions = Array.from({ length: 200 }, (_, i) => new Session(scenario(i)));
+  const outputs = await Promise.all(sessions.map(async (s, i) => {
+    const w = s.writable.getWriter();
+    const reading = readAll(s.readable);
+    await w.write(prompt(`prompt ${i}`));
+    await w.close();
+    return await reading;
+  }));
+  const sessionIds = new Set<string>();
+  for (let i = 0; i < 200; i++) {
+    const frames = outputs[i];
+    const ids = new Set(frames.map((f) => f.session_id));
+    assert.equal(ids.size, 1, `session ${i} saw frames of several sessions`);
+    sessionIds.add(frames[0].session_id as string);
+    const texts = frames.filter((f) => f.type === "assistant").map((f) =>
+      ((f.message as { content: Array<{ text: string }> }).content[0]).text
+    );
+    assert.deepEqual(texts, [`reply ${i}`, `second ${i}`]);
+    assert.equal(sessions[i].writes.size, 1);
+  }
+  assert.equal(sessionIds.size, 200);
+  // Running alone or among 199 others makes no difference to a session's frames.
+  for (const i of [0, 57, 199]) assert.deepEqual(outputs[i], await expected(i));
+});
+
+Deno.test("Session: stdin closing mid-turn finishes the turn, then exits", async () => {
+  const session = new Session(
+    new ScenarioBuilder({ timing: "slow" }).on("hi").respond("a").respond("b").respond("c").build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(prompt("hi"));
+  await writer.close();
+  const frames = await readAll(session.readable);
+  assert.equal(frames.filter((f) => f.type === "assistant").length, 3);
+  assert.equal(types(frames).at(-2), "result/success");
+  assert.equal((await session.exited).code, 0);
+});
+
+Deno.test("Session: exit code 1 after an error result, or the scenario's code", async () => {
+  const failing = new Session(new ScenarioBuilder().on("x").thenResult({ subtype: "error_during_execution", errors: ["boom"] }).build());
+  const w = failing.writable.getWriter();
+  await w.write(prompt("x"));
+  await w.close();
+  await readAll(failing.readable);
+  assert.equal((await failing.exited).code, 1);
+
+  const coded = new Session(new ScenarioBuilder().on("x").respond("ok").withExitCode(3).build());
+  const w2 = coded.writable.getWriter();
+  await w2.write(prompt("x"));
+  await w2.close();
+  await readAll(coded.readable);
+  assert.equal((await coded.exited).code, 3);
+});
+
+Deno.test("Session: writes after exit fail with a clear error", async () => {
+  const session = new Session(new ScenarioBuilder({ name: "done" }).build());
+  const writer = session.writable.getWriter();
+  await writer.close();
+  await readAll(session.readable);
+  await session.exited;
+  const late = new Session(new ScenarioBuilder({ name: "killed" }).build());
+  const lateWriter = late.writable.getWriter();
+  late.kill();
+  await late.exited;
+  await assert.rejects(
+    lateWriter.write(prompt("too late")),
+    /Cannot write to the claude-mock process 'killed': it has exited \(signal SIGTERM\)/,
+  );
+  await late.readable.cancel();
+});
+
+Deno.test("Session.inject writes a frame mid-session", async () => {
+  const session = new Session(
+    new ScenarioBuilder().on("hi").respond("one").waitForWrite("go on").respond("two").build(),
+  );
+  const writer = session.writable.getWriter();
+  const reading = readAll(session.readable);
+  await writer.write(prompt("hi"));
+  await new Promise((r) => setTimeout(r, 0));
+  session.inject({ type: "system", subtype: "notification", text: "injected" });
+  await writer.write(JSON.stringify({ type: "keep_alive", note: "go on" }) + "\n");
+  await writer.close();
+  const frames = await reading;
+  const k = types(frames);
+  assert.ok(k.includes("system/notification"));
+  assert.ok(k.indexOf("system/notification") < k.lastIndexOf("assistant"));
+  assert.throws(() => session.inject({ type: "late" }), /has exited/);
+});
+
+Deno.test("Session.injectError fails the running turn with an error result", async () => {
+  const session = new Session(
+    new ScenarioBuilder().on("hi").respond("one").waitForWrite("never").respond("two").build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(prompt("hi"));
+  const reader = session.readable.pipeThrough(new TextDecoderStream()).getReader();
+  let body = "";
+  while (!body.includes('"type":"assistant"')) body += (await reader.read()).value;
+  session.injectError("upstream exploded");
+  await writer.close();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) body += r.value;
+  const frames: Frame[] = body.trim().split("\n").map((l) => JSON.parse(l));
+  const result = frames.find((f) => f.type === "result")!;
+  assert.equal(result.subtype, "error_during_execution");
+  assert.deepEqual(result.errors, ["upstream exploded"]);
+  assert.equal(frames.filter((f) => f.type === "assistant").length, 1);
+  assert.equal(types(frames).at(-1), "system/session_state_changed");
+  assert.equal((await session.exited).code, 1);
+});
+
+Deno.test("Session: waitForWrite times out on the virtual clock with a clear error", async () => {
+  const session = new Session(
+    new ScenarioBuilder({ name: "waiter" }).on("hi").waitForWrite(/approve/, { timeoutMs: 5000 }).respond("never").build(),
+  );
+  const writer = session.writable.getWriter();
+  const reading = readAll(session.readable);
+  await writer.write(prompt("hi"));
+  const frames = await new Promise<Frame[]>((resolve) => {
+    // close stdin only once the result is out, so the wait really times out
+    const tick = async () => {
+      const done = session.clock.now() >= Date.UTC(2026, 0, 1) + 5000;
+      if (done) {
+        await writer.close();
+        resolve(await reading);
+      } else setTimeout(tick, 1);
+    };
+    tick();
+  });
+  const result = frames.find((f) => f.type === "result")!;
+  assert.equal(result.is_error, true);
+  assert.match(
+    (result.errors as string[])[0],
+    /exchange 1 \(contains "hi"\) step 1 waited 5000 ms for the client to write a frame that matches \/approve\//,
+  );
+});
+
+Deno.test("Session: a step that throws becomes an error result naming the exchange", async () => {
+  const session = new Session(
+    new ScenarioBuilder().on("hi").emit((() => {
+      throw new Error("bad builder");
+    }) as unknown as Frame).build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(prompt("hi"));
+  await writer.close();
+  const frames = await readAll(session.readable);
+  const result = frames.find((f) => f.type === "result")!;
+  assert.match((result.errors as string[])[0], /a step of exchange 1 \(contains "hi"\) failed: bad builder/);
+});
+
+Deno.test("Session: an unknown control request gets an error response, never silence", async () => {
+  const session = new Session(new ScenarioBuilder().build());
+  const writer = session.writable.getWriter();
+  await writer.write(JSON.stringify({ type: "control_request", request_id: "r1", request: { subtype: "frobnicate" } }) + "\n");
+  await writer.write(JSON.stringify({ type: "control_request", request_id: "r2", request: {} }) + "\n");
+  await writer.close();
+  const frames = await readAll(session.readable);
+  assert.deepEqual(frames.map((f) => f.response), [
+    { subtype: "error", request_id: "r1", error: "Unsupported control request subtype: frobnicate" },
+    { subtype: "error", request_id: "r2", error: "Invalid control request: 'request.subtype' must be a string" },
+  ]);
+  assert.deepEqual(session.clientRequests().map((r) => r.subtype), ["frobnicate", ""]);
+});
+
+Deno.test("Session: malformed stdin lines are logged with their line number, the session goes on", async () => {
+  const session = new Session(new ScenarioBuilder().on("hi").respond("ok").build());
+  const writer = session.writable.getWriter();
+  await writer.write("{broken\n");
+  await writer.write(prompt("hi"));
+  await writer.close();
+  const frames = await readAll(session.readable);
+  assert.equal(types(frames).filter((t) => t === "assistant").length, 1);
+  const [bad, good] = session.writes.entries();
+  assert.equal(bad.error?.line, 1);
+  assert.match(bad.error!.message, /line 1: not valid JSON/);
+  assert.equal(good.frame?.type, "user");
+});
+
+Deno.test("Session: closing mid-stream leaves no timers or pending promises behind", async () => {
+  const session = new Session(
+    new ScenarioBuilder({ timing: "slow" }).on("hi").respond("a").waitForWrite("never").build(),
+    { clock: "system" },
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(prompt("hi"));
+  const reader = session.readable.getReader();
+  await reader.read();
+  session.kill();
+  assert.deepEqual(await session.exited, { code: null, signal: "SIGTERM" });
+  // the remaining output ends (EOF), it does not error
+  while (!(await reader.read()).done) { /* drain */ }
+  // Deno's sanitizers check that no real timer (slow profile on the system clock) survived.
+});
+
+Deno.test("Session: a million-frame scenario streams lazily with backpressure", async () => {
+  const total = 1_000_000;
+  let produced = 0;
+  const session = new Session(
+    new ScenarioBuilder().onLazy(any(), function* () {
+      for (let i = 0; i < total; i++) {
+        produced++;
+        yield { kind: "emit", frame: { type: "stream_event", i } } as Step;
+      }
+    }).build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(prompt("go"));
+  await writer.close();
+  const reader = session.readable.getReader();
+  // Read a little, then check the producer has not run far ahead (backpressure works).
+  for (let i = 0; i < 10; i++) await reader.read();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.ok(produced < 100, `the producer ran ahead: ${produced}`);
+  let lines = 10;
+  const decoder = new TextDecoder();
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    lines += decoder.decode(value).split("\n").length - 1;
+  }
+  assert.ok(lines >= total);
+  assert.equal(produced, total);
+});
+
+Deno.test("MockTransport rejects a second connect", () => {
+  const mock = new MockTransport(new ScenarioBuilder({ name: "once" }).build());
+  const { readable } = mock.connect();
+  assert.throws(() => mock.connect(), /MockTransport 'once' is already connected \(by connect\(\)\)/);
+  mock.close();
+  readable.cancel();
+});
+
+Deno.test("ScenarioBuilder rejects bad input with clear errors", () => {
+  assert.throws(() => new ScenarioBuilder().crashAfter(-1), /crashAfter: 'frames' must be an integer >= 0/);
+  assert.throws(() => new ScenarioBuilder().withExitCode(300), /from 0 to 255/);
+  assert.throws(() => new ScenarioBuilder().on("x").delay(-5), /delay must be a finite number/);
+  assert.throws(() => new ScenarioBuilder().on(42 as unknown as string), /Invalid trigger: expected a string, RegExp, function or Matcher, got number/);
+  assert.throws(() => new Session({ exchanges: "no" } as never), /'exchanges' must be an array/);
+  assert.ok(text("x"));
+});
