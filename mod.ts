@@ -55,6 +55,7 @@ export * from "./src/builders/tools.ts";
 export * from "./src/builders/usage.ts";
 export * from "./src/builders/subagent.ts";
 export * from "./src/builders/inventory.ts";
+export * from "./src/builders/structured_patch.ts";
 // scenario
 export * from "./src/scenario/matcher.ts";
 export * from "./src/scenario/step.ts";

@@ -23,30 +23,44 @@ function describe(message: SDKMessage): string {
   switch (message.type) {
     case "system":
       return `${cyan("system")}/${message.subtype}` +
-        (message.subtype === "init" ? dim(` model=${message.model} tools=${message.tools.length}`) : "");
+        (message.subtype === "init"
+          ? dim(` model=${message.model} tools=${message.tools.length}`)
+          : "");
     case "stream_event": {
       const event = message.event;
       if (event.type === "content_block_delta") {
         const d = event.delta;
-        const piece = d.type === "text_delta" ? d.text : d.type === "input_json_delta" ? d.partial_json : d.type;
+        const piece = d.type === "text_delta"
+          ? d.text
+          : d.type === "input_json_delta"
+          ? d.partial_json
+          : d.type;
         return dim(`  stream_event ${event.type} ${JSON.stringify(piece)}`);
       }
       return dim(`  stream_event ${event.type}`);
     }
     case "assistant":
-      return `${bold("assistant")} ` + message.message.content.map((b) =>
-        b.type === "text" ? JSON.stringify(b.text) : b.type === "tool_use" ? yellow(`tool_use ${b.name} ${JSON.stringify(b.input)}`) : b.type
-      ).join(" ");
+      return `${bold("assistant")} ` +
+        message.message.content.map((b) =>
+          b.type === "text"
+            ? JSON.stringify(b.text)
+            : b.type === "tool_use"
+            ? yellow(`tool_use ${b.name} ${JSON.stringify(b.input)}`)
+            : b.type
+        ).join(" ");
     case "user": {
       const content = message.message.content;
       const first = Array.isArray(content) ? content[0] : undefined;
-      return `${bold("user")} ` + (first && typeof first === "object" && first.type === "tool_result"
-        ? `tool_result ${JSON.stringify(String(first.content)).slice(0, 70)}…`
-        : JSON.stringify(content).slice(0, 80));
+      return `${bold("user")} ` +
+        (first && typeof first === "object" && first.type === "tool_result"
+          ? `tool_result ${JSON.stringify(String(first.content)).slice(0, 70)}…`
+          : JSON.stringify(content).slice(0, 80));
     }
     case "result":
       return `${green("result")}/${message.subtype} ` +
-        dim(`turns=${message.num_turns} duration=${message.duration_ms}ms cost=$${message.total_cost_usd}`) +
+        dim(
+          `turns=${message.num_turns} duration=${message.duration_ms}ms cost=$${message.total_cost_usd}`,
+        ) +
         (message.subtype === "success" ? `\n  ${JSON.stringify(message.result)}` : "");
     default:
       return message.type;
@@ -79,5 +93,9 @@ for (const entry of mock.writes()) {
 const status = await mock.exited;
 console.log();
 console.log(
-  dim(`exit code ${status.code}; ${scenario.timing} timing on the virtual clock; ${wall.toFixed(0)} ms of wall time`),
+  dim(
+    `exit code ${status.code}; ${scenario.timing} timing on the virtual clock; ${
+      wall.toFixed(0)
+    } ms of wall time`,
+  ),
 );

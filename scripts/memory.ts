@@ -6,13 +6,33 @@ const total = Number(Deno.args[0] ?? 1_000_000);
 const mock = new MockTransport(
   new ScenarioBuilder().onLazy(any(), function* () {
     for (let i = 0; i < total; i++) {
-      yield { kind: "emit", frame: { type: "stream_event", event: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: `token ${i} ` } }, session_id: "s", parent_tool_use_id: null, uuid: "u" } } as Step;
+      yield {
+        kind: "emit",
+        frame: {
+          type: "stream_event",
+          event: {
+            type: "content_block_delta",
+            index: 0,
+            delta: { type: "text_delta", text: `token ${i} ` },
+          },
+          session_id: "s",
+          parent_tool_use_id: null,
+          uuid: "u",
+        },
+      } as Step;
     }
   }).build(),
 );
 const { readable, writable } = mock.connect();
 const writer = writable.getWriter();
-await writer.write(JSON.stringify({ type: "user", session_id: "", message: { role: "user", content: "go" }, parent_tool_use_id: null }) + "\n");
+await writer.write(
+  JSON.stringify({
+    type: "user",
+    session_id: "",
+    message: { role: "user", content: "go" },
+    parent_tool_use_id: null,
+  }) + "\n",
+);
 await writer.close();
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
@@ -34,4 +54,8 @@ while (true) {
 const seconds = (performance.now() - start) / 1000;
 await mock.exited;
 for (const s of samples.filter((_, i) => i % 4 === 0)) console.log(s);
-console.log(`${lines} lines in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} frames/s); peak rss ${mb(peakRss)} MB, peak heap ${mb(peakHeap)} MB`);
+console.log(
+  `${lines} lines in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} frames/s); peak rss ${
+    mb(peakRss)
+  } MB, peak heap ${mb(peakHeap)} MB`,
+);

@@ -6,7 +6,8 @@ import { EventEmitter } from "node:events";
 import { Readable, Writable } from "node:stream";
 import { MockTransport, ScenarioBuilder } from "../mod.ts";
 
-const scenario = new ScenarioBuilder().on("hello").respond("Hello! How can I help you today?").build();
+const scenario = new ScenarioBuilder().on("hello").respond("Hello! How can I help you today?")
+  .build();
 
 /** The floor: a fake process that answers initialize and one prompt with fixed lines. */
 function handWrittenSpawn() {
@@ -14,10 +15,63 @@ function handWrittenSpawn() {
   let exitCode: number | null = null;
   const sid = "00000000-0000-4000-8000-000000000000";
   const lines = [
-    { type: "system", subtype: "init", cwd: "/", session_id: sid, tools: [], mcp_servers: [], model: "m", permissionMode: "default", slash_commands: [], apiKeySource: "none", claude_code_version: "2.1.328", output_style: "default", agents: [], skills: [], plugins: [], uuid: sid },
-    { type: "assistant", message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [{ type: "text", text: "Hello! How can I help you today?" }], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }, parent_tool_use_id: null, session_id: sid, uuid: sid },
-    { type: "result", subtype: "success", is_error: false, duration_ms: 1, duration_api_ms: 1, num_turns: 1, result: "Hello! How can I help you today?", session_id: sid, total_cost_usd: 0, usage: {}, modelUsage: {}, permission_denials: [], uuid: sid },
-    { type: "system", subtype: "session_state_changed", state: "idle", sdk_host_only: true, uuid: sid, session_id: sid },
+    {
+      type: "system",
+      subtype: "init",
+      cwd: "/",
+      session_id: sid,
+      tools: [],
+      mcp_servers: [],
+      model: "m",
+      permissionMode: "default",
+      slash_commands: [],
+      apiKeySource: "none",
+      claude_code_version: "2.1.328",
+      output_style: "default",
+      agents: [],
+      skills: [],
+      plugins: [],
+      uuid: sid,
+    },
+    {
+      type: "assistant",
+      message: {
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "m",
+        content: [{ type: "text", text: "Hello! How can I help you today?" }],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+      parent_tool_use_id: null,
+      session_id: sid,
+      uuid: sid,
+    },
+    {
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      duration_ms: 1,
+      duration_api_ms: 1,
+      num_turns: 1,
+      result: "Hello! How can I help you today?",
+      session_id: sid,
+      total_cost_usd: 0,
+      usage: {},
+      modelUsage: {},
+      permission_denials: [],
+      uuid: sid,
+    },
+    {
+      type: "system",
+      subtype: "session_state_changed",
+      state: "idle",
+      sdk_host_only: true,
+      uuid: sid,
+      session_id: sid,
+    },
   ].map((f) => JSON.stringify(f) + "\n");
   const stdout = new Readable({ read() {} });
   let buffer = "";
@@ -29,8 +83,13 @@ function handWrittenSpawn() {
         const frame = JSON.parse(buffer.slice(0, i));
         buffer = buffer.slice(i + 1);
         if (frame.type === "control_request") {
-          stdout.push(JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: frame.request_id, response: {} } }) + "\n");
-        } else if (frame.type === "user") for (const line of lines) stdout.push(line);
+          stdout.push(
+            JSON.stringify({
+              type: "control_response",
+              response: { subtype: "success", request_id: frame.request_id, response: {} },
+            }) + "\n",
+          );
+        } else if (frame.type === "user") { for (const line of lines) stdout.push(line); }
       }
       done();
     },
@@ -55,12 +114,21 @@ function handWrittenSpawn() {
   };
 }
 
+type Spawn = NonNullable<
+  NonNullable<Parameters<typeof query>[0]["options"]>["spawnClaudeCodeProcess"]
+>;
+
 async function drain(spawn: unknown): Promise<void> {
-  // deno-lint-ignore no-explicit-any
-  for await (const _ of query({ prompt: "hello", options: { spawnClaudeCodeProcess: spawn as any } })) { /* consume */ }
+  for await (
+    const _ of query({ prompt: "hello", options: { spawnClaudeCodeProcess: spawn as Spawn } })
+  ) { /* consume */ }
 }
 
-Deno.bench({ name: "query() via hand-written fake process (floor)", group: "query", baseline: true }, async () => {
+Deno.bench({
+  name: "query() via hand-written fake process (floor)",
+  group: "query",
+  baseline: true,
+}, async () => {
   await drain(handWrittenSpawn);
 });
 

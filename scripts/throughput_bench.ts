@@ -17,7 +17,11 @@ function* frames(): Generator<Frame> {
   for (let i = 0; i < N; i++) yield* assistantMessage(ctx, `frame number ${i} with a little text`);
 }
 
-Deno.bench({ name: `stringify+parse ${N} built frames (floor)`, group: "throughput", baseline: true }, () => {
+Deno.bench({
+  name: `stringify+parse ${N} built frames (floor)`,
+  group: "throughput",
+  baseline: true,
+}, () => {
   let n = 0;
   for (const frame of frames()) {
     const line = JSON.stringify(frame) + "\n";
@@ -26,12 +30,15 @@ Deno.bench({ name: `stringify+parse ${N} built frames (floor)`, group: "throughp
   if (n !== N) throw new Error("lost frames");
 });
 
-Deno.bench({ name: `builder → pace(instant) → encode → decode ${N} frames`, group: "throughput" }, async () => {
-  let n = 0;
-  await ReadableStream.from(frames())
-    .pipeThrough(new PaceStream<Frame>({ timing: "instant" }))
-    .pipeThrough(new NdjsonEncodeStream())
-    .pipeThrough(new NdjsonDecodeStream())
-    .pipeTo(new WritableStream({ write: (d) => void (d.ok && n++) }));
-  if (n !== N) throw new Error(`lost frames: ${n}`);
-});
+Deno.bench(
+  { name: `builder → pace(instant) → encode → decode ${N} frames`, group: "throughput" },
+  async () => {
+    let n = 0;
+    await ReadableStream.from(frames())
+      .pipeThrough(new PaceStream<Frame>({ timing: "instant" }))
+      .pipeThrough(new NdjsonEncodeStream())
+      .pipeThrough(new NdjsonDecodeStream())
+      .pipeTo(new WritableStream({ write: (d) => void (d.ok && n++) }));
+    if (n !== N) throw new Error(`lost frames: ${n}`);
+  },
+);

@@ -10,7 +10,12 @@ export async function runQuery(
 ): Promise<{ messages: SDKMessage[]; error?: Error }> {
   const messages: SDKMessage[] = [];
   try {
-    for await (const message of query({ prompt, options: { ...options, spawnClaudeCodeProcess: mock.spawn } })) {
+    for await (
+      const message of query({
+        prompt,
+        options: { ...options, spawnClaudeCodeProcess: mock.spawn },
+      })
+    ) {
       messages.push(message);
     }
     return { messages };
@@ -44,5 +49,7 @@ export function promptStream(
 
 /** `type` or `type/subtype` of each message, for order assertions. */
 export function kinds(messages: readonly SDKMessage[]): string[] {
-  return messages.map((m) => ("subtype" in m && typeof m.subtype === "string" ? `${m.type}/${m.subtype}` : m.type));
+  return messages.map((
+    m,
+  ) => ("subtype" in m && typeof m.subtype === "string" ? `${m.type}/${m.subtype}` : m.type));
 }

@@ -2,7 +2,12 @@
 // through `spawnClaudeCodeProcess`.
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
-import { query, type SDKAssistantMessage, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import {
+  query,
+  type SDKAssistantMessage,
+  type SDKMessage,
+  type SDKResultMessage,
+} from "@anthropic-ai/claude-agent-sdk";
 import { MockTransport, ScenarioBuilder, SystemClock, text, thinking } from "../mod.ts";
 import { kinds, promptStream, runQuery } from "./_sdk.ts";
 
@@ -20,7 +25,8 @@ function assistantTexts(messages: readonly { type: string }[]): string[] {
 
 Deno.test("MockTransport + SDK: a single text turn", async () => {
   const mock = new MockTransport(
-    new ScenarioBuilder({ name: "hello" }).on("hello").respond("Hello! How can I help you today?").build(),
+    new ScenarioBuilder({ name: "hello" }).on("hello").respond("Hello! How can I help you today?")
+      .build(),
   );
   const { messages, error } = await runQuery(mock, "hello");
   assert.equal(error, undefined);
@@ -80,19 +86,34 @@ Deno.test("MockTransport + SDK: a tool use flow (tool_use, tool_result, final te
   const mock = new MockTransport(
     new ScenarioBuilder()
       .on("notes")
-      .usesRead("/home/user/project/notes.txt", { say: "I'll read the file.", content: "alpha\nbeta\n" })
+      .usesRead("/home/user/project/notes.txt", {
+        say: "I'll read the file.",
+        content: "alpha\nbeta\n",
+      })
       .respond("The notes say alpha and beta.")
       .build(),
   );
   const { messages, error } = await runQuery(mock, "Read notes.txt");
   assert.equal(error, undefined);
-  assert.deepEqual(kinds(messages), ["system/init", "assistant", "assistant", "user", "assistant", "result/success"]);
+  assert.deepEqual(kinds(messages), [
+    "system/init",
+    "assistant",
+    "assistant",
+    "user",
+    "assistant",
+    "result/success",
+  ]);
   const toolUse = (messages[2] as SDKAssistantMessage).message.content[0];
   assert.equal(toolUse.type, "tool_use");
   assert.equal(toolUse.type === "tool_use" && toolUse.name, "Read");
   // Both blocks of the first API response share one message id.
-  assert.equal((messages[1] as SDKAssistantMessage).message.id, (messages[2] as SDKAssistantMessage).message.id);
-  const user = messages[3] as { message: { content: Array<{ type: string; tool_use_id: string; content: string }> } };
+  assert.equal(
+    (messages[1] as SDKAssistantMessage).message.id,
+    (messages[2] as SDKAssistantMessage).message.id,
+  );
+  const user = messages[3] as {
+    message: { content: Array<{ type: string; tool_use_id: string; content: string }> };
+  };
   assert.equal(user.message.content[0].type, "tool_result");
   assert.equal(user.message.content[0].tool_use_id, toolUse.type === "tool_use" ? toolUse.id : "");
   assert.match(user.message.content[0].content, /1\talpha\n2\tbeta/);
@@ -105,17 +126,29 @@ Deno.test("MockTransport + SDK: partial messages with includePartialMessages", a
   const mock = new MockTransport(
     new ScenarioBuilder().on("count").respond("One, two, three, four, five.").build(),
   );
-  const { messages, error } = await runQuery(mock, "count to five", { includePartialMessages: true });
+  const { messages, error } = await runQuery(mock, "count to five", {
+    includePartialMessages: true,
+  });
   assert.equal(error, undefined);
   const k = kinds(messages);
   assert.equal(k[0], "system/init");
   assert.equal(k[1], "system/status");
-  const events = messages.filter((m) => m.type === "stream_event") as Array<{ event: { type: string; delta?: { text?: string } } }>;
+  const events = messages.filter((m) => m.type === "stream_event") as Array<
+    { event: { type: string; delta?: { text?: string } } }
+  >;
   assert.deepEqual(
-    [events[0].event.type, events[1].event.type, events.at(-3)!.event.type, events.at(-2)!.event.type, events.at(-1)!.event.type],
+    [
+      events[0].event.type,
+      events[1].event.type,
+      events.at(-3)!.event.type,
+      events.at(-2)!.event.type,
+      events.at(-1)!.event.type,
+    ],
     ["message_start", "content_block_start", "content_block_stop", "message_delta", "message_stop"],
   );
-  const streamed = events.flatMap((e) => (e.event.type === "content_block_delta" ? [e.event.delta?.text ?? ""] : [])).join("");
+  const streamed = events.flatMap((
+    e,
+  ) => (e.event.type === "content_block_delta" ? [e.event.delta?.text ?? ""] : [])).join("");
   assert.equal(streamed, "One, two, three, four, five.");
   // The block's assistant frame comes before its content_block_stop, as the real CLI does.
   assert.ok(k.indexOf("assistant") < k.lastIndexOf("stream_event") - 2);
@@ -128,14 +161,18 @@ Deno.test("MockTransport + SDK: partial messages with includePartialMessages", a
 
 Deno.test("MockTransport + SDK: thinking blocks arrive as their own assistant frame with a signature", async () => {
   const mock = new MockTransport(
-    new ScenarioBuilder().on("why").respond("Because.", { thinking: "Let me think about why." }).build(),
+    new ScenarioBuilder().on("why").respond("Because.", { thinking: "Let me think about why." })
+      .build(),
   );
   const { messages } = await runQuery(mock, "why?");
   const assistants = messages.filter((m): m is SDKAssistantMessage => m.type === "assistant");
   assert.equal(assistants.length, 2);
   const block = assistants[0].message.content[0];
   assert.equal(block.type, "thinking");
-  assert.ok(block.type === "thinking" && block.thinking === "Let me think about why." && block.signature.length > 0);
+  assert.ok(
+    block.type === "thinking" && block.thinking === "Let me think about why." &&
+      block.signature.length > 0,
+  );
   assert.equal(assistants[0].message.id, assistants[1].message.id);
   assert.deepEqual(assistantTexts(messages), ["Because."]);
 });
@@ -155,7 +192,8 @@ Deno.test("MockTransport + SDK: crashAfter surfaces as the SDK's process error",
 
 Deno.test("MockTransport + SDK: sendRaw writes a malformed line the SDK skips", async () => {
   const mock = new MockTransport(
-    new ScenarioBuilder({ timing: "instant" }).on("hi").sendRaw("{not json").sendRaw("[1,2]").respond("Still here.").build(),
+    new ScenarioBuilder({ timing: "instant" }).on("hi").sendRaw("{not json").sendRaw("[1,2]")
+      .respond("Still here.").build(),
     { recordSent: true },
   );
   const { messages, error } = await runQuery(mock, "hi");
@@ -173,14 +211,19 @@ Deno.test("MockTransport + SDK: an unmatched prompt fails the test with a clear 
   const result = resultOf(messages);
   assert.equal(result.subtype, "error_during_execution");
   assert.ok(error, "the SDK did not throw");
-  assert.match(error.message, /Claude Code returned an error result: claude-mock: no exchange of scenario 'weather' matched user message "tell me a joke"/);
+  assert.match(
+    error.message,
+    /Claude Code returned an error result: claude-mock: no exchange of scenario 'weather' matched user message "tell me a joke"/,
+  );
   assert.match(error.message, /expected a message that contains "weather"/);
   assert.equal((await mock.exited).code, 1);
 });
 
 Deno.test("MockTransport + SDK: an unmatched prompt can get a default answer instead", async () => {
   const mock = new MockTransport(
-    new ScenarioBuilder().on("weather").respond("Sunny.").onUnmatched("I can only talk about the weather.").build(),
+    new ScenarioBuilder().on("weather").respond("Sunny.").onUnmatched(
+      "I can only talk about the weather.",
+    ).build(),
   );
   const { messages, error } = await runQuery(mock, "tell me a joke");
   assert.equal(error, undefined);
@@ -199,7 +242,10 @@ Deno.test("MockTransport + SDK: maxTurns stops after the limit with error_max_tu
 });
 
 async function timedRun(seed: number): Promise<{ duration: number; stamps: string[] }> {
-  const fake = FakeTimers.install({ now: Date.UTC(2026, 5, 1), toFake: ["setTimeout", "clearTimeout", "Date"] });
+  const fake = FakeTimers.install({
+    now: Date.UTC(2026, 5, 1),
+    toFake: ["setTimeout", "clearTimeout", "Date"],
+  });
   try {
     const mock = new MockTransport(
       new ScenarioBuilder({ timing: "realistic", seed })
@@ -216,7 +262,9 @@ async function timedRun(seed: number): Promise<{ duration: number; stamps: strin
     }
     const { messages, error } = await run;
     assert.equal(error, undefined);
-    const stamps = messages.flatMap((m) => ("timestamp" in m && typeof m.timestamp === "string" ? [m.timestamp] : []));
+    const stamps = messages.flatMap((
+      m,
+    ) => ("timestamp" in m && typeof m.timestamp === "string" ? [m.timestamp] : []));
     return { duration: resultOf(messages).duration_ms, stamps };
   } finally {
     fake.uninstall();
@@ -239,7 +287,9 @@ Deno.test("MockTransport + SDK: realistic timing on the virtual clock takes no w
       new ScenarioBuilder({ timing: "slow", seed: 3 }).on("hi").respond("A.").respond("B.").build(),
     );
     const { messages } = await runQuery(mock, "hi");
-    return messages.map((m) => ("timestamp" in m ? m.timestamp : m.type === "result" ? m.duration_ms : null));
+    return messages.map((
+      m,
+    ) => ("timestamp" in m ? m.timestamp : m.type === "result" ? m.duration_ms : null));
   };
   const start = performance.now();
   const a = await run();
@@ -255,5 +305,8 @@ Deno.test("MockTransport + SDK: content given as blocks", async () => {
   );
   const { messages } = await runQuery(mock, "x");
   assert.deepEqual(assistantTexts(messages), ["A", "B"]);
-  assert.equal(resultOf(messages).subtype === "success" && (resultOf(messages) as { result: string }).result, "AB");
+  assert.equal(
+    resultOf(messages).subtype === "success" && (resultOf(messages) as { result: string }).result,
+    "AB",
+  );
 });

@@ -23,8 +23,10 @@ export interface SpawnOptionsLike {
   signal: AbortSignal;
 }
 
-type ExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
-type ErrorListener = (error: Error) => void;
+/** A listener for a process's `exit` event. */
+export type ExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
+/** A listener for a process's `error` event. */
+export type ErrorListener = (error: Error) => void;
 
 /**
  * A `SpawnedProcess` backed by a {@linkcode Session}: `stdin` and `stdout` are Node
@@ -58,7 +60,9 @@ export class MockProcess {
   constructor(session: Session, options: { signal?: AbortSignal } = {}) {
     this.session = session;
     this.stdin = Writable.fromWeb(session.writable as WritableStream, { decodeStrings: false });
-    this.stdout = Readable.fromWeb(session.readable as unknown as import("node:stream/web").ReadableStream);
+    this.stdout = Readable.fromWeb(
+      session.readable as unknown as import("node:stream/web").ReadableStream,
+    );
     // A write after exit fails the Node stream: report it like a real pipe would (EPIPE),
     // never as an uncaught exception.
     this.stdin.on("error", () => {});

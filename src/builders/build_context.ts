@@ -15,7 +15,7 @@ export const CLAUDE_CODE_VERSION = "2.1.328";
 /** The default working directory the mock reports. */
 export const DEFAULT_CWD = "/home/user/project";
 /** The virtual epoch: where a virtual clock starts (2026-01-01T00:00:00.000Z). */
-export const VIRTUAL_EPOCH = Date.UTC(2026, 0, 1);
+export const VIRTUAL_EPOCH: number = Date.UTC(2026, 0, 1);
 
 /**
  * The shared state frame builders read. Mutable on purpose: the engine changes `model`

@@ -98,7 +98,9 @@ export function randomIntegerBetween(
 ): number {
   const lo = Math.ceil(min);
   const hi = Math.floor(max);
-  if (lo > hi) throw new RangeError(`Cannot pick an integer between ${min} and ${max}: empty range`);
+  if (lo > hi) {
+    throw new RangeError(`Cannot pick an integer between ${min} and ${max}: empty range`);
+  }
   const x = (options.prng ?? Math.random)();
   return Math.floor(lo * (1 - x) + (hi + 1) * x);
 }

@@ -4,12 +4,20 @@ import { Pcg32, randomIntegerBetween, randomSeeded } from "./pcg32.ts";
 // Vectors published with @std/random (randomSeeded / randomIntegerBetween docs and tests).
 Deno.test("Pcg32 matches @std/random's u32 vectors for seed 0", () => {
   const pcg = new Pcg32(0n);
-  assert.deepEqual([pcg.nextU32(), pcg.nextU32(), pcg.nextU32()], [298703107, 4236525527, 336081875]);
+  assert.deepEqual([pcg.nextU32(), pcg.nextU32(), pcg.nextU32()], [
+    298703107,
+    4236525527,
+    336081875,
+  ]);
 });
 
 Deno.test("randomSeeded matches @std/random's float vectors for seed 1n", () => {
   const prng = randomSeeded(1n);
-  assert.deepEqual([prng(), prng(), prng()], [0.20176767697557807, 0.4911644416861236, 0.7924694607499987]);
+  assert.deepEqual([prng(), prng(), prng()], [
+    0.20176767697557807,
+    0.4911644416861236,
+    0.7924694607499987,
+  ]);
 });
 
 Deno.test("randomIntegerBetween matches @std/random for seed 42 in [1, 100]", () => {

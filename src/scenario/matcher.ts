@@ -34,7 +34,11 @@ export type Trigger = string | RegExp | Matcher | ((text: string, frame: Frame) 
  * ```
  */
 export function contains(needle: string): Matcher {
-  return { kind: "contains", description: `contains ${JSON.stringify(needle)}`, test: (t) => t.includes(needle) };
+  return {
+    kind: "contains",
+    description: `contains ${JSON.stringify(needle)}`,
+    test: (t) => t.includes(needle),
+  };
 }
 
 /**
@@ -48,7 +52,11 @@ export function contains(needle: string): Matcher {
  */
 export function exact(expected: string): Matcher {
   const want = expected.trim();
-  return { kind: "exact", description: `equals ${JSON.stringify(expected)}`, test: (t) => t.trim() === want };
+  return {
+    kind: "exact",
+    description: `equals ${JSON.stringify(expected)}`,
+    test: (t) => t.trim() === want,
+  };
 }
 
 /**
@@ -87,7 +95,11 @@ export function regex(pattern: RegExp): Matcher {
  */
 export function glob(pattern: string): Matcher {
   const re = globToRegExp(pattern);
-  return { kind: "glob", description: `matches glob ${JSON.stringify(pattern)}`, test: (t) => re.test(t.trim()) };
+  return {
+    kind: "glob",
+    description: `matches glob ${JSON.stringify(pattern)}`,
+    test: (t) => re.test(t.trim()),
+  };
 }
 
 /**

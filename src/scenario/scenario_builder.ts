@@ -362,4 +362,3 @@ function checkMs(ms: number, where: string): number {
   }
   return ms;
 }
-

@@ -37,7 +37,12 @@ const VALUE_FLAGS = new Set([
   "session-id",
   "resume",
 ]);
-const LIST_FLAGS = new Set(["allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools"]);
+const LIST_FLAGS = new Set([
+  "allowedTools",
+  "allowed-tools",
+  "disallowedTools",
+  "disallowed-tools",
+]);
 
 /**
  * Parses the flags the mock acts on; everything else is ignored, like unknown flags.

@@ -7,7 +7,12 @@
 
 import { assistantMessage } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
-import { controlError, controlRequest, controlSuccess, initializeResponse } from "../builders/control.ts";
+import {
+  controlError,
+  controlRequest,
+  controlSuccess,
+  initializeResponse,
+} from "../builders/control.ts";
 import { type PermissionDenial, resultFrame } from "../builders/result.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import { modelUsage } from "../builders/usage.ts";
@@ -31,7 +36,12 @@ import type { Clock } from "../timing/clock.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { PaceStream } from "../timing/pace_stream.ts";
 import { SystemClock } from "../timing/system_clock.ts";
-import { type Delay, type Timing, type TimingProfile, timingProfile } from "../timing/timing_profile.ts";
+import {
+  type Delay,
+  type Timing,
+  type TimingProfile,
+  timingProfile,
+} from "../timing/timing_profile.ts";
 import { VirtualClock } from "../timing/virtual_clock.ts";
 import {
   type AssistantContentBlock,
@@ -191,7 +201,10 @@ export class Session {
   #sentCount = 0;
   #sent?: Frame[];
   #lastResultError = false;
-  #pending = new Map<string, { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void; subtype: string }>();
+  #pending = new Map<
+    string,
+    { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void; subtype: string }
+  >();
   #clientRequests: ClientRequest[] = [];
   #handlers = new Map<string, ControlHandler>();
   #waitCursor = 0;
@@ -232,7 +245,9 @@ export class Session {
       speedFactor: this.#speed,
       prng: () => jitter.nextFloat(),
       delayOf: (o) => o.delay,
-      typeOf: (o) => ("type" in o.frame && typeof o.frame.type === "string" ? o.frame.type : undefined),
+      typeOf: (
+        o,
+      ) => ("type" in o.frame && typeof o.frame.type === "string" ? o.frame.type : undefined),
       map: (o, now) => ENCODER.encode(encodeFrame(stamp(o.frame, now))),
       signal: this.#abort.signal,
     });
@@ -318,7 +333,9 @@ export class Session {
    */
   injectError(message: string): void {
     if (this.closed) {
-      throw new TypeError(`Cannot inject an error into the claude-mock process${this.#label()}: it has exited`);
+      throw new TypeError(
+        `Cannot inject an error into the claude-mock process${this.#label()}: it has exited`,
+      );
     }
     const turn = this.#turn;
     if (turn && !turn.resultSent) {
@@ -397,7 +414,11 @@ export class Session {
 
   async #readInput(readable: ReadableStream<unknown>): Promise<void> {
     const reader = readable.getReader() as ReadableStreamDefaultReader<
-      { ok: true; frame: Frame; raw: string } | { ok: false; error: import("../wire/wire_error.ts").WireError; raw: string }
+      { ok: true; frame: Frame; raw: string } | {
+        ok: false;
+        error: import("../wire/wire_error.ts").WireError;
+        raw: string;
+      }
     >;
     this.#inputReader = reader as ReadableStreamDefaultReader<unknown>;
     try {
@@ -518,8 +539,11 @@ export class Session {
         if (this.closed) return;
         if (step.kind === "emit") await this.#runEmit(step.frame, step.delay, undefined);
         else if (step.kind === "raw") await this.#send({ frame: { raw: step.line } });
-        else if (step.kind === "delay") await this.clock.sleep(step.ms * this.#speed, { signal: this.#abort.signal });
-        else throw new TypeError(`onConnect supports emit, raw and delay steps, got '${step.kind}'`);
+        else if (step.kind === "delay") {
+          await this.clock.sleep(step.ms * this.#speed, { signal: this.#abort.signal });
+        } else {throw new TypeError(
+            `onConnect supports emit, raw and delay steps, got '${step.kind}'`,
+          );}
       }
     } catch (error) {
       if (!(error instanceof SessionEnded) && !this.#abort.signal.aborted) {
@@ -564,7 +588,9 @@ export class Session {
     this.#turn = turn;
     try {
       await this.#send({ frame: sessionStateChanged(this.ctx, "running"), delay: 0 });
-      await this.#send({ frame: systemInit(this.ctx, this.scenario.tools ? { tools: this.scenario.tools } : {}) });
+      await this.#send({
+        frame: systemInit(this.ctx, this.scenario.tools ? { tools: this.scenario.tools } : {}),
+      });
       const found = this.#match(turn);
       let source: StepSource | undefined;
       let match: RegExpExecArray | undefined;
@@ -709,7 +735,11 @@ export class Session {
     if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
     const frames = assistantMessage(this.ctx, blocks, { messageId: step.messageId });
     const outputTokens = step.outputTokens ?? estimateTokens(blocks);
-    const call: ApiCallUsage = { model: this.ctx.model, inputTokens: INPUT_TOKENS_PER_CALL, outputTokens };
+    const call: ApiCallUsage = {
+      model: this.ctx.model,
+      inputTokens: INPUT_TOKENS_PER_CALL,
+      outputTokens,
+    };
     turn.calls.push(call);
     this.#calls.push(call);
     let first = true;
@@ -772,9 +802,15 @@ export class Session {
     await this.#send({ frame, delay: this.#delayFor(frame, turn) });
   }
 
-  async #waitForWrite(matcher: Matcher, timeoutMs: number | undefined, turn: TurnState, n: number): Promise<void> {
+  async #waitForWrite(
+    matcher: Matcher,
+    timeoutMs: number | undefined,
+    turn: TurnState,
+    n: number,
+  ): Promise<void> {
     const ms = timeoutMs ?? this.#controlTimeoutMs;
-    const check = (frame: Frame | undefined) => frame !== undefined && matcher.test(frameText(frame), frame);
+    const check = (frame: Frame | undefined) =>
+      frame !== undefined && matcher.test(frameText(frame), frame);
     const entries = this.writes.entries();
     for (let i = this.#waitCursor; i < entries.length; i++) {
       if (check(entries[i].frame)) {
@@ -799,7 +835,11 @@ export class Session {
           () =>
             reject(
               new TurnFailure(
-                `claude-mock: ${this.#exchangeName(turn)} step ${n} waited ${ms} ms for the client to write a frame that ${matcher.description}, but it did not. ${this.writes.describe(5)}`,
+                `claude-mock: ${
+                  this.#exchangeName(turn)
+                } step ${n} waited ${ms} ms for the client to write a frame that ${matcher.description}, but it did not. ${
+                  this.writes.describe(5)
+                }`,
               ),
             ),
           () => reject(turn.abort.signal.aborted ? turn.abort.signal.reason : new SessionEnded()),
@@ -822,7 +862,9 @@ export class Session {
   #delayFor(frame: Frame, turn: TurnState | undefined): number | Delay | undefined {
     const profile = turn?.profile;
     let delay: Delay | undefined = profile ? (profile.byType?.[frame.type] ?? profile) : undefined;
-    if (turn && !turn.contentStarted && (frame.type === "assistant" || frame.type === "stream_event")) {
+    if (
+      turn && !turn.contentStarted && (frame.type === "assistant" || frame.type === "stream_event")
+    ) {
       turn.contentStarted = true;
       const base = delay ?? this.#profile.byType?.[frame.type] ?? this.#profile;
       const first = (profile ?? this.#profile).firstFrameMs;
@@ -883,16 +925,23 @@ export class Session {
 
   #exchangeName(turn: TurnState): string {
     const i = turn.exchange ? this.scenario.exchanges.indexOf(turn.exchange) : -1;
-    return i >= 0 ? `exchange ${i + 1} (${turn.exchange!.trigger.description})` : "the unmatched answer";
+    return i >= 0
+      ? `exchange ${i + 1} (${turn.exchange!.trigger.description})`
+      : "the unmatched answer";
   }
 }
 
-function iterate(source: StepSource, info: TurnInfo | undefined): Iterable<Step> | AsyncIterable<Step> {
+function iterate(
+  source: StepSource,
+  info: TurnInfo | undefined,
+): Iterable<Step> | AsyncIterable<Step> {
   if (typeof source === "function") {
     if (!info) throw new TypeError("onConnect steps cannot be a function");
     const produced = source(info);
-    if (!produced || (typeof (produced as Iterable<Step>)[Symbol.iterator] !== "function" &&
-      typeof (produced as AsyncIterable<Step>)[Symbol.asyncIterator] !== "function")) {
+    if (
+      !produced || (typeof (produced as Iterable<Step>)[Symbol.iterator] !== "function" &&
+        typeof (produced as AsyncIterable<Step>)[Symbol.asyncIterator] !== "function")
+    ) {
       throw new TypeError("a step source function must return an iterable of steps");
     }
     return produced;
@@ -927,10 +976,14 @@ function describeExit(exit: ExitStatus | undefined): string {
 }
 
 function checkScenario(scenario: Scenario): void {
-  if (!isObject(scenario)) throw new TypeError("Cannot start a session: the scenario must be an object");
+  if (!isObject(scenario)) {
+    throw new TypeError("Cannot start a session: the scenario must be an object");
+  }
   if (!Array.isArray(scenario.exchanges)) {
     throw new TypeError(
-      `Cannot start a session${scenario.name ? ` for '${scenario.name}'` : ""}: 'exchanges' must be an array`,
+      `Cannot start a session${
+        scenario.name ? ` for '${scenario.name}'` : ""
+      }: 'exchanges' must be an array`,
     );
   }
   scenario.exchanges.forEach((e, i) => {
@@ -938,8 +991,9 @@ function checkScenario(scenario: Scenario): void {
       throw new TypeError(`Cannot start a session: 'exchanges[${i}].trigger' must be a Matcher`);
     }
     if (!Array.isArray(e.steps) && typeof e.steps !== "function") {
-      throw new TypeError(`Cannot start a session: 'exchanges[${i}].steps' must be an array or a function`);
+      throw new TypeError(
+        `Cannot start a session: 'exchanges[${i}].steps' must be an array or a function`,
+      );
     }
   });
 }
-

@@ -8,9 +8,15 @@ import type { Frame } from "../wire/frame.ts";
 import { Session } from "./session.ts";
 
 const prompt = (content: string) =>
-  JSON.stringify({ type: "user", session_id: "", message: { role: "user", content }, parent_tool_use_id: null }) + "\n";
+  JSON.stringify({
+    type: "user",
+    session_id: "",
+    message: { role: "user", content },
+    parent_tool_use_id: null,
+  }) + "\n";
 const initialize = (id = "init1") =>
-  JSON.stringify({ type: "control_request", request_id: id, request: { subtype: "initialize" } }) + "\n";
+  JSON.stringify({ type: "control_request", request_id: id, request: { subtype: "initialize" } }) +
+  "\n";
 
 async function readAll(readable: ReadableStream<Uint8Array>): Promise<Frame[]> {
   const body = await new Response(readable).text();
@@ -36,16 +42,22 @@ Deno.test("Session answers initialize, then runs a turn like the real CLI", asyn
     "result/success",
     "system/session_state_changed",
   ]);
-  const response = frames[0].response as { subtype: string; request_id: string; response: Record<string, unknown> };
+  const response = frames[0].response as {
+    subtype: string;
+    request_id: string;
+    response: Record<string, unknown>;
+  };
   assert.equal(response.subtype, "success");
   assert.equal(response.request_id, "init1");
   assert.ok(Array.isArray(response.response.commands));
-  assert.deepEqual((await session.exited), { code: 0, signal: null });
+  assert.deepEqual(await session.exited, { code: 0, signal: null });
 });
 
 Deno.test("Session: same seed gives identical frames, another seed other ids", async () => {
   const run = async (seed: number) => {
-    const session = new Session(new ScenarioBuilder({ seed, timing: "realistic" }).on("hi").respond("Hello!").build());
+    const session = new Session(
+      new ScenarioBuilder({ seed, timing: "realistic" }).on("hi").respond("Hello!").build(),
+    );
     const writer = session.writable.getWriter();
     await writer.write(prompt("hi"));
     await writer.close();
@@ -60,7 +72,9 @@ Deno.test("Session: same seed gives identical frames, another seed other ids", a
 
 Deno.test("Session: 200 concurrent sessions with different seeds each get exactly their own frames", async () => {
   const scenario = (i: number) =>
-    new ScenarioBuilder({ seed: i, timing: "fast" }).on(any()).respond(`reply ${i}`).respond(`second ${i}`).build();
+    new ScenarioBuilder({ seed: i, timing: "fast" }).on(any()).respond(`reply ${i}`).respond(
+      `second ${i}`,
+    ).build();
   const expected = async (i: number) => {
     const s = new Session(scenario(i));
     const w = s.writable.getWriter();
@@ -83,7 +97,7 @@ Deno.test("Session: 200 concurrent sessions with different seeds each get exactl
     assert.equal(ids.size, 1, `session ${i} saw frames of several sessions`);
     sessionIds.add(frames[0].session_id as string);
     const texts = frames.filter((f) => f.type === "assistant").map((f) =>
-      ((f.message as { content: Array<{ text: string }> }).content[0]).text
+      (f.message as { content: Array<{ text: string }> }).content[0].text
     );
     assert.deepEqual(texts, [`reply ${i}`, `second ${i}`]);
     assert.equal(sessions[i].writes.size, 1);
@@ -107,7 +121,12 @@ Deno.test("Session: stdin closing mid-turn finishes the turn, then exits", async
 });
 
 Deno.test("Session: exit code 1 after an error result, or the scenario's code", async () => {
-  const failing = new Session(new ScenarioBuilder().on("x").thenResult({ subtype: "error_during_execution", errors: ["boom"] }).build());
+  const failing = new Session(
+    new ScenarioBuilder().on("x").thenResult({
+      subtype: "error_during_execution",
+      errors: ["boom"],
+    }).build(),
+  );
   const w = failing.writable.getWriter();
   await w.write(prompt("x"));
   await w.close();
@@ -180,7 +199,8 @@ Deno.test("Session.injectError fails the running turn with an error result", asy
 
 Deno.test("Session: waitForWrite times out on the virtual clock with a clear error", async () => {
   const session = new Session(
-    new ScenarioBuilder({ name: "waiter" }).on("hi").waitForWrite(/approve/, { timeoutMs: 5000 }).respond("never").build(),
+    new ScenarioBuilder({ name: "waiter" }).on("hi").waitForWrite(/approve/, { timeoutMs: 5000 })
+      .respond("never").build(),
   );
   const writer = session.writable.getWriter();
   const reading = readAll(session.readable);
@@ -206,28 +226,49 @@ Deno.test("Session: waitForWrite times out on the virtual clock with a clear err
 
 Deno.test("Session: a step that throws becomes an error result naming the exchange", async () => {
   const session = new Session(
-    new ScenarioBuilder().on("hi").emit((() => {
-      throw new Error("bad builder");
-    }) as unknown as Frame).build(),
+    new ScenarioBuilder().on("hi").emit(
+      (() => {
+        throw new Error("bad builder");
+      }) as unknown as Frame,
+    ).build(),
   );
   const writer = session.writable.getWriter();
   await writer.write(prompt("hi"));
   await writer.close();
   const frames = await readAll(session.readable);
   const result = frames.find((f) => f.type === "result")!;
-  assert.match((result.errors as string[])[0], /a step of exchange 1 \(contains "hi"\) failed: bad builder/);
+  assert.match(
+    (result.errors as string[])[0],
+    /a step of exchange 1 \(contains "hi"\) failed: bad builder/,
+  );
 });
 
 Deno.test("Session: an unknown control request gets an error response, never silence", async () => {
   const session = new Session(new ScenarioBuilder().build());
   const writer = session.writable.getWriter();
-  await writer.write(JSON.stringify({ type: "control_request", request_id: "r1", request: { subtype: "frobnicate" } }) + "\n");
-  await writer.write(JSON.stringify({ type: "control_request", request_id: "r2", request: {} }) + "\n");
+  await writer.write(
+    JSON.stringify({
+      type: "control_request",
+      request_id: "r1",
+      request: { subtype: "frobnicate" },
+    }) + "\n",
+  );
+  await writer.write(
+    JSON.stringify({ type: "control_request", request_id: "r2", request: {} }) + "\n",
+  );
   await writer.close();
   const frames = await readAll(session.readable);
   assert.deepEqual(frames.map((f) => f.response), [
-    { subtype: "error", request_id: "r1", error: "Unsupported control request subtype: frobnicate" },
-    { subtype: "error", request_id: "r2", error: "Invalid control request: 'request.subtype' must be a string" },
+    {
+      subtype: "error",
+      request_id: "r1",
+      error: "Unsupported control request subtype: frobnicate",
+    },
+    {
+      subtype: "error",
+      request_id: "r2",
+      error: "Invalid control request: 'request.subtype' must be a string",
+    },
   ]);
   assert.deepEqual(session.clientRequests().map((r) => r.subtype), ["frobnicate", ""]);
 });
@@ -295,16 +336,25 @@ Deno.test("Session: a million-frame scenario streams lazily with backpressure", 
 Deno.test("MockTransport rejects a second connect", () => {
   const mock = new MockTransport(new ScenarioBuilder({ name: "once" }).build());
   const { readable } = mock.connect();
-  assert.throws(() => mock.connect(), /MockTransport 'once' is already connected \(by connect\(\)\)/);
+  assert.throws(
+    () => mock.connect(),
+    /MockTransport 'once' is already connected \(by connect\(\)\)/,
+  );
   mock.close();
   readable.cancel();
 });
 
 Deno.test("ScenarioBuilder rejects bad input with clear errors", () => {
-  assert.throws(() => new ScenarioBuilder().crashAfter(-1), /crashAfter: 'frames' must be an integer >= 0/);
+  assert.throws(
+    () => new ScenarioBuilder().crashAfter(-1),
+    /crashAfter: 'frames' must be an integer >= 0/,
+  );
   assert.throws(() => new ScenarioBuilder().withExitCode(300), /from 0 to 255/);
   assert.throws(() => new ScenarioBuilder().on("x").delay(-5), /delay must be a finite number/);
-  assert.throws(() => new ScenarioBuilder().on(42 as unknown as string), /Invalid trigger: expected a string, RegExp, function or Matcher, got number/);
+  assert.throws(
+    () => new ScenarioBuilder().on(42 as unknown as string),
+    /Invalid trigger: expected a string, RegExp, function or Matcher, got number/,
+  );
   assert.throws(() => new Session({ exchanges: "no" } as never), /'exchanges' must be an array/);
   assert.ok(text("x"));
 });

@@ -76,7 +76,9 @@ export class WriteLog {
     if (!found) {
       throw new AssertionError(
         `Expected the client to write a line ${
-          typeof pattern === "string" ? `containing ${JSON.stringify(pattern)}` : `matching ${pattern}`
+          typeof pattern === "string"
+            ? `containing ${JSON.stringify(pattern)}`
+            : `matching ${pattern}`
         }, but it did not.\n${this.describe()}`,
       );
     }
@@ -100,7 +102,9 @@ export class WriteLog {
     const shown = this.#entries.slice(-limit).map((e) =>
       `  #${e.index} ${e.error ? "(invalid) " : ""}${truncate(e.raw, 160)}`
     );
-    const more = this.#entries.length > limit ? `  (${this.#entries.length - limit} earlier)\n` : "";
+    const more = this.#entries.length > limit
+      ? `  (${this.#entries.length - limit} earlier)\n`
+      : "";
     return `The client wrote ${this.#entries.length} line(s):\n${more}${shown.join("\n")}`;
   }
 }

@@ -7,7 +7,10 @@ import { VirtualClock } from "./virtual_clock.ts";
 
 async function pacedTimes(seed: number, timing = "realistic" as const): Promise<number[]> {
   const clock = new VirtualClock({ start: 0 });
-  const frames = Array.from({ length: 50 }, (_, i) => ({ type: i % 3 ? "stream_event" : "assistant" }));
+  const frames = Array.from(
+    { length: 50 },
+    (_, i) => ({ type: i % 3 ? "stream_event" : "assistant" }),
+  );
   const times: number[] = [];
   await ReadableStream.from(frames)
     .pipeThrough(new PaceStream({ clock, timing, seed, map: (f, now) => (times.push(now), f) }))
@@ -99,7 +102,10 @@ Deno.test("PaceStream rejects a negative speed factor", () => {
 Deno.test("timingProfile resolves names and validates custom profiles", () => {
   assert.equal(timingProfile("instant"), TIMING_PROFILES.instant);
   assert.throws(() => timingProfile("warp" as "fast"), /Unknown timing profile 'warp'/);
-  assert.throws(() => timingProfile({ baseMs: -1, jitterMs: 0 }), /'baseMs' must be a finite number >= 0/);
+  assert.throws(
+    () => timingProfile({ baseMs: -1, jitterMs: 0 }),
+    /'baseMs' must be a finite number >= 0/,
+  );
   assert.throws(
     () => timingProfile({ baseMs: 1, jitterMs: 0, byType: { x: { baseMs: 1, jitterMs: NaN } } }),
     /byType.x/,

@@ -45,7 +45,10 @@ Deno.test("VirtualClock.timeout loses to an answer that arrives while input keep
   const clock = new VirtualClock({ start: 0, idleTurns: 5 });
   const controller = new AbortController();
   let fired = false;
-  const wait = clock.timeout(1000, { signal: controller.signal }).then(() => (fired = true), () => {});
+  const wait = clock.timeout(1000, { signal: controller.signal }).then(
+    () => (fired = true),
+    () => {},
+  );
   // Activity for a while (touch on every turn), then the "answer" cancels the timeout.
   for (let i = 0; i < 20; i++) {
     clock.touch();
