@@ -134,3 +134,54 @@ export class MockProcess {
     this.#events.emit("exit", status.code, this.#signalCode);
   }
 }
+
+/** A Node Writable over a Web WritableStream (lighter than `Writable.fromWeb`). */
+function nodeWritable(writable: WritableStream<Uint8Array | string>): Writable {
+  const writer = writable.getWriter();
+  writer.closed.catch(() => {});
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: Uint8Array | string, _encoding, callback) {
+      writer.write(chunk).then(() => callback(), (error) => callback(error));
+    },
+    final(callback) {
+      writer.close().then(() => callback(), (error) => callback(error));
+    },
+    destroy(error, callback) {
+      if (error) writer.abort(error).catch(() => {});
+      callback(error);
+    },
+  });
+}
+
+/** A Node Readable over a Web ReadableStream, honouring Node's backpressure. */
+function nodeReadable(readable: ReadableStream<Uint8Array>): Readable {
+  const reader = readable.getReader();
+  let reading = false;
+  const out: Readable = new Readable({
+    read() {
+      if (reading) return;
+      reading = true;
+      const pump = (): void => {
+        reader.read().then(({ value, done }) => {
+          if (done) {
+            reading = false;
+            out.push(null);
+            return;
+          }
+          if (out.push(value)) pump();
+          else reading = false;
+        }, (error) => {
+          reading = false;
+          out.destroy(error);
+        });
+      };
+      pump();
+    },
+    destroy(error, callback) {
+      reader.cancel(error ?? undefined).catch(() => {});
+      callback(error);
+    },
+  });
+  return out;
+}

@@ -53,3 +53,30 @@ Deno.test("Pcg32.nextFloat stays in [0, 1)", () => {
 Deno.test("randomIntegerBetween rejects an empty range", () => {
   assert.throws(() => randomIntegerBetween(5, 4), RangeError);
 });
+
+Deno.test("Pcg32's 32-bit stepping matches a BigInt reference over 100,000 draws", () => {
+  const M = (1n << 64n) - 1n;
+  // Reference: the textbook 64-bit PCG32 step on BigInts, seeded like @std/random.
+  const step = (s: bigint, inc: bigint) => (s * 6364136223846793005n + inc) & M;
+  const out = (s: bigint) => {
+    const rot = Number(s >> 59n);
+    const x = Number((((s >> 18n) ^ s) >> 27n) & 0xffffffffn);
+    return ((x >>> rot) | (x << ((32 - rot) & 31))) >>> 0;
+  };
+  for (const seed of [0n, 1n, 42n, 123456789n, (1n << 64n) - 1n]) {
+    let s = step(seed, 11634580027462260723n);
+    const words: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      words.push(out(s));
+      s = step(s, 11634580027462260723n);
+    }
+    const state = BigInt(words[0]) | (BigInt(words[1]) << 32n);
+    const inc = (BigInt(words[2]) | (BigInt(words[3]) << 32n)) | 1n;
+    let ref = step((state + inc) & M, inc);
+    const pcg = new Pcg32(seed);
+    for (let i = 0; i < 20_000; i++) {
+      assert.equal(pcg.nextU32(), out(ref));
+      ref = step(ref, inc);
+    }
+  }
+});

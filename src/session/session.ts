@@ -185,7 +185,7 @@ export class Session {
   #speed: number;
   #controlTimeoutMs: number;
   #writer: WritableStreamDefaultWriter<Outgoing>;
-  #gate!: TransformStreamDefaultController<Uint8Array>;
+  #pace: PaceStream<Outgoing, Uint8Array>;
   #abort = new AbortController();
   #resolveExit!: (status: ExitStatus) => void;
   #exit?: ExitStatus;
@@ -251,12 +251,8 @@ export class Session {
       map: (o, now) => ENCODER.encode(encodeFrame(stamp(o.frame, now))),
       signal: this.#abort.signal,
     });
-    const gate = new TransformStream<Uint8Array, Uint8Array>({
-      start: (controller) => {
-        this.#gate = controller;
-      },
-    });
-    this.readable = pace.readable.pipeThrough(gate);
+    this.#pace = pace;
+    this.readable = pace.readable;
     this.#writer = pace.writable.getWriter();
     this.#writer.closed.catch(() => {});
 
@@ -907,12 +903,7 @@ export class Session {
         // the reader went away; nothing left to deliver
       }
     } else {
-      try {
-        this.#gate.terminate();
-      } catch {
-        // already closed
-      }
-      this.#writer.abort(new SessionEnded()).catch(() => {});
+      this.#pace.terminate();
     }
     this.#abort.abort(new SessionEnded());
     this.#exit = status;

@@ -79,20 +79,41 @@ export class PaceStream<T, U = T> extends TransformStream<T, U> {
       const jitter = delay.jitterMs > 0 ? prng() * delay.jitterMs : 0;
       return (delay.baseMs + jitter) * speed;
     };
+    let controllerRef: TransformStreamDefaultController<U> | undefined;
     super({
-      async transform(chunk, controller) {
+      start(controller) {
+        controllerRef = controller;
+      },
+      transform(chunk, controller): void | Promise<void> {
         const delay = delayFor(chunk);
+        const now = clock.now();
         if (delay > 0) {
-          const now = clock.now();
           const from = now - scheduled > maxCatchUp ? now : scheduled;
           scheduled = from + delay;
-          await clock.sleepUntil(scheduled, { signal });
-        } else if (clock.now() - scheduled > maxCatchUp) {
-          scheduled = clock.now();
+          return clock.sleepUntil(scheduled, { signal }).then(() => {
+            controller.enqueue(map(chunk, clock.now()));
+          });
         }
-        controller.enqueue(map(chunk, clock.now()));
+        // No wait: stay synchronous (no promise per chunk on the instant path).
+        if (now - scheduled > maxCatchUp) scheduled = now;
+        controller.enqueue(map(chunk, now));
       },
     });
+    this.#controller = controllerRef;
+  }
+
+  #controller: TransformStreamDefaultController<U> | undefined;
+
+  /**
+   * Ends the stream now: the readable side closes (readers see the end, not an error)
+   * and further writes fail. What was not read yet is dropped.
+   */
+  terminate(): void {
+    try {
+      this.#controller?.terminate();
+    } catch {
+      // already closed or errored
+    }
   }
 }
 
