@@ -5,6 +5,7 @@
  */
 
 import type { Timing } from "../timing/timing_profile.ts";
+import type { PermissionRules } from "./permission_rules.ts";
 import type { Matcher } from "./matcher.ts";
 import type { StepSource } from "./step.ts";
 
@@ -58,4 +59,8 @@ export interface Scenario {
   initialize?: Record<string, unknown>;
   /** Tools `system/init` lists (default: the real CLI's built-in tools). */
   tools?: string[];
+  /** Permission rules, on top of the SDK's `--settings`, `--allowedTools`, `--disallowedTools`. */
+  permissions?: PermissionRules;
+  /** Models `set_model` accepts besides the built-in aliases (`opus`, `sonnet`, ...). */
+  models?: string[];
 }

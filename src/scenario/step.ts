@@ -18,6 +18,12 @@ import type { Matcher } from "./matcher.ts";
 export interface ScriptedToolCall extends ToolCall {
   /** Frames the CLI writes while the tool runs, before the result. */
   frames?: (ctx: BuildContext) => Iterable<Frame>;
+  /** The result for another input (when a hook or the SDK's answer changes the input). */
+  rerun?: (input: Record<string, unknown>, ctx: BuildContext) => ToolCall["result"];
+  /** Overrides the permission rules for this tool use. */
+  permission?: "allow" | "ask" | "deny";
+  /** Steps that replace the rest of the exchange when this tool use is denied. */
+  ifDenied?: StepSource;
 }
 
 /** One part of an assistant message: a content block, or a tool call made when it runs. */

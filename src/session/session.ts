@@ -8,21 +8,43 @@
 import { assistantMessage } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import {
+  canUseToolRequest,
   controlError,
   controlRequest,
   controlSuccess,
+  hookCallbackRequest,
+  hookInput,
   initializeResponse,
+  mcpToolCallRequest,
 } from "../builders/control.ts";
+import type {
+  PermissionDecision,
+  PermissionDecisionName,
+  ToolResultContent,
+} from "../builders/user.ts";
+import { defaultTools, resolveModel } from "../builders/inventory.ts";
 import { type PermissionDenial, resultFrame } from "../builders/result.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
-import { modelUsage } from "../builders/usage.ts";
-import { streamEvents } from "../builders/stream_events.ts";
-import { sessionStateChanged, systemInit, systemStatus } from "../builders/system.ts";
-import { toolResult } from "../builders/user.ts";
+import { apiCallCost, modelUsage } from "../builders/usage.ts";
+import { abortedStreamEnd, streamEvents } from "../builders/stream_events.ts";
+import {
+  PERMISSION_MODES,
+  type PermissionMode,
+  sessionStateChanged,
+  systemInit,
+  systemStatus,
+} from "../builders/system.ts";
+import { toolResult, userText } from "../builders/user.ts";
 import { IdGenerator } from "../builders/ids.ts";
 import { Pcg32 } from "../random/pcg32.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import type { Exchange, Scenario } from "../scenario/scenario.ts";
+import {
+  decidePermission,
+  INTERACTIVE_TOOLS,
+  type RuleSource,
+  rulesFromSettings,
+} from "../scenario/permission_rules.ts";
 import {
   isToolCall,
   type MessageStep,
@@ -45,6 +67,8 @@ import {
 import { VirtualClock } from "../timing/virtual_clock.ts";
 import {
   type AssistantContentBlock,
+  type AssistantFrame,
+  type ControlRequestFrame,
   type Frame,
   isObject,
   type RawLine,
@@ -120,6 +144,35 @@ interface TurnState {
   exchange?: Exchange;
   profile?: TimingProfile;
   abort: AbortController;
+  promptId: string;
+  streaming?: StreamProgress;
+  continuation?: StepSource;
+}
+
+/** How far an assistant message got, so an interrupt can close it like the real CLI. */
+interface StreamProgress {
+  frames: AssistantFrame[];
+  partial: boolean;
+  /** Index of the content block whose stream is open (-1: none). */
+  blockIndex: number;
+  /** Text streamed so far in the open block. */
+  text: string;
+  /** Assistant frames already written. */
+  sentBlocks: number;
+}
+
+/** What the checks before a tool use decided. */
+type ToolDecision =
+  | { kind: "allow"; input: Record<string, unknown>; meta: PermissionDecisionName | PermissionDecision }
+  | { kind: "deny"; message: string; meta: PermissionDecisionName | PermissionDecision }
+  | { kind: "stop"; reason: string };
+
+/** The reason a turn is aborted by the client's `interrupt`. */
+class Interrupted extends Error {
+  constructor() {
+    super("Request interrupted by user");
+    this.name = "Interrupted";
+  }
 }
 
 /** Thrown inside the engine to unwind a turn when the process ends. */
@@ -210,6 +263,9 @@ export class Session {
   #waitCursor = 0;
   #calls: ApiCallUsage[] = [];
   #resultCount = 0;
+  #context: string[] = [];
+  #jsonRpcId = 2;
+  #maxThinkingTokens: number | null = null;
 
   /** Starts the process. */
   constructor(scenario: Scenario, options: SessionOptions = {}) {
@@ -282,6 +338,7 @@ export class Session {
       };
     });
 
+    this.#installHandlers();
     this.#ready = this.#runConnect();
     this.#readInput(decoder.readable);
   }
@@ -356,10 +413,13 @@ export class Session {
    * rejects when the client answers with an error, or does not answer in time.
    */
   async request(
-    request: { subtype: string; [key: string]: unknown },
+    request: { subtype: string; [key: string]: unknown } | ControlRequestFrame,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<Record<string, unknown>> {
-    const frame = controlRequest(this.ctx, request);
+    const frame: ControlRequestFrame = request.type === "control_request" && isObject(request.request)
+      ? request as ControlRequestFrame
+      : controlRequest(this.ctx, request as { subtype: string });
+    request = frame.request;
     const id = frame.request_id;
     const timeoutMs = options.timeoutMs ?? this.#controlTimeoutMs;
     const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -404,6 +464,123 @@ export class Session {
   async exit(code: number): Promise<ExitStatus> {
     await this.#shutdown({ code, signal: null }, true);
     return this.exited;
+  }
+
+  /** Additional context hooks returned (PostToolUse, UserPromptSubmit, ...), in order. */
+  hookContext(): string[] {
+    return [...this.#context];
+  }
+
+  #installHandlers(): void {
+    const h = this.#handlers;
+    h.set("interrupt", () => {
+      const turn = this.#turn;
+      if (turn && !turn.resultSent && !turn.abort.signal.aborted) turn.abort.abort(new Interrupted());
+      return { still_queued: [] };
+    });
+    h.set("set_permission_mode", (request) => {
+      const mode = request.mode;
+      if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode as never)) {
+        throw new RangeError(
+          `Invalid permission mode ${JSON.stringify(mode)}: expected one of ${PERMISSION_MODES.join(", ")}`,
+        );
+      }
+      this.ctx.permissionMode = mode;
+      queueMicrotask(() => {
+        if (!this.closed) {
+          this.#send({ frame: systemStatus(this.ctx, null, { permissionMode: mode as PermissionMode }), delay: 0 })
+            .catch(() => {});
+        }
+      });
+      return { mode };
+    });
+    h.set("set_model", async (request) => {
+      const wanted = request.model;
+      const model = wanted === undefined || wanted === null || wanted === "default"
+        ? DEFAULT_MODEL
+        : typeof wanted === "string"
+        ? resolveModel(wanted) ?? (this.scenario.models?.includes(wanted) ? wanted : undefined)
+        : undefined;
+      if (model === undefined) throw new RangeError(`Model '${String(wanted)}' not found`);
+      this.ctx.model = model;
+      const shown = typeof wanted === "string" && wanted !== model ? `${wanted} (${model})` : model;
+      await this.#send({
+        frame: userText(this.ctx, `<local-command-stdout>Set model to \`${shown}\`</local-command-stdout>`, {
+          isReplay: true,
+        }),
+        delay: 0,
+      });
+      return { model };
+    });
+    h.set("set_max_thinking_tokens", (request) => {
+      const tokens = request.max_thinking_tokens;
+      if (tokens !== null && (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0)) {
+        throw new RangeError("Invalid 'max_thinking_tokens': expected a non-negative integer or null");
+      }
+      this.#maxThinkingTokens = tokens as number | null;
+      return {};
+    });
+    h.set("mcp_status", () => ({
+      mcpServers: this.#sdkMcpServers().map((name) => ({
+        name,
+        status: "connected",
+        serverInfo: { name, version: "1.0.0" },
+        scope: "sdk",
+        tools: this.#mcpToolsOf(name),
+      })),
+    }));
+    h.set("get_context_usage", () => this.#contextUsage());
+    h.set("get_settings", () => ({
+      permissions: rulesFromSettings(this.flags.settings),
+      model: this.ctx.model,
+      permissionMode: this.ctx.permissionMode,
+    }));
+    h.set("get_session_cost", () => ({
+      total_cost_usd: this.#calls.reduce((sum, call) => sum + apiCallCost(this.ctx.model, call), 0),
+      num_api_calls: this.#calls.length,
+    }));
+    h.set("rewind_files", () => ({ canRewind: false, error: "No file checkpoints in a claude-mock session" }));
+  }
+
+  #mcpToolsOf(server: string): Array<{ name: string; description?: string }> {
+    const manifests = this.initializeRequest?.sdkMcpServerManifests;
+    const tools = isObject(manifests) && isObject(manifests[server])
+      ? (manifests[server] as { toolsListResult?: { tools?: unknown } }).toolsListResult?.tools
+      : undefined;
+    if (!Array.isArray(tools)) return [];
+    return tools.filter(isObject).map((t) => ({
+      name: String(t.name),
+      ...(typeof t.description === "string" ? { description: t.description } : {}),
+    }));
+  }
+
+  #contextUsage(): Record<string, unknown> {
+    const window = 1_000_000;
+    const messages = this.#calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0);
+    const system = 3000;
+    const tools = 12000;
+    const total = system + tools + messages;
+    const pct = (n: number) => Math.round((n / window) * 10000) / 100;
+    return {
+      categories: [
+        { name: "System prompt", tokens: system, color: "promptBorder" },
+        { name: "System tools", tokens: tools, color: "inactive" },
+        { name: "Messages", tokens: messages, color: "purple_FOR_SUBAGENTS_ONLY" },
+        { name: "Free space", tokens: window - total, color: "promptBorder" },
+      ],
+      totalTokens: total,
+      maxTokens: window,
+      rawMaxTokens: window,
+      percentage: pct(total),
+      model: this.ctx.model,
+      memoryFiles: [],
+      mcpTools: this.#sdkMcpServers().flatMap((server) =>
+        this.#mcpToolsOf(server).map((t) => ({ name: `mcp__${server}__${t.name}`, serverName: server, tokens: 100 }))
+      ),
+      agents: [],
+      isAutoCompactEnabled: true,
+      maxThinkingTokens: this.#maxThinkingTokens,
+    };
   }
 
   // ---- input ----------------------------------------------------------------------
@@ -580,13 +757,27 @@ export class Session {
       stopped: false,
       contentStarted: false,
       abort: new AbortController(),
+      promptId: this.ctx.ids.uuid(),
     };
     this.#turn = turn;
     try {
       await this.#send({ frame: sessionStateChanged(this.ctx, "running"), delay: 0 });
-      await this.#send({
-        frame: systemInit(this.ctx, this.scenario.tools ? { tools: this.scenario.tools } : {}),
-      });
+      for (const callbackId of this.#hookCallbacks("UserPromptSubmit")) {
+        const output = await this.#callHook(callbackId, {
+          hook_event_name: "UserPromptSubmit",
+          prompt: text,
+        }, turn);
+        const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+        if (typeof specific.additionalContext === "string") this.#context.push(specific.additionalContext);
+        if (output.continue === false || output.decision === "block") {
+          await this.#send({ frame: this.#initFrame() });
+          const reason = String(output.stopReason ?? output.reason ?? "");
+          await this.#stopByHook(turn, reason);
+          await this.#send({ frame: sessionStateChanged(this.ctx, "idle"), delay: 0 });
+          return;
+        }
+      }
+      await this.#send({ frame: this.#initFrame() });
       const found = this.#match(turn);
       let source: StepSource | undefined;
       let match: RegExpExecArray | undefined;
@@ -606,26 +797,42 @@ export class Session {
       } else {
         const info: TurnInfo = { input, text, turn: turn.index, ctx: this.ctx, match };
         let n = 0;
-        for await (const step of iterate(source, info)) {
-          n++;
-          if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
-          await this.#runStep(step, turn, n);
-          if (turn.stopped) break;
+        let steps: StepSource | undefined = source;
+        while (steps) {
+          const current = steps;
+          steps = undefined;
+          for await (const step of iterate(current, info)) {
+            n++;
+            if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+            await this.#runStep(step, turn, n);
+            if (turn.stopped) break;
+            if (turn.continuation) {
+              // a denied tool use carried its own continuation: it replaces the rest
+              steps = turn.continuation;
+              turn.continuation = undefined;
+              break;
+            }
+          }
         }
       }
       if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
-      if (!turn.resultSent) await this.#sendResult(turn, {});
+      if (!turn.resultSent) {
+        await this.#stopHooks(turn);
+        if (!turn.resultSent) await this.#sendResult(turn, {});
+      }
       await this.#send({ frame: sessionStateChanged(this.ctx, "idle"), delay: 0 });
     } catch (error) {
       if (error instanceof SessionEnded || this.closed) return;
       const reason = turn.abort.signal.aborted ? turn.abort.signal.reason : error;
-      const message = reason instanceof TurnFailure
-        ? reason.message
-        : `claude-mock: a step of ${this.#exchangeName(turn)} failed: ${
-          reason instanceof Error ? reason.message : String(reason)
-        }`;
       try {
-        if (!turn.resultSent) {
+        if (reason instanceof Interrupted) {
+          await this.#interruptTail(turn);
+        } else if (!turn.resultSent) {
+          const message = reason instanceof TurnFailure
+            ? reason.message
+            : `claude-mock: a step of ${this.#exchangeName(turn)} failed: ${
+              reason instanceof Error ? reason.message : String(reason)
+            }`;
           await this.#sendResult(turn, { subtype: "error_during_execution", errors: [message] });
         }
         await this.#send({ frame: sessionStateChanged(this.ctx, "idle"), delay: 0 });
@@ -635,6 +842,78 @@ export class Session {
     } finally {
       if (this.#turn === turn) this.#turn = undefined;
     }
+  }
+
+  /** The frames the real CLI writes after an `interrupt`, then the aborted result. */
+  async #interruptTail(turn: TurnState): Promise<void> {
+    const progress = turn.streaming;
+    turn.streaming = undefined;
+    if (progress && progress.partial && progress.blockIndex >= 0) {
+      const message = progress.frames[0];
+      const partialText = progress.text;
+      if (partialText !== "") {
+        const [frame] = assistantMessage(this.ctx, partialText, {
+          messageId: message.message.id,
+          requestId: typeof message.request_id === "string" ? message.request_id : undefined,
+          aborted: true,
+        });
+        await this.#send({ frame, delay: 0 });
+      }
+      await this.#send({ frame: userText(this.ctx, "[Request interrupted by user]"), delay: 0 });
+      for (
+        const frame of abortedStreamEnd(this.ctx, message, {
+          openBlockIndex: progress.blockIndex,
+          abandonedFromIndex: progress.blockIndex + 1,
+        })
+      ) {
+        await this.#send({ frame, delay: 0 });
+      }
+    } else {
+      await this.#send({ frame: userText(this.ctx, "[Request interrupted by user]"), delay: 0 });
+    }
+    await this.#sendResult(turn, {
+      subtype: "error_during_execution",
+      errors: ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"],
+      terminalReason: "aborted_streaming",
+      stopReason: null,
+    }, { numTurns: turn.calls.length + 1, apiCalls: [] });
+  }
+
+  async #stopHooks(turn: TurnState): Promise<void> {
+    for (const callbackId of this.#hookCallbacks("Stop")) {
+      const output = await this.#callHook(callbackId, {
+        hook_event_name: "Stop",
+        stop_hook_active: false,
+        last_assistant_message: turn.lastText,
+      }, turn);
+      if (output.continue === false) {
+        await this.#stopByHook(turn, String(output.stopReason ?? ""));
+        return;
+      }
+    }
+  }
+
+  #initFrame(): Frame {
+    const servers = this.#sdkMcpServers();
+    const manifests = this.initializeRequest?.sdkMcpServerManifests;
+    const mcpTools: string[] = [];
+    for (const server of servers) {
+      const tools = isObject(manifests) && isObject(manifests[server])
+        ? (manifests[server] as { toolsListResult?: { tools?: unknown } }).toolsListResult?.tools
+        : undefined;
+      if (Array.isArray(tools)) {
+        for (const tool of tools) {
+          if (isObject(tool) && typeof tool.name === "string") mcpTools.push(`mcp__${server}__${tool.name}`);
+        }
+      }
+    }
+    return systemInit(this.ctx, {
+      tools: this.scenario.tools ??
+        defaultTools({ canUseTool: this.flags.permissionPromptTool === "stdio", mcpTools }),
+      ...(servers.length > 0
+        ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
+        : {}),
+    });
   }
 
   #match(turn: TurnState): { exchange: Exchange; match?: RegExpExecArray } | undefined {
@@ -712,19 +991,21 @@ export class Session {
   async #runMessage(step: MessageStep, turn: TurnState): Promise<void> {
     const maxTurns = this.flags.maxTurns;
     if (maxTurns !== undefined && turn.calls.length >= maxTurns) {
+      // The real CLI counts the turn it refuses to start and reports the last stop reason.
       await this.#sendResult(turn, {
         subtype: "error_max_turns",
         errors: [`Reached maximum number of turns (${maxTurns})`],
-      });
+        stopReason: "tool_use",
+      }, { numTurns: turn.calls.length + 1 });
       turn.stopped = true;
       return;
     }
     const blocks: AssistantContentBlock[] = [];
-    const calls: ScriptedToolCall[] = [];
+    const calls = new Map<string, ScriptedToolCall>();
     for (const part of step.parts) {
       const value = typeof part === "function" ? part(this.ctx) : part;
       if (isToolCall(value)) {
-        calls.push(value);
+        calls.set(value.block.id, value);
         blocks.push(value.block);
       } else blocks.push(value);
     }
@@ -744,33 +1025,294 @@ export class Session {
       first = false;
       return step.delay ?? this.#delayFor(frame, turn);
     };
-    const sequence: Iterable<Frame> = this.#partial()
+    const partial = this.#partial();
+    const sequence: Iterable<Frame> = partial
       ? streamEvents(this.ctx, frames, { outputTokens })
       : frames;
-    if (this.#partial()) {
+    const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "", sentBlocks: 0 };
+    turn.streaming = progress;
+    if (partial) {
       await this.#send({ frame: systemStatus(this.ctx, "requesting"), delay: 0 });
     }
+    const authorized: Array<{ call: ScriptedToolCall; decision: ToolDecision }> = [];
     for (const frame of sequence) {
       if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
       await this.#send({ frame, delay: delayOnce(frame) });
+      trackProgress(progress, frame);
+      if (frame.type !== "assistant") continue;
+      const block = (frame as AssistantFrame).message.content[0];
+      if (block?.type !== "tool_use") continue;
+      const scripted = calls.get(block.id);
+      if (!scripted) continue;
+      // As the real CLI: each tool use is checked right after its own assistant frame.
+      const decision = await this.#authorize(scripted, turn);
+      authorized.push({ call: scripted, decision });
+      if (decision.kind === "stop") break;
     }
+    turn.streaming = undefined;
     const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
     if (said !== "") turn.lastText = said;
-    for (const call of calls) {
-      if (call.frames) {
-        for (const frame of call.frames(this.ctx)) {
-          if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
-          await this.#send({ frame, delay: this.#delayFor(frame, turn) });
-        }
+    for (const { call: scripted, decision } of authorized) {
+      if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+      if (decision.kind === "stop") {
+        await this.#stopByHook(turn, decision.reason);
+        return;
       }
+      if (decision.kind === "deny") {
+        turn.denials.push({
+          tool_name: scripted.block.name,
+          tool_use_id: scripted.block.id,
+          tool_input: scripted.block.input,
+        });
+        await this.#send({
+          frame: toolResult(this.ctx, scripted.block.id, {
+            content: decision.message,
+            isError: true,
+            permissionDecision: decision.meta,
+          }),
+          delay: this.#delayFor({ type: "user" }, turn),
+        });
+        if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
+        continue;
+      }
+      const started = this.clock.now();
+      const result = await this.#execute(scripted, decision.input, turn);
+      await this.#postToolHooks(scripted, decision.input, result, Math.round(this.clock.now() - started), turn);
       await this.#send({
-        frame: toolResult(this.ctx, call.block.id, call.result),
+        frame: toolResult(this.ctx, scripted.block.id, {
+          ...result,
+          permissionDecision: result.permissionDecision !== undefined
+            ? result.permissionDecision
+            : decision.meta,
+        }),
         delay: this.#delayFor({ type: "user" }, turn),
       });
     }
   }
 
-  async #sendResult(turn: TurnState, options: ResultOptions): Promise<void> {
+  /** PreToolUse hooks, then the permission rules, then (when asked for) `can_use_tool`. */
+  async #authorize(call: ScriptedToolCall, turn: TurnState): Promise<ToolDecision> {
+    const block = call.block;
+    let input = block.input;
+    let hookDecision: "allow" | "ask" | undefined;
+    for (const callbackId of this.#hookCallbacks("PreToolUse", block.name)) {
+      const output = await this.#callHook(callbackId, {
+        hook_event_name: "PreToolUse",
+        tool_name: block.name,
+        tool_input: input,
+        tool_use_id: block.id,
+      }, turn, block.id);
+      if (output.continue === false) {
+        return { kind: "stop", reason: typeof output.stopReason === "string" ? output.stopReason : "" };
+      }
+      const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+      const decision = specific.permissionDecision ?? (output.decision === "block" ? "deny" : undefined);
+      if (isObject(specific.updatedInput)) input = specific.updatedInput;
+      if (typeof specific.additionalContext === "string") this.#context.push(specific.additionalContext);
+      if (decision === "deny") {
+        const reason = String(specific.permissionDecisionReason ?? output.reason ?? "blocked by hook");
+        return {
+          kind: "deny",
+          message: `PreToolUse:${block.name} hook error: ${reason}`,
+          meta: { decision: "reject", source: "hook", reason_type: "hook" },
+        };
+      }
+      if (decision === "allow" || decision === "ask") hookDecision = decision;
+    }
+    if (hookDecision === "allow" && call.permission !== "deny") {
+      return { kind: "allow", input, meta: "hookAllowed" };
+    }
+    const verdict = call.permission
+      ? { behavior: call.permission, reason: "rule" as const }
+      : hookDecision === "ask"
+      ? { behavior: "ask" as const, reason: "rule" as const }
+      : decidePermission(block.name, input, { mode: this.ctx.permissionMode, sources: this.#ruleSources() });
+    if (verdict.behavior === "deny") {
+      return {
+        kind: "deny",
+        message: `Permission to use ${block.name} has been denied.`,
+        meta: { decision: "reject", source: "config" },
+      };
+    }
+    if (verdict.behavior === "allow") {
+      return {
+        kind: "allow",
+        input,
+        meta: verdict.reason === "readOnly" ? "readOnlyAllowed" : verdict.reason === "mode" ? "modeAllowed" : "configAllowed",
+      };
+    }
+    if (this.flags.permissionPromptTool !== "stdio") {
+      // No canUseTool in the SDK: the real CLI cannot ask anyone and refuses.
+      return {
+        kind: "deny",
+        message: `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`,
+        meta: "userDenied",
+      };
+    }
+    const rule = "rule" in verdict ? verdict.rule : undefined;
+    const source = "source" in verdict ? verdict.source : undefined;
+    const request = canUseToolRequest(this.ctx, { ...block, input }, {
+      ...(rule !== undefined ? { decisionReasonType: "rule" as const } : {}),
+      ...(source !== undefined ? { decisionReasonRuleSource: source } : {}),
+      ...(rule !== undefined && !block.name.startsWith("mcp__") ? { serverPolicyAskOnly: false } : {}),
+      ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
+    });
+    await this.#send({ frame: sessionStateChanged(this.ctx, "requires_action"), delay: 0 });
+    const answer = await this.request(request, { signal: turn.abort.signal });
+    await this.#send({ frame: sessionStateChanged(this.ctx, "running"), delay: 0 });
+    const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
+    if (answer.behavior === "allow") {
+      if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
+        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.updatedInput' must be an object`);
+      }
+      return { kind: "allow", input: (answer.updatedInput as Record<string, unknown>) ?? input, meta: "userAllowed" };
+    }
+    if (answer.behavior === "deny") {
+      if (typeof answer.message !== "string") {
+        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.message' must be a string`);
+      }
+      if (answer.interrupt === true) turn.abort.abort(new Interrupted());
+      return { kind: "deny", message: answer.message, meta: "userDenied" };
+    }
+    throw new TurnFailure(
+      `claude-mock: ${where} is malformed: 'response.behavior' must be "allow" or "deny", got ${
+        JSON.stringify(answer.behavior)
+      }`,
+    );
+  }
+
+  /** Runs a tool: an in-process MCP tool through `mcp_message`, else its scripted result. */
+  async #execute(
+    call: ScriptedToolCall,
+    input: Record<string, unknown>,
+    turn: TurnState,
+  ): Promise<ScriptedToolCall["result"]> {
+    const block = call.block;
+    const changed = input !== block.input && JSON.stringify(input) !== JSON.stringify(block.input);
+    const server = mcpServerOf(block.name);
+    if (server && this.#sdkMcpServers().includes(server)) {
+      const request = mcpToolCallRequest(this.ctx, { ...block, input }, { jsonRpcId: this.#jsonRpcId++ });
+      const answer = await this.request(request, { signal: turn.abort.signal });
+      const where = `the client's answer to mcp_message tools/call for ${block.name}`;
+      const message = answer.mcp_response;
+      if (!isObject(message)) {
+        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.mcp_response' must be an object`);
+      }
+      if (isObject(message.error)) {
+        const text = `MCP error ${message.error.code ?? ""}: ${message.error.message ?? "unknown error"}`.trim();
+        return { content: text, isError: true, toolUseResult: `Error: ${text}` };
+      }
+      const result = message.result;
+      if (!isObject(result) || !Array.isArray(result.content)) {
+        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.mcp_response.result.content' must be an array`);
+      }
+      return {
+        content: result.content as ToolResultContent,
+        isError: result.isError === true,
+        toolUseResult: result.content,
+      };
+    }
+    if (call.frames) {
+      for (const frame of call.frames(this.ctx)) {
+        if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+        await this.#send({ frame, delay: this.#delayFor(frame, turn) });
+      }
+    }
+    return changed && call.rerun ? call.rerun(input, this.ctx) : call.result;
+  }
+
+  async #postToolHooks(
+    call: ScriptedToolCall,
+    input: Record<string, unknown>,
+    result: ScriptedToolCall["result"],
+    durationMs: number,
+    turn: TurnState,
+  ): Promise<void> {
+    const block = call.block;
+    const event = result.isError ? "PostToolUseFailure" : "PostToolUse";
+    for (const callbackId of this.#hookCallbacks(event, block.name)) {
+      const output = await this.#callHook(callbackId, {
+        hook_event_name: event,
+        tool_name: block.name,
+        tool_input: input,
+        ...(result.isError
+          ? { error: typeof result.content === "string" ? result.content : JSON.stringify(result.content) }
+          : { tool_response: result.toolUseResult ?? result.content }),
+        tool_use_id: block.id,
+        duration_ms: durationMs,
+      }, turn, block.id);
+      const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+      if (typeof specific.additionalContext === "string") this.#context.push(specific.additionalContext);
+    }
+  }
+
+  /** The hook callback ids the client registered for `event` whose matcher covers `tool`. */
+  #hookCallbacks(event: string, tool?: string): string[] {
+    const hooks = this.initializeRequest?.hooks;
+    if (!isObject(hooks)) return [];
+    const matchers = hooks[event];
+    if (!Array.isArray(matchers)) return [];
+    const ids: string[] = [];
+    for (const m of matchers) {
+      if (!isObject(m) || !Array.isArray(m.hookCallbackIds)) continue;
+      if (tool !== undefined && typeof m.matcher === "string" && m.matcher !== "" && m.matcher !== "*") {
+        let re: RegExp;
+        try {
+          re = new RegExp(`^(?:${m.matcher})$`);
+        } catch {
+          continue;
+        }
+        if (!re.test(tool)) continue;
+      }
+      for (const id of m.hookCallbackIds) if (typeof id === "string") ids.push(id);
+    }
+    return ids;
+  }
+
+  async #callHook(
+    callbackId: string,
+    event: { hook_event_name: string; [key: string]: unknown },
+    turn: TurnState,
+    toolUseId?: string,
+  ): Promise<Record<string, unknown>> {
+    const request = hookCallbackRequest(this.ctx, callbackId, {
+      input: hookInput(this.ctx, event, { promptId: turn.promptId }),
+      ...(toolUseId !== undefined ? { toolUseId } : {}),
+    });
+    return await this.request(request, { signal: turn.abort.signal });
+  }
+
+  async #stopByHook(turn: TurnState, reason: string): Promise<void> {
+    turn.stopped = true;
+    await this.#sendResult(turn, {
+      subtype: "success",
+      result: reason,
+      terminalReason: "hook_stopped",
+      stopReason: null,
+    });
+  }
+
+  #ruleSources(): RuleSource[] {
+    const sources: RuleSource[] = [];
+    if (this.scenario.permissions) sources.push({ rules: this.scenario.permissions, source: "scenario" });
+    const settings = rulesFromSettings(this.flags.settings);
+    if (settings.allow || settings.ask || settings.deny) sources.push({ rules: settings, source: "flagSettings" });
+    if (this.flags.allowedTools.length > 0 || this.flags.disallowedTools.length > 0) {
+      sources.push({ rules: { allow: this.flags.allowedTools, deny: this.flags.disallowedTools }, source: "cliArg" });
+    }
+    return sources;
+  }
+
+  #sdkMcpServers(): string[] {
+    const servers = this.initializeRequest?.sdkMcpServers;
+    return Array.isArray(servers) ? servers.filter((s): s is string => typeof s === "string") : [];
+  }
+
+  async #sendResult(
+    turn: TurnState,
+    options: ResultOptions,
+    override: { numTurns?: number; apiCalls?: ApiCallUsage[] } = {},
+  ): Promise<void> {
     const subtype = options.subtype ?? "success";
     const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0;
     const elapsed = Math.round(this.clock.now() - turn.startedAt);
@@ -780,10 +1322,10 @@ export class Session {
       result: options.result ?? (subtype === "success" ? turn.lastText : undefined),
       errors: options.errors,
       maxTurns: this.flags.maxTurns,
-      numTurns: turn.calls.length,
+      numTurns: override.numTurns ?? turn.calls.length,
       durationMs: elapsed,
       durationApiMs: elapsed,
-      apiCalls: turn.calls,
+      apiCalls: override.apiCalls ?? turn.calls,
       modelUsage: modelUsage(this.#calls, { model: this.ctx.model }),
       modelUsageSinceLastResult: modelUsage(turn.calls, { model: this.ctx.model }),
       permissionDenials: turn.denials,
@@ -945,6 +1487,30 @@ function stamp(frame: Frame | RawLine, now: number): Frame | RawLine {
     return { ...frame, timestamp: new Date(now).toISOString() };
   }
   return frame;
+}
+
+function trackProgress(progress: StreamProgress, frame: Frame): void {
+  if (frame.type === "assistant") {
+    progress.sentBlocks++;
+    return;
+  }
+  if (frame.type !== "stream_event") return;
+  const event = frame.event as { type: string; index?: number; delta?: { type: string; text?: string } };
+  if (event.type === "content_block_start") {
+    progress.blockIndex = event.index ?? progress.blockIndex + 1;
+    progress.text = "";
+  } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta") {
+    progress.text += event.delta.text ?? "";
+  } else if (event.type === "content_block_stop") {
+    progress.blockIndex = -1;
+    progress.text = "";
+  }
+}
+
+function mcpServerOf(tool: string): string | undefined {
+  if (!tool.startsWith("mcp__")) return undefined;
+  const parts = tool.split("__");
+  return parts.length >= 3 ? parts[1] : undefined;
 }
 
 function estimateTokens(blocks: AssistantContentBlock[]): number {

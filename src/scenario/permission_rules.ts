@@ -1,0 +1,172 @@
+/**
+ * Permission rules: whether a tool use runs, is asked about, or is denied, the way the
+ * real CLI decides before it sends `can_use_tool`.
+ *
+ * @module
+ */
+
+/** Allow, ask and deny rule lists (`Bash`, `Bash(npm test:*)`, `mcp__calc`, `Read(*.ts)`). */
+export interface PermissionRules {
+  /** Tool uses that run without asking. */
+  allow?: string[];
+  /** Tool uses that are always asked about. */
+  ask?: string[];
+  /** Tool uses that are denied without asking. */
+  deny?: string[];
+}
+
+/** What the rules say about one tool use. */
+export interface PermissionVerdict {
+  /** `allow`, `ask` or `deny`. */
+  behavior: "allow" | "ask" | "deny";
+  /** Why: `rule` (a rule matched), `mode` (the permission mode), `readOnly`, `tool`. */
+  reason: "rule" | "mode" | "readOnly" | "tool";
+  /** The rule that matched, if one did. */
+  rule?: string;
+  /** Where the rule came from (`flagSettings`, `cliArg`, `scenario`). */
+  source?: string;
+}
+
+/** Tools that never need permission (they only read). */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  "Read",
+  "Glob",
+  "Grep",
+  "LS",
+  "NotebookRead",
+  "TodoWrite",
+  "Task",
+  "Agent",
+  "ToolSearch",
+  "ListAgents",
+  "TaskStop",
+  "ExitPlanMode",
+  "EnterPlanMode",
+]);
+
+/** Tools that `acceptEdits` runs without asking. */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+
+/** Tools that always need the user, whatever the mode. */
+export const INTERACTIVE_TOOLS: ReadonlySet<string> = new Set(["AskUserQuestion"]);
+
+/** Rule lists with where they came from. */
+export interface RuleSource {
+  /** The rules. */
+  rules: PermissionRules;
+  /** Where they came from (reported as `decision_reason_rule_source`). */
+  source: string;
+}
+
+/**
+ * Decides a tool use: deny rules first, then ask rules, then allow rules, then the
+ * permission mode (`bypassPermissions` runs everything, `acceptEdits` runs edits,
+ * `dontAsk` denies what would be asked, `plan` denies what is not read-only), then the tool
+ * (read-only tools run; everything else is asked about).
+ *
+ * @example Rules and modes
+ * ```ts
+ * import { decidePermission } from "@x/claude-mock";
+ * const sources = [{ rules: { allow: ["Bash(npm test:*)"] }, source: "cliArg" }];
+ * console.log(decidePermission("Bash", { command: "npm test -- --watch" }, { mode: "default", sources }).behavior); // allow
+ * console.log(decidePermission("Write", { file_path: "/a" }, { mode: "acceptEdits", sources: [] }).behavior); // allow
+ * console.log(decidePermission("Bash", { command: "rm -rf /" }, { mode: "default", sources: [] }).behavior); // ask
+ * ```
+ */
+export function decidePermission(
+  tool: string,
+  input: Record<string, unknown>,
+  options: { mode: string; sources: readonly RuleSource[] },
+): PermissionVerdict {
+  const interactive = INTERACTIVE_TOOLS.has(tool);
+  for (const kind of ["deny", "ask", "allow"] as const) {
+    for (const { rules, source } of options.sources) {
+      const rule = rules[kind]?.find((r) => ruleMatches(r, tool, input));
+      if (rule === undefined) continue;
+      if (kind === "allow" && interactive) continue;
+      return { behavior: kind, reason: "rule", rule, source };
+    }
+  }
+  if (interactive) return { behavior: "ask", reason: "tool" };
+  const mode = options.mode;
+  if (mode === "bypassPermissions") return { behavior: "allow", reason: "mode" };
+  if (READ_ONLY_TOOLS.has(tool)) return { behavior: "allow", reason: "readOnly" };
+  if (mode === "acceptEdits" && EDIT_TOOLS.has(tool)) return { behavior: "allow", reason: "mode" };
+  if (mode === "plan" || mode === "dontAsk") return { behavior: "deny", reason: "mode" };
+  return { behavior: "ask", reason: "tool" };
+}
+
+/**
+ * Whether a rule (`Tool`, `Tool(content)`, `mcp__server`, `mcp__server__*`) covers a tool
+ * use. In `Tool(content)`, `*` matches any run of characters and a trailing `:*` matches
+ * any suffix; the content is compared with Bash's `command`, a file tool's `file_path`,
+ * WebFetch's `url`, else the JSON input.
+ *
+ * @example Matching rules
+ * ```ts
+ * import { ruleMatches } from "@x/claude-mock";
+ * console.log(ruleMatches("Bash(git status:*)", "Bash", { command: "git status -s" })); // true
+ * console.log(ruleMatches("mcp__calc", "mcp__calc__add", {})); // true
+ * ```
+ */
+export function ruleMatches(rule: string, tool: string, input: Record<string, unknown>): boolean {
+  const open = rule.indexOf("(");
+  const name = open < 0 ? rule : rule.slice(0, open);
+  if (!nameMatches(name, tool)) return false;
+  if (open < 0 || !rule.endsWith(")")) return open < 0;
+  const pattern = rule.slice(open + 1, -1);
+  const subject = typeof input.command === "string"
+    ? input.command
+    : typeof input.file_path === "string"
+    ? input.file_path
+    : typeof input.url === "string"
+    ? input.url
+    : JSON.stringify(input);
+  return contentMatches(pattern, subject);
+}
+
+function nameMatches(name: string, tool: string): boolean {
+  if (name === tool) return true;
+  if (name.endsWith("*")) return tool.startsWith(name.slice(0, -1));
+  // `mcp__server` covers every tool of that server
+  return name.startsWith("mcp__") && name.split("__").length === 2 && tool.startsWith(`${name}__`);
+}
+
+function contentMatches(pattern: string, subject: string): boolean {
+  const prefix = pattern.endsWith(":*") ? pattern.slice(0, -2) : undefined;
+  if (prefix !== undefined) return subject === prefix || subject.startsWith(prefix + " ");
+  const re = new RegExp(
+    "^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*") + "$",
+  );
+  return re.test(subject);
+}
+
+/**
+ * Reads the permission rules out of a `--settings` value (a JSON object; a path is not
+ * read and gives no rules).
+ *
+ * @example Settings from the SDK
+ * ```ts
+ * import { rulesFromSettings } from "@x/claude-mock";
+ * console.log(rulesFromSettings('{"permissions":{"ask":["Read"]}}')); // { ask: ["Read"] }
+ * ```
+ */
+export function rulesFromSettings(settings: string | undefined): PermissionRules {
+  if (!settings || !settings.trim().startsWith("{")) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(settings);
+  } catch (error) {
+    throw new SyntaxError(
+      `Cannot read --settings: not valid JSON (${(error as Error).message})`,
+    );
+  }
+  const permissions = (parsed as { permissions?: Record<string, unknown> })?.permissions;
+  if (!permissions || typeof permissions !== "object") return {};
+  const rules: PermissionRules = {};
+  for (const kind of ["allow", "ask", "deny"] as const) {
+    const list = permissions[kind];
+    if (Array.isArray(list)) rules[kind] = list.filter((r): r is string => typeof r === "string");
+  }
+  return rules;
+}

@@ -1,0 +1,710 @@
+/**
+ * {@linkcode PermissionRecorder}: a scripted, recording `canUseTool` callback for the
+ * Agent SDK's `query()` options.
+ *
+ * @module
+ */
+
+import type { PermissionSuggestion } from "../builders/control.ts";
+import { AssertionError } from "../session/assertion_error.ts";
+
+/**
+ * What a `canUseTool` callback answers (structurally the SDK's `PermissionResult`): allow,
+ * optionally with a changed input and permission updates, or deny with a message the
+ * model sees.
+ */
+export type ToolPermissionResult =
+  | {
+    /** Let the tool run. */
+    behavior: "allow";
+    /** The input the tool runs with (the CLI uses it instead of the model's input). */
+    updatedInput?: Record<string, unknown>;
+    /** Permission rules to apply, usually the `suggestions` the CLI offered. */
+    updatedPermissions?: PermissionSuggestion[];
+    /** The tool use this answers (the SDK fills it in from the request). */
+    toolUseID?: string;
+    /** How the decision was made, for telemetry. */
+    decisionClassification?: "user_temporary" | "user_permanent" | "user_reject";
+  }
+  | {
+    /** Refuse the tool; the model gets an error tool result. */
+    behavior: "deny";
+    /** Why: the text of the error tool result. */
+    message: string;
+    /** Also stop the turn. */
+    interrupt?: boolean;
+    /** The tool use this answers (the SDK fills it in from the request). */
+    toolUseID?: string;
+    /** How the decision was made, for telemetry. */
+    decisionClassification?: "user_temporary" | "user_permanent" | "user_reject";
+  };
+
+/**
+ * The third argument of a `canUseTool` callback (structurally the SDK's options object).
+ * `signal` and `toolUseID` are always present when the SDK calls; other fields depend on
+ * the request. Unknown fields from newer SDKs pass through.
+ */
+export interface ToolPermissionContext {
+  /** Aborted when the SDK no longer needs the answer. */
+  signal: AbortSignal;
+  /** The tool use being asked about. */
+  toolUseID: string;
+  /** Permission updates the CLI suggests ("always allow ..."). */
+  suggestions?: PermissionSuggestion[];
+  /** The path that triggered the request, if any. */
+  blockedPath?: string;
+  /** Why the CLI asks. */
+  decisionReason?: string;
+  /** For `mcp__*` tools: the server serving the tool. */
+  mcpServer?: { name: string; source: string };
+  /** The subagent asking, if any. */
+  agentID?: string;
+  /** The control request id. */
+  requestId?: string;
+  /** Anything else the SDK passes. */
+  [key: string]: unknown;
+}
+
+/**
+ * A `canUseTool` callback: the SDK's `CanUseTool` signature. Assignable to
+ * `Options["canUseTool"]`.
+ */
+export type CanUseToolCallback = (
+  toolName: string,
+  input: Record<string, unknown>,
+  options: ToolPermissionContext,
+) => Promise<ToolPermissionResult>;
+
+/** What a {@linkcode PermissionResponder} gets besides the input: the context and the tool name. */
+export interface PermissionResponderContext extends ToolPermissionContext {
+  /** The tool being asked about (useful when the responder answers a `*` pattern). */
+  toolName: string;
+}
+
+/**
+ * Computes the answer for one request. An allow without `updatedInput` is answered with
+ * the original input.
+ */
+export type PermissionResponder = (
+  input: Record<string, unknown>,
+  context: PermissionResponderContext,
+) => ToolPermissionResult | Promise<ToolPermissionResult>;
+
+/** A scripted answer for a tool: a fixed allow or deny, or a {@linkcode PermissionResponder}. */
+export type PermissionResponse = ToolPermissionResult | PermissionResponder;
+
+/** One `canUseTool` call the recorder saw. */
+export interface PermissionRecord {
+  /** The tool name the SDK asked about. */
+  tool: string;
+  /** The tool input as asked. */
+  input: Record<string, unknown>;
+  /** The SDK's options argument. */
+  context: ToolPermissionContext;
+  /** The answer; `undefined` while an async responder is pending or when it failed. */
+  result: ToolPermissionResult | undefined;
+  /** Why the call failed (the responder threw, or the signal aborted). */
+  error?: unknown;
+  /** When the call started, by the recorder's clock (ms since the epoch). */
+  at: number;
+}
+
+/** Options for {@linkcode PermissionRecorder}. */
+export interface PermissionRecorderOptions {
+  /** The answer for tools without a scripted response (default `"allow"`). */
+  default?: "allow" | "deny";
+  /**
+   * The deny message for tools without a scripted response when `default` is `"deny"`
+   * (default: `Tool '<name>' is not allowed by the PermissionRecorder`).
+   */
+  denyMessage?: string | ((toolName: string) => string);
+  /** Where `at` comes from (default: `Date.now`, looked up at call time). */
+  clock?: { now(): number };
+}
+
+const WHERE = "PermissionRecorder";
+
+/**
+ * A scripted, recording `canUseTool` callback. Pass `recorder.canUseTool` to `query()`;
+ * script answers per tool (`allow`, `deny`, `respond`); then assert what was asked.
+ * Tool names match exactly, or by prefix with a trailing `*` (`mcp__github__*`, or `*`
+ * for every tool). An exact name wins over a pattern, a longer pattern over a shorter
+ * one; scripting the same name again replaces its answer.
+ *
+ * @example Deny one tool
+ * ```ts
+ * import { PermissionRecorder } from "@x/claude-mock";
+ *
+ * const permissions = new PermissionRecorder().deny("Bash", "No shell in tests");
+ * // query({ prompt, options: { spawnClaudeCodeProcess: mock.spawn, canUseTool: permissions.canUseTool } })
+ * const signal = new AbortController().signal;
+ * const read = await permissions.canUseTool("Read", { file_path: "/a" }, { signal, toolUseID: "t1" });
+ * const bash = await permissions.canUseTool("Bash", { command: "ls" }, { signal, toolUseID: "t2" });
+ * console.log(read.behavior, bash.behavior); // allow deny
+ * permissions.assertAsked("Bash", 1);
+ * permissions.assertNotAsked("Write");
+ * ```
+ *
+ * @example Compute the answer from the input
+ * ```ts
+ * import { PermissionRecorder } from "@x/claude-mock";
+ *
+ * const permissions = PermissionRecorder.denyAll().respond("Bash", (input) =>
+ *   String(input.command).startsWith("git ")
+ *     ? { behavior: "allow" }
+ *     : { behavior: "deny", message: "Only git commands" });
+ * const signal = new AbortController().signal;
+ * const answer = await permissions.canUseTool("Bash", { command: "rm -rf /" }, {
+ *   signal,
+ *   toolUseID: "t1",
+ * });
+ * console.log(answer); // { behavior: "deny", message: "Only git commands", toolUseID: "t1" }
+ * ```
+ */
+export class PermissionRecorder {
+  #default: "allow" | "deny";
+  #denyMessage: (toolName: string) => string;
+  #clock: { now(): number } | undefined;
+  #exact = new Map<string, PermissionResponse>();
+  #prefixes = new Map<string, PermissionResponse>();
+  #records: PermissionRecord[] = [];
+
+  /**
+   * Creates a recorder that answers unscripted tools with `options.default` (allow).
+   *
+   * @example A recorder that denies by default
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder({ default: "deny", denyMessage: "Not in tests" })
+   *   .allow("Read");
+   * const signal = new AbortController().signal;
+   * const answer = await permissions.canUseTool("Write", {}, { signal, toolUseID: "t1" });
+   * console.log(answer); // { behavior: "deny", message: "Not in tests", toolUseID: "t1" }
+   * ```
+   */
+  constructor(options: PermissionRecorderOptions = {}) {
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`new ${WHERE}(options): options must be an object, got ${show(options)}`);
+    }
+    const fallback = options.default ?? "allow";
+    if (fallback !== "allow" && fallback !== "deny") {
+      throw new TypeError(
+        `new ${WHERE}(options): options.default must be "allow" or "deny", got ${show(fallback)}`,
+      );
+    }
+    const message = options.denyMessage;
+    if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
+      throw new TypeError(
+        `new ${WHERE}(options): options.denyMessage must be a string or a function, got ${
+          show(message)
+        }`,
+      );
+    }
+    if (options.clock !== undefined && typeof options.clock?.now !== "function") {
+      throw new TypeError(
+        `new ${WHERE}(options): options.clock must have a now() method, got ${show(options.clock)}`,
+      );
+    }
+    this.#default = fallback;
+    this.#denyMessage = typeof message === "function"
+      ? message
+      : typeof message === "string"
+      ? () => message
+      : (toolName) => `Tool '${toolName}' is not allowed by the PermissionRecorder`;
+    this.#clock = options.clock;
+  }
+
+  /**
+   * A recorder that allows every tool (unless scripted otherwise) and records each call.
+   *
+   * @example Allow everything, then check what was asked
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = PermissionRecorder.allowAll();
+   * const signal = new AbortController().signal;
+   * await permissions.canUseTool("Read", { file_path: "/a" }, { signal, toolUseID: "t1" });
+   * console.log(permissions.asked("Read")); // 1
+   * ```
+   */
+  static allowAll(options: Omit<PermissionRecorderOptions, "default"> = {}): PermissionRecorder {
+    return new PermissionRecorder({ ...options, default: "allow" });
+  }
+
+  /**
+   * A recorder that denies every tool (unless scripted otherwise) with `message`
+   * (default: `Tool '<name>' is not allowed by the PermissionRecorder`).
+   *
+   * @example Deny everything
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = PermissionRecorder.denyAll("Read-only test");
+   * const signal = new AbortController().signal;
+   * const answer = await permissions.canUseTool("Write", {}, { signal, toolUseID: "t1" });
+   * console.log(answer.behavior); // deny
+   * ```
+   */
+  static denyAll(
+    message?: string,
+    options: Omit<PermissionRecorderOptions, "default" | "denyMessage"> = {},
+  ): PermissionRecorder {
+    if (message !== undefined && typeof message !== "string") {
+      throw new TypeError(
+        `${WHERE}.denyAll(message): message must be a string, got ${show(message)}`,
+      );
+    }
+    return new PermissionRecorder({ ...options, default: "deny", denyMessage: message });
+  }
+
+  /**
+   * A recorder that allows the listed tools (exact names or `prefix*` patterns) and denies
+   * every other with `Tool '<name>' is not allowed by the PermissionRecorder`.
+   *
+   * @example Allow reads and one MCP server
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = PermissionRecorder.allowTools(["Read", "mcp__notes__*"]);
+   * const signal = new AbortController().signal;
+   * const mcp = await permissions.canUseTool("mcp__notes__list", {}, { signal, toolUseID: "t1" });
+   * const bash = await permissions.canUseTool("Bash", {}, { signal, toolUseID: "t2" });
+   * console.log(mcp.behavior, bash.behavior); // allow deny
+   * ```
+   */
+  static allowTools(
+    tools: readonly string[],
+    options: Omit<PermissionRecorderOptions, "default"> = {},
+  ): PermissionRecorder {
+    if (!Array.isArray(tools)) {
+      throw new TypeError(
+        `${WHERE}.allowTools(tools): tools must be an array of tool names, got ${show(tools)}`,
+      );
+    }
+    const recorder = new PermissionRecorder({ ...options, default: "deny" });
+    tools.forEach((tool, i) => {
+      checkPattern(tool, `${WHERE}.allowTools(tools): tools[${i}]`);
+      recorder.allow(tool);
+    });
+    return recorder;
+  }
+
+  /**
+   * Scripts the answer for `tool` (an exact name, or a `prefix*` pattern): a fixed allow
+   * or deny, or a function of the input. Replaces an earlier answer for the same name.
+   *
+   * @example Rewrite a tool's input
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder()
+   *   .respond("Bash", (input) => ({
+   *     behavior: "allow",
+   *     updatedInput: { ...input, command: `timeout 10 ${input.command}` },
+   *   }))
+   *   .respond("mcp__github__*", { behavior: "deny", message: "No GitHub in tests" });
+   * const signal = new AbortController().signal;
+   * const answer = await permissions.canUseTool("Bash", { command: "ls" }, { signal, toolUseID: "t1" });
+   * console.log(answer.behavior === "allow" && answer.updatedInput); // { command: "timeout 10 ls" }
+   * ```
+   */
+  respond(tool: string, response: PermissionResponse): this {
+    const where = `${WHERE}.respond(${show(tool)})`;
+    checkPattern(tool, where);
+    checkResponse(response, where);
+    if (tool.endsWith("*")) this.#prefixes.set(tool.slice(0, -1), response);
+    else this.#exact.set(tool, response);
+    return this;
+  }
+
+  /**
+   * Allows `tool` (an exact name or a `prefix*` pattern), optionally running it with
+   * `options.updatedInput` instead of the model's input.
+   *
+   * @example Allow one tool, deny the rest
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = PermissionRecorder.denyAll()
+   *   .allow("Read", { updatedInput: { file_path: "/sandbox/notes.txt" } });
+   * const signal = new AbortController().signal;
+   * const answer = await permissions.canUseTool("Read", { file_path: "/etc/passwd" }, {
+   *   signal,
+   *   toolUseID: "t1",
+   * });
+   * console.log(answer.behavior === "allow" && answer.updatedInput); // { file_path: "/sandbox/notes.txt" }
+   * ```
+   */
+  allow(tool: string, options: { updatedInput?: Record<string, unknown> } = {}): this {
+    const where = `${WHERE}.allow(${show(tool)})`;
+    checkPattern(tool, where);
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`${where}: options must be an object, got ${show(options)}`);
+    }
+    return this.respond(
+      tool,
+      options.updatedInput === undefined
+        ? { behavior: "allow" }
+        : { behavior: "allow", updatedInput: options.updatedInput },
+    );
+  }
+
+  /**
+   * Denies `tool` (an exact name or a `prefix*` pattern) with `message`; with
+   * `options.interrupt` the turn stops too.
+   *
+   * @example Deny and interrupt
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder()
+   *   .deny("Write", "Read-only test")
+   *   .deny("Bash", "Stop here", { interrupt: true });
+   * const signal = new AbortController().signal;
+   * const answer = await permissions.canUseTool("Bash", {}, { signal, toolUseID: "t1" });
+   * console.log(answer); // { behavior: "deny", message: "Stop here", interrupt: true, toolUseID: "t1" }
+   * ```
+   */
+  deny(tool: string, message: string, options: { interrupt?: boolean } = {}): this {
+    const where = `${WHERE}.deny(${show(tool)})`;
+    checkPattern(tool, where);
+    if (typeof message !== "string") {
+      throw new TypeError(`${where}: message must be a string, got ${show(message)}`);
+    }
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`${where}: options must be an object, got ${show(options)}`);
+    }
+    return this.respond(
+      tool,
+      options.interrupt === undefined
+        ? { behavior: "deny", message }
+        : { behavior: "deny", message, interrupt: options.interrupt },
+    );
+  }
+
+  /**
+   * The `canUseTool` callback for `query()` options (bound: pass it as is). Records the
+   * call when it starts, answers with the scripted response (an allow carries the original
+   * input as `updatedInput` unless the response changed it, and every answer carries the
+   * request's `toolUseID`), and records the answer. Rejects with the signal's reason if
+   * the signal aborts before a pending responder answers.
+   */
+  readonly canUseTool: CanUseToolCallback = async (toolName, input, options) => {
+    if (typeof toolName !== "string") {
+      throw new TypeError(
+        `${WHERE}.canUseTool(toolName): toolName must be a string, got ${show(toolName)}`,
+      );
+    }
+    if (typeof input !== "object" || input === null) {
+      throw new TypeError(
+        `${WHERE}.canUseTool(${show(toolName)}): input must be an object, got ${show(input)}`,
+      );
+    }
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(
+        `${WHERE}.canUseTool(${
+          show(toolName)
+        }): options must be the SDK's options object ({ signal, toolUseID, ... }), got ${
+          show(options)
+        }`,
+      );
+    }
+    const record: PermissionRecord = {
+      tool: toolName,
+      input,
+      context: options,
+      result: undefined,
+      at: this.#clock ? this.#clock.now() : Date.now(),
+    };
+    this.#records.push(record);
+    try {
+      const raw = await settle(this.#answer(toolName, input, options), options.signal);
+      const result = normalize(raw, toolName, input, options.toolUseID);
+      record.result = result;
+      return result;
+    } catch (error) {
+      record.error = error;
+      throw error;
+    }
+  };
+
+  #answer(
+    toolName: string,
+    input: Record<string, unknown>,
+    options: ToolPermissionContext,
+  ): ToolPermissionResult | Promise<ToolPermissionResult> {
+    const response = this.#responseFor(toolName);
+    if (response === undefined) {
+      return this.#default === "allow"
+        ? { behavior: "allow" }
+        : { behavior: "deny", message: this.#denyMessage(toolName) };
+    }
+    if (typeof response === "function") return response(input, { ...options, toolName });
+    return response;
+  }
+
+  #responseFor(toolName: string): PermissionResponse | undefined {
+    const exact = this.#exact.get(toolName);
+    if (exact !== undefined) return exact;
+    let best: string | undefined;
+    for (const prefix of this.#prefixes.keys()) {
+      if (toolName.startsWith(prefix) && (best === undefined || prefix.length > best.length)) {
+        best = prefix;
+      }
+    }
+    return best === undefined ? undefined : this.#prefixes.get(best);
+  }
+
+  /**
+   * Every call so far, in call order (a snapshot: later answers do not change it).
+   *
+   * @example What the agent asked and what it got
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder({ clock: { now: () => 0 } }).deny("Bash", "no");
+   * const signal = new AbortController().signal;
+   * await permissions.canUseTool("Bash", { command: "ls" }, { signal, toolUseID: "t1" });
+   * const [first] = permissions.decisions();
+   * console.log(first.tool, first.input, first.result?.behavior, first.at); // Bash { command: "ls" } deny 0
+   * ```
+   */
+  decisions(): PermissionRecord[] {
+    return this.#records.map((record) => ({ ...record }));
+  }
+
+  /**
+   * How many calls asked about `tool` (an exact name or a `prefix*` pattern), or about
+   * any tool when `tool` is omitted.
+   *
+   * @example Counting calls
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder();
+   * const signal = new AbortController().signal;
+   * await permissions.canUseTool("mcp__notes__add", {}, { signal, toolUseID: "t1" });
+   * await permissions.canUseTool("Read", {}, { signal, toolUseID: "t2" });
+   * console.log(permissions.asked(), permissions.asked("mcp__notes__*")); // 2 1
+   * ```
+   */
+  asked(tool?: string): number {
+    if (tool === undefined) return this.#records.length;
+    checkPattern(tool, `${WHERE}.asked(${show(tool)})`);
+    return this.#records.filter((record) => matches(tool, record.tool)).length;
+  }
+
+  /**
+   * Throws an `AssertionError` unless `tool` (an exact name or a `prefix*` pattern) was
+   * asked about exactly `times` times, or at least once when `times` is omitted. The
+   * message lists every call.
+   *
+   * @example Asserting on calls
+   * ```ts
+   * import { AssertionError, PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder();
+   * const signal = new AbortController().signal;
+   * await permissions.canUseTool("Read", { file_path: "/a" }, { signal, toolUseID: "t1" });
+   * permissions.assertAsked("Read");
+   * permissions.assertAsked("Read", 1);
+   * try {
+   *   permissions.assertAsked("Bash");
+   * } catch (error) {
+   *   console.log(error instanceof AssertionError); // true
+   * }
+   * ```
+   */
+  assertAsked(tool: string, times?: number): void {
+    const where = `${WHERE}.assertAsked(${show(tool)})`;
+    checkPattern(tool, where);
+    if (times !== undefined && (!Number.isInteger(times) || times < 0)) {
+      throw new RangeError(`${where}: times must be a non-negative integer, got ${show(times)}`);
+    }
+    const count = this.asked(tool);
+    if (times === undefined ? count > 0 : count === times) return;
+    throw new AssertionError(
+      `Expected canUseTool to be asked about '${tool}' ${
+        times === undefined ? "at least once" : plural(times, "time")
+      }, but it was asked ${plural(count, "time")}.\n${this.#describe()}`,
+    );
+  }
+
+  /**
+   * Throws an `AssertionError` if `tool` (an exact name or a `prefix*` pattern) was asked
+   * about. The message lists every call.
+   *
+   * @example Nothing asked about writes
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder();
+   * permissions.assertNotAsked("Write");
+   * ```
+   */
+  assertNotAsked(tool: string): void {
+    const where = `${WHERE}.assertNotAsked(${show(tool)})`;
+    checkPattern(tool, where);
+    const count = this.asked(tool);
+    if (count === 0) return;
+    throw new AssertionError(
+      `Expected canUseTool not to be asked about '${tool}', but it was asked ${
+        plural(count, "time")
+      }.\n${this.#describe()}`,
+    );
+  }
+
+  /**
+   * Forgets every recorded call; scripted answers stay.
+   *
+   * @example Reusing a recorder between phases
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const permissions = new PermissionRecorder();
+   * const signal = new AbortController().signal;
+   * await permissions.canUseTool("Read", {}, { signal, toolUseID: "t1" });
+   * permissions.clear();
+   * console.log(permissions.asked()); // 0
+   * ```
+   */
+  clear(): void {
+    this.#records = [];
+  }
+
+  #describe(): string {
+    if (this.#records.length === 0) return "Decisions (0): canUseTool was never called.";
+    return [
+      `Decisions (${this.#records.length}):`,
+      ...this.#records.map((record, i) => `  ${i + 1}. ${describeRecord(record)}`),
+    ].join("\n");
+  }
+}
+
+function describeRecord(record: PermissionRecord): string {
+  const head = `${record.tool} ${truncate(json(record.input), 120)}`;
+  if (record.error !== undefined) return `${head} → error: ${errorText(record.error)}`;
+  const result = record.result;
+  if (result === undefined) return `${head} → pending`;
+  if (result.behavior === "deny") {
+    return `${head} → deny${result.interrupt ? " (interrupt)" : ""}: ${result.message}`;
+  }
+  return result.updatedInput !== undefined && result.updatedInput !== record.input
+    ? `${head} → allow with ${truncate(json(result.updatedInput), 120)}`
+    : `${head} → allow`;
+}
+
+/** Races `work` against `signal`; a late rejection of `work` is swallowed. */
+async function settle<T>(work: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!(work instanceof Promise) || !signal) return await work;
+  if (signal.aborted) {
+    work.catch(() => {});
+    throw signal.reason;
+  }
+  let onAbort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function normalize(
+  raw: unknown,
+  toolName: string,
+  input: Record<string, unknown>,
+  toolUseID: string | undefined,
+): ToolPermissionResult {
+  if (typeof raw !== "object" || raw === null) {
+    throw new TypeError(
+      `${WHERE}: the responder for '${toolName}' returned ${
+        show(raw)
+      }; expected { behavior: "allow" } or { behavior: "deny", message }`,
+    );
+  }
+  const result = raw as ToolPermissionResult;
+  if (result.behavior === "allow") {
+    return {
+      ...result,
+      updatedInput: result.updatedInput ?? input,
+      ...(toolUseID !== undefined ? { toolUseID } : {}),
+    };
+  }
+  if (result.behavior === "deny" && typeof result.message === "string") {
+    return { ...result, ...(toolUseID !== undefined ? { toolUseID } : {}) };
+  }
+  throw new TypeError(
+    `${WHERE}: the responder for '${toolName}' returned ${
+      show(raw)
+    }; expected { behavior: "allow" } or { behavior: "deny", message: string }`,
+  );
+}
+
+function checkPattern(tool: unknown, where: string): asserts tool is string {
+  if (typeof tool !== "string" || tool === "") {
+    throw new TypeError(`${where}: the tool name must be a non-empty string, got ${show(tool)}`);
+  }
+  const star = tool.indexOf("*");
+  if (star !== -1 && star !== tool.length - 1) {
+    throw new TypeError(
+      `${where}: '*' may only end a tool pattern (as in "mcp__server__*"), got ${show(tool)}`,
+    );
+  }
+}
+
+function checkResponse(response: unknown, where: string): void {
+  if (typeof response === "function") return;
+  if (typeof response !== "object" || response === null) {
+    throw new TypeError(
+      `${where}: the response must be { behavior: "allow" }, { behavior: "deny", message } or a function, got ${
+        show(response)
+      }`,
+    );
+  }
+  const r = response as Record<string, unknown>;
+  if (r.behavior === "allow") {
+    if (
+      r.updatedInput !== undefined && (typeof r.updatedInput !== "object" || r.updatedInput === null)
+    ) {
+      throw new TypeError(
+        `${where}: updatedInput must be an object, got ${show(r.updatedInput)}`,
+      );
+    }
+    return;
+  }
+  if (r.behavior === "deny") {
+    if (typeof r.message !== "string") {
+      throw new TypeError(
+        `${where}: a deny response needs a message string, got ${show(r.message)}`,
+      );
+    }
+    return;
+  }
+  throw new TypeError(
+    `${where}: response.behavior must be "allow" or "deny", got ${show(r.behavior)}`,
+  );
+}
+
+function matches(pattern: string, tool: string): boolean {
+  return pattern.endsWith("*") ? tool.startsWith(pattern.slice(0, -1)) : tool === pattern;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function show(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (typeof value === "string") return JSON.stringify(value);
+  return truncate(json(value), 80);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
