@@ -45,7 +45,12 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 /** Tools that `acceptEdits` runs without asking. */
-export const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+export const EDIT_TOOLS: ReadonlySet<string> = new Set([
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+]);
 
 /** Tools that always need the user, whatever the mode. */
 export const INTERACTIVE_TOOLS: ReadonlySet<string> = new Set(["AskUserQuestion"]);
@@ -136,7 +141,8 @@ function contentMatches(pattern: string, subject: string): boolean {
   const prefix = pattern.endsWith(":*") ? pattern.slice(0, -2) : undefined;
   if (prefix !== undefined) return subject === prefix || subject.startsWith(prefix + " ");
   const re = new RegExp(
-    "^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*") + "$",
+    "^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*") +
+      "$",
   );
   return re.test(subject);
 }

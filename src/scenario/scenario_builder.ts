@@ -5,6 +5,7 @@
  */
 
 import { text, thinking } from "../builders/assistant.ts";
+import type { BuildContext } from "../builders/build_context.ts";
 import {
   bashTool,
   editTool,
@@ -43,6 +44,13 @@ export interface RespondOptions {
 export interface UsesOptions {
   /** Text the assistant says in the same message before using the tool. */
   say?: string;
+  /** Overrides the permission rules for this tool use: run, ask the SDK, or deny. */
+  permission?: "allow" | "ask" | "deny";
+  /**
+   * What happens when the tool use is denied (by the SDK, a hook or a rule): a text reply,
+   * or steps. They replace the rest of the exchange. Default: the exchange goes on.
+   */
+  ifDenied?: string | StepSource;
 }
 
 /** Options for {@linkcode ScenarioBuilder}. */
@@ -211,12 +219,24 @@ export class ExchangeBuilder {
 
   /** The assistant reads a file: tool_use `Read`, then its result. */
   usesRead(filePath: string, options: UsesOptions & { content: string }): this {
-    return this.#tool(options.say, (ctx) => readTool(ctx, filePath, { content: options.content }));
+    return this.#tool(
+      options,
+      (ctx) => readTool(ctx, filePath, { content: options.content }),
+      (input, ctx) =>
+        readTool(ctx, String(input.file_path ?? filePath), { content: options.content }).result,
+    );
   }
 
   /** The assistant writes a file: tool_use `Write`, then its result. */
   usesWrite(filePath: string, options: UsesOptions & { content: string }): this {
-    return this.#tool(options.say, (ctx) => writeTool(ctx, filePath, { content: options.content }));
+    return this.#tool(
+      options,
+      (ctx) => writeTool(ctx, filePath, { content: options.content }),
+      (input, ctx) =>
+        writeTool(ctx, String(input.file_path ?? filePath), {
+          content: typeof input.content === "string" ? input.content : options.content,
+        }).result,
+    );
   }
 
   /** The assistant edits a file: tool_use `Edit`, then its result. */
@@ -224,8 +244,17 @@ export class ExchangeBuilder {
     filePath: string,
     options: UsesOptions & { oldString: string; newString: string; replaceAll?: boolean },
   ): this {
-    const { say: _say, ...edit } = options;
-    return this.#tool(options.say, (ctx) => editTool(ctx, filePath, edit));
+    const { say: _say, permission: _p, ifDenied: _d, ...edit } = options;
+    return this.#tool(
+      options,
+      (ctx) => editTool(ctx, filePath, edit),
+      (input, ctx) =>
+        editTool(ctx, String(input.file_path ?? filePath), {
+          oldString: typeof input.old_string === "string" ? input.old_string : edit.oldString,
+          newString: typeof input.new_string === "string" ? input.new_string : edit.newString,
+          replaceAll: typeof input.replace_all === "boolean" ? input.replace_all : edit.replaceAll,
+        }).result,
+    );
   }
 
   /** The assistant runs a command: tool_use `Bash`, then its output. */
@@ -233,8 +262,12 @@ export class ExchangeBuilder {
     command: string,
     options: UsesOptions & { stdout?: string; stderr?: string; exitCode?: number } = {},
   ): this {
-    const { say: _say, ...bash } = options;
-    return this.#tool(options.say, (ctx) => bashTool(ctx, command, bash));
+    const { say: _say, permission: _p, ifDenied: _d, ...bash } = options;
+    return this.#tool(
+      options,
+      (ctx) => bashTool(ctx, command, bash),
+      (input, ctx) => bashTool(ctx, String(input.command ?? command), bash).result,
+    );
   }
 
   /** The assistant starts a subagent: tool_use `Task`, the subagent's frames, its result. */
@@ -242,8 +275,8 @@ export class ExchangeBuilder {
     description: string,
     options: UsesOptions & { prompt: string; result: string; subagentType?: string },
   ): this {
-    const { say: _say, ...task } = options;
-    return this.#tool(options.say, (ctx) => taskTool(ctx, description, task));
+    const { say: _say, permission: _p, ifDenied: _d, ...task } = options;
+    return this.#tool(options, (ctx) => taskTool(ctx, description, task));
   }
 
   /** The assistant uses any tool (`mcp__server__tool` included) with a scripted result. */
@@ -252,7 +285,7 @@ export class ExchangeBuilder {
     input: Record<string, unknown>,
     options: UsesOptions & { result?: string; isError?: boolean } = {},
   ): this {
-    return this.#tool(options.say, (ctx) =>
+    return this.#tool(options, (ctx) =>
       genericTool(ctx, name, {
         input,
         result: options.result ?? "",
@@ -343,8 +376,21 @@ export class ExchangeBuilder {
     return this.#parent.build();
   }
 
-  #tool(say: string | undefined, call: MessagePart): this {
-    const parts: MessagePart[] = say !== undefined ? [text(say), call] : [call];
+  #tool(
+    options: UsesOptions,
+    make: (ctx: BuildContext) => ScriptedToolCall,
+    rerun?: ScriptedToolCall["rerun"],
+  ): this {
+    const ifDenied = typeof options.ifDenied === "string"
+      ? [{ kind: "message", parts: [text(options.ifDenied)] } as Step]
+      : options.ifDenied;
+    const call = (ctx: BuildContext): ScriptedToolCall => ({
+      ...make(ctx),
+      ...(rerun ? { rerun } : {}),
+      ...(options.permission ? { permission: options.permission } : {}),
+      ...(ifDenied ? { ifDenied } : {}),
+    });
+    const parts: MessagePart[] = options.say !== undefined ? [text(options.say), call] : [call];
     this.#steps.push({ kind: "message", parts });
     return this;
   }

@@ -84,10 +84,27 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       while (inline === undefined && i + 1 < args.length && !args[i + 1].startsWith("--")) {
         values.push(args[++i]);
       }
-      const list = values.flatMap((v) => v.split(/[,\s]+/)).filter(Boolean);
+      const list = values.flatMap(splitToolList);
       if (name.startsWith("allowed")) flags.allowedTools.push(...list);
       else flags.disallowedTools.push(...list);
     }
   }
   return flags;
+}
+
+/** Splits `Read,Bash(git log:*) Edit` on commas and spaces outside parentheses. */
+function splitToolList(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const c of value) {
+    if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (c === "," || c === " " || c === "\t" || c === "\n")) {
+      if (current) out.push(current);
+      current = "";
+    } else current += c;
+  }
+  if (current) out.push(current);
+  return out;
 }

@@ -42,8 +42,8 @@ import type { Exchange, Scenario } from "../scenario/scenario.ts";
 import {
   decidePermission,
   INTERACTIVE_TOOLS,
-  type RuleSource,
   rulesFromSettings,
+  type RuleSource,
 } from "../scenario/permission_rules.ts";
 import {
   isToolCall,
@@ -163,7 +163,11 @@ interface StreamProgress {
 
 /** What the checks before a tool use decided. */
 type ToolDecision =
-  | { kind: "allow"; input: Record<string, unknown>; meta: PermissionDecisionName | PermissionDecision }
+  | {
+    kind: "allow";
+    input: Record<string, unknown>;
+    meta: PermissionDecisionName | PermissionDecision;
+  }
   | { kind: "deny"; message: string; meta: PermissionDecisionName | PermissionDecision }
   | { kind: "stop"; reason: string };
 
@@ -416,9 +420,10 @@ export class Session {
     request: { subtype: string; [key: string]: unknown } | ControlRequestFrame,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<Record<string, unknown>> {
-    const frame: ControlRequestFrame = request.type === "control_request" && isObject(request.request)
-      ? request as ControlRequestFrame
-      : controlRequest(this.ctx, request as { subtype: string });
+    const frame: ControlRequestFrame =
+      request.type === "control_request" && isObject(request.request)
+        ? request as ControlRequestFrame
+        : controlRequest(this.ctx, request as { subtype: string });
     request = frame.request;
     const id = frame.request_id;
     const timeoutMs = options.timeoutMs ?? this.#controlTimeoutMs;
@@ -475,20 +480,27 @@ export class Session {
     const h = this.#handlers;
     h.set("interrupt", () => {
       const turn = this.#turn;
-      if (turn && !turn.resultSent && !turn.abort.signal.aborted) turn.abort.abort(new Interrupted());
+      if (turn && !turn.resultSent && !turn.abort.signal.aborted) {
+        turn.abort.abort(new Interrupted());
+      }
       return { still_queued: [] };
     });
     h.set("set_permission_mode", (request) => {
       const mode = request.mode;
       if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode as never)) {
         throw new RangeError(
-          `Invalid permission mode ${JSON.stringify(mode)}: expected one of ${PERMISSION_MODES.join(", ")}`,
+          `Invalid permission mode ${JSON.stringify(mode)}: expected one of ${
+            PERMISSION_MODES.join(", ")
+          }`,
         );
       }
       this.ctx.permissionMode = mode;
       queueMicrotask(() => {
         if (!this.closed) {
-          this.#send({ frame: systemStatus(this.ctx, null, { permissionMode: mode as PermissionMode }), delay: 0 })
+          this.#send({
+            frame: systemStatus(this.ctx, null, { permissionMode: mode as PermissionMode }),
+            delay: 0,
+          })
             .catch(() => {});
         }
       });
@@ -505,17 +517,25 @@ export class Session {
       this.ctx.model = model;
       const shown = typeof wanted === "string" && wanted !== model ? `${wanted} (${model})` : model;
       await this.#send({
-        frame: userText(this.ctx, `<local-command-stdout>Set model to \`${shown}\`</local-command-stdout>`, {
-          isReplay: true,
-        }),
+        frame: userText(
+          this.ctx,
+          `<local-command-stdout>Set model to \`${shown}\`</local-command-stdout>`,
+          {
+            isReplay: true,
+          },
+        ),
         delay: 0,
       });
       return { model };
     });
     h.set("set_max_thinking_tokens", (request) => {
       const tokens = request.max_thinking_tokens;
-      if (tokens !== null && (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0)) {
-        throw new RangeError("Invalid 'max_thinking_tokens': expected a non-negative integer or null");
+      if (
+        tokens !== null && (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0)
+      ) {
+        throw new RangeError(
+          "Invalid 'max_thinking_tokens': expected a non-negative integer or null",
+        );
       }
       this.#maxThinkingTokens = tokens as number | null;
       return {};
@@ -539,7 +559,10 @@ export class Session {
       total_cost_usd: this.#calls.reduce((sum, call) => sum + apiCallCost(this.ctx.model, call), 0),
       num_api_calls: this.#calls.length,
     }));
-    h.set("rewind_files", () => ({ canRewind: false, error: "No file checkpoints in a claude-mock session" }));
+    h.set(
+      "rewind_files",
+      () => ({ canRewind: false, error: "No file checkpoints in a claude-mock session" }),
+    );
   }
 
   #mcpToolsOf(server: string): Array<{ name: string; description?: string }> {
@@ -556,7 +579,10 @@ export class Session {
 
   #contextUsage(): Record<string, unknown> {
     const window = 1_000_000;
-    const messages = this.#calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0);
+    const messages = this.#calls.reduce(
+      (sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0),
+      0,
+    );
     const system = 3000;
     const tools = 12000;
     const total = system + tools + messages;
@@ -575,7 +601,11 @@ export class Session {
       model: this.ctx.model,
       memoryFiles: [],
       mcpTools: this.#sdkMcpServers().flatMap((server) =>
-        this.#mcpToolsOf(server).map((t) => ({ name: `mcp__${server}__${t.name}`, serverName: server, tokens: 100 }))
+        this.#mcpToolsOf(server).map((t) => ({
+          name: `mcp__${server}__${t.name}`,
+          serverName: server,
+          tokens: 100,
+        }))
       ),
       agents: [],
       isAutoCompactEnabled: true,
@@ -768,7 +798,9 @@ export class Session {
           prompt: text,
         }, turn);
         const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
-        if (typeof specific.additionalContext === "string") this.#context.push(specific.additionalContext);
+        if (typeof specific.additionalContext === "string") {
+          this.#context.push(specific.additionalContext);
+        }
         if (output.continue === false || output.decision === "block") {
           await this.#send({ frame: this.#initFrame() });
           const reason = String(output.stopReason ?? output.reason ?? "");
@@ -903,7 +935,9 @@ export class Session {
         : undefined;
       if (Array.isArray(tools)) {
         for (const tool of tools) {
-          if (isObject(tool) && typeof tool.name === "string") mcpTools.push(`mcp__${server}__${tool.name}`);
+          if (isObject(tool) && typeof tool.name === "string") {
+            mcpTools.push(`mcp__${server}__${tool.name}`);
+          }
         }
       }
     }
@@ -1077,7 +1111,13 @@ export class Session {
       }
       const started = this.clock.now();
       const result = await this.#execute(scripted, decision.input, turn);
-      await this.#postToolHooks(scripted, decision.input, result, Math.round(this.clock.now() - started), turn);
+      await this.#postToolHooks(
+        scripted,
+        decision.input,
+        result,
+        Math.round(this.clock.now() - started),
+        turn,
+      );
       await this.#send({
         frame: toolResult(this.ctx, scripted.block.id, {
           ...result,
@@ -1096,21 +1136,34 @@ export class Session {
     let input = block.input;
     let hookDecision: "allow" | "ask" | undefined;
     for (const callbackId of this.#hookCallbacks("PreToolUse", block.name)) {
-      const output = await this.#callHook(callbackId, {
-        hook_event_name: "PreToolUse",
-        tool_name: block.name,
-        tool_input: input,
-        tool_use_id: block.id,
-      }, turn, block.id);
+      const output = await this.#callHook(
+        callbackId,
+        {
+          hook_event_name: "PreToolUse",
+          tool_name: block.name,
+          tool_input: input,
+          tool_use_id: block.id,
+        },
+        turn,
+        block.id,
+      );
       if (output.continue === false) {
-        return { kind: "stop", reason: typeof output.stopReason === "string" ? output.stopReason : "" };
+        return {
+          kind: "stop",
+          reason: typeof output.stopReason === "string" ? output.stopReason : "",
+        };
       }
       const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
-      const decision = specific.permissionDecision ?? (output.decision === "block" ? "deny" : undefined);
+      const decision = specific.permissionDecision ??
+        (output.decision === "block" ? "deny" : undefined);
       if (isObject(specific.updatedInput)) input = specific.updatedInput;
-      if (typeof specific.additionalContext === "string") this.#context.push(specific.additionalContext);
+      if (typeof specific.additionalContext === "string") {
+        this.#context.push(specific.additionalContext);
+      }
       if (decision === "deny") {
-        const reason = String(specific.permissionDecisionReason ?? output.reason ?? "blocked by hook");
+        const reason = String(
+          specific.permissionDecisionReason ?? output.reason ?? "blocked by hook",
+        );
         return {
           kind: "deny",
           message: `PreToolUse:${block.name} hook error: ${reason}`,
@@ -1126,7 +1179,10 @@ export class Session {
       ? { behavior: call.permission, reason: "rule" as const }
       : hookDecision === "ask"
       ? { behavior: "ask" as const, reason: "rule" as const }
-      : decidePermission(block.name, input, { mode: this.ctx.permissionMode, sources: this.#ruleSources() });
+      : decidePermission(block.name, input, {
+        mode: this.ctx.permissionMode,
+        sources: this.#ruleSources(),
+      });
     if (verdict.behavior === "deny") {
       return {
         kind: "deny",
@@ -1138,14 +1194,19 @@ export class Session {
       return {
         kind: "allow",
         input,
-        meta: verdict.reason === "readOnly" ? "readOnlyAllowed" : verdict.reason === "mode" ? "modeAllowed" : "configAllowed",
+        meta: verdict.reason === "readOnly"
+          ? "readOnlyAllowed"
+          : verdict.reason === "mode"
+          ? "modeAllowed"
+          : "configAllowed",
       };
     }
     if (this.flags.permissionPromptTool !== "stdio") {
       // No canUseTool in the SDK: the real CLI cannot ask anyone and refuses.
       return {
         kind: "deny",
-        message: `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`,
+        message:
+          `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`,
         meta: "userDenied",
       };
     }
@@ -1154,7 +1215,9 @@ export class Session {
     const request = canUseToolRequest(this.ctx, { ...block, input }, {
       ...(rule !== undefined ? { decisionReasonType: "rule" as const } : {}),
       ...(source !== undefined ? { decisionReasonRuleSource: source } : {}),
-      ...(rule !== undefined && !block.name.startsWith("mcp__") ? { serverPolicyAskOnly: false } : {}),
+      ...(rule !== undefined && !block.name.startsWith("mcp__")
+        ? { serverPolicyAskOnly: false }
+        : {}),
       ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
     });
     await this.#send({ frame: sessionStateChanged(this.ctx, "requires_action"), delay: 0 });
@@ -1163,13 +1226,21 @@ export class Session {
     const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
     if (answer.behavior === "allow") {
       if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
-        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.updatedInput' must be an object`);
+        throw new TurnFailure(
+          `claude-mock: ${where} is malformed: 'response.updatedInput' must be an object`,
+        );
       }
-      return { kind: "allow", input: (answer.updatedInput as Record<string, unknown>) ?? input, meta: "userAllowed" };
+      return {
+        kind: "allow",
+        input: (answer.updatedInput as Record<string, unknown>) ?? input,
+        meta: "userAllowed",
+      };
     }
     if (answer.behavior === "deny") {
       if (typeof answer.message !== "string") {
-        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.message' must be a string`);
+        throw new TurnFailure(
+          `claude-mock: ${where} is malformed: 'response.message' must be a string`,
+        );
       }
       if (answer.interrupt === true) turn.abort.abort(new Interrupted());
       return { kind: "deny", message: answer.message, meta: "userDenied" };
@@ -1191,20 +1262,28 @@ export class Session {
     const changed = input !== block.input && JSON.stringify(input) !== JSON.stringify(block.input);
     const server = mcpServerOf(block.name);
     if (server && this.#sdkMcpServers().includes(server)) {
-      const request = mcpToolCallRequest(this.ctx, { ...block, input }, { jsonRpcId: this.#jsonRpcId++ });
+      const request = mcpToolCallRequest(this.ctx, { ...block, input }, {
+        jsonRpcId: this.#jsonRpcId++,
+      });
       const answer = await this.request(request, { signal: turn.abort.signal });
       const where = `the client's answer to mcp_message tools/call for ${block.name}`;
       const message = answer.mcp_response;
       if (!isObject(message)) {
-        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.mcp_response' must be an object`);
+        throw new TurnFailure(
+          `claude-mock: ${where} is malformed: 'response.mcp_response' must be an object`,
+        );
       }
       if (isObject(message.error)) {
-        const text = `MCP error ${message.error.code ?? ""}: ${message.error.message ?? "unknown error"}`.trim();
+        const text = `MCP error ${message.error.code ?? ""}: ${
+          message.error.message ?? "unknown error"
+        }`.trim();
         return { content: text, isError: true, toolUseResult: `Error: ${text}` };
       }
       const result = message.result;
       if (!isObject(result) || !Array.isArray(result.content)) {
-        throw new TurnFailure(`claude-mock: ${where} is malformed: 'response.mcp_response.result.content' must be an array`);
+        throw new TurnFailure(
+          `claude-mock: ${where} is malformed: 'response.mcp_response.result.content' must be an array`,
+        );
       }
       return {
         content: result.content as ToolResultContent,
@@ -1231,18 +1310,29 @@ export class Session {
     const block = call.block;
     const event = result.isError ? "PostToolUseFailure" : "PostToolUse";
     for (const callbackId of this.#hookCallbacks(event, block.name)) {
-      const output = await this.#callHook(callbackId, {
-        hook_event_name: event,
-        tool_name: block.name,
-        tool_input: input,
-        ...(result.isError
-          ? { error: typeof result.content === "string" ? result.content : JSON.stringify(result.content) }
-          : { tool_response: result.toolUseResult ?? result.content }),
-        tool_use_id: block.id,
-        duration_ms: durationMs,
-      }, turn, block.id);
+      const output = await this.#callHook(
+        callbackId,
+        {
+          hook_event_name: event,
+          tool_name: block.name,
+          tool_input: input,
+          ...(result.isError
+            ? {
+              error: typeof result.content === "string"
+                ? result.content
+                : JSON.stringify(result.content),
+            }
+            : { tool_response: result.toolUseResult ?? result.content }),
+          tool_use_id: block.id,
+          duration_ms: durationMs,
+        },
+        turn,
+        block.id,
+      );
       const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
-      if (typeof specific.additionalContext === "string") this.#context.push(specific.additionalContext);
+      if (typeof specific.additionalContext === "string") {
+        this.#context.push(specific.additionalContext);
+      }
     }
   }
 
@@ -1255,7 +1345,9 @@ export class Session {
     const ids: string[] = [];
     for (const m of matchers) {
       if (!isObject(m) || !Array.isArray(m.hookCallbackIds)) continue;
-      if (tool !== undefined && typeof m.matcher === "string" && m.matcher !== "" && m.matcher !== "*") {
+      if (
+        tool !== undefined && typeof m.matcher === "string" && m.matcher !== "" && m.matcher !== "*"
+      ) {
         let re: RegExp;
         try {
           re = new RegExp(`^(?:${m.matcher})$`);
@@ -1294,11 +1386,18 @@ export class Session {
 
   #ruleSources(): RuleSource[] {
     const sources: RuleSource[] = [];
-    if (this.scenario.permissions) sources.push({ rules: this.scenario.permissions, source: "scenario" });
+    if (this.scenario.permissions) {
+      sources.push({ rules: this.scenario.permissions, source: "scenario" });
+    }
     const settings = rulesFromSettings(this.flags.settings);
-    if (settings.allow || settings.ask || settings.deny) sources.push({ rules: settings, source: "flagSettings" });
+    if (settings.allow || settings.ask || settings.deny) {
+      sources.push({ rules: settings, source: "flagSettings" });
+    }
     if (this.flags.allowedTools.length > 0 || this.flags.disallowedTools.length > 0) {
-      sources.push({ rules: { allow: this.flags.allowedTools, deny: this.flags.disallowedTools }, source: "cliArg" });
+      sources.push({
+        rules: { allow: this.flags.allowedTools, deny: this.flags.disallowedTools },
+        source: "cliArg",
+      });
     }
     return sources;
   }
@@ -1495,7 +1594,11 @@ function trackProgress(progress: StreamProgress, frame: Frame): void {
     return;
   }
   if (frame.type !== "stream_event") return;
-  const event = frame.event as { type: string; index?: number; delta?: { type: string; text?: string } };
+  const event = frame.event as {
+    type: string;
+    index?: number;
+    delta?: { type: string; text?: string };
+  };
   if (event.type === "content_block_start") {
     progress.blockIndex = event.index ?? progress.blockIndex + 1;
     progress.text = "";

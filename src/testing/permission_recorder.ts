@@ -658,7 +658,8 @@ function checkResponse(response: unknown, where: string): void {
   const r = response as Record<string, unknown>;
   if (r.behavior === "allow") {
     if (
-      r.updatedInput !== undefined && (typeof r.updatedInput !== "object" || r.updatedInput === null)
+      r.updatedInput !== undefined &&
+      (typeof r.updatedInput !== "object" || r.updatedInput === null)
     ) {
       throw new TypeError(
         `${where}: updatedInput must be an object, got ${show(r.updatedInput)}`,
