@@ -260,7 +260,12 @@ export class ExchangeBuilder {
   /** The assistant runs a command: tool_use `Bash`, then its output. */
   usesBash(
     command: string,
-    options: UsesOptions & { stdout?: string; stderr?: string; exitCode?: number } = {},
+    options: UsesOptions & {
+      stdout?: string;
+      stderr?: string;
+      exitCode?: number;
+      description?: string;
+    } = {},
   ): this {
     const { say: _say, permission: _p, ifDenied: _d, ...bash } = options;
     return this.#tool(
@@ -315,6 +320,24 @@ export class ExchangeBuilder {
   /** Waits until the SDK writes a frame matching `trigger`. */
   waitForWrite(trigger: Trigger, options: { timeoutMs?: number } = {}): this {
     this.#steps.push({ kind: "waitForWrite", matcher: toMatcher(trigger), ...options });
+    return this;
+  }
+
+  /**
+   * The Messages API fails with `status`: optional `api_retry` frames, then the synthetic
+   * "API Error" message and an error result (the SDK then throws, and the process exits 1).
+   * With `recovers: true` only the retries are written and the exchange goes on.
+   */
+  apiError(
+    status: number,
+    options: { message?: string; retries?: number; retryDelayMs?: number; recovers?: boolean } = {},
+  ): this {
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new RangeError(
+        `apiError: 'status' must be an HTTP error status (400-599), got ${status}`,
+      );
+    }
+    this.#steps.push({ kind: "apiError", status, ...options });
     return this;
   }
 

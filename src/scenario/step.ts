@@ -103,6 +103,8 @@ export interface ResultOptions {
   stopReason?: string | null;
   /** Cost in USD (default from the usage). */
   totalCostUsd?: number;
+  /** Makes an API error result (`is_error`, `api_error_status`, `terminal_reason: "api_error"`). */
+  apiErrorStatus?: number;
   /** Extra fields merged into the frame. */
   extra?: Record<string, unknown>;
 }
@@ -137,6 +139,26 @@ export interface RequestStep {
   timeoutMs?: number;
 }
 
+/**
+ * The API fails: `api_retry` frames for each retry (waiting `retryDelayMs` between them),
+ * then, unless `recovers`, the synthetic "API Error" assistant message and an error result
+ * (`terminal_reason: "api_error"`), as the real CLI does when the Messages API errors.
+ */
+export interface ApiErrorStep {
+  /** Step kind. */
+  kind: "apiError";
+  /** The HTTP status (400, 429, 500, 529, ...). */
+  status: number;
+  /** The error text after "API Error: <status> ". */
+  message?: string;
+  /** How many `api_retry` frames come first (default 0). */
+  retries?: number;
+  /** Delay between retries in ms (default 500). */
+  retryDelayMs?: number;
+  /** The call succeeds after the retries: the exchange goes on (default false). */
+  recovers?: boolean;
+}
+
 /** Ends the process with an exit code (output already written is delivered). */
 export interface ExitStep {
   /** Step kind. */
@@ -154,6 +176,7 @@ export type Step =
   | ResultStep
   | WaitForWriteStep
   | RequestStep
+  | ApiErrorStep
   | ExitStep;
 
 /** Steps, or a function producing them lazily when the turn runs (a generator is ideal). */

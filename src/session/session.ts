@@ -5,7 +5,11 @@
  * @module
  */
 
-import { assistantMessage } from "../builders/assistant.ts";
+import {
+  apiErrorMessage,
+  assistantMessage,
+  type AssistantMessageError,
+} from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import {
   canUseToolRequest,
@@ -26,8 +30,9 @@ import { defaultTools, resolveModel } from "../builders/inventory.ts";
 import { type PermissionDenial, resultFrame } from "../builders/result.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import { apiCallCost, modelUsage } from "../builders/usage.ts";
-import { abortedStreamEnd, streamEvents } from "../builders/stream_events.ts";
+import { abortedStreamEnd, streamEvents, thinkingTokenFrames } from "../builders/stream_events.ts";
 import {
+  apiRetry,
   PERMISSION_MODES,
   type PermissionMode,
   sessionStateChanged,
@@ -46,6 +51,7 @@ import {
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import {
+  type ApiErrorStep,
   isToolCall,
   type MessageStep,
   type ResultOptions,
@@ -196,6 +202,13 @@ class TurnFailure extends Error {
 }
 
 const ENCODER = new TextEncoder();
+const API_ERROR_NAMES: Record<number, string> = {
+  400: "invalid_request",
+  401: "authentication_failed",
+  429: "rate_limit",
+  500: "server_error",
+  529: "overloaded",
+};
 const INPUT_TOKENS_PER_CALL = 120;
 
 /**
@@ -998,6 +1011,8 @@ export class Session {
         await step.onResponse?.(response);
         return;
       }
+      case "apiError":
+        return this.#runApiError(step, turn);
       case "exit":
         await this.#shutdown({ code: step.code, signal: null }, true);
         throw new SessionEnded();
@@ -1062,7 +1077,7 @@ export class Session {
     const partial = this.#partial();
     const sequence: Iterable<Frame> = partial
       ? streamEvents(this.ctx, frames, { outputTokens })
-      : frames;
+      : withThinkingTokens(this.ctx, frames);
     const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "", sentBlocks: 0 };
     turn.streaming = progress;
     if (partial) {
@@ -1128,6 +1143,39 @@ export class Session {
         delay: this.#delayFor({ type: "user" }, turn),
       });
     }
+  }
+
+  async #runApiError(step: ApiErrorStep, turn: TurnState): Promise<void> {
+    const retries = step.retries ?? 0;
+    const errorName = API_ERROR_NAMES[step.status] ?? "unknown";
+    for (let attempt = 1; attempt <= retries; attempt++) {
+      const retryDelayMs = step.retryDelayMs ?? 500;
+      await this.#send({
+        frame: apiRetry(this.ctx, {
+          attempt,
+          maxRetries: 10,
+          retryDelayMs,
+          errorStatus: step.status,
+          error: errorName as AssistantMessageError,
+        }),
+        delay: 0,
+      });
+      await this.clock.sleep(retryDelayMs * this.#speed, { signal: turn.abort.signal });
+    }
+    if (step.recovers) return;
+    await this.#send({
+      frame: apiErrorMessage(
+        this.ctx,
+        step.status,
+        step.message !== undefined ? { message: step.message } : {},
+      ),
+      delay: this.#delayFor({ type: "assistant" }, turn),
+    });
+    await this.#sendResult(turn, { apiErrorStatus: step.status }, {
+      numTurns: turn.calls.length + 1,
+      apiCalls: [],
+    });
+    turn.stopped = true;
   }
 
   /** PreToolUse hooks, then the permission rules, then (when asked for) `can_use_tool`. */
@@ -1413,7 +1461,8 @@ export class Session {
     override: { numTurns?: number; apiCalls?: ApiCallUsage[] } = {},
   ): Promise<void> {
     const subtype = options.subtype ?? "success";
-    const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0;
+    const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0 ||
+      options.apiErrorStatus !== undefined;
     const elapsed = Math.round(this.clock.now() - turn.startedAt);
     const frame = resultFrame(this.ctx, {
       subtype,
@@ -1432,6 +1481,7 @@ export class Session {
       terminalReason: options.terminalReason,
       totalCostUsd: options.totalCostUsd,
       resultIndex: this.#resultCount++,
+      ...(options.apiErrorStatus !== undefined ? { apiErrorStatus: options.apiErrorStatus } : {}),
       extra: options.extra,
     });
     turn.resultSent = true;
@@ -1586,6 +1636,15 @@ function stamp(frame: Frame | RawLine, now: number): Frame | RawLine {
     return { ...frame, timestamp: new Date(now).toISOString() };
   }
   return frame;
+}
+
+/** Without partial messages the CLI still reports thinking estimates before a thinking block. */
+function* withThinkingTokens(ctx: BuildContext, frames: AssistantFrame[]): Generator<Frame> {
+  for (const frame of frames) {
+    const block = frame.message.content[0];
+    if (block?.type === "thinking") yield* thinkingTokenFrames(ctx, block.thinking);
+    yield frame;
+  }
 }
 
 function trackProgress(progress: StreamProgress, frame: Frame): void {

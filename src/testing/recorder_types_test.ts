@@ -73,9 +73,22 @@ Deno.test("PermissionRecorder.canUseTool fits the SDK's Options and PermissionRe
   );
   const hooks = new HookRecorder().on("PreToolUse", { matcher: "Bash" });
   const o: Options = { canUseTool: rec.canUseTool, hooks: hooks.hooks };
-  const sdkOptions: Parameters<CanUseTool>[2] = { signal, toolUseID: "toolu_1", requestId: "r1" };
+  const suggestions: PermissionUpdate[] = [
+    { type: "setMode", mode: "acceptEdits", destination: "session" },
+  ];
+  const sdkOptions: Parameters<CanUseTool>[2] = {
+    signal,
+    toolUseID: "toolu_1",
+    requestId: "r1",
+    suggestions,
+  };
   const r: PermissionResult | null = await o.canUseTool!("Bash", { command: "ls" }, sdkOptions);
-  assert.deepEqual(r, { behavior: "allow", updatedInput: { command: "ls" }, toolUseID: "toolu_1" });
+  assert.deepEqual(r, {
+    behavior: "allow",
+    updatedInput: { command: "ls" },
+    updatedPermissions: suggestions,
+    toolUseID: "toolu_1",
+  });
   const denied: PermissionResult = await PermissionRecorder.denyAll("no").canUseTool(
     "Write",
     {},
