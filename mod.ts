@@ -58,6 +58,7 @@ export * from "./src/builders/inventory.ts";
 export * from "./src/builders/structured_patch.ts";
 // scenario
 export * from "./src/scenario/matcher.ts";
+export * from "./src/scenario/permission_rules.ts";
 export * from "./src/scenario/step.ts";
 export * from "./src/scenario/scenario.ts";
 export * from "./src/scenario/scenario_builder.ts";
