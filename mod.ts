@@ -70,3 +70,6 @@ export * from "./src/session/session.ts";
 // adapters
 export * from "./src/adapters/mock_process.ts";
 export * from "./src/adapters/mock_transport.ts";
+// testing
+export * from "./src/testing/permission_recorder.ts";
+export * from "./src/testing/hook_recorder.ts";

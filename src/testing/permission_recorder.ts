@@ -382,6 +382,17 @@ export class PermissionRecorder {
    * input as `updatedInput` unless the response changed it, and every answer carries the
    * request's `toolUseID`), and records the answer. Rejects with the signal's reason if
    * the signal aborts before a pending responder answers.
+   *
+   * @example Called as the SDK calls it
+   * ```ts
+   * import { PermissionRecorder } from "@x/claude-mock";
+   * const { canUseTool } = new PermissionRecorder(); // bound: safe to destructure
+   * const answer = await canUseTool("Read", { file_path: "/a" }, {
+   *   signal: new AbortController().signal,
+   *   toolUseID: "toolu_1",
+   * });
+   * console.log(answer); // { behavior: "allow", updatedInput: { file_path: "/a" }, toolUseID: "toolu_1" }
+   * ```
    */
   readonly canUseTool: CanUseToolCallback = async (toolName, input, options) => {
     if (typeof toolName !== "string") {
