@@ -78,6 +78,7 @@ import {
   type Frame,
   isObject,
   type RawLine,
+  type ToolUseBlock,
   type UserFrame,
 } from "../wire/frame.ts";
 import { NdjsonDecodeStream } from "../wire/ndjson_decode_stream.ts";
@@ -122,14 +123,39 @@ export interface ClientRequest {
   /** When it arrived, on the session clock. */
   at: number;
   /** What the session answered: the response body, or the error text. */
-  answer?: { success: true; response: Record<string, unknown> } | { success: false; error: string };
+  answer?: { success: true; response?: Record<string, unknown> } | {
+    success: false;
+    error: string;
+  };
 }
 
 /** Answers one subtype of control request from the client. */
 export type ControlHandler = (
   request: Record<string, unknown>,
   session: Session,
-) => Record<string, unknown> | Promise<Record<string, unknown>>;
+) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+
+/**
+ * Thrown by a {@linkcode ControlHandler} to answer with an error response carrying extra
+ * fields (`error_code`, ...), as the real CLI does.
+ *
+ * @example An error answer with a code
+ * ```ts
+ * import { ControlError } from "@x/claude-mock";
+ * const error = new ControlError("Model 'x' not found", { error_code: "not_found" });
+ * console.log(error.fields.error_code); // not_found
+ * ```
+ */
+export class ControlError extends Error {
+  /** Extra fields of the error response. */
+  readonly fields: Record<string, unknown>;
+  /** Creates the error. */
+  constructor(message: string, fields: Record<string, unknown> = {}) {
+    super(message);
+    this.name = "ControlError";
+    this.fields = fields;
+  }
+}
 
 interface Outgoing {
   frame: Frame | RawLine;
@@ -153,6 +179,12 @@ interface TurnState {
   promptId: string;
   streaming?: StreamProgress;
   continuation?: StepSource;
+  /** A PreToolUse hook answered `continue: false`: the turn ends after this message's tools. */
+  hookStop?: boolean;
+  /** The can_use_tool request the turn waits on (an interrupt cancels it). */
+  pendingPermission?: { requestId: string; block: ToolUseBlock };
+  /** The tool use an interrupt rejected while its permission was pending. */
+  rejectedTool?: ToolUseBlock;
 }
 
 /** How far an assistant message got, so an interrupt can close it like the real CLI. */
@@ -174,8 +206,12 @@ type ToolDecision =
     input: Record<string, unknown>;
     meta: PermissionDecisionName | PermissionDecision;
   }
-  | { kind: "deny"; message: string; meta: PermissionDecisionName | PermissionDecision }
-  | { kind: "stop"; reason: string };
+  | {
+    kind: "deny";
+    message: string;
+    meta: PermissionDecisionName | PermissionDecision;
+    nonExecutionKind?: string;
+  };
 
 /** The reason a turn is aborted by the client's `interrupt`. */
 class Interrupted extends Error {
@@ -202,6 +238,8 @@ class TurnFailure extends Error {
 }
 
 const ENCODER = new TextEncoder();
+const REJECTED_TOOL_USE =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 const API_ERROR_NAMES: Record<number, string> = {
   400: "invalid_request",
   401: "authentication_failed",
@@ -350,7 +388,7 @@ export class Session {
     this.#handlers.set("initialize", (request) => {
       this.initializeRequest = request;
       return {
-        ...initializeResponse(this.ctx),
+        ...initializeResponse(this.ctx, { hooksApplied: isObject(request.hooks) }),
         ...(scenario.initialize ?? {}),
       };
     });
@@ -491,9 +529,17 @@ export class Session {
 
   #installHandlers(): void {
     const h = this.#handlers;
-    h.set("interrupt", () => {
+    h.set("interrupt", async () => {
       const turn = this.#turn;
       if (turn && !turn.resultSent && !turn.abort.signal.aborted) {
+        const pending = turn.pendingPermission;
+        if (pending) {
+          // the real CLI withdraws the open permission question first
+          await this.#send({
+            frame: { type: "control_cancel_request", request_id: pending.requestId },
+            delay: 0,
+          });
+        }
         turn.abort.abort(new Interrupted());
       }
       return { still_queued: [] };
@@ -521,14 +567,27 @@ export class Session {
     });
     h.set("set_model", async (request) => {
       const wanted = request.model;
-      const model = wanted === undefined || wanted === null || wanted === "default"
+      if (wanted === undefined || wanted === null) {
+        this.ctx.model = DEFAULT_MODEL;
+        return { model: DEFAULT_MODEL };
+      }
+      const model = wanted === "default"
         ? DEFAULT_MODEL
-        : typeof wanted === "string"
+        : typeof wanted === "string" && wanted !== ""
         ? resolveModel(wanted) ?? (this.scenario.models?.includes(wanted) ? wanted : undefined)
         : undefined;
-      if (model === undefined) throw new RangeError(`Model '${String(wanted)}' not found`);
+      if (model === undefined) {
+        throw new ControlError(
+          wanted === ""
+            ? 'Model "(unrecognized model name)" is not a recognized model id. Run /model to see available models.'
+            : `Model '${String(wanted)}' not found`,
+          { error_code: wanted === "" ? "catalog_unknown" : "not_found", model: this.ctx.model },
+        );
+      }
       this.ctx.model = model;
-      const shown = typeof wanted === "string" && wanted !== model ? `${wanted} (${model})` : model;
+      const shown = typeof wanted === "string" && wanted !== model && wanted !== "default"
+        ? `${wanted} (${model})`
+        : model;
       await this.#send({
         frame: userText(
           this.ctx,
@@ -551,7 +610,7 @@ export class Session {
         );
       }
       this.#maxThinkingTokens = tokens as number | null;
-      return {};
+      return undefined;
     });
     h.set("mcp_status", () => ({
       mcpServers: this.#sdkMcpServers().map((name) => ({
@@ -576,6 +635,24 @@ export class Session {
       "rewind_files",
       () => ({ canRewind: false, error: "No file checkpoints in a claude-mock session" }),
     );
+  }
+
+  /** What the real CLI appends to an error of a deferred (not always loaded) SDK MCP tool. */
+  #deferredSchemaHint(server: string, tool: string): string {
+    const manifests = this.initializeRequest?.sdkMcpServerManifests;
+    const tools = isObject(manifests) && isObject(manifests[server])
+      ? (manifests[server] as { toolsListResult?: { tools?: unknown } }).toolsListResult?.tools
+      : undefined;
+    const name = tool.split("__").slice(2).join("__");
+    const found = Array.isArray(tools)
+      ? tools.find((t) => isObject(t) && t.name === name)
+      : undefined;
+    if (!isObject(found)) return "";
+    const meta = isObject(found._meta) ? found._meta : {};
+    if (meta["anthropic/alwaysLoad"] === true || !isObject(found.inputSchema)) return "";
+    const { $schema, ...schema } = found.inputSchema;
+    const shown = JSON.stringify($schema === undefined ? schema : { ...schema, $schema });
+    return `\n\nThis tool's input schema was not in your prompt when you called it. The input schema is: ${shown}\nIf your input does not match this schema, correct it and call the tool again. If it matches, the error above has another cause. If the corrected call fails the same way, call ToolSearch with query "select:${tool}" to load the tool, then call it again.`;
   }
 
   #mcpToolsOf(server: string): Array<{ name: string; description?: string }> {
@@ -695,16 +772,20 @@ export class Session {
       if (!handler) {
         const error = `Unsupported control request subtype: ${request.subtype}`;
         record.answer = { success: false, error };
-        answer = controlError(requestId, error);
+        answer = { ...controlError(requestId, error) };
+        (answer.response as Record<string, unknown>).error_code = "unsupported_request";
       } else {
         try {
           const response = await handler(request, this);
-          record.answer = { success: true, response };
+          record.answer = response === undefined ? { success: true } : { success: true, response };
           answer = controlSuccess(requestId, response);
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
           record.answer = { success: false, error: text };
           answer = controlError(requestId, text);
+          if (error instanceof ControlError) {
+            Object.assign(answer.response as Record<string, unknown>, error.fields);
+          }
         }
       }
     }
@@ -893,6 +974,30 @@ export class Session {
   async #interruptTail(turn: TurnState): Promise<void> {
     const progress = turn.streaming;
     turn.streaming = undefined;
+    const rejected = turn.rejectedTool;
+    if (rejected) {
+      await this.#send({
+        frame: toolResult(this.ctx, rejected.id, {
+          content: REJECTED_TOOL_USE,
+          isError: true,
+          toolUseResult: "User rejected tool use",
+          permissionDecision: null,
+          extra: { tool_result_meta: [{ id: rejected.id, non_execution_kind: "user-rejected" }] },
+        }),
+        delay: 0,
+      });
+      await this.#send({
+        frame: userText(this.ctx, "[Request interrupted by user for tool use]"),
+        delay: 0,
+      });
+      await this.#sendResult(turn, {
+        subtype: "error_during_execution",
+        errors: ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use"],
+        terminalReason: "aborted_tools",
+        stopReason: "tool_use",
+      }, { numTurns: turn.calls.length + 2 });
+      return;
+    }
     if (progress && progress.partial && progress.blockIndex >= 0) {
       const message = progress.frames[0];
       const partialText = progress.text;
@@ -930,6 +1035,8 @@ export class Session {
         hook_event_name: "Stop",
         stop_hook_active: false,
         last_assistant_message: turn.lastText,
+        background_tasks: [],
+        session_crons: [],
       }, turn);
       if (output.continue === false) {
         await this.#stopByHook(turn, String(output.stopReason ?? ""));
@@ -1096,17 +1203,12 @@ export class Session {
       // As the real CLI: each tool use is checked right after its own assistant frame.
       const decision = await this.#authorize(scripted, turn);
       authorized.push({ call: scripted, decision });
-      if (decision.kind === "stop") break;
     }
     turn.streaming = undefined;
     const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
     if (said !== "") turn.lastText = said;
     for (const { call: scripted, decision } of authorized) {
       if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
-      if (decision.kind === "stop") {
-        await this.#stopByHook(turn, decision.reason);
-        return;
-      }
       if (decision.kind === "deny") {
         turn.denials.push({
           tool_name: scripted.block.name,
@@ -1118,6 +1220,7 @@ export class Session {
             content: decision.message,
             isError: true,
             permissionDecision: decision.meta,
+            ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
           }),
           delay: this.#delayFor({ type: "user" }, turn),
         });
@@ -1142,6 +1245,14 @@ export class Session {
         }),
         delay: this.#delayFor({ type: "user" }, turn),
       });
+    }
+    if (turn.hookStop && !turn.resultSent) {
+      turn.stopped = true;
+      await this.#sendResult(turn, {
+        result: "",
+        stopReason: "tool_use",
+        terminalReason: "hook_stopped",
+      }, { numTurns: turn.calls.length + 1 });
     }
   }
 
@@ -1195,12 +1306,9 @@ export class Session {
         turn,
         block.id,
       );
-      if (output.continue === false) {
-        return {
-          kind: "stop",
-          reason: typeof output.stopReason === "string" ? output.stopReason : "",
-        };
-      }
+      // As the real CLI: `continue: false` lets this tool use go on (asked and run as usual)
+      // and ends the turn after the message's tools, with no further API call.
+      if (output.continue === false) turn.hookStop = true;
       const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
       const decision = specific.permissionDecision ??
         (output.decision === "block" ? "deny" : undefined);
@@ -1216,6 +1324,7 @@ export class Session {
           kind: "deny",
           message: `PreToolUse:${block.name} hook error: ${reason}`,
           meta: { decision: "reject", source: "hook", reason_type: "hook" },
+          nonExecutionKind: "permission-rule",
         };
       }
       if (decision === "allow" || decision === "ask") hookDecision = decision;
@@ -1269,7 +1378,20 @@ export class Session {
       ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
     });
     await this.#send({ frame: sessionStateChanged(this.ctx, "requires_action"), delay: 0 });
-    const answer = await this.request(request, { signal: turn.abort.signal });
+    turn.pendingPermission = { requestId: request.request_id, block };
+    let answer: Record<string, unknown>;
+    try {
+      answer = await this.request(request, { signal: turn.abort.signal });
+    } catch (error) {
+      if (turn.abort.signal.reason instanceof Interrupted) {
+        turn.rejectedTool = block;
+        turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
+        await this.#send({ frame: sessionStateChanged(this.ctx, "running"), delay: 0 });
+      }
+      throw error;
+    } finally {
+      turn.pendingPermission = undefined;
+    }
     await this.#send({ frame: sessionStateChanged(this.ctx, "running"), delay: 0 });
     const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
     if (answer.behavior === "allow") {
@@ -1333,9 +1455,18 @@ export class Session {
           `claude-mock: ${where} is malformed: 'response.mcp_response.result.content' must be an array`,
         );
       }
+      if (result.isError === true) {
+        const said = (result.content as Array<{ type?: string; text?: string }>)
+          .map((b) => (b.type === "text" ? b.text ?? "" : "")).join("\n");
+        return {
+          content: `Error: ${said}${this.#deferredSchemaHint(server, block.name)}`,
+          isError: true,
+          toolUseResult: `Error: Error: ${said}`,
+        };
+      }
       return {
         content: result.content as ToolResultContent,
-        isError: result.isError === true,
+        isError: false,
         toolUseResult: result.content,
       };
     }

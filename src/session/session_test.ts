@@ -263,6 +263,7 @@ Deno.test("Session: an unknown control request gets an error response, never sil
       subtype: "error",
       request_id: "r1",
       error: "Unsupported control request subtype: frobnicate",
+      error_code: "unsupported_request",
     },
     {
       subtype: "error",
