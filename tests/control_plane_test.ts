@@ -507,7 +507,7 @@ Deno.test("set_permission_mode: later tool uses follow the new mode", async () =
 
 Deno.test("an unanswered can_use_tool times out on the virtual clock, naming the request", async () => {
   const mock = new MockTransport(
-    new ScenarioBuilder({ name: "stuck" }).on("x").usesBash("ls").respond("never").build(),
+    new ScenarioBuilder({ name: "stuck" }).on("x").usesBash("make").respond("never").build(),
     { controlTimeoutMs: 30_000 },
   );
   const { messages, error } = await runQuery(mock, "x", {
@@ -527,7 +527,7 @@ Deno.test("an unanswered can_use_tool times out on the virtual clock, naming the
 
 Deno.test("a malformed can_use_tool answer is an error naming the field", async () => {
   const mock = new MockTransport(
-    new ScenarioBuilder().on("x").usesBash("ls").respond("never").build(),
+    new ScenarioBuilder().on("x").usesBash("make").respond("never").build(),
   );
   const { messages } = await runQuery(mock, "x", {
     // deno-lint-ignore no-explicit-any

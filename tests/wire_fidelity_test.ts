@@ -48,7 +48,7 @@ function kind(frame: Frame): string {
 /** Runs `scenario` under the SDK with `prompt` and `options`; returns the mock's two directions. */
 async function runMock(
   scenario: Scenario,
-  prompt: string | AsyncIterable<never>,
+  prompt: string,
   options: Options,
 ): Promise<{ out: Frame[]; written: Frame[]; args: string[] }> {
   const mock = new MockTransport(scenario, { recordSent: true });
@@ -77,7 +77,7 @@ async function compare(
   name: string,
   scenario: Scenario,
   options: Options,
-  prompt?: string | AsyncIterable<never>,
+  exactUser = false,
 ): Promise<void> {
   const tape = await loadTape(name);
   const realOut = tape.lines.filter((l) => l.dir === "cli->sdk").map((l) => l.frame);
@@ -86,7 +86,7 @@ async function compare(
   const text = typeof (firstPrompt.message as { content: unknown }).content === "string"
     ? (firstPrompt.message as { content: string }).content
     : (firstPrompt.message as { content: Array<{ text: string }> }).content[0].text;
-  const ours = await runMock(scenario, prompt ?? text, options);
+  const ours = await runMock(scenario, text, options);
   assert.deepEqual(
     ours.args.slice(0, tape.args.length).sort(),
     [...tape.args].sort(),
@@ -105,11 +105,26 @@ async function compare(
   const real = realOut.filter(keep);
   const mine = ours.out.filter(keep);
   for (let i = 0; i < real.length; i++) {
-    assert.deepEqual(
-      Object.keys(mine[i]).sort(),
-      Object.keys(real[i]).sort(),
-      `${name}: keys of frame ${i} (${kind(real[i])})`,
-    );
+    const where = `${name}: frame ${i} (${kind(real[i])})`;
+    assert.deepEqual(Object.keys(mine[i]).sort(), Object.keys(real[i]).sort(), `${where}: keys`);
+    if (real[i].type === "control_request") {
+      const a = mine[i].request as Record<string, unknown>;
+      const b = real[i].request as Record<string, unknown>;
+      assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), `${where}: request keys`);
+      if (b.input && typeof b.input === "object") {
+        assert.deepEqual(
+          Object.keys(a.input as object).sort(),
+          Object.keys(b.input as object).sort(),
+          `${where}: request.input keys`,
+        );
+      }
+    }
+    if (exactUser && real[i].type === "user") {
+      const masked = (v: unknown) => JSON.stringify(v)?.replace(/toolu_\w+/g, "ID");
+      for (const key of ["message", "tool_use_result", "tool_result_meta"]) {
+        assert.equal(masked(mine[i][key]), masked(real[i][key]), `${where}: ${key}`);
+      }
+    }
   }
 }
 
@@ -165,7 +180,7 @@ Deno.test("fidelity: tool_bash_denied", async () => {
 });
 
 Deno.test("fidelity: hooks_pretooluse", async () => {
-  const allow: HookCallback = () =>
+  const allowHook: HookCallback = () =>
     Promise.resolve({
       continue: true,
       hookSpecificOutput: {
@@ -184,7 +199,7 @@ Deno.test("fidelity: hooks_pretooluse", async () => {
     {
       maxTurns: 3,
       permissionMode: "default",
-      hooks: { PreToolUse: [{ matcher: "Read", hooks: [allow] }] },
+      hooks: { PreToolUse: [{ matcher: "Read", hooks: [allowHook] }] },
       canUseTool: (_t, input) => Promise.resolve({ behavior: "allow", updatedInput: input }),
     },
   );
@@ -271,5 +286,178 @@ Deno.test("fidelity: subagent_task", async () => {
       permissionMode: "default",
       canUseTool: (_t, input) => Promise.resolve({ behavior: "allow", updatedInput: input }),
     },
+  );
+});
+
+const allow = (_t: string, input: Record<string, unknown>) =>
+  Promise.resolve({ behavior: "allow" as const, updatedInput: input });
+
+Deno.test("fidelity: cp_allow_updated_input", async () => {
+  await compare(
+    "cp_allow_updated_input",
+    new ScenarioBuilder()
+      .on("a.txt")
+      .usesRead("/home/user/project/a.txt", { content: "bravo file\n" })
+      .respond("The file says: bravo file.")
+      .build(),
+    {
+      maxTurns: 3,
+      permissionMode: "default",
+      settings: { permissions: { ask: ["Read"] } },
+      canUseTool: (_t, input) =>
+        Promise.resolve({
+          behavior: "allow",
+          updatedInput: { ...input, file_path: "/home/user/project/b.txt" },
+        }),
+    },
+    true,
+  );
+});
+
+Deno.test("fidelity: cp_deny_continue", async () => {
+  await compare(
+    "cp_deny_continue",
+    new ScenarioBuilder()
+      .on("build")
+      .usesBash("rm -rf build", {
+        say: "I'll delete it.",
+        description: "Delete the build directory",
+      })
+      .respond("OK, I will not delete the build directory. Anything else?")
+      .build(),
+    {
+      maxTurns: 3,
+      permissionMode: "default",
+      canUseTool: () => Promise.resolve({ behavior: "deny", message: "Bash is not allowed here." }),
+    },
+    true,
+  );
+});
+
+Deno.test("fidelity: cp_hooks_all", async () => {
+  const ok: HookCallback = () => Promise.resolve({ continue: true });
+  const context: HookCallback = () =>
+    Promise.resolve({
+      continue: true,
+      hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "POSTHOOK-CONTEXT" },
+    });
+  await compare(
+    "cp_hooks_all",
+    new ScenarioBuilder()
+      .on("notes")
+      .usesRead("/home/user/project/notes.txt", { content: "one\ntwo\n" })
+      .respond("notes.txt has two lines: one, two.")
+      .build(),
+    {
+      maxTurns: 3,
+      permissionMode: "default",
+      settings: { permissions: { ask: ["Read"] } },
+      canUseTool: allow,
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [ok] }],
+        PostToolUse: [{ matcher: "Read", hooks: [context] }],
+        UserPromptSubmit: [{ hooks: [ok] }],
+        Stop: [{ hooks: [() => Promise.resolve({})] }],
+      },
+    },
+  );
+});
+
+Deno.test("fidelity: cp_pretooluse_deny", async () => {
+  const deny: HookCallback = () =>
+    Promise.resolve({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "Shell commands are blocked by policy.",
+      },
+    });
+  await compare(
+    "cp_pretooluse_deny",
+    new ScenarioBuilder()
+      .on("echo")
+      .usesBash("echo hi", { description: "Say hi" })
+      .respond("The hook blocked the command.")
+      .build(),
+    {
+      maxTurns: 3,
+      permissionMode: "default",
+      canUseTool: allow,
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [deny] }] },
+    },
+    true,
+  );
+});
+
+Deno.test("fidelity: cp_hook_continue_false", async () => {
+  const stop: HookCallback = () =>
+    Promise.resolve({ continue: false, stopReason: "Stopped by the test hook." });
+  await compare(
+    "cp_hook_continue_false",
+    new ScenarioBuilder()
+      .on("echo")
+      .usesBash("touch made-by-test.txt", { say: "Running it.", description: "Create a file" })
+      .respond("never reached")
+      .build(),
+    {
+      maxTurns: 3,
+      permissionMode: "default",
+      canUseTool: allow,
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [stop] }] },
+    },
+    true,
+  );
+});
+
+Deno.test("fidelity: cp_ask_user_question", async () => {
+  await compare(
+    "cp_ask_user_question",
+    new ScenarioBuilder()
+      .on("date library")
+      .usesAskUserQuestion([{
+        question: "Which date library should we use?",
+        header: "Date lib",
+        options: [
+          { label: "date-fns", description: "Modular, tree-shakeable functions" },
+          { label: "dayjs", description: "Tiny Moment-compatible API" },
+        ],
+      }])
+      .respond("Great, we will use date-fns.")
+      .build(),
+    {
+      maxTurns: 3,
+      permissionMode: "default",
+      canUseTool: (_t, input) =>
+        Promise.resolve({
+          behavior: "allow",
+          updatedInput: { ...input, answers: { "Which date library should we use?": "date-fns" } },
+        }),
+    },
+  );
+});
+
+Deno.test("fidelity: cp_mcp_error_deferred", async () => {
+  const calc = createSdkMcpServer({
+    name: "calc",
+    version: "1.0.0",
+    tools: [
+      tool(
+        "divide",
+        "Divide a by b",
+        { a: z.number(), b: z.number() },
+        () =>
+          Promise.resolve({ content: [{ type: "text", text: "division by zero" }], isError: true }),
+      ),
+    ],
+  });
+  await compare(
+    "cp_mcp_error_deferred",
+    new ScenarioBuilder()
+      .on("Divide")
+      .usesTool("mcp__calc__divide", { a: 1, b: 0 })
+      .respond("The calculator reports division by zero.")
+      .build(),
+    { maxTurns: 3, permissionMode: "default", mcpServers: { calc }, canUseTool: allow },
+    true,
   );
 });

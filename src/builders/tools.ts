@@ -57,6 +57,21 @@ export interface ToolCall {
   result: ToolCallResult;
 }
 
+/** Commands the CLI expects no output from (`noOutputExpected`). */
+const SILENT_COMMANDS = new Set([
+  "touch",
+  "mkdir",
+  "rm",
+  "rmdir",
+  "mv",
+  "cp",
+  "chmod",
+  "chown",
+  "ln",
+  "cd",
+  "export",
+]);
+
 const FRESH_NOTE = "(file state is current in your context — no need to Read it back)";
 
 /** Options for {@linkcode readTool}. */
@@ -363,7 +378,8 @@ export function bashTool(
   return {
     block,
     result: {
-      // "(Bash completed with no output)" is the CLI's text for silent commands (not recorded).
+      // "(Bash completed with no output)" is the CLI's text for silent commands (recorded
+      // in cp_hook_continue_false), whose tool_use_result says `noOutputExpected: true`.
       content: output === "" ? "(Bash completed with no output)" : output,
       isError: false,
       explicitIsError: true,
@@ -372,7 +388,7 @@ export function bashTool(
         stderr: "",
         interrupted: false,
         isImage: false,
-        noOutputExpected: false,
+        noOutputExpected: SILENT_COMMANDS.has(command.trim().split(/\s+/)[0]),
       },
     },
   };

@@ -96,9 +96,50 @@ export function decidePermission(
   const mode = options.mode;
   if (mode === "bypassPermissions") return { behavior: "allow", reason: "mode" };
   if (READ_ONLY_TOOLS.has(tool)) return { behavior: "allow", reason: "readOnly" };
+  if (tool === "Bash" && typeof input.command === "string" && isReadOnlyCommand(input.command)) {
+    return { behavior: "allow", reason: "readOnly" };
+  }
   if (mode === "acceptEdits" && EDIT_TOOLS.has(tool)) return { behavior: "allow", reason: "mode" };
   if (mode === "plan" || mode === "dontAsk") return { behavior: "deny", reason: "mode" };
   return { behavior: "ask", reason: "tool" };
+}
+
+const READ_ONLY_COMMANDS = new Set([
+  "ls",
+  "pwd",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "grep",
+  "rg",
+  "which",
+  "whoami",
+  "date",
+  "stat",
+  "file",
+  "tree",
+  "du",
+  "df",
+]);
+const READ_ONLY_GIT = new Set(["status", "log", "diff", "show", "branch", "rev-parse", "blame"]);
+
+/**
+ * Whether a shell command only reads (`ls -la`, `git status`, `cat a.txt`): the real CLI
+ * runs such commands without asking. Anything with redirection, pipes, command lists or
+ * substitutions is not read-only here.
+ *
+ * @example Read-only commands
+ * ```ts
+ * import { isReadOnlyCommand } from "@x/claude-mock";
+ * console.log(isReadOnlyCommand("ls -la"), isReadOnlyCommand("rm -rf build")); // true false
+ * ```
+ */
+export function isReadOnlyCommand(command: string): boolean {
+  if (/[;&|><`]|\$\(/.test(command)) return false;
+  const words = command.trim().split(/\s+/);
+  if (words[0] === "git") return READ_ONLY_GIT.has(words[1] ?? "");
+  return READ_ONLY_COMMANDS.has(words[0]);
 }
 
 /**

@@ -53,6 +53,18 @@ export interface UsesOptions {
   ifDenied?: string | StepSource;
 }
 
+/** One question of {@linkcode ExchangeBuilder.usesAskUserQuestion}. */
+export interface AskUserQuestionItem {
+  /** The question. */
+  question: string;
+  /** A short header (a chip label). */
+  header: string;
+  /** The choices: labels, or labels with descriptions. */
+  options: Array<string | { label: string; description: string }>;
+  /** Whether several choices can be picked (default false). */
+  multiSelect?: boolean;
+}
+
 /** Options for {@linkcode ScenarioBuilder}. */
 export type ScenarioOptions = Omit<Scenario, "exchanges" | "onConnect" | "unmatched">;
 
@@ -296,6 +308,45 @@ export class ExchangeBuilder {
         result: options.result ?? "",
         isError: options.isError ?? false,
       }));
+  }
+
+  /**
+   * The assistant asks the user questions (`AskUserQuestion`): the SDK's `canUseTool` gets a
+   * `can_use_tool` with `requires_user_interaction`, and its `updatedInput.answers` (keyed
+   * by question text) become the tool result, as the real CLI writes it.
+   */
+  usesAskUserQuestion(
+    questions: AskUserQuestionItem[],
+    options: Omit<UsesOptions, "permission"> = {},
+  ): this {
+    if (!Array.isArray(questions) || questions.length === 0) {
+      throw new TypeError("usesAskUserQuestion: 'questions' must be a non-empty array");
+    }
+    const input = {
+      questions: questions.map((q) => ({
+        question: q.question,
+        header: q.header,
+        options: q.options.map((o) => typeof o === "string" ? { label: o, description: o } : o),
+        multiSelect: q.multiSelect ?? false,
+      })),
+    };
+    const answered = (answers: unknown): ScriptedToolCall["result"] => {
+      const map = answers && typeof answers === "object" ? answers as Record<string, unknown> : {};
+      const listed = Object.entries(map).map(([q, a]) =>
+        `"${q}"="${Array.isArray(a) ? a.join(", ") : String(a)}"`
+      ).join(", ");
+      return {
+        content:
+          `Your questions have been answered: ${listed}. You can now continue with these answers in mind.`,
+        isError: false,
+        toolUseResult: { questions: input.questions, answers: map },
+      };
+    };
+    return this.#tool(
+      options,
+      (ctx) => genericTool(ctx, "AskUserQuestion", { input, result: "", isError: false }),
+      (updated) => answered(updated.answers),
+    );
   }
 
   /** Writes frames as they are. */

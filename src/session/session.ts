@@ -1369,6 +1369,9 @@ export class Session {
     }
     const rule = "rule" in verdict ? verdict.rule : undefined;
     const source = "source" in verdict ? verdict.source : undefined;
+    const blockedPath = block.name === "Bash" && rule === undefined
+      ? blockedPathOf(input.command, this.ctx.cwd)
+      : undefined;
     const request = canUseToolRequest(this.ctx, { ...block, input }, {
       ...(rule !== undefined ? { decisionReasonType: "rule" as const } : {}),
       ...(source !== undefined ? { decisionReasonRuleSource: source } : {}),
@@ -1376,6 +1379,29 @@ export class Session {
         ? { serverPolicyAskOnly: false }
         : {}),
       ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
+      ...(blockedPath !== undefined
+        ? {
+          blockedPath,
+          permissionSuggestions: [
+            {
+              type: "addRules" as const,
+              rules: [{ toolName: "Bash", ruleContent: String(input.command) }],
+              behavior: "allow" as const,
+              destination: "localSettings" as const,
+            },
+            {
+              type: "addDirectories" as const,
+              directories: [this.ctx.cwd],
+              destination: "session" as const,
+            },
+            {
+              type: "setMode" as const,
+              mode: "acceptEdits" as const,
+              destination: "session" as const,
+            },
+          ],
+        }
+        : {}),
     });
     await this.#send({ frame: sessionStateChanged(this.ctx, "requires_action"), delay: 0 });
     turn.pendingPermission = { requestId: request.request_id, block };
@@ -1546,9 +1572,13 @@ export class Session {
     turn: TurnState,
     toolUseId?: string,
   ): Promise<Record<string, unknown>> {
+    const input = hookInput(this.ctx, event, { promptId: turn.promptId });
+    // the real CLI reports the effort level to tool and stop hooks, not to prompt hooks
+    if (event.hook_event_name === "UserPromptSubmit") delete input.effort;
     const request = hookCallbackRequest(this.ctx, callbackId, {
-      input: hookInput(this.ctx, event, { promptId: turn.promptId }),
-      ...(toolUseId !== undefined ? { toolUseId } : {}),
+      input,
+      // hooks that are not about a tool carry a fresh uuid there, as the real CLI's do
+      toolUseId: toolUseId ?? this.ctx.ids.uuid(),
     });
     return await this.request(request, { signal: turn.abort.signal });
   }
@@ -1798,6 +1828,30 @@ function trackProgress(progress: StreamProgress, frame: Frame): void {
     progress.blockIndex = -1;
     progress.text = "";
   }
+}
+
+const PATH_COMMANDS = new Set([
+  "rm",
+  "rmdir",
+  "touch",
+  "mkdir",
+  "mv",
+  "cp",
+  "chmod",
+  "chown",
+  "ln",
+  "truncate",
+]);
+
+/** The path a file-changing shell command works on, as the real CLI reports `blocked_path`. */
+function blockedPathOf(command: unknown, cwd: string): string | undefined {
+  if (typeof command !== "string" || /[;&|><`]|\$\(/.test(command)) return undefined;
+  const words = command.trim().split(/\s+/);
+  if (!PATH_COMMANDS.has(words[0])) return undefined;
+  const target = words.slice(1).filter((w) => !w.startsWith("-")).at(-1);
+  if (target === undefined) return undefined;
+  if (target.startsWith("/")) return target;
+  return `${cwd.replace(/\/$/, "")}/${target.replace(/^\.\//, "").replace(/\/$/, "")}`;
 }
 
 function mcpServerOf(tool: string): string | undefined {
