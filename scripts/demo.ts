@@ -1,10 +1,11 @@
 // deno task demo — the real Agent SDK talks to a mock Claude Code session.
 //
-// The scenario says some text, reads a file with a tool, and answers; the SDK runs with
+// The scenario says some text, reads a file with a tool, asks to run a command (a
+// permission round trip: the app's canUseTool allows it), and answers; the SDK runs with
 // partial messages on. Every message the app receives is printed, then every line the
-// SDK wrote to the mock's stdin.
+// SDK wrote to the mock's stdin, then what the permission recorder saw.
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { MockTransport, ScenarioBuilder } from "../mod.ts";
+import { MockTransport, PermissionRecorder, ScenarioBuilder } from "../mod.ts";
 
 const scenario = new ScenarioBuilder({ name: "demo", timing: "realistic", seed: 42 })
   .on("notes")
@@ -12,8 +13,11 @@ const scenario = new ScenarioBuilder({ name: "demo", timing: "realistic", seed: 
     say: "I'll read the notes first.",
     content: "Project notes\n1. The build uses make.\n2. Tests live in tests/.\n",
   })
-  .respond("The notes say the build uses make and tests live in tests/.")
+  .usesBash("make test", { say: "Let me run the tests.", stdout: "12 passing" })
+  .respond("The notes say the build uses make; the 12 tests pass.")
   .build();
+
+const permissions = PermissionRecorder.allowTools(["Bash"]);
 
 const mock = new MockTransport(scenario);
 const color = (code: number) => (s: string) => Deno.noColor ? s : `\x1b[${code}m${s}\x1b[0m`;
@@ -72,7 +76,11 @@ const start = performance.now();
 for await (
   const message of query({
     prompt: "Read notes.txt and tell me what it says.",
-    options: { spawnClaudeCodeProcess: mock.spawn, includePartialMessages: true },
+    options: {
+      spawnClaudeCodeProcess: mock.spawn,
+      includePartialMessages: true,
+      canUseTool: permissions.canUseTool,
+    },
   })
 ) {
   console.log(describe(message));
@@ -85,10 +93,17 @@ for (const entry of mock.writes()) {
   const frame = entry.frame!;
   const what = frame.type === "control_request"
     ? `control_request ${(frame.request as { subtype: string }).subtype}`
+    : frame.type === "control_response"
+    ? `control_response ${JSON.stringify((frame.response as { response?: unknown }).response)}`
     : frame.type === "user"
     ? `user ${JSON.stringify((frame.message as { content: unknown }).content).slice(0, 80)}`
     : frame.type;
   console.log(`  #${entry.index} ${what}`);
+}
+console.log();
+console.log(bold("The permission recorder saw:"));
+for (const d of permissions.decisions()) {
+  console.log(`  ${d.tool} ${JSON.stringify(d.input)} -> ${d.result?.behavior}`);
 }
 const status = await mock.exited;
 console.log();
