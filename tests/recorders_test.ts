@@ -164,17 +164,18 @@ Deno.test("interrupt while a permission is pending: control_cancel_request, reje
         .build(),
       { clock: new SystemClock(), recordSent: true },
     );
-    let q!: ReturnType<typeof query>;
+    const ref = {} as { q: ReturnType<typeof query> };
     const permissions = new PermissionRecorder().respond("Bash", (_input, { signal }) => {
-      queueMicrotask(() => q.interrupt());
+      queueMicrotask(() => ref.q.interrupt());
       return new Promise((_, reject) =>
         signal.addEventListener("abort", () => reject(new Error("canUseTool aborted")))
       );
     });
-    q = query({
+    const q = query({
       prompt: "go",
       options: { spawnClaudeCodeProcess: mock.spawn, canUseTool: permissions.canUseTool },
     });
+    ref.q = q;
     const messages: SDKMessage[] = [];
     let thrown: Error | undefined;
     let done = false;
