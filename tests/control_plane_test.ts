@@ -536,3 +536,46 @@ Deno.test("a malformed can_use_tool answer is an error naming the field", async 
   const result = resultOf(messages) as { errors?: string[] };
   assert.match(result.errors?.[0] ?? "", /'response.behavior'|behavior/);
 });
+
+Deno.test("read-only control requests: mcp_status, get_context_usage, set_max_thinking_tokens", async () => {
+  const calc = createSdkMcpServer({
+    name: "calc",
+    version: "1.0.0",
+    tools: [
+      tool("add", "Add", { a: z.number(), b: z.number() }, () => Promise.resolve({ content: [] })),
+    ],
+  });
+  const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hi.").build());
+  let release!: () => void;
+  const done = new Promise<void>((r) => (release = r));
+  const q = query({
+    prompt: (async function* () {
+      yield {
+        type: "user" as const,
+        message: { role: "user" as const, content: "hi" },
+        parent_tool_use_id: null,
+      };
+      await done;
+    })(),
+    options: { spawnClaudeCodeProcess: mock.spawn, mcpServers: { calc } },
+  });
+  let status: unknown, usage: Record<string, unknown> | undefined;
+  for await (const m of q) {
+    if (m.type === "result") {
+      status = await q.mcpServerStatus();
+      usage = await q.getContextUsage() as unknown as Record<string, unknown>;
+      await q.setMaxThinkingTokens(1000);
+      release();
+    }
+  }
+  assert.deepEqual(
+    (status as Array<{ name: string; status: string }>).map((s) => [s.name, s.status]),
+    [["calc", "connected"]],
+  );
+  assert.equal(usage?.model, "claude-opus-5-5");
+  assert.equal(typeof usage?.totalTokens, "number");
+  assert.deepEqual(
+    mock.session.clientRequests().map((r) => r.subtype),
+    ["initialize", "mcp_status", "get_context_usage", "set_max_thinking_tokens"],
+  );
+});

@@ -359,3 +359,65 @@ Deno.test("ScenarioBuilder rejects bad input with clear errors", () => {
   assert.throws(() => new Session({ exchanges: "no" } as never), /'exchanges' must be an array/);
   assert.ok(text("x"));
 });
+
+Deno.test("Session writes on-connect frames before any input", async () => {
+  const session = new Session(
+    new ScenarioBuilder().onConnect({ type: "keep_alive" }, {
+      type: "system",
+      subtype: "notification",
+      text: "up",
+    })
+      .build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.close();
+  assert.deepEqual(types(await readAll(session.readable)), ["keep_alive", "system/notification"]);
+});
+
+Deno.test("Session: the initialize answer can be configured by the scenario", async () => {
+  const session = new Session(
+    new ScenarioBuilder({ initialize: { pid: 4242, extra_field: true } }).build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(initialize());
+  await writer.close();
+  const [frame] = await readAll(session.readable);
+  const body = (frame.response as { response: Record<string, unknown> }).response;
+  assert.equal(body.pid, 4242);
+  assert.equal(body.extra_field, true);
+  assert.equal(body.claude_code_version, "2.1.328");
+});
+
+Deno.test("Session: per-exchange timing overrides the session's, on virtual time", async () => {
+  const session = new Session(
+    new ScenarioBuilder({ timing: "instant" })
+      .on("slow").timing({ baseMs: 1000, jitterMs: 0 }).respond("a").respond("b")
+      .on("fast").respond("c")
+      .build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(prompt("slow"));
+  await writer.write(prompt("fast"));
+  await writer.close();
+  const results = (await readAll(session.readable)).filter((f) => f.type === "result");
+  assert.equal(results[0].duration_ms, 2000); // two messages, 1 s each, before the result
+  assert.equal(results[1].duration_ms, 0);
+});
+
+Deno.test("Session: an hour of scripted delays completes in well under a second of wall time", async () => {
+  const start = performance.now();
+  const session = new Session(
+    new ScenarioBuilder().on("go").delay(30 * 60_000).respond("half").respondDelayed(
+      30 * 60_000,
+      "done",
+    ).build(),
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(prompt("go"));
+  await writer.close();
+  const frames = await readAll(session.readable);
+  assert.equal(frames.find((f) => f.type === "result")!.duration_ms, 3_600_000);
+  assert.ok(performance.now() - start < 1000);
+  const stamps = frames.filter((f) => f.type === "assistant").map((f) => f.timestamp);
+  assert.deepEqual(stamps, ["2026-01-01T00:30:00.000Z", "2026-01-01T01:00:00.000Z"]);
+});
