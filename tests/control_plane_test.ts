@@ -579,3 +579,35 @@ Deno.test("read-only control requests: mcp_status, get_context_usage, set_max_th
     ["initialize", "mcp_status", "get_context_usage", "set_max_thinking_tokens"],
   );
 });
+
+Deno.test("an unknown control subtype from the SDK gets an error response, never silence", async () => {
+  const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hi.").build());
+  let release!: () => void;
+  const done = new Promise<void>((r) => (release = r));
+  const q = query({
+    prompt: (async function* () {
+      yield {
+        type: "user" as const,
+        message: { role: "user" as const, content: "hi" },
+        parent_tool_use_id: null,
+      };
+      await done;
+    })(),
+    options: { spawnClaudeCodeProcess: mock.spawn },
+  });
+  // `request` is the SDK's untyped way to send any control request.
+  const raw = q as unknown as { request(body: { subtype: string }): Promise<unknown> };
+  let rejection: unknown;
+  for await (const m of q) {
+    if (m.type === "result") {
+      rejection = await raw.request({ subtype: "no_such_subtype" }).then(() => undefined, (e) => e);
+      release();
+    }
+  }
+  assert.match(String(rejection), /Unsupported control request subtype: no_such_subtype/);
+  const [record] = mock.session.clientRequests().filter((r) => r.subtype === "no_such_subtype");
+  assert.deepEqual(record.answer, {
+    success: false,
+    error: "Unsupported control request subtype: no_such_subtype",
+  });
+});
