@@ -53,3 +53,56 @@ export function kinds(messages: readonly SDKMessage[]): string[] {
     m,
   ) => ("subtype" in m && typeof m.subtype === "string" ? `${m.type}/${m.subtype}` : m.type));
 }
+
+/**
+ * A streaming prompt that yields `texts[0]` at once and each next text when `next()` is
+ * called; with `holdOpen`, after the last text it keeps stdin open until `next()` is called
+ * once more.
+ */
+export function gatedPrompt(texts: string[], options: { holdOpen?: boolean } = {}): {
+  prompt: AsyncIterable<{
+    type: "user";
+    message: { role: "user"; content: string };
+    parent_tool_use_id: null;
+  }>;
+  next: () => void;
+} {
+  const gates: Array<() => void> = [];
+  let opened = 0;
+  const wait = () =>
+    new Promise<void>((resolve) => {
+      if (opened > 0) {
+        opened--;
+        resolve();
+      } else gates.push(resolve);
+    });
+  const next = () => {
+    const gate = gates.shift();
+    if (gate) gate();
+    else opened++;
+  };
+  const prompt = (async function* () {
+    for (let i = 0; i < texts.length; i++) {
+      if (i > 0) await wait();
+      yield {
+        type: "user" as const,
+        message: { role: "user" as const, content: texts[i] },
+        parent_tool_use_id: null,
+      };
+    }
+    if (options.holdOpen) await wait();
+  })();
+  return { prompt, next };
+}
+
+/** The FakeTime recipe: run the fake clock's timers until `task` settles. */
+export async function driveFakeTime(
+  fake: { nextAsync(): Promise<number> },
+  task: Promise<unknown>,
+): Promise<void> {
+  let settled = false;
+  task.then(() => (settled = true), () => (settled = true));
+  while (!settled) {
+    if (!(await fake.nextAsync())) await new Promise((r) => queueMicrotask(() => r(undefined)));
+  }
+}

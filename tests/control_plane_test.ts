@@ -13,7 +13,7 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { MockTransport, ScenarioBuilder, SystemClock } from "../mod.ts";
-import { kinds, runQuery } from "./_sdk.ts";
+import { driveFakeTime, gatedPrompt, kinds, runQuery } from "./_sdk.ts";
 
 function resultOf(messages: readonly SDKMessage[]): SDKResultMessage {
   const result = messages.findLast((m) => m.type === "result");
@@ -349,7 +349,6 @@ Deno.test("interrupt during a streamed reply: the app sees the real CLI's messag
     });
     const messages: SDKMessage[] = [];
     let thrown: Error | undefined;
-    let done = false;
     const consume = (async () => {
       try {
         for await (const m of q) {
@@ -363,14 +362,9 @@ Deno.test("interrupt during a streamed reply: the app sees the real CLI's messag
         }
       } catch (error) {
         thrown = error as Error;
-      } finally {
-        done = true;
       }
     })();
-    while (!done) {
-      if (!(await fake.nextAsync())) await new Promise((r) => queueMicrotask(() => r(undefined)));
-    }
-    await consume;
+    await driveFakeTime(fake, consume);
     const k = kinds(messages);
     const lastDelta = messages.findLastIndex((m) =>
       m.type === "stream_event" && m.event.type === "content_block_delta"
@@ -413,22 +407,9 @@ Deno.test("set_model: the next turn's init and assistant frames report the new m
     new ScenarioBuilder().on("one").respond("First.").on("two").respond("Second.").build(),
   );
   const messages: SDKMessage[] = [];
-  let release!: () => void;
-  const firstResult = new Promise<void>((r) => (release = r));
+  const { prompt, next: release } = gatedPrompt(["one", "two"]);
   const q = query({
-    prompt: (async function* () {
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "one" },
-        parent_tool_use_id: null,
-      };
-      await firstResult;
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "two" },
-        parent_tool_use_id: null,
-      };
-    })(),
+    prompt,
     options: { spawnClaudeCodeProcess: mock.spawn },
   });
   for await (const m of q) {
@@ -465,22 +446,9 @@ Deno.test("set_permission_mode: later tool uses follow the new mode", async () =
     { recordSent: true },
   );
   let asked = 0;
-  let release!: () => void;
-  const firstResult = new Promise<void>((r) => (release = r));
+  const { prompt, next: release } = gatedPrompt(["one", "two"]);
   const q = query({
-    prompt: (async function* () {
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "one" },
-        parent_tool_use_id: null,
-      };
-      await firstResult;
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "two" },
-        parent_tool_use_id: null,
-      };
-    })(),
+    prompt,
     options: {
       spawnClaudeCodeProcess: mock.spawn,
       canUseTool: (
@@ -546,17 +514,9 @@ Deno.test("read-only control requests: mcp_status, get_context_usage, set_max_th
     ],
   });
   const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hi.").build());
-  let release!: () => void;
-  const done = new Promise<void>((r) => (release = r));
+  const { prompt, next: release } = gatedPrompt(["hi"], { holdOpen: true });
   const q = query({
-    prompt: (async function* () {
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "hi" },
-        parent_tool_use_id: null,
-      };
-      await done;
-    })(),
+    prompt,
     options: { spawnClaudeCodeProcess: mock.spawn, mcpServers: { calc } },
   });
   let status: unknown, usage: Record<string, unknown> | undefined;
@@ -582,17 +542,9 @@ Deno.test("read-only control requests: mcp_status, get_context_usage, set_max_th
 
 Deno.test("an unknown control subtype from the SDK gets an error response, never silence", async () => {
   const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hi.").build());
-  let release!: () => void;
-  const done = new Promise<void>((r) => (release = r));
+  const { prompt, next: release } = gatedPrompt(["hi"], { holdOpen: true });
   const q = query({
-    prompt: (async function* () {
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "hi" },
-        parent_tool_use_id: null,
-      };
-      await done;
-    })(),
+    prompt,
     options: { spawnClaudeCodeProcess: mock.spawn },
   });
   // `request` is the SDK's untyped way to send any control request.

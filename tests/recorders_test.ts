@@ -15,7 +15,7 @@ import {
   ScenarioBuilder,
   SystemClock,
 } from "../mod.ts";
-import { runQuery } from "./_sdk.ts";
+import { driveFakeTime, runQuery } from "./_sdk.ts";
 
 function resultOf(messages: readonly SDKMessage[]): SDKResultMessage {
   return messages.findLast((m) => m.type === "result") as SDKResultMessage;
@@ -178,20 +178,14 @@ Deno.test("interrupt while a permission is pending: control_cancel_request, reje
     ref.q = q;
     const messages: SDKMessage[] = [];
     let thrown: Error | undefined;
-    let done = false;
     const consume = (async () => {
       try {
         for await (const m of q) messages.push(m);
       } catch (error) {
         thrown = error as Error;
-      } finally {
-        done = true;
       }
     })();
-    while (!done) {
-      if (!(await fake.nextAsync())) await new Promise((r) => queueMicrotask(() => r(undefined)));
-    }
-    await consume;
+    await driveFakeTime(fake, consume);
     assert.ok(mock.session.sent().some((f) => f.type === "control_cancel_request"));
     const users = messages.filter((m): m is SDKUserMessage => m.type === "user");
     assert.match(

@@ -9,7 +9,7 @@ import {
   type SDKResultMessage,
 } from "@anthropic-ai/claude-agent-sdk";
 import { MockTransport, ScenarioBuilder, SystemClock, text, thinking } from "../mod.ts";
-import { kinds, promptStream, runQuery } from "./_sdk.ts";
+import { driveFakeTime, kinds, promptStream, runQuery } from "./_sdk.ts";
 
 function resultOf(messages: readonly { type: string }[]): SDKResultMessage {
   const result = messages.findLast((m) => m.type === "result");
@@ -254,12 +254,8 @@ async function timedRun(seed: number): Promise<{ duration: number; stamps: strin
       { clock: new SystemClock() },
     );
     const run = runQuery(mock, "hi");
-    let settled = false;
-    run.finally(() => (settled = true));
     // Drive fake time until the query is done (the FakeTime recipe: nextAsync until idle).
-    while (!settled) {
-      if (!(await fake.nextAsync())) await new Promise((r) => queueMicrotask(() => r(undefined)));
-    }
+    await driveFakeTime(fake, run);
     const { messages, error } = await run;
     assert.equal(error, undefined);
     const stamps = messages.flatMap((

@@ -7,6 +7,7 @@
 
 import type { PermissionSuggestion } from "../builders/control.ts";
 import { AssertionError } from "../session/assertion_error.ts";
+import { errorText, json, plural, show, truncate } from "./_text.ts";
 
 /** The hook events (the SDK's `HookEvent`). */
 export type HookEventName =
@@ -819,30 +820,4 @@ async function settle<T>(work: T | Promise<T>, signal: AbortSignal | undefined):
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function show(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (typeof value === "string") return JSON.stringify(value);
-  return truncate(json(value), 80);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

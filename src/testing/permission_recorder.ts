@@ -7,6 +7,7 @@
 
 import type { PermissionSuggestion } from "../builders/control.ts";
 import { AssertionError } from "../session/assertion_error.ts";
+import { errorText, json, plural, show, truncate } from "./_text.ts";
 
 /**
  * What a `canUseTool` callback answers (structurally the SDK's `PermissionResult`): allow,
@@ -693,30 +694,4 @@ function checkResponse(response: unknown, where: string): void {
 
 function matches(pattern: string, tool: string): boolean {
   return pattern.endsWith("*") ? tool.startsWith(pattern.slice(0, -1)) : tool === pattern;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function show(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (typeof value === "string") return JSON.stringify(value);
-  return truncate(json(value), 80);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

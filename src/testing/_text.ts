@@ -1,0 +1,37 @@
+/**
+ * Text helpers the recorders share for their messages.
+ *
+ * @module
+ * @internal
+ */
+
+/** `1 call`, `2 calls`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** JSON text of a value, or its string form when it cannot be serialized. */
+export function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A short description of a value for an error message. */
+export function show(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (typeof value === "string") return JSON.stringify(value);
+  return truncate(json(value), 80);
+}
+
+/** `text`, cut to `max` characters with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** `Name: message` of an error. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
