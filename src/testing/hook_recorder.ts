@@ -7,7 +7,7 @@
 
 import type { PermissionSuggestion } from "../builders/control.ts";
 import { AssertionError } from "../session/assertion_error.ts";
-import { errorText, json, plural, show, truncate } from "./_text.ts";
+import { errorText, json, plural, settle, show, truncate } from "./_shared.ts";
 
 /** The hook events (the SDK's `HookEvent`). */
 export type HookEventName =
@@ -799,25 +799,5 @@ function checkEvent(event: unknown, where: string): asserts event is HookEventNa
 function checkText(value: unknown, where: string, what: string): asserts value is string {
   if (typeof value !== "string") {
     throw new TypeError(`${where}: ${what} must be a string, got ${show(value)}`);
-  }
-}
-
-/** Races `work` against `signal`; a late rejection of `work` is swallowed. */
-async function settle<T>(work: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!(work instanceof Promise) || !signal) return await work;
-  if (signal.aborted) {
-    work.catch(() => {});
-    throw signal.reason;
-  }
-  let onAbort = (): void => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  work.catch(() => {});
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
   }
 }

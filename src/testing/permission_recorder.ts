@@ -7,7 +7,7 @@
 
 import type { PermissionSuggestion } from "../builders/control.ts";
 import { AssertionError } from "../session/assertion_error.ts";
-import { errorText, json, plural, show, truncate } from "./_text.ts";
+import { errorText, json, plural, settle, show, truncate } from "./_shared.ts";
 
 /**
  * What a `canUseTool` callback answers (structurally the SDK's `PermissionResult`): allow,
@@ -593,26 +593,6 @@ function describeRecord(record: PermissionRecord): string {
   return result.updatedInput !== undefined && result.updatedInput !== record.input
     ? `${head} → allow with ${truncate(json(result.updatedInput), 120)}`
     : `${head} → allow`;
-}
-
-/** Races `work` against `signal`; a late rejection of `work` is swallowed. */
-async function settle<T>(work: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!(work instanceof Promise) || !signal) return await work;
-  if (signal.aborted) {
-    work.catch(() => {});
-    throw signal.reason;
-  }
-  let onAbort = (): void => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  work.catch(() => {});
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
 }
 
 function normalize(

@@ -1,5 +1,5 @@
 /**
- * Text helpers the recorders share for their messages.
+ * Helpers the recorders share: message text, and waiting on a responder under a signal.
  *
  * @module
  * @internal
@@ -34,4 +34,24 @@ export function truncate(text: string, max: number): string {
 /** `Name: message` of an error. */
 export function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Races `work` against `signal`; a late rejection of `work` is swallowed. */
+export async function settle<T>(work: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!(work instanceof Promise) || !signal) return await work;
+  if (signal.aborted) {
+    work.catch(() => {});
+    throw signal.reason;
+  }
+  let onAbort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
