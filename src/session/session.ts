@@ -195,8 +195,6 @@ interface StreamProgress {
   blockIndex: number;
   /** Text streamed so far in the open block. */
   text: string;
-  /** Assistant frames already written. */
-  sentBlocks: number;
 }
 
 /** What the checks before a tool use decided. */
@@ -1185,7 +1183,7 @@ export class Session {
     const sequence: Iterable<Frame> = partial
       ? streamEvents(this.ctx, frames, { outputTokens })
       : withThinkingTokens(this.ctx, frames);
-    const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "", sentBlocks: 0 };
+    const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
     turn.streaming = progress;
     if (partial) {
       await this.#send({ frame: systemStatus(this.ctx, "requesting"), delay: 0 });
@@ -1809,10 +1807,6 @@ function* withThinkingTokens(ctx: BuildContext, frames: AssistantFrame[]): Gener
 }
 
 function trackProgress(progress: StreamProgress, frame: Frame): void {
-  if (frame.type === "assistant") {
-    progress.sentBlocks++;
-    return;
-  }
   if (frame.type !== "stream_event") return;
   const event = frame.event as {
     type: string;
