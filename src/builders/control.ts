@@ -10,25 +10,15 @@ import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "..
 import type { BuildContext } from "./build_context.ts";
 import { CLAUDE_CODE_VERSION } from "./build_context.ts";
 import { checkString, describe } from "./_common.ts";
-import {
-  type AgentInfoEntry,
-  DEFAULT_AGENTS,
-  DEFAULT_COMMANDS,
-  DEFAULT_HOME,
-  DEFAULT_MODELS,
-  INITIALIZE_CAPABILITIES,
-  type ModelInfoEntry,
-  OUTPUT_STYLES,
-  projectSlug,
-  type SlashCommandInfo,
-} from "./inventory.ts";
+import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
+import { DEFAULT_COMMANDS, type SlashCommandInfo } from "./slash_commands.ts";
+import { DEFAULT_MODELS, type ModelInfoEntry } from "./models.ts";
+import { INITIALIZE_CAPABILITIES } from "./capabilities.ts";
+import { OUTPUT_STYLES } from "./output_styles.ts";
+import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
-import {
-  type FastModeDisabledReason,
-  type FastModeState,
-  type PermissionMode,
-  permissionModeOf,
-} from "./system.ts";
+import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
+import { type PermissionMode, permissionModeOf } from "./system.ts";
 
 /** A `control_request` frame with a known request body. */
 export interface ControlRequestFrameOut<R extends { subtype: string } = { subtype: string }>

@@ -17,18 +17,15 @@ import type { BuildContext } from "./build_context.ts";
 import { apiErrorMessage, assistantMessage, text, thinking, toolUse } from "./assistant.ts";
 import type { AssistantContentInput } from "./assistant.ts";
 import { abortedStreamEnd, streamEvents, thinkingTokenFrames } from "./stream_events.ts";
+import { apiRetry, sessionStateChanged, systemInit, systemStatus } from "./system.ts";
+import { compactBoundary } from "./compact_boundary.ts";
 import {
-  apiRetry,
-  compactBoundary,
   newTask,
-  sessionStateChanged,
-  systemInit,
-  systemStatus,
   taskNotification,
   taskProgress,
   taskStarted,
   taskUpdated,
-} from "./system.ts";
+} from "./task_frames.ts";
 import { toolResult, userPrompt, userText } from "./user.ts";
 import { resultFrame, subagentStats } from "./result.ts";
 import {

@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  DEFAULT_COMMANDS,
-  DEFAULT_MODELS,
-  defaultTools,
-  projectSlug,
-  resolveModel,
-} from "./inventory.ts";
+import { defaultTools, resolveModel } from "./inventory.ts";
+import { DEFAULT_COMMANDS } from "./slash_commands.ts";
+import { DEFAULT_MODELS } from "./models.ts";
+import { projectSlug } from "./project_paths.ts";
 
 Deno.test("resolveModel resolves aliases and full names", () => {
   assert.equal(resolveModel("sonnet"), "claude-sonnet-5-5");

@@ -9,7 +9,7 @@
 import type { ResultFrame, Uuid } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 import { checkCount, describe } from "./_common.ts";
-import type { FastModeDisabledReason, FastModeState } from "./system.ts";
+import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
 import {
   type ApiCallUsage,
   modelUsage as modelUsageOf,

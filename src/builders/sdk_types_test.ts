@@ -35,19 +35,16 @@ import type {
 import { createBuildContext } from "./build_context.ts";
 import { apiErrorMessage, assistantMessage, text, thinking, toolUse } from "./assistant.ts";
 import { abortedStreamEnd, type StreamEventFrameOut, streamEvents } from "./stream_events.ts";
+import { apiRetry, sessionStateChanged, systemInit, systemStatus } from "./system.ts";
+import { compactBoundary } from "./compact_boundary.ts";
+import { thinkingTokens } from "./thinking_tokens.ts";
 import {
-  apiRetry,
-  compactBoundary,
   newTask,
-  sessionStateChanged,
-  systemInit,
-  systemStatus,
   taskNotification,
   taskProgress,
   taskStarted,
   taskUpdated,
-  thinkingTokens,
-} from "./system.ts";
+} from "./task_frames.ts";
 import { toolResult, type ToolResultBlockOut, userPrompt, userText } from "./user.ts";
 import { resultFrame, type ResultSuccessFrame } from "./result.ts";
 import {

@@ -16,7 +16,7 @@ import type {
   ThinkingDisplay,
 } from "./assistant.ts";
 import { checkCount, describe } from "./_common.ts";
-import { thinkingTokens, type ThinkingTokensFrame } from "./system.ts";
+import { thinkingTokens, type ThinkingTokensFrame } from "./thinking_tokens.ts";
 
 /** Why an API message stopped (`message_delta.delta.stop_reason`). */
 export type StopReason =

@@ -2,18 +2,20 @@ import assert from "node:assert/strict";
 import { createBuildContext } from "./build_context.ts";
 import {
   apiRetry,
-  compactBoundary,
-  newTask,
   permissionModeOf,
   sessionStateChanged,
   systemInit,
   systemStatus,
+} from "./system.ts";
+import { compactBoundary } from "./compact_boundary.ts";
+import { thinkingTokens } from "./thinking_tokens.ts";
+import {
+  newTask,
   taskNotification,
   taskProgress,
   taskStarted,
   taskUpdated,
-  thinkingTokens,
-} from "./system.ts";
+} from "./task_frames.ts";
 
 Deno.test("systemInit reports the context and options", () => {
   const ctx = createBuildContext({

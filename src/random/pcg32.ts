@@ -35,14 +35,26 @@ export class Pcg32 {
   /**
    * Seeds the generator the way `@std/random`'s `randomSeeded(seed)` does.
    *
-   * @param seed A bigint, or a safe integer.
+   * @param seed A bigint, or a safe integer (anything else throws: a `TypeError` for
+   *   another type, a `RangeError` for a float or an unsafe integer, naming `seed`).
    */
   constructor(seed: bigint | number) {
     if (typeof seed === "number") {
       if (!Number.isSafeInteger(seed)) {
-        throw new RangeError(`Cannot seed PCG32: seed must be a safe integer, got ${seed}`);
+        throw new RangeError(
+          `Cannot seed PCG32: 'seed' must be a bigint or a safe integer, got ${seed}`,
+        );
       }
       seed = BigInt(seed);
+    } else if (typeof seed !== "bigint") {
+      const kind = seed === null ? "null" : Array.isArray(seed) ? "an array" : typeof seed;
+      throw new TypeError(
+        `Cannot seed PCG32: 'seed' must be a bigint or a safe integer, got ${
+          kind === "null" || kind === "an array"
+            ? kind
+            : `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`
+        }`,
+      );
     }
     // Seed a throwaway generator from the seed, draw 16 bytes, use them as state and stream.
     const seeder = new Pcg32State(((seed % (1n << 64n)) + (1n << 64n)) & MASK64, SEED_INCREMENT);

@@ -60,7 +60,9 @@ export function exact(expected: string): Matcher {
 }
 
 /**
- * Matches text that a regular expression matches (`lastIndex` is reset for `g`/`y`).
+ * Matches text that a regular expression matches (`lastIndex` is reset for `g`/`y`). The
+ * RegExp runs as given: a pattern that backtracks badly on long prompts is slow here too
+ * (prefer {@linkcode glob}, which always runs in linear time).
  *
  * @example Regex
  * ```ts
@@ -84,8 +86,9 @@ export function regex(pattern: RegExp): Matcher {
 }
 
 /**
- * Matches the whole text against a glob: `*` any run of characters, `?` one character,
- * `[abc]` a class; `\` escapes.
+ * Matches the whole text (trimmed) against a glob: `*` any run of characters, `?` one
+ * character, `[abc]`, `[a-z]` and `[!abc]` a class; `\` escapes. Matching takes time
+ * linear in the text for a given pattern (no backtracking blow-up on long prompts).
  *
  * @example Glob
  * ```ts
@@ -94,11 +97,14 @@ export function regex(pattern: RegExp): Matcher {
  * ```
  */
 export function glob(pattern: string): Matcher {
-  const re = globToRegExp(pattern);
+  if (typeof pattern !== "string") {
+    throw new TypeError(`Invalid glob: expected a string pattern, got ${describe(pattern)}`);
+  }
+  const tokens = compileGlob(pattern);
   return {
     kind: "glob",
     description: `matches glob ${JSON.stringify(pattern)}`,
-    test: (t) => re.test(t.trim()),
+    test: (t) => globMatch(tokens, t.trim()),
   };
 }
 
@@ -154,8 +160,8 @@ export function toMatcher(trigger: Trigger): Matcher {
 }
 
 /**
- * The text of a frame as matchers see it: a `user` frame's joined text blocks (or its
- * string content), else the frame as JSON.
+ * The text of a frame as matchers see it: for a `user` frame its prompt text
+ * ({@linkcode promptText}), for anything else the frame as JSON.
  *
  * @example Text of a prompt
  * ```ts
@@ -165,42 +171,116 @@ export function toMatcher(trigger: Trigger): Matcher {
  * ```
  */
 export function frameText(frame: Frame): string {
-  if (frame.type === "user") {
-    const content = (frame.message as { content?: unknown } | undefined)?.content;
-    if (typeof content === "string") return content;
-    if (Array.isArray(content)) {
-      return content
-        .map((b) => (b && typeof b === "object" && typeof b.text === "string" ? b.text : ""))
-        .filter((s) => s !== "")
-        .join("\n");
-    }
-  }
-  return JSON.stringify(frame);
+  return frame.type === "user" ? promptText(frame) : JSON.stringify(frame);
 }
 
-function globToRegExp(pattern: string): RegExp {
-  let out = "^";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === "\\" && i + 1 < pattern.length) out += escape(pattern[++i]);
-    else if (c === "*") out += "[\\s\\S]*";
-    else if (c === "?") out += "[\\s\\S]";
+/**
+ * The prompt text of a `user` frame: its string content, or its text blocks joined with
+ * newlines; "" when it carries no text (an image, a malformed message). Triggers match
+ * this, never the frame's raw JSON.
+ *
+ * @example A prompt with no text
+ * ```ts
+ * import { promptText } from "@x/claude-mock";
+ * console.log(JSON.stringify(promptText({ type: "user", message: { role: "user", content: [] } }))); // ""
+ * ```
+ */
+export function promptText(frame: Frame): string {
+  const content = (frame.message as { content?: unknown } | undefined)?.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((b) => (b && typeof b === "object" && typeof b.text === "string" ? b.text : ""))
+    .filter((s) => s !== "")
+    .join("\n");
+}
+
+type GlobToken =
+  | { kind: "star" }
+  | { kind: "one" }
+  | { kind: "char"; char: string }
+  | { kind: "class"; negate: boolean; ranges: Array<[string, string]> };
+
+function compileGlob(pattern: string): GlobToken[] {
+  const tokens: GlobToken[] = [];
+  const chars = [...pattern];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c === "\\" && i + 1 < chars.length) tokens.push({ kind: "char", char: chars[++i] });
+    else if (c === "*") {
+      if (tokens.at(-1)?.kind !== "star") tokens.push({ kind: "star" });
+    } else if (c === "?") tokens.push({ kind: "one" });
     else if (c === "[") {
-      const end = pattern.indexOf("]", i + 1);
-      if (end < 0) out += "\\[";
-      else {
-        let cls = pattern.slice(i + 1, end).replace(/\\/g, "\\\\");
-        if (cls.startsWith("!")) cls = "^" + cls.slice(1);
-        out += `[${cls}]`;
-        i = end;
+      const end = chars.indexOf("]", i + 2);
+      if (end < 0) {
+        tokens.push({ kind: "char", char: c });
+        continue;
       }
-    } else out += escape(c);
+      let body = chars.slice(i + 1, end);
+      const negate = body[0] === "!" || body[0] === "^";
+      if (negate) body = body.slice(1);
+      const ranges: Array<[string, string]> = [];
+      for (let j = 0; j < body.length; j++) {
+        const from = body[j] === "\\" && j + 1 < body.length ? body[++j] : body[j];
+        if (body[j + 1] === "-" && j + 2 < body.length) {
+          const to = body[j + 2] === "\\" && j + 3 < body.length ? body[j + 3] : body[j + 2];
+          j += body[j + 2] === "\\" ? 3 : 2;
+          ranges.push([from, to]);
+        } else ranges.push([from, from]);
+      }
+      tokens.push({ kind: "class", negate, ranges });
+      i = end;
+    } else tokens.push({ kind: "char", char: c });
   }
-  return new RegExp(out + "$");
+  return tokens;
 }
 
-function escape(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? "\\" + c : c;
+function tokenMatches(token: GlobToken, c: string): boolean {
+  switch (token.kind) {
+    case "one":
+      return true;
+    case "char":
+      return token.char === c;
+    case "class": {
+      let inside = false;
+      for (const [from, to] of token.ranges) {
+        if (c >= from && c <= to) {
+          inside = true;
+          break;
+        }
+      }
+      return inside !== token.negate;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Wildcard matching with one backtrack point (the last star): every other token matches
+ * exactly one character, so O(text × pattern) at worst, never exponential.
+ */
+function globMatch(tokens: GlobToken[], text: string): boolean {
+  const chars = [...text];
+  let t = 0;
+  let p = 0;
+  let starP = -1;
+  let starT = 0;
+  while (t < chars.length) {
+    const token = tokens[p];
+    if (token !== undefined && token.kind !== "star" && tokenMatches(token, chars[t])) {
+      t++;
+      p++;
+    } else if (token?.kind === "star") {
+      starP = p++;
+      starT = t;
+    } else if (starP >= 0) {
+      p = starP + 1;
+      t = ++starT;
+    } else return false;
+  }
+  while (tokens[p]?.kind === "star") p++;
+  return p === tokens.length;
 }
 
 function describe(value: unknown): string {

@@ -86,7 +86,7 @@ export function decidePermission(
   const interactive = INTERACTIVE_TOOLS.has(tool);
   for (const kind of ["deny", "ask", "allow"] as const) {
     for (const { rules, source } of options.sources) {
-      const rule = rules[kind]?.find((r) => ruleMatches(r, tool, input));
+      const rule = ruleList(rules, kind, source, tool)?.find((r) => ruleMatches(r, tool, input));
       if (rule === undefined) continue;
       if (kind === "allow" && interactive) continue;
       return { behavior: kind, reason: "rule", rule, source };
@@ -102,6 +102,40 @@ export function decidePermission(
   if (mode === "acceptEdits" && EDIT_TOOLS.has(tool)) return { behavior: "allow", reason: "mode" };
   if (mode === "plan" || mode === "dontAsk") return { behavior: "deny", reason: "mode" };
   return { behavior: "ask", reason: "tool" };
+}
+
+/** The `kind` list of `rules`, checked: a wrong shape is a clear error, never a crash. */
+function ruleList(
+  rules: PermissionRules,
+  kind: keyof PermissionRules,
+  source: string,
+  tool: string,
+): readonly string[] | undefined {
+  const where = `Cannot decide permission for '${tool}'`;
+  if (typeof rules !== "object" || rules === null || Array.isArray(rules)) {
+    throw new TypeError(
+      `${where}: the ${source} rules must be an object with allow, ask and deny lists, got ${
+        kindOf(rules)
+      }`,
+    );
+  }
+  const list: unknown = rules[kind];
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) {
+    throw new TypeError(
+      `${where}: '${kind}' of the ${source} rules must be an array of rule strings, got ${
+        kindOf(list)
+      }`,
+    );
+  }
+  for (let i = 0; i < list.length; i++) {
+    if (typeof list[i] !== "string") {
+      throw new TypeError(
+        `${where}: '${kind}[${i}]' of the ${source} rules must be a string, got ${kindOf(list[i])}`,
+      );
+    }
+  }
+  return list;
 }
 
 const READ_ONLY_COMMANDS = new Set([
@@ -156,6 +190,9 @@ export function isReadOnlyCommand(command: string): boolean {
  * ```
  */
 export function ruleMatches(rule: string, tool: string, input: Record<string, unknown>): boolean {
+  if (typeof rule !== "string") {
+    throw new TypeError(`Invalid permission rule: expected a string, got ${kindOf(rule)}`);
+  }
   const open = rule.indexOf("(");
   const name = open < 0 ? rule : rule.slice(0, open);
   if (!nameMatches(name, tool)) return false;
@@ -190,12 +227,23 @@ function contentMatches(pattern: string, subject: string): boolean {
 
 /**
  * Reads the permission rules out of a `--settings` value (a JSON object; a path is not
- * read and gives no rules).
+ * read and gives no rules). A wrong shape is a `TypeError` naming `--settings` and the field.
  *
  * @example Settings from the SDK
  * ```ts
  * import { rulesFromSettings } from "@x/claude-mock";
  * console.log(rulesFromSettings('{"permissions":{"ask":["Read"]}}')); // { ask: ["Read"] }
+ * ```
+ *
+ * @example A string where a list belongs
+ * ```ts
+ * import { rulesFromSettings } from "@x/claude-mock";
+ * try {
+ *   rulesFromSettings('{"permissions":{"allow":"Bash"}}');
+ * } catch (error) {
+ *   console.log((error as Error).message);
+ *   // Cannot read --settings: 'permissions.allow' must be an array of rule strings, got a string
+ * }
  * ```
  */
 export function rulesFromSettings(settings: string | undefined): PermissionRules {
@@ -208,12 +256,44 @@ export function rulesFromSettings(settings: string | undefined): PermissionRules
       `Cannot read --settings: not valid JSON (${(error as Error).message})`,
     );
   }
-  const permissions = (parsed as { permissions?: Record<string, unknown> })?.permissions;
-  if (!permissions || typeof permissions !== "object") return {};
+  const permissions = (parsed as { permissions?: unknown }).permissions;
+  if (permissions === undefined || permissions === null) return {};
+  if (typeof permissions !== "object" || Array.isArray(permissions)) {
+    throw new TypeError(
+      `Cannot read --settings: 'permissions' must be an object with allow, ask and deny rule lists, got ${
+        kindOf(permissions)
+      }`,
+    );
+  }
   const rules: PermissionRules = {};
   for (const kind of ["allow", "ask", "deny"] as const) {
-    const list = permissions[kind];
-    if (Array.isArray(list)) rules[kind] = list.filter((r): r is string => typeof r === "string");
+    const list = (permissions as Record<string, unknown>)[kind];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      throw new TypeError(
+        `Cannot read --settings: 'permissions.${kind}' must be an array of rule strings, got ${
+          kindOf(list)
+        }`,
+      );
+    }
+    list.forEach((rule, i) => {
+      if (typeof rule !== "string") {
+        throw new TypeError(
+          `Cannot read --settings: 'permissions.${kind}[${i}]' must be a string, got ${
+            kindOf(rule)
+          }`,
+        );
+      }
+    });
+    rules[kind] = [...list];
   }
   return rules;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }

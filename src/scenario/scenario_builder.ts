@@ -16,7 +16,7 @@ import {
 } from "../builders/tools.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
-import { toMatcher, type Trigger } from "./matcher.ts";
+import { type Matcher, toMatcher, type Trigger } from "./matcher.ts";
 import type { Exchange, Scenario } from "./scenario.ts";
 import type {
   MessagePart,
@@ -26,6 +26,7 @@ import type {
   StepSource,
   TurnInfo,
 } from "./step.ts";
+import { validateScenario, validateStep, validateTiming } from "./validate_scenario.ts";
 
 /** What `respond` accepts: text, a content block or tool call, or several. */
 export type ResponseContent = string | MessagePart | MessagePart[];
@@ -70,7 +71,9 @@ export type ScenarioOptions = Omit<Scenario, "exchanges" | "onConnect" | "unmatc
 
 /**
  * Builds a {@linkcode Scenario}: `.on(trigger)` starts an exchange, the step methods add
- * to it, `.build()` returns the data.
+ * to it, `.build()` returns the data. Every method checks its arguments when it is called
+ * and `build()` checks the whole scenario ({@linkcode validateScenario}), so a mistake fails
+ * at once with an error naming the scenario, the path of the step and the problem.
  *
  * @example A two-exchange scenario
  * ```ts
@@ -82,6 +85,17 @@ export type ScenarioOptions = Omit<Scenario, "exchanges" | "onConnect" | "unmatc
  *   .build();
  * console.log(scenario.exchanges.length); // 2
  * ```
+ *
+ * @example A mistake names the scenario and the step
+ * ```ts
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * try {
+ *   new ScenarioBuilder({ name: "deploy" }).on("go").respond("Deploying.").delay(NaN);
+ * } catch (error) {
+ *   console.log((error as Error).message);
+ *   // Cannot build scenario 'deploy': 'exchanges[0].steps[1].ms' must be a finite number >= 0, got NaN
+ * }
+ * ```
  */
 export class ScenarioBuilder {
   #options: ScenarioOptions;
@@ -89,17 +103,44 @@ export class ScenarioBuilder {
   #onConnect: Step[] = [];
   #unmatched: "error" | StepSource = "error";
 
-  /** Starts a scenario with session-wide options. */
+  /** Starts a scenario with session-wide options (checked now). */
   constructor(options: ScenarioOptions = {}) {
+    if (!isRecord(options)) {
+      throw new TypeError(
+        `Cannot build scenario: the scenario options must be an object, got ${kindOf(options)}`,
+      );
+    }
+    const name = typeof options.name === "string" ? options.name : undefined;
+    for (const key of ["exchanges", "onConnect", "unmatched"]) {
+      if (key in options) {
+        fail(
+          TypeError,
+          name,
+          key,
+          "is set with the builder's methods (on, onConnect, onUnmatched), not as an option",
+        );
+      }
+    }
+    validateScenario({ ...options, exchanges: [] });
     this.#options = { ...options };
+  }
+
+  /** The scenario's name, if it has one. */
+  get #name(): string | undefined {
+    return this.#options.name;
   }
 
   /** Starts an exchange answering user messages that match `trigger`. */
   on(trigger: Trigger, options: { repeat?: boolean } = {}): ExchangeBuilder {
+    const index = this.#exchanges.length;
+    const path = `exchanges[${index}]`;
+    const matcher = triggerAt(trigger, this.#name, `${path}.trigger`);
+    checkObject(options, this.#name, path, "on() options");
+    if (options.repeat !== undefined) checkBoolean(options.repeat, this.#name, `${path}.repeat`);
     const steps: Step[] = [];
-    const exchange: Exchange = { trigger: toMatcher(trigger), steps, repeat: options.repeat };
+    const exchange: Exchange = { trigger: matcher, steps, repeat: options.repeat };
     this.#exchanges.push({ exchange, steps });
-    return new ExchangeBuilder(this, exchange, steps);
+    return new ExchangeBuilder(this, exchange, steps, { index, name: this.#name });
   }
 
   /** Adds an exchange whose steps a function produces lazily (a generator is ideal). */
@@ -108,8 +149,23 @@ export class ScenarioBuilder {
     source: (turn: TurnInfo) => Iterable<Step> | AsyncIterable<Step>,
     options: { repeat?: boolean; timing?: Timing } = {},
   ): this {
+    const path = `exchanges[${this.#exchanges.length}]`;
+    const matcher = triggerAt(trigger, this.#name, `${path}.trigger`);
+    if (typeof source !== "function") {
+      fail(
+        TypeError,
+        this.#name,
+        `${path}.steps`,
+        `onLazy needs a step function, got ${kindOf(source)}`,
+      );
+    }
+    checkObject(options, this.#name, path, "onLazy() options");
+    if (options.repeat !== undefined) checkBoolean(options.repeat, this.#name, `${path}.repeat`);
+    if (options.timing !== undefined) {
+      validateTiming(options.timing, `${path}.timing`, { name: this.#name });
+    }
     this.#exchanges.push({
-      exchange: { trigger: toMatcher(trigger), steps: source, ...options },
+      exchange: { trigger: matcher, steps: source, ...options },
       steps: null,
     });
     return this;
@@ -117,68 +173,91 @@ export class ScenarioBuilder {
 
   /** Frames to write as soon as the process starts. */
   onConnect(...frames: Frame[]): this {
-    for (const frame of frames) this.#onConnect.push({ kind: "emit", frame });
+    for (const frame of frames) {
+      const step: Step = { kind: "emit", frame };
+      validateStep(step, `onConnect[${this.#onConnect.length}]`, BUILD(this.#name));
+      this.#onConnect.push(step);
+    }
     return this;
   }
 
-  /** What unmatched user messages get: `error` (default) or steps. */
+  /** What unmatched user messages get: `error` (default), a text reply, or steps. */
   onUnmatched(answer: "error" | StepSource | string): this {
-    this.#unmatched = typeof answer === "string" && answer !== "error"
-      ? [{ kind: "message", parts: [text(answer)] }]
-      : answer as "error" | StepSource;
+    if (typeof answer === "string") {
+      this.#unmatched = answer === "error" ? "error" : [{ kind: "message", parts: [text(answer)] }];
+    } else if (typeof answer === "function") {
+      this.#unmatched = answer;
+    } else if (Array.isArray(answer)) {
+      answer.forEach((step, i) => validateStep(step, `unmatched[${i}]`, BUILD(this.#name)));
+      this.#unmatched = [...answer];
+    } else {
+      fail(
+        TypeError,
+        this.#name,
+        "unmatched",
+        `must be "error", a reply text, an array of steps or a step function, got ${
+          kindOf(answer)
+        }`,
+      );
+    }
     return this;
   }
 
-  /** The process exits with `code` (default 1) right after `frames` frames. */
+  /** The process exits with `code` (default 1, from 1 to 255) right after `frames` frames. */
   crashAfter(frames: number, code = 1): this {
-    if (!Number.isInteger(frames) || frames < 0) {
-      throw new RangeError(`crashAfter: 'frames' must be an integer >= 0, got ${frames}`);
-    }
-    if (!Number.isInteger(code) || code === 0) {
-      throw new RangeError(`crashAfter: 'code' must be a non-zero integer, got ${code}`);
-    }
-    this.#options.crashAfter = { frames, code };
+    const crashAfter = { frames, code };
+    validateScenario({ name: this.#name, exchanges: [], crashAfter });
+    this.#options.crashAfter = crashAfter;
     return this;
   }
 
-  /** The process exits with `code` when stdin closes. */
+  /** The process exits with `code` (an integer from 0 to 255) when stdin closes. */
   withExitCode(code: number): this {
-    if (!Number.isInteger(code) || code < 0 || code > 255) {
-      throw new RangeError(`withExitCode: 'code' must be an integer from 0 to 255, got ${code}`);
-    }
+    validateScenario({ name: this.#name, exchanges: [], exitCode: code });
     this.#options.exitCode = code;
     return this;
   }
 
   /** Sets the session's timing profile. */
   timing(profile: Timing): this {
+    validateTiming(profile, "timing", { name: this.#name });
     this.#options.timing = profile;
     return this;
   }
 
   /** Turns stream events on or off regardless of the SDK's flag. */
   partialMessages(on = true): this {
+    checkBoolean(on, this.#name, "partialMessages");
     this.#options.partialMessages = on;
     return this;
   }
 
-  /** The finished scenario. */
+  /** The finished scenario, checked with {@linkcode validateScenario}. */
   build(): Scenario {
     const exchanges = this.#exchanges.map(({ exchange, steps }) =>
       steps ? { ...exchange, steps: [...steps] } : { ...exchange }
     );
-    return {
+    return validateScenario({
       ...this.#options,
       onConnect: [...this.#onConnect],
       exchanges,
       unmatched: this.#unmatched,
-    };
+    });
   }
+}
+
+/** Where an {@linkcode ExchangeBuilder} sits in its scenario, for error messages. */
+export interface ExchangePosition {
+  /** The exchange's index in `exchanges`. */
+  index: number;
+  /** The scenario's name. */
+  name?: string;
 }
 
 /**
  * Adds steps to one exchange. Scenario-level calls (`on`, `build`, `crashAfter`, ...) go
- * back to the {@linkcode ScenarioBuilder}, so a scenario reads as one chain.
+ * back to the {@linkcode ScenarioBuilder}, so a scenario reads as one chain. Each method
+ * checks its arguments; an error names the path of the step it would have added.
  *
  * @example Steps of an exchange
  * ```ts
@@ -191,46 +270,104 @@ export class ScenarioBuilder {
  *   .build();
  * console.log(scenario.exchanges[0].trigger.description); // contains "run the tests"
  * ```
+ *
+ * @example A missing option
+ * ```ts
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * try {
+ *   new ScenarioBuilder({ name: "x" }).on("read").usesRead("/a", {} as { content: string });
+ * } catch (error) {
+ *   console.log((error as Error).message);
+ *   // Cannot build scenario 'x': 'exchanges[0].steps[0]' usesRead needs options.content
+ *   // (a string, or null for a missing file), got undefined
+ * }
+ * ```
  */
 export class ExchangeBuilder {
   #parent: ScenarioBuilder;
   #exchange: Exchange;
   #steps: Step[];
+  #position: ExchangePosition;
 
   /** Made by {@linkcode ScenarioBuilder.on}. */
-  constructor(parent: ScenarioBuilder, exchange: Exchange, steps: Step[]) {
+  constructor(
+    parent: ScenarioBuilder,
+    exchange: Exchange,
+    steps: Step[],
+    position: ExchangePosition = { index: 0 },
+  ) {
     this.#parent = parent;
     this.#exchange = exchange;
     this.#steps = steps;
+    this.#position = position;
+  }
+
+  /** The path of the next step. */
+  get #path(): string {
+    return `exchanges[${this.#position.index}].steps[${this.#steps.length}]`;
+  }
+
+  get #name(): string | undefined {
+    return this.#position.name;
   }
 
   /** An assistant message (one API response). */
   respond(content: ResponseContent, options: RespondOptions = {}): this {
+    checkObject(options, this.#name, this.#path, "respond options");
     const parts: MessagePart[] = [];
-    if (options.thinking !== undefined) parts.push(thinking(options.thinking));
+    if (options.thinking !== undefined) {
+      if (typeof options.thinking !== "string") {
+        this.#fail(
+          TypeError,
+          `respond needs options.thinking to be a string, got ${kindOf(options.thinking)}`,
+        );
+      }
+      parts.push(thinking(options.thinking));
+    }
+    if (
+      typeof content !== "string" && typeof content !== "function" && !isRecord(content) &&
+      !Array.isArray(content)
+    ) {
+      this.#fail(
+        TypeError,
+        `respond needs content: a text, a content block, a tool call or an array of them, got ${
+          kindOf(content)
+        }`,
+      );
+    }
     parts.push(...toParts(content));
-    this.#steps.push({
+    return this.#add({
       kind: "message",
       parts,
-      ...(options.delay !== undefined ? { delay: checkMs(options.delay, "respond") } : {}),
+      ...(options.delay !== undefined ? { delay: options.delay } : {}),
       ...(options.outputTokens !== undefined ? { outputTokens: options.outputTokens } : {}),
     });
-    return this;
   }
 
   /** An assistant message after `ms` milliseconds. */
   respondDelayed(ms: number, content: ResponseContent, options: RespondOptions = {}): this {
-    return this.respond(content, { ...options, delay: checkMs(ms, "respondDelayed") });
+    if (typeof ms !== "number") {
+      fail(
+        TypeError,
+        this.#name,
+        `${this.#path}.delay`,
+        `must be a finite number >= 0, got ${kindOf(ms)}`,
+      );
+    }
+    return this.respond(content, { ...options, delay: ms });
   }
 
   /** Ends the turn with a result frame (added automatically when missing). */
   thenResult(options: ResultOptions = {}): this {
-    this.#steps.push({ kind: "result", options });
-    return this;
+    return this.#add({ kind: "result", options });
   }
 
   /** The assistant reads a file: tool_use `Read`, then its result. */
   usesRead(filePath: string, options: UsesOptions & { content: string }): this {
+    this.#checkUses("usesRead", options, [
+      ["a file path", filePath, "string"],
+      ["options.content", options?.content, "content"],
+    ]);
     return this.#tool(
       options,
       (ctx) => readTool(ctx, filePath, { content: options.content }),
@@ -241,6 +378,10 @@ export class ExchangeBuilder {
 
   /** The assistant writes a file: tool_use `Write`, then its result. */
   usesWrite(filePath: string, options: UsesOptions & { content: string }): this {
+    this.#checkUses("usesWrite", options, [
+      ["a file path", filePath, "string"],
+      ["options.content", options?.content, "text"],
+    ]);
     return this.#tool(
       options,
       (ctx) => writeTool(ctx, filePath, { content: options.content }),
@@ -256,6 +397,12 @@ export class ExchangeBuilder {
     filePath: string,
     options: UsesOptions & { oldString: string; newString: string; replaceAll?: boolean },
   ): this {
+    this.#checkUses("usesEdit", options, [
+      ["a file path", filePath, "string"],
+      ["options.oldString", options?.oldString, "text"],
+      ["options.newString", options?.newString, "text"],
+      ["options.replaceAll", options?.replaceAll, "boolean?"],
+    ]);
     const { say: _say, permission: _p, ifDenied: _d, ...edit } = options;
     return this.#tool(
       options,
@@ -279,6 +426,13 @@ export class ExchangeBuilder {
       description?: string;
     } = {},
   ): this {
+    this.#checkUses("usesBash", options, [
+      ["a command", command, "string"],
+      ["options.stdout", options?.stdout, "text?"],
+      ["options.stderr", options?.stderr, "text?"],
+      ["options.description", options?.description, "text?"],
+      ["options.exitCode", options?.exitCode, "exitCode?"],
+    ]);
     const { say: _say, permission: _p, ifDenied: _d, ...bash } = options;
     return this.#tool(
       options,
@@ -292,6 +446,12 @@ export class ExchangeBuilder {
     description: string,
     options: UsesOptions & { prompt: string; result: string; subagentType?: string },
   ): this {
+    this.#checkUses("usesTask", options, [
+      ["a description", description, "string"],
+      ["options.prompt", options?.prompt, "text"],
+      ["options.result", options?.result, "text"],
+      ["options.subagentType", options?.subagentType, "string?"],
+    ]);
     const { say: _say, permission: _p, ifDenied: _d, ...task } = options;
     return this.#tool(options, (ctx) => taskTool(ctx, description, task));
   }
@@ -302,6 +462,12 @@ export class ExchangeBuilder {
     input: Record<string, unknown>,
     options: UsesOptions & { result?: string; isError?: boolean } = {},
   ): this {
+    this.#checkUses("usesTool", options, [
+      ["a tool name", name, "string"],
+      ["an input", input, "object"],
+      ["options.result", options?.result, "text?"],
+      ["options.isError", options?.isError, "boolean?"],
+    ]);
     return this.#tool(options, (ctx) =>
       genericTool(ctx, name, {
         input,
@@ -319,9 +485,46 @@ export class ExchangeBuilder {
     questions: AskUserQuestionItem[],
     options: Omit<UsesOptions, "permission"> = {},
   ): this {
+    const method = "usesAskUserQuestion";
     if (!Array.isArray(questions) || questions.length === 0) {
-      throw new TypeError("usesAskUserQuestion: 'questions' must be a non-empty array");
+      this.#fail(
+        Array.isArray(questions) ? RangeError : TypeError,
+        `${method} needs questions (a non-empty array), got ${
+          Array.isArray(questions) ? "an empty array" : kindOf(questions)
+        }`,
+      );
     }
+    questions.forEach((q, i) => {
+      const where = `questions[${i}]`;
+      if (!isRecord(q)) {
+        this.#fail(TypeError, `${method} needs ${where} to be an object, got ${kindOf(q)}`);
+      }
+      this.#need(method, `${where}.question`, q.question, "text");
+      this.#need(method, `${where}.header`, q.header, "text");
+      this.#need(method, `${where}.multiSelect`, q.multiSelect, "boolean?");
+      if (!Array.isArray(q.options) || q.options.length === 0) {
+        this.#fail(
+          Array.isArray(q.options) ? RangeError : TypeError,
+          `${method} needs ${where}.options (a non-empty array of choices), got ${
+            Array.isArray(q.options) ? "an empty array" : kindOf(q.options)
+          }`,
+        );
+      }
+      q.options.forEach((o, j) => {
+        if (typeof o === "string") return;
+        if (!isRecord(o)) {
+          this.#fail(
+            TypeError,
+            `${method} needs ${where}.options[${j}] to be a label or a {label, description} object, got ${
+              kindOf(o)
+            }`,
+          );
+        }
+        this.#need(method, `${where}.options[${j}].label`, o.label, "text");
+        this.#need(method, `${where}.options[${j}].description`, o.description, "text");
+      });
+    });
+    this.#checkUses(method, options, []);
     const input = {
       questions: questions.map((q) => ({
         question: q.question,
@@ -351,61 +554,55 @@ export class ExchangeBuilder {
 
   /** Writes frames as they are. */
   emit(...frames: Frame[]): this {
-    for (const frame of frames) this.#steps.push({ kind: "emit", frame });
+    for (const frame of frames) this.#add({ kind: "emit", frame });
     return this;
   }
 
   /** Waits `ms` milliseconds on the session clock. */
   delay(ms: number): this {
-    this.#steps.push({ kind: "delay", ms: checkMs(ms, "delay") });
-    return this;
+    return this.#add({ kind: "delay", ms });
   }
 
-  /** Writes `line` verbatim: malformed output on purpose. */
+  /** Writes `line` verbatim (one line, without newline): malformed output on purpose. */
   sendRaw(line: string): this {
-    if (typeof line !== "string") throw new TypeError("sendRaw: 'line' must be a string");
-    this.#steps.push({ kind: "raw", line });
-    return this;
+    return this.#add({ kind: "raw", line });
   }
 
   /** Waits until the SDK writes a frame matching `trigger`. */
   waitForWrite(trigger: Trigger, options: { timeoutMs?: number } = {}): this {
-    this.#steps.push({ kind: "waitForWrite", matcher: toMatcher(trigger), ...options });
-    return this;
+    const matcher = triggerAt(trigger, this.#name, `${this.#path}.matcher`);
+    checkObject(options, this.#name, this.#path, "waitForWrite options");
+    return this.#add({ kind: "waitForWrite", matcher, ...options });
   }
 
   /**
-   * The Messages API fails with `status`: optional `api_retry` frames, then the synthetic
-   * "API Error" message and an error result (the SDK then throws, and the process exits 1).
-   * With `recovers: true` only the retries are written and the exchange goes on.
+   * The Messages API fails with `status` (400-599): optional `api_retry` frames (`retries`,
+   * 0-100, `retryDelayMs` apart), then the synthetic "API Error" message and an error result
+   * (the SDK then throws, and the process exits 1). With `recovers: true` only the retries
+   * are written and the exchange goes on.
    */
   apiError(
     status: number,
     options: { message?: string; retries?: number; retryDelayMs?: number; recovers?: boolean } = {},
   ): this {
-    if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new RangeError(
-        `apiError: 'status' must be an HTTP error status (400-599), got ${status}`,
-      );
-    }
-    this.#steps.push({ kind: "apiError", status, ...options });
-    return this;
+    checkObject(options, this.#name, this.#path, "apiError options");
+    return this.#add({ kind: "apiError", status, ...options });
   }
 
-  /** Ends the process with `code` at this point. */
+  /** Ends the process with `code` (an integer from 0 to 255) at this point. */
   exit(code: number): this {
-    this.#steps.push({ kind: "exit", code });
-    return this;
+    return this.#add({ kind: "exit", code });
   }
 
   /** Adds any steps. */
   steps(...steps: Step[]): this {
-    this.#steps.push(...steps);
+    for (const step of steps) this.#add(step);
     return this;
   }
 
   /** This exchange's timing instead of the session's. */
   timing(profile: Timing): this {
+    validateTiming(profile, `exchanges[${this.#position.index}].timing`, { name: this.#name });
     this.#exchange.timing = profile;
     return this;
   }
@@ -450,6 +647,81 @@ export class ExchangeBuilder {
     return this.#parent.build();
   }
 
+  /** Checks `step` at the path it gets, then adds it. */
+  #add(step: Step): this {
+    validateStep(step, this.#path, BUILD(this.#name));
+    this.#steps.push(step);
+    return this;
+  }
+
+  #fail(kind: ErrorClass, problem: string): never {
+    fail(kind, this.#name, this.#path, problem);
+  }
+
+  /** Checks a `uses*` helper's arguments, then its {@linkcode UsesOptions}. */
+  #checkUses(method: string, options: UsesOptions, needs: Array<[string, unknown, Need]>): void {
+    for (const [what, value, need] of needs) this.#need(method, what, value, need);
+    if (!isRecord(options)) {
+      this.#fail(TypeError, `${method} needs an options object, got ${kindOf(options)}`);
+    }
+    this.#need(method, "options.say", options.say, "text?");
+    if (
+      options.permission !== undefined && options.permission !== "allow" &&
+      options.permission !== "ask" && options.permission !== "deny"
+    ) {
+      this.#fail(
+        typeof options.permission === "string" ? RangeError : TypeError,
+        `${method} needs options.permission to be 'allow', 'ask' or 'deny', got ${
+          typeof options.permission === "string"
+            ? JSON.stringify(options.permission)
+            : kindOf(options.permission)
+        }`,
+      );
+    }
+    const ifDenied = options.ifDenied;
+    if (ifDenied === undefined || typeof ifDenied === "string" || typeof ifDenied === "function") {
+      return;
+    }
+    if (!Array.isArray(ifDenied)) {
+      this.#fail(
+        TypeError,
+        `${method} needs options.ifDenied to be a reply text, an array of steps or a step function, got ${
+          kindOf(ifDenied)
+        }`,
+      );
+    }
+    const part = options.say !== undefined ? 1 : 0;
+    ifDenied.forEach((step, i) =>
+      validateStep(step, `${this.#path}.parts[${part}].ifDenied[${i}]`, BUILD(this.#name))
+    );
+  }
+
+  /** One argument of a builder method: `what` must be what `need` says. */
+  #need(method: string, what: string, value: unknown, need: Need): void {
+    const optional = need.endsWith("?");
+    if (optional && value === undefined) return;
+    const base = need.replace("?", "");
+    const ok = base === "string"
+      ? typeof value === "string" && value !== ""
+      : base === "text"
+      ? typeof value === "string"
+      : base === "content"
+      ? typeof value === "string" || value === null
+      : base === "boolean"
+      ? typeof value === "boolean"
+      : base === "object"
+      ? isRecord(value)
+      : typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 255;
+    if (ok) return;
+    const expected = EXPECTED[base as keyof typeof EXPECTED];
+    const range = (base === "exitCode" && typeof value === "number") ||
+      (base === "string" && value === "");
+    this.#fail(
+      range ? RangeError : TypeError,
+      `${method} needs ${what} (${expected}), got ${range ? show(value) : kindOf(value)}`,
+    );
+  }
+
   #tool(
     options: UsesOptions,
     make: (ctx: BuildContext) => ScriptedToolCall,
@@ -465,20 +737,87 @@ export class ExchangeBuilder {
       ...(ifDenied ? { ifDenied } : {}),
     });
     const parts: MessagePart[] = options.say !== undefined ? [text(options.say), call] : [call];
-    this.#steps.push({ kind: "message", parts });
-    return this;
+    return this.#add({ kind: "message", parts });
   }
+}
+
+type ErrorClass = TypeErrorConstructor | RangeErrorConstructor;
+type Need =
+  | "string"
+  | "text"
+  | "content"
+  | "boolean"
+  | "object"
+  | "exitCode"
+  | "string?"
+  | "text?"
+  | "boolean?"
+  | "exitCode?";
+
+const EXPECTED = {
+  string: "a non-empty string",
+  text: "a string",
+  content: "a string, or null for a missing file",
+  boolean: "a boolean",
+  object: "a plain object",
+  exitCode: "an integer from 0 to 255",
+};
+
+/** Options of `validateStep` for a step the builder adds. */
+function BUILD(name: string | undefined): { name?: string; verb: string; note: string } {
+  return { name, verb: "build", note: "" };
+}
+
+/** Throws in the format of `validateScenario`'s messages. */
+function fail(kind: ErrorClass, name: string | undefined, path: string, problem: string): never {
+  throw new kind(`Cannot build scenario${name ? ` '${name}'` : ""}: '${path}' ${problem}`);
+}
+
+function triggerAt(trigger: Trigger, name: string | undefined, path: string): Matcher {
+  try {
+    return toMatcher(trigger);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return fail(
+      TypeError,
+      name,
+      path,
+      `must be a string, RegExp, function or Matcher, got ${kindOf(trigger)}`,
+    );
+  }
+}
+
+function checkObject(value: unknown, name: string | undefined, path: string, what: string): void {
+  if (!isRecord(value)) {
+    fail(TypeError, name, path, `${what} must be an object, got ${kindOf(value)}`);
+  }
+}
+
+function checkBoolean(value: unknown, name: string | undefined, path: string): void {
+  if (typeof value !== "boolean") {
+    fail(TypeError, name, path, `must be a boolean, got ${kindOf(value)}`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (Array.isArray(value)) return "an array";
+  if (value instanceof RegExp) return "a RegExp";
+  const type = typeof value;
+  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
+function show(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
 function toParts(content: ResponseContent): MessagePart[] {
   if (typeof content === "string") return [text(content)];
   if (Array.isArray(content)) return content.map((c) => typeof c === "string" ? text(c) : c);
   return [content as AssistantContentBlock | ScriptedToolCall];
-}
-
-function checkMs(ms: number, where: string): number {
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
-    throw new RangeError(`${where}: delay must be a finite number of ms >= 0, got ${ms}`);
-  }
-  return ms;
 }

@@ -5,100 +5,19 @@
  * @module
  */
 
-import type { PermissionSuggestion } from "../builders/control.ts";
 import { AssertionError } from "../session/assertion_error.ts";
 import { errorText, json, plural, settle, show, truncate } from "./_shared.ts";
-
-/** The hook events (the SDK's `HookEvent`). */
-export type HookEventName =
-  | "PreToolUse"
-  | "PostToolUse"
-  | "PostToolUseFailure"
-  | "PostToolBatch"
-  | "Notification"
-  | "UserPromptSubmit"
-  | "UserPromptExpansion"
-  | "SessionStart"
-  | "SessionEnd"
-  | "Stop"
-  | "StopFailure"
-  | "SubagentStart"
-  | "SubagentStop"
-  | "PreCompact"
-  | "PostCompact"
-  | "PreModelSwitch"
-  | "PostModelSwitch"
-  | "PermissionRequest"
-  | "PermissionDenied"
-  | "Setup"
-  | "TeammateIdle"
-  | "TaskCreated"
-  | "TaskCompleted"
-  | "Elicitation"
-  | "ElicitationResult"
-  | "ConfigChange"
-  | "WorktreeCreate"
-  | "WorktreeRemove"
-  | "InstructionsLoaded"
-  | "CwdChanged"
-  | "FileChanged"
-  | "DirectoryAdded"
-  | "MessageDisplay";
-
-/** Every {@linkcode HookEventName}, in the SDK's order (its `HOOK_EVENTS`). */
-export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(
-  [
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Notification",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionRequest",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-  ] as const,
-);
-
-/** The events whose hook output can carry `additionalContext` for the model. */
-export type HookContextEvent =
-  | "PreToolUse"
-  | "PostToolUse"
-  | "PostToolUseFailure"
-  | "PostToolBatch"
-  | "Notification"
-  | "UserPromptSubmit"
-  | "UserPromptExpansion"
-  | "SessionStart"
-  | "Setup"
-  | "Stop"
-  | "SubagentStart"
-  | "SubagentStop"
-  | "PostModelSwitch";
+import {
+  HOOK_EVENT_NAMES,
+  type HookCallbackFunction,
+  type HookCallbackInput,
+  type HookContextEvent,
+  type HookEventName,
+  type HookOutput,
+  type HooksOption,
+  type HookSpecificOutput,
+  type SyncHookOutput,
+} from "./hook_types.ts";
 
 const CONTEXT_EVENTS: ReadonlySet<string> = new Set<HookContextEvent>([
   "PreToolUse",
@@ -115,155 +34,6 @@ const CONTEXT_EVENTS: ReadonlySet<string> = new Set<HookContextEvent>([
   "SubagentStop",
   "PostModelSwitch",
 ]);
-
-/**
- * The input of a hook callback (structurally a supertype of the SDK's `HookInput` union):
- * `hook_event_name`, the session fields, and the event's own fields (for tool events
- * `tool_name`, `tool_input`, `tool_use_id`).
- */
-export interface HookCallbackInput {
-  /** The event (`PreToolUse`, `Stop`, ...). */
-  hook_event_name: string;
-  /** The session id (always set by the CLI). */
-  session_id?: string;
-  /** The transcript file (always set by the CLI). */
-  transcript_path?: string;
-  /** The working directory (always set by the CLI). */
-  cwd?: string;
-  /** Tool events: the tool's name. */
-  tool_name?: string;
-  /** Tool events: the tool's input. */
-  tool_input?: unknown;
-  /** Tool events: the tool use id. */
-  tool_use_id?: string;
-  /** The event's other fields. */
-  [key: string]: unknown;
-}
-
-/** Event-specific hook output (structurally the SDK's `hookSpecificOutput` union). */
-export type HookSpecificOutput =
-  | {
-    hookEventName: "PreToolUse";
-    permissionDecision?: "allow" | "deny" | "ask" | "defer";
-    permissionDecisionReason?: string;
-    updatedInput?: Record<string, unknown>;
-    additionalContext?: string;
-  }
-  | {
-    hookEventName: "UserPromptSubmit";
-    additionalContext?: string;
-    sessionTitle?: string;
-    suppressOriginalPrompt?: boolean;
-  }
-  | {
-    hookEventName: "UserPromptExpansion";
-    additionalContext?: string;
-    suppressOriginalPrompt?: boolean;
-  }
-  | {
-    hookEventName: "SessionStart";
-    additionalContext?: string;
-    initialUserMessage?: string;
-    sessionTitle?: string;
-    watchPaths?: string[];
-    reloadSkills?: boolean;
-  }
-  | { hookEventName: "Setup"; additionalContext?: string }
-  | {
-    hookEventName: "PreModelSwitch";
-    permissionDecision?: "allow" | "deny" | "ask";
-    permissionDecisionReason?: string;
-  }
-  | { hookEventName: "PostModelSwitch"; additionalContext?: string }
-  | { hookEventName: "SubagentStart"; additionalContext?: string }
-  | {
-    hookEventName: "PostToolUse";
-    additionalContext?: string;
-    classifierContext?: string;
-    updatedToolOutput?: unknown;
-    updatedMCPToolOutput?: unknown;
-  }
-  | { hookEventName: "PostToolUseFailure"; additionalContext?: string }
-  | { hookEventName: "PostToolBatch"; additionalContext?: string }
-  | { hookEventName: "Stop"; additionalContext?: string }
-  | { hookEventName: "SubagentStop"; additionalContext?: string }
-  | { hookEventName: "PermissionDenied"; retry?: boolean }
-  | { hookEventName: "Notification"; additionalContext?: string }
-  | {
-    hookEventName: "PermissionRequest";
-    decision:
-      | {
-        behavior: "allow";
-        updatedInput?: Record<string, unknown>;
-        updatedPermissions?: PermissionSuggestion[];
-      }
-      | { behavior: "deny"; message?: string; interrupt?: boolean };
-  }
-  | {
-    hookEventName: "Elicitation";
-    action?: "accept" | "decline" | "cancel";
-    content?: Record<string, unknown>;
-  }
-  | {
-    hookEventName: "ElicitationResult";
-    action?: "accept" | "decline" | "cancel";
-    content?: Record<string, unknown>;
-  }
-  | { hookEventName: "CwdChanged"; watchPaths?: string[] }
-  | { hookEventName: "FileChanged"; watchPaths?: string[] }
-  | { hookEventName: "WorktreeCreate"; worktreePath: string }
-  | { hookEventName: "MessageDisplay"; displayContent?: string };
-
-/** A hook's synchronous answer (structurally the SDK's `SyncHookJSONOutput`). */
-export interface SyncHookOutput {
-  /** `false` stops the session after this hook (with `stopReason`). */
-  continue?: boolean;
-  /** Hide the hook's output from the transcript. */
-  suppressOutput?: boolean;
-  /** Why the session stops when `continue` is `false`. */
-  stopReason?: string;
-  /** The older, generic decision field. */
-  decision?: "approve" | "block";
-  /** A message shown to the user. */
-  systemMessage?: string;
-  /** A terminal escape sequence for the CLI to emit. */
-  terminalSequence?: string;
-  /** Why (with `decision`). */
-  reason?: string;
-  /** The event-specific answer. */
-  hookSpecificOutput?: HookSpecificOutput;
-}
-
-/** A hook's "answer later" reply (structurally the SDK's `AsyncHookJSONOutput`). */
-export interface AsyncHookOutput {
-  /** Marks the reply as asynchronous. */
-  async: true;
-  /** How long the CLI waits for the late answer (ms). */
-  asyncTimeout?: number;
-}
-
-/** What a hook callback answers (structurally the SDK's `HookJSONOutput`). */
-export type HookOutput = AsyncHookOutput | SyncHookOutput;
-
-/** A hook callback: the SDK's `HookCallback` signature. */
-export type HookCallbackFunction = (
-  input: HookCallbackInput,
-  toolUseID: string | undefined,
-  options: { signal: AbortSignal },
-) => Promise<HookOutput>;
-
-/** One matcher entry for an event (structurally the SDK's `HookCallbackMatcher`). */
-export interface HookMatcherEntry {
-  /** Which tools (or sources) the hooks run for; omitted: all. */
-  matcher?: string;
-  /** The callbacks. */
-  hooks: HookCallbackFunction[];
-  /** Timeout in seconds for the callbacks of this entry. */
-  timeout?: number;
-}
-
-/** The `hooks` option of `query()` (structurally the SDK's `Options["hooks"]`). */
-export type HooksOption = { [E in HookEventName]?: HookMatcherEntry[] };
 
 /** Computes a hook's output from its input; called with the SDK's arguments. */
 export type HookOutputResponder = (

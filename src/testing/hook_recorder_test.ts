@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import { AssertionError } from "../session/assertion_error.ts";
+import { HookRecorder } from "./hook_recorder.ts";
 import {
   HOOK_EVENT_NAMES,
   type HookCallbackFunction,
   type HookCallbackInput,
   type HookEventName,
   type HookOutput,
-  HookRecorder,
-} from "./hook_recorder.ts";
+} from "./hook_types.ts";
 
 const signal = new AbortController().signal;
 

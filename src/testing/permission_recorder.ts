@@ -5,76 +5,14 @@
  * @module
  */
 
-import type { PermissionSuggestion } from "../builders/control.ts";
 import { AssertionError } from "../session/assertion_error.ts";
 import { errorText, json, plural, settle, show, truncate } from "./_shared.ts";
-
-/**
- * What a `canUseTool` callback answers (structurally the SDK's `PermissionResult`): allow,
- * optionally with a changed input and permission updates, or deny with a message the
- * model sees.
- */
-export type ToolPermissionResult =
-  | {
-    /** Let the tool run. */
-    behavior: "allow";
-    /** The input the tool runs with (the CLI uses it instead of the model's input). */
-    updatedInput?: Record<string, unknown>;
-    /** Permission rules to apply, usually the `suggestions` the CLI offered. */
-    updatedPermissions?: PermissionSuggestion[];
-    /** The tool use this answers (the SDK fills it in from the request). */
-    toolUseID?: string;
-    /** How the decision was made, for telemetry. */
-    decisionClassification?: "user_temporary" | "user_permanent" | "user_reject";
-  }
-  | {
-    /** Refuse the tool; the model gets an error tool result. */
-    behavior: "deny";
-    /** Why: the text of the error tool result. */
-    message: string;
-    /** Also stop the turn. */
-    interrupt?: boolean;
-    /** The tool use this answers (the SDK fills it in from the request). */
-    toolUseID?: string;
-    /** How the decision was made, for telemetry. */
-    decisionClassification?: "user_temporary" | "user_permanent" | "user_reject";
-  };
-
-/**
- * The third argument of a `canUseTool` callback (structurally the SDK's options object).
- * `signal` and `toolUseID` are always present when the SDK calls; other fields depend on
- * the request. Unknown fields from newer SDKs pass through.
- */
-export interface ToolPermissionContext {
-  /** Aborted when the SDK no longer needs the answer. */
-  signal: AbortSignal;
-  /** The tool use being asked about. */
-  toolUseID: string;
-  /** Permission updates the CLI suggests ("always allow ..."). */
-  suggestions?: PermissionSuggestion[];
-  /** The path that triggered the request, if any. */
-  blockedPath?: string;
-  /** Why the CLI asks. */
-  decisionReason?: string;
-  /** For `mcp__*` tools: the server serving the tool. */
-  mcpServer?: { name: string; source: string };
-  /** The subagent asking, if any. */
-  agentID?: string;
-  /** The control request id. */
-  requestId?: string;
-  /** Anything else the SDK passes. */
-  [key: string]: unknown;
-}
-
-/**
- * A `canUseTool` callback: the SDK's `CanUseTool` signature. Assignable to
- * `Options["canUseTool"]`.
- */
-export type CanUseToolCallback = (
-  toolName: string,
-  input: Record<string, unknown>,
-  options: ToolPermissionContext,
-) => Promise<ToolPermissionResult>;
+import type {
+  CanUseToolCallback,
+  ToolPermissionContext,
+  ToolPermissionResult,
+} from "./permission_types.ts";
+import { checkPattern, checkResponse, matches, normalize } from "./_permission_checks.ts";
 
 /** What a {@linkcode PermissionResponder} gets besides the input: the context and the tool name. */
 export interface PermissionResponderContext extends ToolPermissionContext {
@@ -593,85 +531,4 @@ function describeRecord(record: PermissionRecord): string {
   return result.updatedInput !== undefined && result.updatedInput !== record.input
     ? `${head} → allow with ${truncate(json(result.updatedInput), 120)}`
     : `${head} → allow`;
-}
-
-function normalize(
-  raw: unknown,
-  toolName: string,
-  input: Record<string, unknown>,
-  toolUseID: string | undefined,
-): ToolPermissionResult {
-  if (typeof raw !== "object" || raw === null) {
-    throw new TypeError(
-      `${WHERE}: the responder for '${toolName}' returned ${
-        show(raw)
-      }; expected { behavior: "allow" } or { behavior: "deny", message }`,
-    );
-  }
-  const result = raw as ToolPermissionResult;
-  if (result.behavior === "allow") {
-    return {
-      ...result,
-      updatedInput: result.updatedInput ?? input,
-      ...(toolUseID !== undefined ? { toolUseID } : {}),
-    };
-  }
-  if (result.behavior === "deny" && typeof result.message === "string") {
-    return { ...result, ...(toolUseID !== undefined ? { toolUseID } : {}) };
-  }
-  throw new TypeError(
-    `${WHERE}: the responder for '${toolName}' returned ${
-      show(raw)
-    }; expected { behavior: "allow" } or { behavior: "deny", message: string }`,
-  );
-}
-
-function checkPattern(tool: unknown, where: string): asserts tool is string {
-  if (typeof tool !== "string" || tool === "") {
-    throw new TypeError(`${where}: the tool name must be a non-empty string, got ${show(tool)}`);
-  }
-  const star = tool.indexOf("*");
-  if (star !== -1 && star !== tool.length - 1) {
-    throw new TypeError(
-      `${where}: '*' may only end a tool pattern (as in "mcp__server__*"), got ${show(tool)}`,
-    );
-  }
-}
-
-function checkResponse(response: unknown, where: string): void {
-  if (typeof response === "function") return;
-  if (typeof response !== "object" || response === null) {
-    throw new TypeError(
-      `${where}: the response must be { behavior: "allow" }, { behavior: "deny", message } or a function, got ${
-        show(response)
-      }`,
-    );
-  }
-  const r = response as Record<string, unknown>;
-  if (r.behavior === "allow") {
-    if (
-      r.updatedInput !== undefined &&
-      (typeof r.updatedInput !== "object" || r.updatedInput === null)
-    ) {
-      throw new TypeError(
-        `${where}: updatedInput must be an object, got ${show(r.updatedInput)}`,
-      );
-    }
-    return;
-  }
-  if (r.behavior === "deny") {
-    if (typeof r.message !== "string") {
-      throw new TypeError(
-        `${where}: a deny response needs a message string, got ${show(r.message)}`,
-      );
-    }
-    return;
-  }
-  throw new TypeError(
-    `${where}: response.behavior must be "allow" or "deny", got ${show(r.behavior)}`,
-  );
-}
-
-function matches(pattern: string, tool: string): boolean {
-  return pattern.endsWith("*") ? tool.startsWith(pattern.slice(0, -1)) : tool === pattern;
 }

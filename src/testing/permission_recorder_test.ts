@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import { AssertionError } from "../session/assertion_error.ts";
-import {
-  PermissionRecorder,
-  type ToolPermissionContext,
-  type ToolPermissionResult,
-} from "./permission_recorder.ts";
+import { PermissionRecorder } from "./permission_recorder.ts";
+import type { ToolPermissionContext, ToolPermissionResult } from "./permission_types.ts";
 
 const signal = new AbortController().signal;
 const ctx = (toolUseID = "toolu_1"): ToolPermissionContext => ({ signal, toolUseID });

@@ -19,13 +19,13 @@ import {
   type SyncHookJSONOutput,
 } from "@anthropic-ai/claude-agent-sdk";
 import assert from "node:assert/strict";
-import {
-  type CanUseToolCallback,
-  PermissionRecorder,
-  type PermissionResponder,
-  type ToolPermissionContext,
-  type ToolPermissionResult,
-} from "./permission_recorder.ts";
+import { PermissionRecorder, type PermissionResponder } from "./permission_recorder.ts";
+import type {
+  CanUseToolCallback,
+  ToolPermissionContext,
+  ToolPermissionResult,
+} from "./permission_types.ts";
+import { HookRecorder } from "./hook_recorder.ts";
 import {
   HOOK_EVENT_NAMES,
   type HookCallbackFunction,
@@ -33,11 +33,10 @@ import {
   type HookEventName,
   type HookMatcherEntry,
   type HookOutput,
-  HookRecorder,
   type HooksOption,
   type HookSpecificOutput,
   type SyncHookOutput,
-} from "./hook_recorder.ts";
+} from "./hook_types.ts";
 import type { PermissionSuggestion } from "../builders/control.ts";
 
 /** `true` only when A and B are mutually assignable. */

@@ -11,9 +11,12 @@ export interface WaitOptions {
 }
 
 /**
- * Time for a session. Two implementations ship: {@linkcode SystemClock} (real time
- * through the global timers, so `FakeTime` and `@sinonjs/fake-timers` control it) and
- * {@linkcode VirtualClock} (instant: delays move a virtual now forward without waiting).
+ * Scripted time for a session: pacing, scripted delays, timestamps and durations. Two
+ * implementations ship: {@linkcode SystemClock} (real time through the global timers, so
+ * `FakeTime` and `@sinonjs/fake-timers` control it) and {@linkcode VirtualClock} (instant:
+ * delays move a virtual now forward without waiting). Waiting for the client (a control
+ * answer, a write) is not scripted time and never runs on a `Clock`: it is real time,
+ * bounded by the session's `controlTimeoutMs`.
  *
  * @example A custom wait on any clock
  * ```ts
@@ -40,12 +43,4 @@ export interface Clock {
   sleepUntil(deadline: number, options?: WaitOptions): Promise<void>;
   /** Waits `ms` milliseconds: `sleepUntil(now() + ms)`. */
   sleep(ms: number, options?: WaitOptions): Promise<void>;
-  /**
-   * Waits `ms` milliseconds for something outside the session (an answer from the
-   * SDK) that may never come. On a system clock it is a plain timer; on a virtual clock
-   * it fires only once the event loop has gone quiet, so a live answer always wins.
-   */
-  timeout(ms: number, options?: WaitOptions): Promise<void>;
-  /** Tells the clock that input arrived (a virtual clock delays its idle timeouts). */
-  touch(): void;
 }

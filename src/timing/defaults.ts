@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { TimingProfileName } from "./timing_profile.ts";
+import { TIMING_PROFILES, type TimingProfileName } from "./timing_profile.ts";
 
 /** The defaults every new session starts from. */
 export interface MockDefaults {
@@ -22,6 +22,9 @@ let current: MockDefaults = INITIAL;
 
 /**
  * Sets process-wide defaults for sessions created afterwards; returns the previous ones.
+ * Each value is checked: `seed` a bigint or a safe integer, `speedFactor` a finite number
+ * from 0 to 1000, `timing` a profile name (`instant`, `fast`, `realistic`, `slow`); a wrong
+ * type throws a `TypeError`, a value out of range a `RangeError`, and nothing changes.
  *
  * @example A global seed and speed
  * ```ts
@@ -30,17 +33,72 @@ let current: MockDefaults = INITIAL;
  * console.log(getDefaults().seed); // 42
  * setDefaults(previous);
  * ```
+ *
+ * @example A bad value is named
+ * ```ts
+ * import { setDefaults } from "@x/claude-mock";
+ * try {
+ *   setDefaults({ seed: "abc" as unknown as number });
+ * } catch (error) {
+ *   console.log((error as Error).message);
+ *   // Cannot set defaults: 'seed' must be a bigint or a safe integer, got a string
+ * }
+ * ```
  */
 export function setDefaults(defaults: Partial<MockDefaults>): MockDefaults {
+  if (typeof defaults !== "object" || defaults === null || Array.isArray(defaults)) {
+    throw new TypeError(
+      `Cannot set defaults: expected an object with seed, speedFactor or timing, got ${
+        kindOf(defaults)
+      }`,
+    );
+  }
+  for (const key of Object.keys(defaults)) {
+    if (!Object.hasOwn(INITIAL, key)) {
+      throw new TypeError(
+        `Cannot set defaults: '${key}' is not a default; expected seed, speedFactor or timing`,
+      );
+    }
+  }
   const previous = current;
   const next = { ...current, ...defaults };
-  if (!(next.speedFactor >= 0) || !Number.isFinite(next.speedFactor)) {
-    throw new RangeError(
-      `Cannot set defaults: 'speedFactor' must be a finite number >= 0, got ${next.speedFactor}`,
-    );
+  const { seed, speedFactor, timing } = next as Record<keyof MockDefaults, unknown>;
+  if (typeof seed !== "bigint") {
+    const text = "must be a bigint or a safe integer";
+    if (typeof seed !== "number") fail(TypeError, "seed", `${text}, got ${kindOf(seed)}`);
+    if (!Number.isSafeInteger(seed)) fail(RangeError, "seed", `${text}, got ${seed}`);
+  }
+  const speedText = "must be a finite number from 0 to 1000";
+  if (typeof speedFactor !== "number") {
+    fail(TypeError, "speedFactor", `${speedText}, got ${kindOf(speedFactor)}`);
+  }
+  if (!Number.isFinite(speedFactor) || speedFactor < 0 || speedFactor > 1000) {
+    fail(RangeError, "speedFactor", `${speedText}, got ${speedFactor}`);
+  }
+  const names = Object.keys(TIMING_PROFILES);
+  const timingText = `must be a timing profile name (${names.join(", ")})`;
+  if (typeof timing !== "string") fail(TypeError, "timing", `${timingText}, got ${kindOf(timing)}`);
+  if (!Object.hasOwn(TIMING_PROFILES, timing)) {
+    fail(RangeError, "timing", `${timingText}, got ${JSON.stringify(timing)}`);
   }
   current = Object.freeze(next);
   return previous;
+}
+
+function fail(
+  kind: TypeErrorConstructor | RangeErrorConstructor,
+  field: string,
+  problem: string,
+): never {
+  throw new kind(`Cannot set defaults: '${field}' ${problem}`);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 /**

@@ -8,6 +8,8 @@
 import { Pcg32, type Prng } from "../random/pcg32.ts";
 import type { Clock } from "./clock.ts";
 import { type Delay, type Timing, timingProfile } from "./timing_profile.ts";
+import { Pacer } from "./pacer.ts";
+import { LoopBudget } from "./real_time.ts";
 import { VirtualClock } from "./virtual_clock.ts";
 
 /** Options for {@linkcode PaceStream}. */
@@ -64,39 +66,32 @@ export class PaceStream<T, U = T> extends TransformStream<T, U> {
     const prng = options.prng ?? seeded(options.seed ?? 0);
     const typeOf = options.typeOf ?? defaultTypeOf;
     const map = options.map ?? ((chunk: T) => chunk as unknown as U);
-    const maxCatchUp = options.maxCatchUpMs ?? 100;
     const signal = options.signal;
-    let scheduled = Number.NEGATIVE_INFINITY;
-    const delayFor = (chunk: T): number => {
-      const explicit = options.delayOf?.(chunk);
-      let delay: Delay;
-      if (typeof explicit === "number") delay = { baseMs: explicit, jitterMs: 0 };
-      else if (explicit) delay = explicit;
-      else {
-        const type = typeOf(chunk);
-        delay = (type !== undefined && profile.byType?.[type]) || profile;
-      }
-      const jitter = delay.jitterMs > 0 ? prng() * delay.jitterMs : 0;
-      return (delay.baseMs + jitter) * speed;
-    };
+    const pacer = new Pacer({
+      profile,
+      speedFactor: speed,
+      prng,
+      maxCatchUpMs: options.maxCatchUpMs ?? 100,
+    });
+    const budget = new LoopBudget();
     let controllerRef: TransformStreamDefaultController<U> | undefined;
     super({
       start(controller) {
         controllerRef = controller;
       },
       transform(chunk, controller): void | Promise<void> {
-        const delay = delayFor(chunk);
+        const delay = pacer.delay(options.delayOf?.(chunk), typeOf(chunk));
         const now = clock.now();
         if (delay > 0) {
-          const from = now - scheduled > maxCatchUp ? now : scheduled;
-          scheduled = from + delay;
-          return clock.sleepUntil(scheduled, { signal }).then(() => {
+          return clock.sleepUntil(pacer.deadline(delay, now), { signal }).then(() => {
             controller.enqueue(map(chunk, clock.now()));
           });
         }
-        // No wait: stay synchronous (no promise per chunk on the instant path).
-        if (now - scheduled > maxCatchUp) scheduled = now;
+        // No wait: stay synchronous (no promise per chunk on the instant path), but give
+        // the event loop a turn every few milliseconds of work.
+        pacer.immediate(now);
         controller.enqueue(map(chunk, now));
+        return budget.maybeYield();
       },
     });
     this.#controller = controllerRef;

@@ -6,14 +6,17 @@
  */
 
 import type { Clock, WaitOptions } from "./clock.ts";
+import { checkTime } from "./real_time.ts";
 
 type TimerFn = (fn: () => void, ms: number) => unknown;
 type ClearFn = (handle: unknown) => void;
 
 /**
- * Real time. `now()` is `Date.now()`; waits use `setTimeout` against an absolute deadline
- * and re-arm when a coarse or fake tick fires early, so delays never drift. Nothing is
- * captured at module load: install fake timers before or after creating it.
+ * Real time. `now()` is `Date.now()`; waits use `setTimeout` against an absolute deadline,
+ * with the remaining time rounded up to whole milliseconds, so a timer that floors or
+ * rounds delays (as `FakeTime` does) or fires early still converges on the deadline, and
+ * delays never drift. Nothing is captured at module load: install fake timers before or
+ * after creating it.
  *
  * @example Under fake timers
  * ```ts
@@ -35,22 +38,30 @@ export class SystemClock implements Clock {
 
   /** Waits until `Date.now() >= deadline`. */
   sleepUntil(deadline: number, options: WaitOptions = {}): Promise<void> {
+    checkTime(deadline, "SystemClock.sleepUntil");
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     if (this.now() >= deadline) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const signal = options.signal;
       let handle: unknown;
+      let before = this.now();
+      let stalls = 0;
       const onAbort = () => {
         (globalThis.clearTimeout as ClearFn)(handle);
         reject(signal!.reason);
       };
+      const done = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
       const arm = () => {
-        const remaining = deadline - this.now();
-        if (remaining <= 0) {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-          return;
-        }
+        const now = this.now();
+        const remaining = Math.ceil(deadline - now);
+        if (remaining <= 0) return done();
+        // A timer that fired while time stood still (a fake that runs timers without moving
+        // its clock) would re-arm forever: after two such wake-ups the deadline counts as met.
+        if (handle !== undefined && now <= before && ++stalls >= 2) return done();
+        before = now;
         handle = (globalThis.setTimeout as TimerFn)(arm, remaining);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -60,14 +71,7 @@ export class SystemClock implements Clock {
 
   /** Waits `ms` milliseconds. */
   sleep(ms: number, options?: WaitOptions): Promise<void> {
+    checkTime(ms, "SystemClock.sleep");
     return this.sleepUntil(this.now() + Math.max(0, ms), options);
   }
-
-  /** Waits `ms` milliseconds (the same as `sleep` on real time). */
-  timeout(ms: number, options?: WaitOptions): Promise<void> {
-    return this.sleep(ms, options);
-  }
-
-  /** Does nothing on real time. */
-  touch(): void {}
 }

@@ -1,3 +1,4 @@
+import { FlooringFakeTime } from "../../tests/_flooring_fake_time.ts";
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import { SystemClock } from "./system_clock.ts";
@@ -49,15 +50,44 @@ Deno.test("SystemClock.sleep clears its timer when aborted", async () => {
   // Deno's sanitizers fail this test if the 60 s timer were still pending.
 });
 
-Deno.test("SystemClock.timeout is a plain timer on real time", async () => {
-  const fake = FakeTimers.install({ now: 0, toFake: ["setTimeout", "clearTimeout", "Date"] });
+Deno.test("SystemClock converges under a fake timer that floors delays (as FakeTime does)", () => {
+  const fake = new FlooringFakeTime(0);
   try {
     const clock = new SystemClock();
-    const t = clock.timeout(1000);
-    await fake.tickAsync(1000);
-    await t;
-    assert.equal(clock.now(), 1000);
+    let done = false;
+    clock.sleep(2.5).then(() => (done = true));
+    // The old clock re-armed forever on the 0.5 ms remainder inside one tick.
+    fake.tick(2);
+    assert.ok(fake.armed <= 2, `re-armed ${fake.armed} times`);
+    fake.tick(1);
+    assert.equal(fake.pending, 0);
+    return Promise.resolve().then(() => assert.equal(done, true));
   } finally {
-    fake.uninstall();
+    fake.restore();
   }
+});
+
+Deno.test("SystemClock does not spin on a fake that fires timers without moving time", async () => {
+  const g = globalThis as unknown as Record<string, unknown>;
+  const saved = { setTimeout: g.setTimeout, now: Date.now };
+  let armed = 0;
+  g.setTimeout = (fn: () => void) => {
+    armed++;
+    queueMicrotask(fn);
+    return armed;
+  };
+  Date.now = () => 1000;
+  try {
+    await new SystemClock().sleep(50);
+    assert.ok(armed <= 3, `re-armed ${armed} times`);
+  } finally {
+    g.setTimeout = saved.setTimeout;
+    Date.now = saved.now;
+  }
+});
+
+Deno.test("SystemClock refuses non-finite times", () => {
+  const clock = new SystemClock();
+  assert.throws(() => clock.sleep(NaN), /finite number, got NaN/);
+  assert.throws(() => clock.sleepUntil(Infinity), RangeError);
 });

@@ -73,7 +73,8 @@ export const TIMING_PROFILES: Readonly<Record<TimingProfileName, TimingProfile>>
 
 /**
  * Resolves a profile name or object to a {@linkcode TimingProfile}, failing on unknown
- * names and negative or non-finite numbers.
+ * names (`RangeError`), wrong types (`TypeError`), and negative, non-finite or too long
+ * delays (`RangeError`, over 2147483647 ms, the longest timer), naming the field.
  *
  * @example By name or by value
  * ```ts
@@ -81,10 +82,23 @@ export const TIMING_PROFILES: Readonly<Record<TimingProfileName, TimingProfile>>
  * console.log(timingProfile("fast").baseMs); // 1
  * console.log(timingProfile({ baseMs: 10, jitterMs: 0 }).name); // custom
  * ```
+ *
+ * @example A bad field is named
+ * ```ts
+ * import { timingProfile } from "@x/claude-mock";
+ * try {
+ *   timingProfile({ baseMs: 10, jitterMs: 0, byType: { stream_event: { baseMs: -1, jitterMs: 0 } } });
+ * } catch (error) {
+ *   console.log((error as Error).message);
+ *   // Invalid timing profile 'custom': 'byType.stream_event.baseMs' must be a finite number >= 0, got -1
+ * }
+ * ```
  */
 export function timingProfile(profile: Timing): TimingProfile {
   if (typeof profile === "string") {
-    const found = (TIMING_PROFILES as Record<string, TimingProfile>)[profile];
+    const found = Object.hasOwn(TIMING_PROFILES, profile)
+      ? (TIMING_PROFILES as Record<string, TimingProfile>)[profile]
+      : undefined;
     if (!found) {
       throw new RangeError(
         `Unknown timing profile '${profile}': expected one of ${
@@ -94,30 +108,68 @@ export function timingProfile(profile: Timing): TimingProfile {
     }
     return found;
   }
-  const resolved: TimingProfile = {
-    name: profile.name ?? "custom",
+  if (typeof profile !== "object" || profile === null || Array.isArray(profile)) {
+    throw new TypeError(
+      `Invalid timing: expected a profile name (${
+        Object.keys(TIMING_PROFILES).join(", ")
+      }) or a {baseMs, jitterMs} object, got ${kindOf(profile)}`,
+    );
+  }
+  if (profile.name !== undefined && typeof profile.name !== "string") {
+    throw new TypeError(
+      `Invalid timing profile: 'name' must be a string, got ${kindOf(profile.name)}`,
+    );
+  }
+  const name = profile.name ?? "custom";
+  const fail = (field: string, problem: string, type: "type" | "range" = "range"): never => {
+    const message = `Invalid timing profile '${name}': '${field}' ${problem}`;
+    throw type === "type" ? new TypeError(message) : new RangeError(message);
+  };
+  checkMs(profile.baseMs, "baseMs", fail);
+  checkMs(profile.jitterMs, "jitterMs", fail);
+  if (profile.firstFrameMs !== undefined) checkMs(profile.firstFrameMs, "firstFrameMs", fail);
+  const byType: unknown = profile.byType;
+  if (byType !== undefined) {
+    if (typeof byType !== "object" || byType === null || Array.isArray(byType)) {
+      fail("byType", `must be an object of delays by frame type, got ${kindOf(byType)}`, "type");
+    }
+    for (const [type, delay] of Object.entries(byType as Record<string, unknown>)) {
+      if (typeof delay !== "object" || delay === null || Array.isArray(delay)) {
+        fail(`byType.${type}`, `must be a {baseMs, jitterMs} delay, got ${kindOf(delay)}`, "type");
+      }
+      const { baseMs, jitterMs } = delay as Record<string, unknown>;
+      checkMs(baseMs, `byType.${type}.baseMs`, fail);
+      checkMs(jitterMs, `byType.${type}.jitterMs`, fail);
+    }
+  }
+  return {
+    name,
     baseMs: profile.baseMs,
     jitterMs: profile.jitterMs,
     firstFrameMs: profile.firstFrameMs ?? 0,
     ...(profile.byType ? { byType: profile.byType } : {}),
   };
-  checkDelay(resolved, `timing profile '${resolved.name}'`);
-  if (!(resolved.firstFrameMs >= 0) || !Number.isFinite(resolved.firstFrameMs)) {
-    throw new RangeError(
-      `Invalid timing profile '${resolved.name}': 'firstFrameMs' must be a finite number >= 0`,
-    );
-  }
-  for (const [type, delay] of Object.entries(resolved.byType ?? {})) {
-    checkDelay(delay, `timing profile '${resolved.name}' byType.${type}`);
-  }
-  return resolved;
 }
 
-function checkDelay(delay: Delay, where: string): void {
-  for (const key of ["baseMs", "jitterMs"] as const) {
-    const value = delay[key];
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-      throw new RangeError(`Invalid ${where}: '${key}' must be a finite number >= 0, got ${value}`);
-    }
-  }
+/** The longest delay a timer honours (2^31 - 1 ms). */
+const MAX_MS = 2 ** 31 - 1;
+
+function checkMs(
+  value: unknown,
+  field: string,
+  fail: (field: string, problem: string, type?: "type" | "range") => never,
+): void {
+  const text = "must be a finite number >= 0";
+  if (typeof value !== "number") fail(field, `${text}, got ${kindOf(value)}`, "type");
+  const ms = value as number;
+  if (!Number.isFinite(ms) || ms < 0) fail(field, `${text}, got ${ms}`);
+  if (ms > MAX_MS) fail(field, `must be at most ${MAX_MS} ms, got ${ms}`);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }

@@ -6,29 +6,27 @@
  */
 
 import type { Clock, WaitOptions } from "./clock.ts";
+import { checkTime, LoopBudget, yieldToEventLoop } from "./real_time.ts";
 
 /** Options for {@linkcode VirtualClock}. */
 export interface VirtualClockOptions {
   /** Where virtual time starts, in ms since the epoch (default 2026-01-01T00:00:00Z). */
   start?: number;
-  /**
-   * How many quiet event-loop turns a {@linkcode Clock.timeout} waits before virtual
-   * time jumps to its deadline (default 20). Input ({@linkcode Clock.touch}) restarts
-   * the count.
-   */
-  idleTurns?: number;
 }
+
+/** Promise reactions are microtasks that fake timers cannot replace (unlike `queueMicrotask`). */
+const RESOLVED: Promise<void> = Promise.resolve();
 
 interface Sleeper {
   deadline: number;
-  seq: number;
   resolve: () => void;
 }
 
 /**
- * Virtual time for a session. `sleep`/`sleepUntil` resolve in deadline order on the
- * microtask queue and move `now()` forward; `timeout` (a wait on the SDK) fires only after
- * the event loop has stayed quiet for a few turns, so an answer that is coming wins.
+ * Virtual time for a session. `sleep`/`sleepUntil` resolve in deadline order and move
+ * `now()` forward without waiting; no timer is involved, so fake timers (`FakeTime`,
+ * `@sinonjs/fake-timers`) do not affect it. Long runs of sleeps give the event loop a
+ * turn every few milliseconds of real work, so the app's own timers keep firing.
  *
  * @example An hour in no time
  * ```ts
@@ -42,16 +40,13 @@ export class VirtualClock implements Clock {
   /** Always `virtual`. */
   readonly kind: "virtual" = "virtual";
   #now: number;
-  #idleTurns: number;
   #sleepers: Sleeper[] = [];
-  #seq = 0;
   #draining = false;
-  #activity = 0;
+  #budget = new LoopBudget();
 
   /** Creates a virtual clock. */
   constructor(options: VirtualClockOptions = {}) {
     this.#now = options.start ?? Date.UTC(2026, 0, 1);
-    this.#idleTurns = options.idleTurns ?? 20;
     if (!Number.isFinite(this.#now)) {
       throw new RangeError(`Cannot create VirtualClock: 'start' must be finite, got ${this.#now}`);
     }
@@ -64,15 +59,19 @@ export class VirtualClock implements Clock {
 
   /** Moves virtual time forward by `ms` without waiting for anything. */
   advance(ms: number): void {
+    if (!Number.isFinite(ms)) {
+      throw new RangeError(`Cannot advance VirtualClock: 'ms' must be finite, got ${ms}`);
+    }
     if (ms > 0) this.#now += ms;
   }
 
-  /** Resolves (on a microtask) once virtual time reaches `deadline`. */
+  /** Resolves once virtual time reaches `deadline` (moving it there). */
   sleepUntil(deadline: number, options: WaitOptions = {}): Promise<void> {
+    checkTime(deadline, "VirtualClock.sleepUntil");
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     if (deadline <= this.#now && this.#sleepers.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      const sleeper: Sleeper = { deadline, seq: this.#seq++, resolve };
+      const sleeper: Sleeper = { deadline, resolve };
       const signal = options.signal;
       if (signal) {
         const onAbort = () => {
@@ -93,52 +92,8 @@ export class VirtualClock implements Clock {
 
   /** Resolves once virtual time has moved `ms` forward. */
   sleep(ms: number, options?: WaitOptions): Promise<void> {
+    checkTime(ms, "VirtualClock.sleep");
     return this.sleepUntil(this.#now + Math.max(0, ms), options);
-  }
-
-  /**
-   * Resolves after the event loop has been quiet for `idleTurns` turns (no `touch()`,
-   * no sleeper pending), then moves virtual time to the deadline. Abort to cancel.
-   */
-  timeout(ms: number, options: WaitOptions = {}): Promise<void> {
-    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-    const deadline = this.#now + Math.max(0, ms);
-    return new Promise<void>((resolve, reject) => {
-      const signal = options.signal;
-      let handle: unknown;
-      let quiet = 0;
-      let seen = this.#activity;
-      const finish = () => {
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const onAbort = () => {
-        (globalThis.clearTimeout as (id: unknown) => void)(handle);
-        finish();
-        reject(signal!.reason);
-      };
-      const turn = () => {
-        if (this.#activity !== seen || this.#sleepers.length > 0) {
-          seen = this.#activity;
-          quiet = 0;
-        } else {
-          quiet++;
-        }
-        if (quiet >= this.#idleTurns) {
-          finish();
-          if (deadline > this.#now) this.#now = deadline;
-          resolve();
-          return;
-        }
-        handle = globalThis.setTimeout(turn, 0);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      handle = globalThis.setTimeout(turn, 0);
-    });
-  }
-
-  /** Records input activity: pending timeouts start counting quiet turns again. */
-  touch(): void {
-    this.#activity++;
   }
 
   #insert(sleeper: Sleeper): void {
@@ -151,13 +106,15 @@ export class VirtualClock implements Clock {
   #drain(): void {
     if (this.#draining) return;
     this.#draining = true;
-    queueMicrotask(() => {
+    const step = () => {
       this.#draining = false;
       const next = this.#sleepers.shift();
       if (!next) return;
       if (next.deadline > this.#now) this.#now = next.deadline;
       next.resolve();
       if (this.#sleepers.length > 0) this.#drain();
-    });
+    };
+    if (this.#budget.due()) yieldToEventLoop().then(step);
+    else RESOLVED.then(step);
   }
 }

@@ -1,0 +1,94 @@
+/**
+ * The models the mock offers in the `initialize` answer, taken from what the real CLI
+ * 2.1.328 reported in the recordings.
+ *
+ * @module
+ */
+
+/** A model of the `initialize` answer (the SDK's `ModelInfo`). */
+export interface ModelInfoEntry {
+  /** The alias (`default`, `opus`, `sonnet`, ...). */
+  value: string;
+  /** The full model name it resolves to. */
+  resolvedModel: string;
+  /** Display name. */
+  displayName: string;
+  /** Description with prices. */
+  description: string;
+  /** Effort support. */
+  supportsEffort: boolean;
+  /** Effort levels. */
+  supportedEffortLevels: Array<"low" | "medium" | "high" | "xhigh" | "max">;
+  /** Adaptive thinking support. */
+  supportsAdaptiveThinking: boolean;
+  /** Fast mode support. */
+  supportsFastMode?: boolean;
+  /** Auto mode support. */
+  supportsAutoMode: boolean;
+  /** Whether thinking can be turned off. */
+  supportsThinkingOff: boolean;
+}
+
+/** The models the CLI offers. */
+export const DEFAULT_MODELS: readonly ModelInfoEntry[] = Object.freeze([
+  {
+    "value": "default",
+    "resolvedModel": "claude-opus-5-5",
+    "displayName": "Default (recommended)",
+    "description": "Use the default model (currently Opus 5.5) · $4/$20 per Mtok",
+    "supportsEffort": true,
+    "supportedEffortLevels": ["low", "medium", "high", "xhigh", "max"],
+    "supportsAdaptiveThinking": true,
+    "supportsFastMode": true,
+    "supportsAutoMode": true,
+    "supportsThinkingOff": false,
+  },
+  {
+    "value": "opus",
+    "resolvedModel": "claude-opus-5-5",
+    "displayName": "Opus",
+    "description": "Opus 5.5 · Best for everyday, complex tasks · $4/$20 per Mtok",
+    "supportsEffort": true,
+    "supportedEffortLevels": ["low", "medium", "high", "xhigh", "max"],
+    "supportsAdaptiveThinking": true,
+    "supportsFastMode": true,
+    "supportsAutoMode": true,
+    "supportsThinkingOff": false,
+  },
+  {
+    "value": "fable",
+    "resolvedModel": "claude-fable-5-2",
+    "displayName": "Fable",
+    "description":
+      "Fable 5.2 · Most capable for your hardest and longest-running tasks · $8/$40 per Mtok",
+    "supportsEffort": true,
+    "supportedEffortLevels": ["low", "medium", "high", "xhigh", "max"],
+    "supportsAdaptiveThinking": true,
+    "supportsFastMode": true,
+    "supportsAutoMode": true,
+    "supportsThinkingOff": false,
+  },
+  {
+    "value": "sonnet",
+    "resolvedModel": "claude-sonnet-5-5",
+    "displayName": "Sonnet",
+    "description": "Sonnet 5.5 · Efficient for routine tasks · $2/$10 per Mtok",
+    "supportsEffort": true,
+    "supportedEffortLevels": ["low", "medium", "high", "xhigh", "max"],
+    "supportsAdaptiveThinking": true,
+    "supportsAutoMode": true,
+    "supportsThinkingOff": false,
+  },
+  {
+    "value": "haiku",
+    "resolvedModel": "claude-haiku-5-5",
+    "displayName": "Haiku",
+    "description":
+      "Haiku 5.5 · Fastest for quick answers · $0.10/$0.50 per Mtok ($0.50/$2.50 for prompts over 100k)",
+    "supportsEffort": true,
+    "supportedEffortLevels": ["low", "medium", "high", "xhigh", "max"],
+    "supportsAdaptiveThinking": true,
+    "supportsAutoMode": true,
+    "supportsThinkingOff": false,
+  },
+]);

@@ -1,0 +1,246 @@
+/**
+ * The control channel: control requests both ways over stream-json. It correlates the
+ * engine's requests to the client with their answers and owns their timeouts, and answers
+ * the client's requests with the registered handlers, keeping a log of both.
+ *
+ * @module
+ */
+
+import type { BuildContext } from "../builders/build_context.ts";
+import { controlError, controlRequest, controlSuccess } from "../builders/control.ts";
+import { realTimeout } from "../timing/real_time.ts";
+import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
+import type { Outgoing } from "./outbox.ts";
+import { SESSION_ENDED, TurnFailure } from "./turn_state.ts";
+
+/** A control request the client sent the session, as recorded. */
+export interface ClientRequest {
+  /** The request id. */
+  requestId: string;
+  /** The request subtype. */
+  subtype: string;
+  /** The whole request body. */
+  request: Record<string, unknown>;
+  /** When it arrived, on the session clock. */
+  at: number;
+  /** What the session answered: the response body, or the error text. */
+  answer?: { success: true; response?: Record<string, unknown> } | {
+    success: false;
+    error: string;
+  };
+}
+
+/**
+ * Answers one subtype of control request from the client. `session` is the `Session`
+ * the request came to.
+ */
+export type ControlHandler<S = unknown> = (
+  request: Record<string, unknown>,
+  session: S,
+) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+
+/**
+ * Thrown by a {@linkcode ControlHandler} to answer with an error response carrying extra
+ * fields (`error_code`, ...), as the real CLI does.
+ *
+ * @example An error answer with a code
+ * ```ts
+ * import { ControlError } from "@x/claude-mock";
+ * const error = new ControlError("Model 'x' not found", { error_code: "not_found" });
+ * console.log(error.fields.error_code); // not_found
+ * ```
+ */
+export class ControlError extends Error {
+  /** Extra fields of the error response. */
+  readonly fields: Record<string, unknown>;
+  /** Creates the error. */
+  constructor(message: string, fields: Record<string, unknown> = {}) {
+    super(message);
+    this.name = "ControlError";
+    this.fields = fields;
+  }
+}
+
+/** Options of one request to the client. */
+export interface RequestOptions {
+  /** Real milliseconds to wait for the answer (default: the channel's). */
+  timeoutMs?: number;
+  /** Aborting stops waiting, rejecting with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+interface Pending {
+  resolve: (response: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  subtype: string;
+}
+
+/** What a {@linkcode ControlChannel} needs from the session. */
+export interface ControlChannelOptions {
+  /** Builds request frames (ids). */
+  ctx: BuildContext;
+  /** Writes a frame to the client. */
+  send: (item: Outgoing) => Promise<void>;
+  /** Default real-time limit for an answer, in ms. */
+  timeoutMs: number;
+  /** The session clock's now, for the log. */
+  now: () => number;
+  /** Whether the process has ended (answers are no longer written). */
+  closed: () => boolean;
+}
+
+/** Requests both ways between the engine and the client. */
+export class ControlChannel {
+  /** The default real-time limit for the client's answers, in ms. */
+  readonly timeoutMs: number;
+  #options: ControlChannelOptions;
+  #pending = new Map<string, Pending>();
+  #log: ClientRequest[] = [];
+  #handlers = new Map<string, ControlHandler<never>>();
+
+  /** Creates the channel. */
+  constructor(options: ControlChannelOptions) {
+    this.#options = options;
+    this.timeoutMs = options.timeoutMs;
+  }
+
+  /** The client's requests so far, with the answers given. */
+  get clientRequests(): readonly ClientRequest[] {
+    return this.#log;
+  }
+
+  /** Answers client requests of `subtype` with `handler` (replacing any before). */
+  handle<S>(subtype: string, handler: ControlHandler<S>): void {
+    this.#handlers.set(subtype, handler as ControlHandler<never>);
+  }
+
+  /**
+   * Sends a control request and resolves with the answer's `response` body. Waiting for
+   * the client is real time, whatever the session clock: the client may do real work (a
+   * file read, a fetch) for any time up to the limit, and a live answer always wins; no
+   * answer within the limit rejects with an error naming the request.
+   */
+  async request(
+    request: { subtype: string; [key: string]: unknown } | ControlRequestFrame,
+    options: RequestOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const frame: ControlRequestFrame =
+      request.type === "control_request" && isObject(request.request)
+        ? request as ControlRequestFrame
+        : controlRequest(this.#options.ctx, request as { subtype: string });
+    const subtype = String(frame.request.subtype);
+    const id = frame.request_id;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const signal = options.signal;
+    if (signal?.aborted) throw signal.reason;
+    let cancelTimer = () => {};
+    let onAbort = () => {};
+    const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, subtype });
+      onAbort = () => reject(signal!.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await this.#options.send({ frame, delay: 0 });
+      cancelTimer = realTimeout(() => {
+        const pending = this.#pending.get(id);
+        this.#pending.delete(id);
+        pending?.reject(
+          new TurnFailure(
+            `claude-mock: the client did not answer control request '${subtype}' (request_id ${id}) within ${timeoutMs} ms of real time (the session's controlTimeoutMs; a test can shorten it)`,
+          ),
+        );
+      }, timeoutMs);
+      return await answer;
+    } finally {
+      cancelTimer();
+      signal?.removeEventListener("abort", onAbort);
+      this.#pending.delete(id);
+    }
+  }
+
+  /** Takes the client's `control_response` to one of the engine's requests. */
+  onResponse(frame: Frame): void {
+    const response = frame.response;
+    if (!isObject(response) || typeof response.request_id !== "string") return;
+    const id = response.request_id;
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    const what = `the client's answer to '${pending.subtype}' (request_id ${id})`;
+    if (response.subtype === "success") {
+      const body = response.response;
+      if (body !== undefined && !isObject(body)) {
+        pending.reject(
+          new TurnFailure(
+            `claude-mock: ${what} is malformed: 'response.response' must be an object`,
+          ),
+        );
+      } else pending.resolve(body ?? {});
+    } else if (response.subtype === "error") {
+      pending.reject(
+        new TurnFailure(
+          `claude-mock: the client answered control request '${pending.subtype}' with an error: ${
+            String(response.error)
+          }`,
+        ),
+      );
+    } else {
+      pending.reject(
+        new TurnFailure(
+          `claude-mock: ${what} is malformed: 'response.subtype' must be "success" or "error", got ${
+            JSON.stringify(response.subtype)
+          }`,
+        ),
+      );
+    }
+  }
+
+  /** Answers the client's `control_request` with its handler (or the CLI's errors). */
+  async onRequest(frame: Frame, session: unknown): Promise<void> {
+    const requestId = frame.request_id;
+    const request = frame.request;
+    if (typeof requestId !== "string") return; // cannot answer without an id; logged as written
+    const record: ClientRequest = {
+      requestId,
+      subtype: isObject(request) && typeof request.subtype === "string" ? request.subtype : "",
+      request: isObject(request) ? request : {},
+      at: this.#options.now(),
+    };
+    this.#log.push(record);
+    let answer: Frame;
+    if (!isObject(request) || typeof request.subtype !== "string") {
+      const error = "Invalid control request: 'request.subtype' must be a string";
+      record.answer = { success: false, error };
+      answer = controlError(requestId, error);
+    } else {
+      const handler = this.#handlers.get(request.subtype);
+      if (!handler) {
+        const error = `Unsupported control request subtype: ${request.subtype}`;
+        record.answer = { success: false, error };
+        answer = controlError(requestId, error);
+        (answer.response as Record<string, unknown>).error_code = "unsupported_request";
+      } else {
+        try {
+          const response = await handler(request, session as never);
+          record.answer = response === undefined ? { success: true } : { success: true, response };
+          answer = controlSuccess(requestId, response);
+        } catch (error) {
+          const text = error instanceof Error ? error.message : String(error);
+          record.answer = { success: false, error: text };
+          answer = controlError(requestId, text);
+          if (error instanceof ControlError) {
+            Object.assign(answer.response as Record<string, unknown>, error.fields);
+          }
+        }
+      }
+    }
+    if (!this.#options.closed()) this.#options.send({ frame: answer, delay: 0 }).catch(() => {});
+  }
+
+  /** Fails every request still waiting (the process ended). */
+  rejectAll(): void {
+    for (const pending of this.#pending.values()) pending.reject(SESSION_ENDED);
+    this.#pending.clear();
+  }
+}

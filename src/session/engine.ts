@@ -1,0 +1,328 @@
+/**
+ * The engine's shared state and its plumbing: stdin to frames, the turn queue, output,
+ * and how the process ends. The parts (turns, tool flow, hooks, SDK requests, interrupt
+ * tail) work on it; `Session` is its public face.
+ *
+ * @module
+ */
+
+import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
+import { IdGenerator } from "../builders/ids.ts";
+import { Pcg32 } from "../random/pcg32.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import type { Clock } from "../timing/clock.ts";
+import { getDefaults } from "../timing/defaults.ts";
+import { SystemClock } from "../timing/system_clock.ts";
+import { type Delay, type TimingProfile, timingProfile } from "../timing/timing_profile.ts";
+import { VirtualClock } from "../timing/virtual_clock.ts";
+import type { Frame, UserFrame } from "../wire/frame.ts";
+import { NdjsonDecodeStream } from "../wire/ndjson_decode_stream.ts";
+import type { WireError } from "../wire/wire_error.ts";
+import type { CliFlags } from "./cli_args.ts";
+import { ControlChannel } from "./control_channel.ts";
+import { ExchangePicker } from "./exchange_picker.ts";
+import { Outbox, type Outgoing } from "./outbox.ts";
+import { SESSION_ENDED, type TurnState } from "./turn_state.ts";
+import { UsageLedger } from "./usage_ledger.ts";
+import type { WriteEntry, WriteLog } from "./write_log.ts";
+
+/** How a session's process ended. */
+export interface ExitStatus {
+  /** The exit code, or `null` when a signal ended it. */
+  code: number | null;
+  /** The signal that ended it (`SIGTERM`, ...), or `null`. */
+  signal: string | null;
+}
+
+/** What the engine is built from. */
+export interface EngineOptions {
+  /** The scenario (validated). */
+  scenario: Scenario;
+  /** The parsed command line. */
+  flags: CliFlags;
+  /** The write log the session exposes. */
+  writes: WriteLog;
+  /** The clock option. */
+  clock?: Clock | "virtual" | "system";
+  /** The seed option. */
+  seed?: bigint | number;
+  /** The timing option. */
+  timing?: import("../timing/timing_profile.ts").Timing;
+  /** The speed factor option. */
+  speedFactor?: number;
+  /** Real-time limit for the client's answers (ms). */
+  controlTimeoutMs?: number;
+  /** Keep every frame written. */
+  recordSent?: boolean;
+}
+
+type Decoded = { ok: true; frame: Frame; raw: string } | {
+  ok: false;
+  error: WireError;
+  raw: string;
+};
+
+/** Runs one turn (set by the session: the turn runner). */
+export type TurnHandler = (engine: Engine, input: UserFrame) => Promise<void>;
+/** Runs the scenario's on-connect steps (set by the session). */
+export type ConnectHandler = (engine: Engine) => Promise<void>;
+
+/** The shared state of one mock process. */
+export class Engine {
+  /** The scenario. */
+  readonly scenario: Scenario;
+  /** The flags the client passed. */
+  readonly flags: CliFlags;
+  /** The session clock. */
+  readonly clock: Clock;
+  /** Ids, session id, model, permission mode, cwd, time. */
+  readonly ctx: BuildContext;
+  /** The session's timing profile. */
+  readonly profile: TimingProfile;
+  /** The speed factor. */
+  readonly speed: number;
+  /** stdout. */
+  readonly outbox: Outbox;
+  /** Control requests both ways. */
+  readonly control: ControlChannel;
+  /** Usage and cost, as running totals. */
+  readonly ledger: UsageLedger = new UsageLedger();
+  /** Which exchange answers a message. */
+  readonly picker: ExchangePicker;
+  /** Everything the client wrote. */
+  readonly writes: WriteLog;
+  /** The entries of `writes`, without copying (waits scan them). */
+  readonly written: WriteEntry[] = [];
+  /** Where the next `waitForWrite` starts looking. */
+  waitCursor = 0;
+  /** What the client sent in `initialize`. */
+  initializeRequest?: Record<string, unknown>;
+  /** Additional context hooks returned, in order. */
+  readonly hookContext: string[] = [];
+  /** `set_max_thinking_tokens`. */
+  maxThinkingTokens: number | null = null;
+  /** The running turn. */
+  turn?: TurnState;
+  /** Turns started so far. */
+  turnCount = 0;
+  /** Results written so far. */
+  resultCount = 0;
+  /** Whether the last result was an error (exit 1 when stdin closes). */
+  lastResultError = false;
+  /** The next JSON-RPC id for MCP calls. */
+  jsonRpcId = 2;
+  /** Aborted when the process ends. */
+  readonly ended: AbortController = new AbortController();
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<ExitStatus>;
+  /** Runs a turn. */
+  runTurn?: TurnHandler;
+  #resolveExit!: (status: ExitStatus) => void;
+  #exit?: ExitStatus;
+  #exiting = false;
+  #inputClosed = false;
+  #inputReader?: ReadableStreamDefaultReader<Decoded>;
+  #queue: UserFrame[] = [];
+  #head = 0;
+  #running = false;
+  #ready: Promise<void> = Promise.resolve();
+
+  /** Builds the state; `start` begins reading input. */
+  constructor(options: EngineOptions) {
+    const { scenario, flags } = options;
+    const defaults = getDefaults();
+    this.scenario = scenario;
+    this.flags = flags;
+    this.writes = options.writes;
+    this.clock = options.clock === "system"
+      ? new SystemClock()
+      : options.clock === "virtual" || options.clock === undefined
+      ? new VirtualClock()
+      : options.clock;
+    const seed = options.seed ?? scenario.seed ?? defaults.seed;
+    this.profile = timingProfile(options.timing ?? scenario.timing ?? defaults.timing);
+    this.speed = options.speedFactor ?? scenario.speedFactor ?? defaults.speedFactor;
+    if (typeof this.speed !== "number" || !(this.speed >= 0) || !Number.isFinite(this.speed)) {
+      throw new RangeError(
+        `Cannot start a session: 'speedFactor' must be a finite number >= 0, got ${this.speed}`,
+      );
+    }
+    const controlTimeoutMs = options.controlTimeoutMs ?? 60_000;
+    if (
+      typeof controlTimeoutMs !== "number" || !Number.isFinite(controlTimeoutMs) ||
+      controlTimeoutMs <= 0 || controlTimeoutMs > 2 ** 31 - 1
+    ) {
+      throw new RangeError(
+        `Cannot start a session: 'controlTimeoutMs' must be a number of ms from 1 to 2147483647, got ${controlTimeoutMs}`,
+      );
+    }
+    const pcg = new Pcg32(seed);
+    const jitter = new Pcg32(typeof seed === "bigint" ? seed ^ 0x9e3779b9n : seed + 0x9e3779b9);
+    this.ctx = createBuildContext({
+      ids: new IdGenerator({ prng: () => pcg.nextFloat() }),
+      sessionId: scenario.sessionId ?? flags.sessionId,
+      model: scenario.model ?? flags.model ?? DEFAULT_MODEL,
+      permissionMode: flags.permissionMode ?? "default",
+      cwd: scenario.cwd,
+      clock: this.clock,
+    });
+    this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
+    this.outbox = new Outbox({
+      clock: this.clock,
+      profile: this.profile,
+      speedFactor: this.speed,
+      prng: () => jitter.nextFloat(),
+      recordSent: options.recordSent ?? false,
+      // the reader went away: the process dies of a broken pipe, as a real one would
+      onCancel: () => void this.shutdown({ code: null, signal: "SIGPIPE" }, false),
+    });
+    this.picker = new ExchangePicker(scenario);
+    this.control = new ControlChannel({
+      ctx: this.ctx,
+      send: (item) => this.send(item),
+      timeoutMs: controlTimeoutMs,
+      now: () => this.clock.now(),
+      closed: () => this.closed,
+    });
+  }
+
+  /** Whether the process has exited or is exiting. */
+  get closed(): boolean {
+    return this.#exiting || this.#exit !== undefined;
+  }
+
+  /** The exit status, once exited. */
+  get exit(): ExitStatus | undefined {
+    return this.#exit;
+  }
+
+  /** ` 'name'` of the scenario, or "". */
+  label(): string {
+    return this.scenario.name ? ` '${this.scenario.name}'` : "";
+  }
+
+  /** The decoder the session's stdin writes into; starts reading it. */
+  startInput(session: unknown, ready: Promise<void>): WritableStream<Uint8Array | string> {
+    this.#ready = ready;
+    const decoder = new NdjsonDecodeStream();
+    this.#read(decoder.readable as ReadableStream<Decoded>, session);
+    return decoder.writable;
+  }
+
+  /**
+   * Writes a frame to stdout (paced, stamped, encoded). Rejects with the session-ended
+   * sentinel once the process is ending; a scenario's crash point ends it here.
+   */
+  send(item: Outgoing): Promise<void> {
+    if (this.closed) return Promise.reject(SESSION_ENDED);
+    const sent = this.outbox.send(item);
+    const crash = this.scenario.crashAfter;
+    if (crash && this.outbox.count >= crash.frames) {
+      sent.catch(() => {});
+      return this.shutdown({ code: crash.code, signal: null }, true).then(() => {
+        throw SESSION_ENDED;
+      });
+    }
+    return sent;
+  }
+
+  /** The delay of `frame` in `turn`: the exchange's profile, plus time to first token. */
+  delayFor(frame: { type: string }, turn: TurnState | undefined): number | Delay | undefined {
+    const profile = turn?.profile;
+    let delay: Delay | undefined = profile ? (profile.byType?.[frame.type] ?? profile) : undefined;
+    if (
+      turn && !turn.contentStarted && (frame.type === "assistant" || frame.type === "stream_event")
+    ) {
+      turn.contentStarted = true;
+      const base = delay ?? this.profile.byType?.[frame.type] ?? this.profile;
+      const first = (profile ?? this.profile).firstFrameMs;
+      if (first > 0) delay = { baseMs: base.baseMs + first, jitterMs: base.jitterMs };
+    }
+    return delay;
+  }
+
+  /** Whether assistant messages stream as `stream_event` frames. */
+  partial(): boolean {
+    return this.scenario.partialMessages ?? this.flags.includePartialMessages;
+  }
+
+  /**
+   * Ends the process: `flush` delivers what was written (an exit), otherwise pending
+   * output is dropped (a signal).
+   */
+  async shutdown(status: ExitStatus, flush: boolean): Promise<void> {
+    if (this.closed) return this.exited.then(() => {});
+    this.#exiting = true;
+    this.turn?.abort.abort(SESSION_ENDED);
+    this.control.rejectAll();
+    this.#inputReader?.cancel().catch(() => {});
+    if (flush) await this.outbox.close();
+    else this.outbox.terminate();
+    this.ended.abort(SESSION_ENDED);
+    this.#exit = status;
+    this.#resolveExit(status);
+  }
+
+  async #read(readable: ReadableStream<Decoded>, session: unknown): Promise<void> {
+    const reader = readable.getReader();
+    this.#inputReader = reader;
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const now = this.clock.now();
+        if (value.ok) {
+          this.written.push(this.writes.add({ raw: value.raw, frame: value.frame }, now));
+          this.#dispatch(value.frame, session);
+        } else {
+          this.written.push(this.writes.add({ raw: value.raw, error: value.error }, now));
+        }
+      }
+    } catch {
+      // stdin errored or was cancelled: treat as closed
+    }
+    this.#inputClosed = true;
+    this.#pump();
+  }
+
+  #dispatch(frame: Frame, session: unknown): void {
+    switch (frame.type) {
+      case "user":
+        this.#queue.push(frame as UserFrame);
+        this.#pump();
+        break;
+      case "control_request":
+        this.control.onRequest(frame, session);
+        break;
+      case "control_response":
+        this.control.onResponse(frame);
+        break;
+      default:
+        // keep_alive, update_environment_variables, ...: recorded in the write log only.
+        break;
+    }
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#running || this.#exit) return;
+    this.#running = true;
+    try {
+      await this.#ready;
+      while (this.#head < this.#queue.length && !this.closed) {
+        const input = this.#queue[this.#head++];
+        if (this.#head === this.#queue.length) {
+          this.#queue = [];
+          this.#head = 0;
+        }
+        await this.runTurn!(this, input);
+      }
+    } finally {
+      this.#running = false;
+    }
+    if (this.#head < this.#queue.length && !this.closed) return void this.#pump();
+    if (this.#inputClosed && !this.closed) {
+      const code = this.scenario.exitCode ?? (this.lastResultError ? 1 : 0);
+      await this.shutdown({ code, signal: null }, true);
+    }
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * One API response: its assistant frames (with stream events when partial messages are
+ * on), each tool use checked right after its own frame, then the tools run and their
+ * results written. Also the API failing (`apiError`).
+ *
+ * @module
+ */
+
+import { apiErrorMessage, assistantMessage } from "../builders/assistant.ts";
+import type { AssistantMessageError } from "../builders/assistant.ts";
+import type { BuildContext } from "../builders/build_context.ts";
+import { streamEvents, thinkingTokenFrames } from "../builders/stream_events.ts";
+import { apiRetry, systemStatus } from "../builders/system.ts";
+import type { ApiCallUsage } from "../builders/usage.ts";
+import { toolResult } from "../builders/user.ts";
+import {
+  type ApiErrorStep,
+  isToolCall,
+  type MessageStep,
+  type ScriptedToolCall,
+} from "../scenario/step.ts";
+import type { Delay } from "../timing/timing_profile.ts";
+import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
+import type { Engine } from "./engine.ts";
+import { authorize, execute, postToolHooks } from "./tool_flow.ts";
+import { sendResult } from "./turn_result.ts";
+import type { StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
+
+const INPUT_TOKENS_PER_CALL = 120;
+const API_ERROR_NAMES: Record<number, string> = {
+  400: "invalid_request",
+  401: "authentication_failed",
+  429: "rate_limit",
+  500: "server_error",
+  529: "overloaded",
+};
+
+/** Runs a message step. */
+export async function runMessage(
+  engine: Engine,
+  step: MessageStep,
+  turn: TurnState,
+): Promise<void> {
+  const maxTurns = engine.flags.maxTurns;
+  if (maxTurns !== undefined && turn.calls.length >= maxTurns) {
+    // The real CLI counts the turn it refuses to start and reports the last stop reason.
+    await sendResult(engine, turn, {
+      subtype: "error_max_turns",
+      errors: [`Reached maximum number of turns (${maxTurns})`],
+      stopReason: "tool_use",
+    }, { numTurns: turn.calls.length + 1 });
+    turn.stopped = true;
+    return;
+  }
+  const ctx = engine.ctx;
+  const blocks: AssistantContentBlock[] = [];
+  const calls = new Map<string, ScriptedToolCall>();
+  for (const part of step.parts) {
+    const value = typeof part === "function" ? part(ctx) : part;
+    if (isToolCall(value)) {
+      calls.set(value.block.id, value);
+      blocks.push(value.block);
+    } else blocks.push(value);
+  }
+  if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
+  const frames = assistantMessage(ctx, blocks, { messageId: step.messageId });
+  const outputTokens = step.outputTokens ?? estimateTokens(blocks);
+  const call: ApiCallUsage = { model: ctx.model, inputTokens: INPUT_TOKENS_PER_CALL, outputTokens };
+  engine.ledger.add(call, ctx.model);
+  turn.calls.push(call);
+  let first = true;
+  const delayOnce = (frame: Frame): number | Delay | undefined => {
+    if (!first) return engine.delayFor(frame, turn);
+    first = false;
+    return step.delay ?? engine.delayFor(frame, turn);
+  };
+  const partial = engine.partial();
+  const sequence: Iterable<Frame> = partial
+    ? streamEvents(ctx, frames, { outputTokens })
+    : withThinkingTokens(ctx, frames);
+  const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
+  turn.streaming = progress;
+  if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
+  const authorized: Array<{ call: ScriptedToolCall; decision: ToolDecision }> = [];
+  for (const frame of sequence) {
+    if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    await engine.send({ frame, delay: delayOnce(frame) });
+    trackProgress(progress, frame);
+    if (frame.type !== "assistant") continue;
+    const block = (frame as AssistantFrame).message.content[0];
+    if (block?.type !== "tool_use") continue;
+    const scripted = calls.get(block.id);
+    if (!scripted) continue;
+    // As the real CLI: each tool use is checked right after its own assistant frame.
+    authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
+  }
+  turn.streaming = undefined;
+  const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+  if (said !== "") turn.lastText = said;
+  for (const { call: scripted, decision } of authorized) {
+    if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    await runTool(engine, scripted, decision, turn);
+  }
+  if (turn.hookStop && !turn.resultSent) {
+    turn.stopped = true;
+    await sendResult(engine, turn, {
+      result: "",
+      stopReason: "tool_use",
+      terminalReason: "hook_stopped",
+    }, { numTurns: turn.calls.length + 1 });
+  }
+}
+
+async function runTool(
+  engine: Engine,
+  scripted: ScriptedToolCall,
+  decision: ToolDecision,
+  turn: TurnState,
+): Promise<void> {
+  const block = scripted.block;
+  if (decision.kind === "deny") {
+    turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+    await engine.send({
+      frame: toolResult(engine.ctx, block.id, {
+        content: decision.message,
+        isError: true,
+        permissionDecision: decision.meta,
+        ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
+      }),
+      delay: engine.delayFor({ type: "user" }, turn),
+    });
+    if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
+    return;
+  }
+  const started = engine.clock.now();
+  const result = await execute(engine, scripted, decision.input, turn);
+  await postToolHooks(engine, scripted, {
+    input: decision.input,
+    result,
+    durationMs: Math.round(engine.clock.now() - started),
+  }, turn);
+  await engine.send({
+    frame: toolResult(engine.ctx, block.id, {
+      ...result,
+      permissionDecision: result.permissionDecision !== undefined
+        ? result.permissionDecision
+        : decision.meta,
+    }),
+    delay: engine.delayFor({ type: "user" }, turn),
+  });
+}
+
+/** The API fails: retries, then (unless it recovers) the synthetic error message and result. */
+export async function runApiError(
+  engine: Engine,
+  step: ApiErrorStep,
+  turn: TurnState,
+): Promise<void> {
+  const retries = step.retries ?? 0;
+  const errorName = API_ERROR_NAMES[step.status] ?? "unknown";
+  for (let attempt = 1; attempt <= retries; attempt++) {
+    const retryDelayMs = step.retryDelayMs ?? 500;
+    await engine.send({
+      frame: apiRetry(engine.ctx, {
+        attempt,
+        maxRetries: 10,
+        retryDelayMs,
+        errorStatus: step.status,
+        error: errorName as AssistantMessageError,
+      }),
+      delay: 0,
+    });
+    await engine.clock.sleep(retryDelayMs * engine.speed, { signal: turn.abort.signal });
+  }
+  if (step.recovers) return;
+  await engine.send({
+    frame: apiErrorMessage(
+      engine.ctx,
+      step.status,
+      step.message !== undefined ? { message: step.message } : {},
+    ),
+    delay: engine.delayFor({ type: "assistant" }, turn),
+  });
+  await sendResult(engine, turn, { apiErrorStatus: step.status }, {
+    numTurns: turn.calls.length + 1,
+    apiCalls: [],
+  });
+  turn.stopped = true;
+}
+
+/** Without partial messages the CLI still reports thinking estimates before a thinking block. */
+function* withThinkingTokens(ctx: BuildContext, frames: AssistantFrame[]): Generator<Frame> {
+  for (const frame of frames) {
+    const block = frame.message.content[0];
+    if (block?.type === "thinking") yield* thinkingTokenFrames(ctx, block.thinking);
+    yield frame;
+  }
+}
+
+function trackProgress(progress: StreamProgress, frame: Frame): void {
+  if (frame.type !== "stream_event") return;
+  const event = frame.event as {
+    type: string;
+    index?: number;
+    delta?: { type: string; text?: string };
+  };
+  if (event.type === "content_block_start") {
+    progress.blockIndex = event.index ?? progress.blockIndex + 1;
+    progress.text = "";
+  } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta") {
+    progress.text += event.delta.text ?? "";
+  } else if (event.type === "content_block_stop") {
+    progress.blockIndex = -1;
+    progress.text = "";
+  }
+}
+
+function estimateTokens(blocks: AssistantContentBlock[]): number {
+  let chars = 0;
+  for (const b of blocks) {
+    if (b.type === "text") chars += b.text.length;
+    else if (b.type === "thinking") chars += b.thinking.length;
+    else if (b.type === "tool_use") chars += JSON.stringify(b.input).length;
+  }
+  return Math.max(1, Math.ceil(chars / 4));
+}

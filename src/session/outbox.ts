@@ -1,0 +1,228 @@
+/**
+ * The engine's stdout: frames go out in order, paced on the session clock, stamped,
+ * encoded as stream-json lines, with backpressure from the reader. On the instant path a
+ * frame is encoded and enqueued synchronously: no promise, no stream hop.
+ *
+ * @module
+ */
+
+import type { Prng } from "../random/pcg32.ts";
+import type { Clock } from "../timing/clock.ts";
+import { Pacer } from "../timing/pacer.ts";
+import { LoopBudget, yieldToEventLoop } from "../timing/real_time.ts";
+import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
+import type { Frame, RawLine } from "../wire/frame.ts";
+import { encodeFrame } from "../wire/ndjson_encode_stream.ts";
+import { SESSION_ENDED } from "./turn_state.ts";
+
+/** One frame (or raw line) to write, with its delay instead of the profile's. */
+export interface Outgoing {
+  /** The frame, or a raw line. */
+  frame: Frame | RawLine;
+  /** A number (ms before the speed factor, no jitter), a delay, or the profile's. */
+  delay?: number | Delay;
+}
+
+/** What an {@linkcode Outbox} needs. */
+export interface OutboxOptions {
+  /** The session clock. */
+  clock: Clock;
+  /** The session's timing profile. */
+  profile: TimingProfile;
+  /** The speed factor. */
+  speedFactor: number;
+  /** Jitter source. */
+  prng: Prng;
+  /** Keep every frame written (for `Session.sent()`). */
+  recordSent: boolean;
+  /** Called when the reader cancels stdout (a broken pipe). */
+  onCancel: () => void;
+}
+
+interface Queued {
+  item: Outgoing;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const ENCODER = new TextEncoder();
+const DONE: Promise<void> = Promise.resolve();
+/** Chunks the reader may lag behind before `send` waits for it. */
+const HIGH_WATER_MARK = 16;
+
+/** The session's output: `send` frames, read them from `readable`. */
+export class Outbox {
+  /** The session's stdout. */
+  readonly readable: ReadableStream<Uint8Array>;
+  /** How many frames were handed to `send` (crashes count them). */
+  count = 0;
+  #clock: Clock;
+  #pacer: Pacer;
+  #budget = new LoopBudget();
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #queue: Queued[] = [];
+  #draining = false;
+  #closed = false;
+  #cancelled = false;
+  #waiters: Array<() => void> = [];
+  #sent?: Frame[];
+
+  /** Creates the output. */
+  constructor(options: OutboxOptions) {
+    this.#clock = options.clock;
+    this.#pacer = new Pacer({
+      profile: options.profile,
+      speedFactor: options.speedFactor,
+      prng: options.prng,
+      maxCatchUpMs: 100,
+    });
+    if (options.recordSent) this.#sent = [];
+    this.readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      pull: () => this.#wake(),
+      cancel: () => {
+        this.#cancelled = true;
+        this.#closed = true;
+        this.#rejectQueued();
+        this.#wake();
+        options.onCancel();
+      },
+    }, { highWaterMark: HIGH_WATER_MARK });
+  }
+
+  /** The frames written so far (only with `recordSent`). */
+  get sent(): Frame[] | undefined {
+    return this.#sent;
+  }
+
+  /** Whether output has ended (closed, terminated, or cancelled by the reader). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Writes `item` after its delay; resolves once it is enqueued for the reader (rejects
+   * with the session-ended sentinel once output has ended).
+   */
+  send(item: Outgoing): Promise<void> {
+    if (this.#closed) return Promise.reject(SESSION_ENDED);
+    this.count++;
+    if (this.#sent && typeof (item.frame as Frame).type === "string") {
+      this.#sent.push(item.frame as Frame);
+    }
+    if (!this.#draining && this.#queue.length === 0) {
+      const delay = this.#delayOf(item);
+      const now = this.#clock.now();
+      if (delay <= 0 && (this.#controller.desiredSize ?? 0) > 0 && !this.#budget.due()) {
+        this.#pacer.immediate(now);
+        this.#controller.enqueue(ENCODER.encode(encodeFrame(stamp(item.frame, now))));
+        return DONE;
+      }
+      return this.#enqueueSlow(item, delay);
+    }
+    return this.#enqueueSlow(item, undefined);
+  }
+
+  /** Ends output after everything sent so far was written and read. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    while (this.#draining || this.#queue.length > 0) {
+      await this.#waitForWake();
+      if (this.#cancelled) return;
+    }
+    // let the reader take what is queued before the end, as a pipe delivers it
+    while (!this.#cancelled && (this.#controller.desiredSize ?? 0) < HIGH_WATER_MARK) {
+      await this.#waitForWake();
+    }
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#controller.close();
+    } catch {
+      // cancelled meanwhile
+    }
+  }
+
+  /** Ends output now: what was not enqueued yet is dropped. */
+  terminate(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#rejectQueued();
+    try {
+      this.#controller.close();
+    } catch {
+      // already closed
+    }
+    this.#wake();
+  }
+
+  #delayOf(item: Outgoing): number {
+    const frame = item.frame as { type?: unknown };
+    return this.#pacer.delay(item.delay, typeof frame.type === "string" ? frame.type : undefined);
+  }
+
+  #enqueueSlow(item: Outgoing, delay: number | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ item, resolve, reject });
+      if (!this.#draining) this.#drain(delay);
+    });
+  }
+
+  async #drain(firstDelay: number | undefined): Promise<void> {
+    this.#draining = true;
+    let known = firstDelay;
+    try {
+      while (this.#queue.length > 0 && !this.#closed) {
+        const next = this.#queue[0];
+        const delay = known ?? this.#delayOf(next.item);
+        known = undefined;
+        let now = this.#clock.now();
+        if (delay > 0) {
+          await this.#clock.sleepUntil(this.#pacer.deadline(delay, now));
+          now = this.#clock.now();
+        } else {
+          this.#pacer.immediate(now);
+          if (this.#budget.due()) await yieldToEventLoop();
+        }
+        while (!this.#closed && (this.#controller.desiredSize ?? 0) <= 0) {
+          await this.#waitForWake();
+        }
+        if (this.#closed) break;
+        this.#queue.shift();
+        this.#controller.enqueue(ENCODER.encode(encodeFrame(stamp(next.item.frame, now))));
+        next.resolve();
+      }
+    } catch (error) {
+      for (const queued of this.#queue.splice(0)) queued.reject(error);
+    } finally {
+      this.#draining = false;
+      this.#rejectQueued();
+      this.#wake();
+    }
+  }
+
+  #rejectQueued(): void {
+    if (!this.#closed) return;
+    for (const queued of this.#queue.splice(0)) queued.reject(SESSION_ENDED);
+  }
+
+  #waitForWake(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    if (waiters.length === 0) return;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+function stamp(frame: Frame | RawLine, now: number): Frame | RawLine {
+  if ("timestamp" in frame && typeof frame.timestamp === "string") {
+    return { ...frame, timestamp: new Date(now).toISOString() };
+  }
+  return frame;
+}

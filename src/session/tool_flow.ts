@@ -1,0 +1,321 @@
+/**
+ * The tool flow, as the real CLI runs a tool use: PreToolUse hooks, then the permission
+ * rules, then (when they say ask) `can_use_tool`; then the tool (an in-process MCP tool
+ * through `mcp_message`, else its scripted result); then PostToolUse hooks.
+ *
+ * @module
+ */
+
+import { canUseToolRequest, mcpToolCallRequest } from "../builders/control.ts";
+import type { ToolResultContent } from "../builders/user.ts";
+import {
+  decidePermission,
+  INTERACTIVE_TOOLS,
+  rulesFromSettings,
+  type RuleSource,
+} from "../scenario/permission_rules.ts";
+import type { ScriptedToolCall } from "../scenario/step.ts";
+import { isObject } from "../wire/frame.ts";
+import { sessionStateChanged } from "../builders/system.ts";
+import type { Engine } from "./engine.ts";
+import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { Interrupted, type ToolDecision, TurnFailure, type TurnState } from "./turn_state.ts";
+
+/** PreToolUse hooks, then the permission rules, then (when asked for) `can_use_tool`. */
+export async function authorize(
+  engine: Engine,
+  call: ScriptedToolCall,
+  turn: TurnState,
+): Promise<ToolDecision> {
+  const block = call.block;
+  let input = block.input;
+  let hookDecision: "allow" | "ask" | undefined;
+  for (const callbackId of hookCallbacks(engine, "PreToolUse", block.name)) {
+    const output = await callHook(engine, callbackId, {
+      hook_event_name: "PreToolUse",
+      tool_name: block.name,
+      tool_input: input,
+      tool_use_id: block.id,
+    }, { turn, toolUseId: block.id });
+    // As the real CLI: `continue: false` lets this tool use go on (asked and run as usual)
+    // and ends the turn after the message's tools, with no further API call.
+    if (output.continue === false) turn.hookStop = true;
+    const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+    const decision = specific.permissionDecision ??
+      (output.decision === "block" ? "deny" : undefined);
+    if (isObject(specific.updatedInput)) input = specific.updatedInput;
+    keepContext(engine, output);
+    if (decision === "deny") {
+      const reason = String(
+        specific.permissionDecisionReason ?? output.reason ?? "blocked by hook",
+      );
+      return {
+        kind: "deny",
+        message: `PreToolUse:${block.name} hook error: ${reason}`,
+        meta: { decision: "reject", source: "hook", reason_type: "hook" },
+        nonExecutionKind: "permission-rule",
+      };
+    }
+    if (decision === "allow" || decision === "ask") hookDecision = decision;
+  }
+  if (hookDecision === "allow" && call.permission !== "deny") {
+    return { kind: "allow", input, meta: "hookAllowed" };
+  }
+  const verdict = call.permission
+    ? { behavior: call.permission, reason: "rule" as const }
+    : hookDecision === "ask"
+    ? { behavior: "ask" as const, reason: "rule" as const }
+    : decidePermission(block.name, input, {
+      mode: engine.ctx.permissionMode,
+      sources: ruleSources(engine),
+    });
+  if (verdict.behavior === "deny") {
+    return {
+      kind: "deny",
+      message: `Permission to use ${block.name} has been denied.`,
+      meta: { decision: "reject", source: "config" },
+    };
+  }
+  if (verdict.behavior === "allow") {
+    return {
+      kind: "allow",
+      input,
+      meta: verdict.reason === "readOnly"
+        ? "readOnlyAllowed"
+        : verdict.reason === "mode"
+        ? "modeAllowed"
+        : "configAllowed",
+    };
+  }
+  if (engine.flags.permissionPromptTool !== "stdio") {
+    // No canUseTool in the SDK: the real CLI cannot ask anyone and refuses.
+    return {
+      kind: "deny",
+      message: `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`,
+      meta: "userDenied",
+    };
+  }
+  return await askClient(engine, { ...block, input }, verdict, turn);
+}
+
+async function askClient(
+  engine: Engine,
+  block: ScriptedToolCall["block"],
+  verdict: { rule?: unknown; source?: unknown },
+  turn: TurnState,
+): Promise<ToolDecision> {
+  const input = block.input;
+  const rule = "rule" in verdict ? verdict.rule : undefined;
+  const source = "source" in verdict ? verdict.source as RuleSource["source"] : undefined;
+  const blockedPath = block.name === "Bash" && rule === undefined
+    ? blockedPathOf(input.command, engine.ctx.cwd)
+    : undefined;
+  const request = canUseToolRequest(engine.ctx, block, {
+    ...(rule !== undefined ? { decisionReasonType: "rule" as const } : {}),
+    ...(source !== undefined ? { decisionReasonRuleSource: source } : {}),
+    ...(rule !== undefined && !block.name.startsWith("mcp__")
+      ? { serverPolicyAskOnly: false }
+      : {}),
+    ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
+    ...(blockedPath !== undefined
+      ? {
+        blockedPath,
+        permissionSuggestions: [
+          {
+            type: "addRules" as const,
+            rules: [{ toolName: "Bash", ruleContent: String(input.command) }],
+            behavior: "allow" as const,
+            destination: "localSettings" as const,
+          },
+          {
+            type: "addDirectories" as const,
+            directories: [engine.ctx.cwd],
+            destination: "session" as const,
+          },
+          {
+            type: "setMode" as const,
+            mode: "acceptEdits" as const,
+            destination: "session" as const,
+          },
+        ],
+      }
+      : {}),
+  });
+  await engine.send({ frame: sessionStateChanged(engine.ctx, "requires_action"), delay: 0 });
+  turn.pendingPermission = { requestId: request.request_id, block };
+  let answer: Record<string, unknown>;
+  try {
+    answer = await engine.control.request(request, { signal: turn.abort.signal });
+  } catch (error) {
+    if (turn.abort.signal.reason instanceof Interrupted) {
+      turn.rejectedTool = block;
+      turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
+      await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+    }
+    throw error;
+  } finally {
+    turn.pendingPermission = undefined;
+  }
+  await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+  const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
+  if (answer.behavior === "allow") {
+    if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
+      throw new TurnFailure(
+        `claude-mock: ${where} is malformed: 'response.updatedInput' must be an object`,
+      );
+    }
+    return {
+      kind: "allow",
+      input: (answer.updatedInput as Record<string, unknown>) ?? input,
+      meta: "userAllowed",
+    };
+  }
+  if (answer.behavior === "deny") {
+    if (typeof answer.message !== "string") {
+      throw new TurnFailure(
+        `claude-mock: ${where} is malformed: 'response.message' must be a string`,
+      );
+    }
+    if (answer.interrupt === true) turn.abort.abort(new Interrupted());
+    return { kind: "deny", message: answer.message, meta: "userDenied" };
+  }
+  throw new TurnFailure(
+    `claude-mock: ${where} is malformed: 'response.behavior' must be "allow" or "deny", got ${
+      JSON.stringify(answer.behavior)
+    }`,
+  );
+}
+
+/** Runs a tool: an in-process MCP tool through `mcp_message`, else its scripted result. */
+export async function execute(
+  engine: Engine,
+  call: ScriptedToolCall,
+  input: Record<string, unknown>,
+  turn: TurnState,
+): Promise<ScriptedToolCall["result"]> {
+  const block = call.block;
+  const changed = input !== block.input && JSON.stringify(input) !== JSON.stringify(block.input);
+  const server = mcpServerOf(block.name);
+  if (server && sdkMcpServers(engine.initializeRequest).includes(server)) {
+    const request = mcpToolCallRequest(engine.ctx, { ...block, input }, {
+      jsonRpcId: engine.jsonRpcId++,
+    });
+    const answer = await engine.control.request(request, { signal: turn.abort.signal });
+    const where = `the client's answer to mcp_message tools/call for ${block.name}`;
+    const message = answer.mcp_response;
+    if (!isObject(message)) {
+      throw new TurnFailure(
+        `claude-mock: ${where} is malformed: 'response.mcp_response' must be an object`,
+      );
+    }
+    if (isObject(message.error)) {
+      const text = `MCP error ${message.error.code ?? ""}: ${
+        message.error.message ?? "unknown error"
+      }`.trim();
+      return { content: text, isError: true, toolUseResult: `Error: ${text}` };
+    }
+    const result = message.result;
+    if (!isObject(result) || !Array.isArray(result.content)) {
+      throw new TurnFailure(
+        `claude-mock: ${where} is malformed: 'response.mcp_response.result.content' must be an array`,
+      );
+    }
+    if (result.isError === true) {
+      const said = (result.content as Array<{ type?: string; text?: string }>)
+        .map((b) => (b?.type === "text" ? b.text ?? "" : "")).join("\n");
+      return {
+        content: `Error: ${said}${
+          deferredSchemaHint(engine.initializeRequest, server, block.name)
+        }`,
+        isError: true,
+        toolUseResult: `Error: Error: ${said}`,
+      };
+    }
+    return {
+      content: result.content as ToolResultContent,
+      isError: false,
+      toolUseResult: result.content,
+    };
+  }
+  if (call.frames) {
+    for (const frame of call.frames(engine.ctx)) {
+      if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+      await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+    }
+  }
+  return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
+}
+
+/** PostToolUse (or PostToolUseFailure) hooks after a tool ran. */
+export async function postToolHooks(
+  engine: Engine,
+  call: ScriptedToolCall,
+  ran: { input: Record<string, unknown>; result: ScriptedToolCall["result"]; durationMs: number },
+  turn: TurnState,
+): Promise<void> {
+  const block = call.block;
+  const { input, result, durationMs } = ran;
+  const event = result.isError ? "PostToolUseFailure" : "PostToolUse";
+  for (const callbackId of hookCallbacks(engine, event, block.name)) {
+    const output = await callHook(engine, callbackId, {
+      hook_event_name: event,
+      tool_name: block.name,
+      tool_input: input,
+      ...(result.isError
+        ? {
+          error: typeof result.content === "string"
+            ? result.content
+            : JSON.stringify(result.content),
+        }
+        : { tool_response: result.toolUseResult ?? result.content }),
+      tool_use_id: block.id,
+      duration_ms: durationMs,
+    }, { turn, toolUseId: block.id });
+    keepContext(engine, output);
+  }
+}
+
+/** Where permission rules come from: the scenario, `--settings`, `--allowedTools`/`--disallowedTools`. */
+export function ruleSources(engine: Engine): RuleSource[] {
+  const sources: RuleSource[] = [];
+  if (engine.scenario.permissions) {
+    sources.push({ rules: engine.scenario.permissions, source: "scenario" });
+  }
+  const settings = rulesFromSettings(engine.flags.settings);
+  if (settings.allow || settings.ask || settings.deny) {
+    sources.push({ rules: settings, source: "flagSettings" });
+  }
+  const flags = engine.flags;
+  if (flags.allowedTools.length > 0 || flags.disallowedTools.length > 0) {
+    sources.push({
+      rules: { allow: flags.allowedTools, deny: flags.disallowedTools },
+      source: "cliArg",
+    });
+  }
+  return sources;
+}
+
+const PATH_COMMANDS = new Set([
+  "rm",
+  "rmdir",
+  "touch",
+  "mkdir",
+  "mv",
+  "cp",
+  "chmod",
+  "chown",
+  "ln",
+  "truncate",
+]);
+
+/** The path a file-changing shell command works on, as the real CLI reports `blocked_path`. */
+function blockedPathOf(command: unknown, cwd: string): string | undefined {
+  if (typeof command !== "string" || /[;&|><`]|\$\(/.test(command)) return undefined;
+  const words = command.trim().split(/\s+/);
+  if (!PATH_COMMANDS.has(words[0])) return undefined;
+  const target = words.slice(1).filter((w) => !w.startsWith("-")).at(-1);
+  if (target === undefined) return undefined;
+  if (target.startsWith("/")) return target;
+  return `${cwd.replace(/\/$/, "")}/${target.replace(/^\.\//, "").replace(/\/$/, "")}`;
+}

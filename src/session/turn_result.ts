@@ -1,0 +1,109 @@
+/**
+ * The result frame that ends a turn. A turn always ends: when the result cannot be built
+ * from what the turn did (a bad token count, a bad duration), an error result that says
+ * why is written instead, and when even that fails the process exits 1.
+ *
+ * @module
+ */
+
+import { resultFrame } from "../builders/result.ts";
+import { type ApiCallUsage, modelUsage } from "../builders/usage.ts";
+import type { ResultOptions } from "../scenario/step.ts";
+import type { Engine } from "./engine.ts";
+import { SESSION_ENDED, TurnFailure, type TurnState } from "./turn_state.ts";
+
+/** Overrides of what a result counts. */
+export interface ResultOverride {
+  /** `num_turns` instead of the turn's API calls. */
+  numTurns?: number;
+  /** The API calls `usage` sums instead of the turn's. */
+  apiCalls?: ApiCallUsage[];
+}
+
+/** Writes the turn's result frame. Throws a {@linkcode TurnFailure} when it cannot be built. */
+export async function sendResult(
+  engine: Engine,
+  turn: TurnState,
+  options: ResultOptions,
+  override: ResultOverride = {},
+): Promise<void> {
+  const subtype = options.subtype ?? "success";
+  const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0 ||
+    options.apiErrorStatus !== undefined;
+  const elapsed = Math.round(engine.clock.now() - turn.startedAt);
+  let frame;
+  try {
+    frame = resultFrame(engine.ctx, {
+      subtype,
+      isError,
+      result: options.result ?? (subtype === "success" ? turn.lastText : undefined),
+      errors: options.errors,
+      maxTurns: engine.flags.maxTurns,
+      numTurns: override.numTurns ?? turn.calls.length,
+      durationMs: elapsed,
+      durationApiMs: elapsed,
+      apiCalls: override.apiCalls ?? turn.calls,
+      modelUsage: engine.ledger.modelUsage(),
+      modelUsageSinceLastResult: modelUsage(turn.calls, { model: engine.ctx.model }),
+      permissionDenials: turn.denials,
+      stopReason: options.stopReason,
+      terminalReason: options.terminalReason,
+      totalCostUsd: options.totalCostUsd,
+      resultIndex: engine.resultCount,
+      ...(options.apiErrorStatus !== undefined ? { apiErrorStatus: options.apiErrorStatus } : {}),
+      extra: options.extra,
+    });
+  } catch (error) {
+    throw new TurnFailure(
+      `claude-mock: cannot build the result of ${describeTurn(engine, turn)}: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+  }
+  engine.resultCount++;
+  turn.resultSent = true;
+  engine.lastResultError = isError;
+  await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+}
+
+/**
+ * Ends a failed turn: an `error_during_execution` result carrying `message`; if that
+ * cannot be built from the turn, a bare one; if nothing can be written, exit 1.
+ */
+export async function sendFailure(engine: Engine, turn: TurnState, message: string): Promise<void> {
+  try {
+    await sendResult(engine, turn, { subtype: "error_during_execution", errors: [message] });
+    return;
+  } catch (error) {
+    if (error === SESSION_ENDED || engine.closed) return;
+    message = `${message}\n${error instanceof Error ? error.message : String(error)}`;
+  }
+  try {
+    const frame = resultFrame(engine.ctx, {
+      subtype: "error_during_execution",
+      isError: true,
+      errors: [message],
+      numTurns: 0,
+      durationMs: 0,
+      durationApiMs: 0,
+      apiCalls: [],
+      modelUsage: {},
+      permissionDenials: [],
+      resultIndex: engine.resultCount,
+    });
+    engine.resultCount++;
+    turn.resultSent = true;
+    engine.lastResultError = true;
+    await engine.send({ frame, delay: 0 });
+  } catch (error) {
+    if (error === SESSION_ENDED || engine.closed) return;
+    await engine.shutdown({ code: 1, signal: null }, true);
+  }
+}
+
+/** `exchange 2 (contains "x")`, or "the unmatched answer". */
+export function describeTurn(engine: Engine, turn: TurnState): string {
+  return turn.exchangeIndex !== undefined
+    ? engine.picker.describe(turn.exchangeIndex)
+    : "the unmatched answer";
+}

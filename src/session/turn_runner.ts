@@ -1,0 +1,358 @@
+/**
+ * The turn runner: one user frame in, one turn out. `running`, the UserPromptSubmit hooks,
+ * `system/init`, the matched exchange's steps, the Stop hooks, the result, `idle`. Every
+ * way a turn can go wrong still ends it with a result frame (or ends the process).
+ *
+ * @module
+ */
+
+import type { BuildContext } from "../builders/build_context.ts";
+import { defaultTools } from "../builders/inventory.ts";
+import { sessionStateChanged, systemInit } from "../builders/system.ts";
+import { frameText, type Matcher, promptText } from "../scenario/matcher.ts";
+import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
+import { timingProfile } from "../timing/timing_profile.ts";
+import { realTimeout } from "../timing/real_time.ts";
+import type { Delay } from "../timing/timing_profile.ts";
+import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
+import type { Engine } from "./engine.ts";
+import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
+import { interruptTail } from "./interrupt_tail.ts";
+import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
+import { runApiError, runMessage } from "./message_step.ts";
+import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
+import {
+  Interrupted,
+  SESSION_ENDED,
+  SessionEnded,
+  TurnFailure,
+  type TurnState,
+} from "./turn_state.ts";
+
+/** Runs one turn for `input`. Never throws: a failure ends the turn with an error result. */
+export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
+  const text = promptText(input);
+  const turn: TurnState = {
+    index: engine.turnCount++,
+    input,
+    text,
+    startedAt: engine.clock.now(),
+    calls: [],
+    lastText: "",
+    denials: [],
+    resultSent: false,
+    stopped: false,
+    contentStarted: false,
+    abort: new AbortController(),
+    promptId: engine.ctx.ids.uuid(),
+  };
+  engine.turn = turn;
+  try {
+    await runSteps(engine, turn);
+    if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    await engine.send({ frame: sessionStateChanged(engine.ctx, "idle"), delay: 0 });
+  } catch (error) {
+    await endFailedTurn(engine, turn, error);
+  } finally {
+    if (engine.turn === turn) engine.turn = undefined;
+  }
+}
+
+async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
+  const ctx = engine.ctx;
+  await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
+  for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
+    const output = await callHook(engine, callbackId, {
+      hook_event_name: "UserPromptSubmit",
+      prompt: turn.text,
+    }, { turn });
+    keepContext(engine, output);
+    if (output.continue === false || output.decision === "block") {
+      await engine.send({ frame: initFrame(engine) });
+      await stopByHook(engine, turn, String(output.stopReason ?? output.reason ?? ""));
+      return;
+    }
+  }
+  await engine.send({ frame: initFrame(engine) });
+  const found = engine.picker.pick(turn.text, turn.input);
+  let source: StepSource | undefined;
+  if (found) {
+    turn.exchange = found.exchange;
+    turn.exchangeIndex = found.index;
+    if (found.exchange.timing) turn.profile = timingProfile(found.exchange.timing);
+    source = found.exchange.steps;
+  } else if (engine.scenario.unmatched && engine.scenario.unmatched !== "error") {
+    source = engine.scenario.unmatched;
+  }
+  if (!source) {
+    await sendResult(engine, turn, {
+      subtype: "error_during_execution",
+      errors: [engine.picker.unmatchedMessage(turn.text, turn.index)],
+    });
+    return;
+  }
+  const info: TurnInfo = {
+    input: turn.input,
+    text: turn.text,
+    turn: turn.index,
+    ctx,
+    match: found?.match,
+  };
+  let n = 0;
+  let steps: StepSource | undefined = source;
+  while (steps) {
+    const current = steps;
+    steps = undefined;
+    for await (const step of iterate(current, info)) {
+      n++;
+      if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+      await runStep(engine, step, turn, n);
+      if (turn.stopped) break;
+      if (turn.continuation) {
+        // a denied tool use carried its own continuation: it replaces the rest
+        steps = turn.continuation;
+        turn.continuation = undefined;
+        break;
+      }
+    }
+  }
+  if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+  if (!turn.resultSent) {
+    await stopHooks(engine, turn);
+    if (!turn.resultSent) await sendResult(engine, turn, {});
+  }
+}
+
+/** Ends a turn that threw: the interrupt tail, or an error result naming what failed. */
+async function endFailedTurn(engine: Engine, turn: TurnState, error: unknown): Promise<void> {
+  if (error instanceof SessionEnded || engine.closed) return;
+  const reason = turn.abort.signal.aborted ? turn.abort.signal.reason : error;
+  try {
+    if (reason instanceof Interrupted) {
+      try {
+        await interruptTail(engine, turn);
+      } catch (tailError) {
+        if (tailError instanceof SessionEnded || engine.closed) return;
+        if (!turn.resultSent) await sendFailure(engine, turn, errorText(tailError));
+      }
+    } else if (!turn.resultSent) {
+      const message = reason instanceof TurnFailure
+        ? reason.message
+        : `claude-mock: a step of ${describeTurn(engine, turn)} failed: ${errorText(reason)}`;
+      await sendFailure(engine, turn, message);
+    }
+    if (!engine.closed) {
+      await engine.send({ frame: sessionStateChanged(engine.ctx, "idle"), delay: 0 });
+    }
+  } catch {
+    // the process ended meanwhile
+  }
+}
+
+async function runStep(engine: Engine, step: Step, turn: TurnState, n: number): Promise<void> {
+  if (!isObject(step)) {
+    throw new TypeError(`step ${n} must be an object, got ${step === null ? "null" : typeof step}`);
+  }
+  switch (step.kind) {
+    case "emit":
+      return runEmit(engine, step.frame, step.delay, turn);
+    case "message":
+      return runMessage(engine, step, turn);
+    case "delay":
+      return engine.clock.sleep(step.ms * engine.speed, { signal: turn.abort.signal });
+    case "raw":
+      return engine.send({ frame: { raw: step.line } });
+    case "result":
+      return sendResult(engine, turn, step.options);
+    case "waitForWrite":
+      return waitForWrite(engine, step.matcher, { timeoutMs: step.timeoutMs, turn, n });
+    case "request": {
+      const response = await engine.control.request(step.request, {
+        timeoutMs: step.timeoutMs,
+        signal: turn.abort.signal,
+      });
+      await step.onResponse?.(response);
+      return;
+    }
+    case "apiError":
+      return runApiError(engine, step, turn);
+    case "exit":
+      await engine.shutdown({ code: step.code, signal: null }, true);
+      throw SESSION_ENDED;
+    default:
+      throw new TypeError(
+        `unknown step kind ${JSON.stringify((step as { kind?: unknown }).kind)} (step ${n})`,
+      );
+  }
+}
+
+/** Writes an emit step's frame(s). */
+export async function runEmit(
+  engine: Engine,
+  frame: Frame | ((ctx: BuildContext) => Frame | Frame[]),
+  delay: number | Delay | undefined,
+  turn: TurnState | undefined,
+): Promise<void> {
+  const built = typeof frame === "function" ? frame(engine.ctx) : frame;
+  for (const f of Array.isArray(built) ? built : [built]) {
+    if (!isObject(f) || typeof f.type !== "string") {
+      throw new TypeError("an emitted frame must be an object with a string 'type'");
+    }
+    await engine.send({ frame: f, delay: delay ?? engine.delayFor(f, turn) });
+  }
+}
+
+/**
+ * Waits until the client writes a frame `matcher` accepts (frames already written since
+ * the last wait count). Real time, bounded like a control answer; a matcher that throws
+ * fails the turn naming it, and reading input goes on.
+ */
+async function waitForWrite(
+  engine: Engine,
+  matcher: Matcher,
+  options: { timeoutMs?: number; turn: TurnState; n: number },
+): Promise<void> {
+  const { turn, n } = options;
+  const ms = options.timeoutMs ?? engine.control.timeoutMs;
+  const where = `${describeTurn(engine, turn)} step ${n}`;
+  const check = (frame: Frame | undefined, index: number): boolean => {
+    if (frame === undefined) return false;
+    try {
+      return matcher.test(frameText(frame), frame);
+    } catch (error) {
+      throw new TurnFailure(
+        `claude-mock: ${where}: the waitForWrite matcher (${matcher.description}) threw on written line #${index}: ${
+          errorText(error)
+        }`,
+      );
+    }
+  };
+  const written = engine.written;
+  for (let i = engine.waitCursor; i < written.length; i++) {
+    if (check(written[i].frame, i)) {
+      engine.waitCursor = i + 1;
+      return;
+    }
+  }
+  engine.waitCursor = written.length;
+  let unsubscribe = () => {};
+  let cancelTimer = () => {};
+  let onAbort = () => {};
+  const signal = turn.abort.signal;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      unsubscribe = engine.writes.subscribe((entry) => {
+        try {
+          if (check(entry.frame, entry.index)) {
+            engine.waitCursor = entry.index + 1;
+            resolve();
+          }
+        } catch (error) {
+          reject(error);
+        }
+      });
+      cancelTimer = realTimeout(() =>
+        reject(
+          new TurnFailure(
+            `claude-mock: ${where} waited ${ms} ms of real time for the client to write a frame that ${matcher.description}, but it did not. ${
+              engine.writes.describe(5)
+            }`,
+          ),
+        ), ms);
+    });
+  } finally {
+    unsubscribe();
+    cancelTimer();
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** The `system/init` frame of a turn. */
+function initFrame(engine: Engine): Frame {
+  const initialize = engine.initializeRequest;
+  const servers = sdkMcpServers(initialize);
+  return systemInit(engine.ctx, {
+    tools: engine.scenario.tools ??
+      defaultTools({
+        canUseTool: engine.flags.permissionPromptTool === "stdio",
+        mcpTools: mcpToolNames(initialize),
+      }),
+    ...(servers.length > 0
+      ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
+      : {}),
+  });
+}
+
+/** Runs the scenario's `onConnect` steps; a failing one is reported and ends the process. */
+export async function runConnect(engine: Engine): Promise<void> {
+  const steps = engine.scenario.onConnect;
+  if (!steps || (Array.isArray(steps) && steps.length === 0)) return;
+  let n = 0;
+  try {
+    for await (const step of iterate(steps, undefined)) {
+      n++;
+      if (engine.closed) return;
+      if (step.kind === "emit") await runEmit(engine, step.frame, step.delay, undefined);
+      else if (step.kind === "raw") await engine.send({ frame: { raw: step.line } });
+      else if (step.kind === "delay") {
+        await engine.clock.sleep(step.ms * engine.speed, { signal: engine.ended.signal });
+      } else {
+        throw new TypeError(`onConnect supports emit, raw and delay steps, got '${step.kind}'`);
+      }
+    }
+  } catch (error) {
+    if (error instanceof SessionEnded || engine.closed) return;
+    await connectFailed(
+      engine,
+      `claude-mock: onConnect step ${n} of scenario${engine.label()} failed: ${errorText(error)}`,
+    );
+  }
+}
+
+/** An on-connect failure: an error result saying why, then exit 1 (like a startup error). */
+async function connectFailed(engine: Engine, message: string): Promise<void> {
+  const turn: TurnState = {
+    index: -1,
+    input: { type: "user" } as UserFrame,
+    text: "",
+    startedAt: engine.clock.now(),
+    calls: [],
+    lastText: "",
+    denials: [],
+    resultSent: false,
+    stopped: false,
+    contentStarted: false,
+    abort: new AbortController(),
+    promptId: "",
+  };
+  try {
+    await sendFailure(engine, turn, message);
+  } catch {
+    // nothing more can be written
+  }
+  await engine.shutdown({ code: 1, signal: null }, true);
+}
+
+function iterate(
+  source: StepSource,
+  info: TurnInfo | undefined,
+): Iterable<Step> | AsyncIterable<Step> {
+  if (typeof source === "function") {
+    if (!info) throw new TypeError("onConnect steps cannot be a function");
+    const produced = source(info);
+    if (
+      !produced || (typeof (produced as Iterable<Step>)[Symbol.iterator] !== "function" &&
+        typeof (produced as AsyncIterable<Step>)[Symbol.asyncIterator] !== "function")
+    ) {
+      throw new TypeError("a step source function must return an iterable of steps");
+    }
+    return produced;
+  }
+  return source;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

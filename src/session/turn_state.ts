@@ -1,0 +1,113 @@
+/**
+ * What the engine knows about the turn it is running, and the sentinels that unwind one.
+ *
+ * @module
+ */
+
+import type { PermissionDenial } from "../builders/result.ts";
+import type { ApiCallUsage } from "../builders/usage.ts";
+import type { PermissionDecision, PermissionDecisionName } from "../builders/user.ts";
+import type { Exchange } from "../scenario/scenario.ts";
+import type { StepSource } from "../scenario/step.ts";
+import type { TimingProfile } from "../timing/timing_profile.ts";
+import type { AssistantFrame, ToolUseBlock, UserFrame } from "../wire/frame.ts";
+
+/** How far an assistant message got, so an interrupt can close it like the real CLI. */
+export interface StreamProgress {
+  /** The message's assistant frames (one per block). */
+  frames: AssistantFrame[];
+  /** Whether stream events are being written. */
+  partial: boolean;
+  /** Index of the content block whose stream is open (-1: none). */
+  blockIndex: number;
+  /** Text streamed so far in the open block. */
+  text: string;
+}
+
+/** One turn: from a user frame to its result. */
+export interface TurnState {
+  /** 0 for the session's first turn. */
+  index: number;
+  /** The user frame that started it. */
+  input: UserFrame;
+  /** Its prompt text ("" when it carries none). */
+  text: string;
+  /** When it started, on the session clock. */
+  startedAt: number;
+  /** The API calls (assistant messages) of this turn. */
+  calls: ApiCallUsage[];
+  /** The last text the assistant said. */
+  lastText: string;
+  /** Tool uses denied in this turn. */
+  denials: PermissionDenial[];
+  /** Whether its result frame was written. */
+  resultSent: boolean;
+  /** Whether a step ended it early (no more steps run). */
+  stopped: boolean;
+  /** Whether its first content frame was written (for the first-frame delay). */
+  contentStarted: boolean;
+  /** The exchange answering it, and its index in the scenario. */
+  exchange?: Exchange;
+  /** The exchange's index. */
+  exchangeIndex?: number;
+  /** The exchange's timing profile, if it has one. */
+  profile?: TimingProfile;
+  /** Aborted with the reason the turn stops (interrupt, failure, session end). */
+  abort: AbortController;
+  /** The prompt id hooks report. */
+  promptId: string;
+  /** The assistant message being written. */
+  streaming?: StreamProgress;
+  /** Steps that replace the rest of the exchange (a denied tool use's `ifDenied`). */
+  continuation?: StepSource;
+  /** A PreToolUse hook answered `continue: false`: the turn ends after this message's tools. */
+  hookStop?: boolean;
+  /** The can_use_tool request the turn waits on (an interrupt cancels it). */
+  pendingPermission?: { requestId: string; block: ToolUseBlock };
+  /** The tool use an interrupt rejected while its permission was pending. */
+  rejectedTool?: ToolUseBlock;
+}
+
+/** What the checks before a tool use decided. */
+export type ToolDecision =
+  | {
+    kind: "allow";
+    input: Record<string, unknown>;
+    meta: PermissionDecisionName | PermissionDecision;
+  }
+  | {
+    kind: "deny";
+    message: string;
+    meta: PermissionDecisionName | PermissionDecision;
+    nonExecutionKind?: string;
+  };
+
+/** The reason a turn is aborted by the client's `interrupt`. */
+export class Interrupted extends Error {
+  /** Creates the reason. */
+  constructor() {
+    super("Request interrupted by user");
+    this.name = "Interrupted";
+  }
+}
+
+/** Unwinds whatever runs when the process ends. One instance: it carries no detail. */
+export class SessionEnded extends Error {
+  /** Creates the sentinel (use {@linkcode SESSION_ENDED}). */
+  constructor() {
+    super("The claude-mock session ended");
+    this.name = "SessionEnded";
+  }
+}
+
+/** The one {@linkcode SessionEnded}: thrown and used as abort reason, never rebuilt. */
+export const SESSION_ENDED: SessionEnded = new SessionEnded();
+
+/** A failure a turn reports as an error result (and keeps the session alive). */
+export class TurnFailure extends Error {
+  /** Creates the failure; `message` is what the error result carries. */
+  constructor(message: string) {
+    super(message);
+    this.name = "TurnFailure";
+  }
+}

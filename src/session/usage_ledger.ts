@@ -1,0 +1,64 @@
+/**
+ * Usage and cost accounting with running totals: every figure a result or a read-only
+ * request reports costs the same on the 10,000th turn as on the first.
+ *
+ * @module
+ */
+
+import {
+  apiCallCost,
+  type ApiCallUsage,
+  modelUsage,
+  type ModelUsageEntry,
+} from "../builders/usage.ts";
+
+/** The session's API calls, summed as they happen. */
+export class UsageLedger {
+  #totals: Record<string, ModelUsageEntry> = {};
+  #count = 0;
+  #cost = 0;
+  #tokens = 0;
+
+  /** Records one API call (an assistant message) made with `model`. */
+  add(call: ApiCallUsage, model: string): void {
+    this.#count++;
+    this.#cost += apiCallCost(model, call);
+    this.#tokens += (call.inputTokens ?? 0) + (call.outputTokens ?? 0);
+    const one = modelUsage([call], { model });
+    for (const [name, entry] of Object.entries(one)) {
+      const total = this.#totals[name];
+      if (!total) {
+        this.#totals[name] = entry;
+        continue;
+      }
+      total.inputTokens += entry.inputTokens;
+      total.outputTokens += entry.outputTokens;
+      total.cacheReadInputTokens += entry.cacheReadInputTokens;
+      total.cacheCreationInputTokens += entry.cacheCreationInputTokens;
+      total.cacheCreationEphemeral5mInputTokens += entry.cacheCreationEphemeral5mInputTokens;
+      total.costUSD += entry.costUSD;
+    }
+  }
+
+  /** The cumulative `modelUsage` of the session (a copy: later calls do not change it). */
+  modelUsage(): Record<string, ModelUsageEntry> {
+    const out: Record<string, ModelUsageEntry> = {};
+    for (const [name, entry] of Object.entries(this.#totals)) out[name] = { ...entry };
+    return out;
+  }
+
+  /** How many API calls the session made. */
+  get calls(): number {
+    return this.#count;
+  }
+
+  /** The session's cost in USD so far. */
+  get costUsd(): number {
+    return this.#cost;
+  }
+
+  /** Input plus output tokens so far. */
+  get tokens(): number {
+    return this.#tokens;
+  }
+}
