@@ -58,6 +58,7 @@ export class MockTransport {
   readonly scenario: Scenario;
   #options: MockTransportOptions;
   #session?: Session;
+  #closedEarly = false;
   #connectedBy?: string;
   #exited: Promise<ExitStatus>;
   #resolveExited!: (status: ExitStatus) => void;
@@ -133,6 +134,7 @@ export class MockTransport {
   /** Ends the process now (like SIGTERM); resolves with its exit status. */
   close(): Promise<ExitStatus> {
     if (!this.#session) {
+      this.#closedEarly = true;
       this.#resolveExited({ code: null, signal: "SIGTERM" });
       return this.#exited;
     }
@@ -141,6 +143,11 @@ export class MockTransport {
   }
 
   #start(args: readonly string[], by: string): Session {
+    if (this.#closedEarly) {
+      throw new TypeError(
+        `MockTransport${this.#label()} was closed before it connected: make a new MockTransport for the next query`,
+      );
+    }
     if (this.#session) {
       throw new TypeError(
         `MockTransport${this.#label()} is already connected (by ${this.#connectedBy}): one transport runs one process; make a new MockTransport for the next query`,

@@ -13,6 +13,32 @@ const SEED_INCREMENT = 11634580027462260723n;
 /** A source of floats in `[0, 1)`, like `Math.random`. */
 export type Prng = () => number;
 
+/** Seeded states by seed: sessions seeded alike skip the BigInt seeding. */
+const SEEDED = new Map<bigint, readonly [number, number, number, number]>();
+
+function seededState(seed: bigint): readonly [number, number, number, number] {
+  const cached = SEEDED.get(seed);
+  if (cached) return cached;
+  // Seed a throwaway generator from the seed, draw 16 bytes, use them as state and stream.
+  const seeder = new Pcg32State(((seed % (1n << 64n)) + (1n << 64n)) & MASK64, SEED_INCREMENT);
+  seeder.step();
+  const bytes = new Uint8Array(16);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < 4; i++) view.setUint32(i * 4, seeder.next(), true);
+  const state = view.getBigUint64(0, true);
+  const inc = view.getBigUint64(8, true) | 1n;
+  const start = (((state + inc) & MASK64) * MULTIPLIER + inc) & MASK64;
+  const result = [
+    Number(start >> 32n),
+    Number(start & 0xffffffffn),
+    Number(inc >> 32n),
+    Number(inc & 0xffffffffn),
+  ] as const;
+  if (SEEDED.size >= 1024) SEEDED.clear();
+  SEEDED.set(seed, result);
+  return result;
+}
+
 /**
  * The PCG32 generator (64-bit state, XSH-RR output).
  *
@@ -56,19 +82,11 @@ export class Pcg32 {
         }`,
       );
     }
-    // Seed a throwaway generator from the seed, draw 16 bytes, use them as state and stream.
-    const seeder = new Pcg32State(((seed % (1n << 64n)) + (1n << 64n)) & MASK64, SEED_INCREMENT);
-    seeder.step();
-    const bytes = new Uint8Array(16);
-    const view = new DataView(bytes.buffer);
-    for (let i = 0; i < 4; i++) view.setUint32(i * 4, seeder.next(), true);
-    const state = view.getBigUint64(0, true);
-    const inc = view.getBigUint64(8, true) | 1n;
-    const start = (((state + inc) & MASK64) * MULTIPLIER + inc) & MASK64;
-    this.#hi = Number(start >> 32n);
-    this.#lo = Number(start & 0xffffffffn);
-    this.#incHi = Number(inc >> 32n);
-    this.#incLo = Number(inc & 0xffffffffn);
+    const seeded = seededState(seed);
+    this.#hi = seeded[0];
+    this.#lo = seeded[1];
+    this.#incHi = seeded[2];
+    this.#incLo = seeded[3];
   }
 
   /** The next 32-bit unsigned integer. */

@@ -246,7 +246,16 @@ export class ScenarioBuilder {
   }
 }
 
-/** Where an {@linkcode ExchangeBuilder} sits in its scenario, for error messages. */
+/**
+ * Where an {@linkcode ExchangeBuilder} sits in its scenario, for error messages.
+ *
+ * @example The third exchange of "deploy"
+ * ```ts
+ * import type { ExchangePosition } from "@x/claude-mock";
+ * const position: ExchangePosition = { index: 2, name: "deploy" };
+ * console.log(`exchanges[${position.index}]`); // exchanges[2]
+ * ```
+ */
 export interface ExchangePosition {
   /** The exchange's index in `exchanges`. */
   index: number;
@@ -362,8 +371,11 @@ export class ExchangeBuilder {
     return this.#add({ kind: "result", options });
   }
 
-  /** The assistant reads a file: tool_use `Read`, then its result. */
-  usesRead(filePath: string, options: UsesOptions & { content: string }): this {
+  /**
+   * The assistant reads a file: tool_use `Read`, then its result (`content: null`: the
+   * file does not exist, and the result is the CLI's error).
+   */
+  usesRead(filePath: string, options: UsesOptions & { content: string | null }): this {
     this.#checkUses("usesRead", options, [
       ["a file path", filePath, "string"],
       ["options.content", options?.content, "content"],

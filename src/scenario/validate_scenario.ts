@@ -172,7 +172,7 @@ export function validateScenario(
   c.knownKeys(s, "", SCENARIO_KEYS, "a scenario field");
   if (s.seed !== undefined) c.seed(s.seed, "seed");
   if (s.speedFactor !== undefined) {
-    c.number(s.speedFactor, "speedFactor", { max: SCENARIO_LIMITS.maxSpeedFactor });
+    c.number(s.speedFactor, "speedFactor", SCENARIO_LIMITS.maxSpeedFactor);
   }
   if (s.timing !== undefined) c.timing(s.timing, "timing");
   if (s.exitCode !== undefined) c.integer(s.exitCode, "exitCode", 0, 255);
@@ -184,7 +184,7 @@ export function validateScenario(
   }
   if (s.partialMessages !== undefined) c.boolean(s.partialMessages, "partialMessages");
   for (const key of ["model", "sessionId", "cwd"] as const) {
-    if (s[key] !== undefined) c.string(s[key], key, { nonEmpty: true });
+    if (s[key] !== undefined) c.string(s[key], key, true);
   }
   if (s.initialize !== undefined) c.object(s.initialize, "initialize", "an object");
   if (s.tools !== undefined) c.stringList(s.tools, "tools", "tool names");
@@ -192,23 +192,15 @@ export function validateScenario(
   if (s.models !== undefined) c.stringList(s.models, "models", "model names");
   if (s.onConnect !== undefined) {
     if (!Array.isArray(s.onConnect)) {
-      c.fail(
-        TypeError,
-        "onConnect",
-        `must be an array of emit, raw or delay steps, got ${kindOf(s.onConnect)}`,
-      );
+      c.type("onConnect", "an array of emit, raw or delay steps", s.onConnect);
     }
     s.onConnect.forEach((step, i) => c.step(step, `onConnect[${i}]`, true));
   }
-  if (!Array.isArray(s.exchanges)) {
-    c.fail(TypeError, "exchanges", `must be an array of exchanges, got ${kindOf(s.exchanges)}`);
-  }
+  if (!Array.isArray(s.exchanges)) c.type("exchanges", "an array of exchanges", s.exchanges);
   s.exchanges.forEach((exchange, i) => c.exchange(exchange, `exchanges[${i}]`));
   if (s.unmatched !== undefined && s.unmatched !== "error") {
-    if (typeof s.unmatched === "string") {
-      c.fail(RangeError, "unmatched", `must be "error" or steps, got ${show(s.unmatched)}`);
-    }
-    c.stepSource(s.unmatched, "unmatched", `"error", an array of steps or a step function`);
+    if (typeof s.unmatched === "string") c.range("unmatched", `"error" or steps`, s.unmatched);
+    c.stepSource(s.unmatched, "unmatched", `"error", ${STEPS}`);
   }
   return scenario as unknown as Scenario;
 }
@@ -383,7 +375,6 @@ const TERMINAL_REASONS = Object.keys(
 );
 
 const TIMING_KEYS = { name: true, baseMs: true, jitterMs: true, firstFrameMs: true, byType: true };
-const DELAY_KEYS = { baseMs: true, jitterMs: true };
 const PERMISSION_KEYS = { allow: true, ask: true, deny: true };
 const PERMISSIONS = ["allow", "ask", "deny"];
 const BLOCK_TYPES = ["text", "thinking", "redacted_thinking", "tool_use"];
@@ -397,7 +388,14 @@ interface CheckerContext {
   note: string;
 }
 
-/** Walks values and throws the first problem in the module's message format. */
+const STEPS = "an array of steps or a step function";
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Walks values and throws the first problem in the module's format. Problems read
+ * `must be <expected>, got <what was there>`: a `TypeError` ({@linkcode Checker.type}) when
+ * the type is wrong, a `RangeError` ({@linkcode Checker.range}) when the value is.
+ */
 class Checker {
   #context: CheckerContext;
 
@@ -412,126 +410,96 @@ class Checker {
     throw new kind(`Cannot ${verb} scenario${label}: ${where}${problem}${sourceSuffix(source)}`);
   }
 
+  type(path: string, expected: string, value: unknown): never {
+    this.fail(TypeError, path, `must be ${expected}, got ${kindOf(value)}`);
+  }
+
+  range(path: string, expected: string, got: unknown): never {
+    this.fail(
+      RangeError,
+      path,
+      `must be ${expected}, got ${typeof got === "string" ? show(got) : got}`,
+    );
+  }
+
   // ---- scalars -------------------------------------------------------------------------
 
-  string(value: unknown, path: string, options: { nonEmpty?: boolean } = {}): string {
-    const what = options.nonEmpty ? "a non-empty string" : "a string";
-    if (typeof value !== "string") {
-      this.fail(TypeError, path, `must be ${what}, got ${kindOf(value)}`);
-    }
-    if (options.nonEmpty && value === "") this.fail(RangeError, path, `must be ${what}, got ""`);
+  string(value: unknown, path: string, nonEmpty = false): string {
+    const what = nonEmpty ? "a non-empty string" : "a string";
+    if (typeof value !== "string") this.type(path, what, value);
+    if (nonEmpty && value === "") this.range(path, what, value);
     return value;
   }
 
-  boolean(value: unknown, path: string): boolean {
-    if (typeof value !== "boolean") {
-      this.fail(TypeError, path, `must be a boolean, got ${kindOf(value)}`);
-    }
+  boolean(value: unknown, path: string): void {
+    if (typeof value !== "boolean") this.type(path, "a boolean", value);
+  }
+
+  function(value: unknown, path: string): void {
+    if (typeof value !== "function") this.type(path, "a function", value);
+  }
+
+  object(value: unknown, path: string, what: string): Record<string, unknown> {
+    if (!isObject(value)) this.type(path, what, value);
     return value;
   }
 
   oneOf(value: unknown, path: string, allowed: readonly string[]): string {
-    const list = allowed.map((a) => `'${a}'`).join(", ");
-    if (typeof value !== "string") {
-      this.fail(TypeError, path, `must be one of ${list}, got ${kindOf(value)}`);
-    }
-    if (!allowed.includes(value)) {
-      this.fail(RangeError, path, `must be one of ${list}, got ${show(value)}`);
-    }
+    const what = `one of ${allowed.map((a) => `'${a}'`).join(", ")}`;
+    if (typeof value !== "string") this.type(path, what, value);
+    if (!allowed.includes(value)) this.range(path, what, value);
     return value;
   }
 
-  function(value: unknown, path: string): void {
-    if (typeof value !== "function") {
-      this.fail(TypeError, path, `must be a function, got ${kindOf(value)}`);
-    }
-  }
-
-  object(value: unknown, path: string, what: string): Record<string, unknown> {
-    if (!isObject(value)) this.fail(TypeError, path, `must be ${what}, got ${kindOf(value)}`);
-    return value;
-  }
-
-  /** A finite number from `min` (default 0) to `max`. */
-  number(value: unknown, path: string, bounds: { min?: number; max?: number } = {}): number {
-    const min = bounds.min ?? 0;
-    const text = `must be a finite number >= ${min}`;
-    if (typeof value !== "number") this.fail(TypeError, path, `${text}, got ${kindOf(value)}`);
-    if (!Number.isFinite(value) || value < min) {
-      this.fail(RangeError, path, `${text}, got ${value}`);
-    }
-    if (bounds.max !== undefined && value > bounds.max) {
-      this.fail(RangeError, path, `must be at most ${bounds.max}, got ${value}`);
-    }
-    return value;
+  /** A finite number from 0 to `max`. */
+  number(value: unknown, path: string, max = Infinity): void {
+    const what = "a finite number >= 0";
+    if (typeof value !== "number") this.type(path, what, value);
+    if (!Number.isFinite(value) || value < 0) this.range(path, what, value);
+    if (value > max) this.fail(RangeError, path, `must be at most ${max}, got ${value}`);
   }
 
   /** An integer from `min` to `max` (inclusive). */
-  integer(value: unknown, path: string, min: number, max: number): number {
-    const text = max === Number.MAX_SAFE_INTEGER
-      ? `must be an integer >= ${min}`
-      : `must be an integer from ${min} to ${max}`;
-    if (typeof value !== "number") this.fail(TypeError, path, `${text}, got ${kindOf(value)}`);
-    if (!Number.isSafeInteger(value) || value < min || value > max) {
-      this.fail(RangeError, path, `${text}, got ${value}`);
+  integer(value: unknown, path: string, min: number, max: number): void {
+    const what = max === MAX_SAFE ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+    if (typeof value !== "number") this.type(path, what, value);
+    if (!Number.isSafeInteger(value) || value < min || value > max) this.range(path, what, value);
+  }
+
+  /** A delay in ms (finite, >= 0) or, with `timeout`, a timeout (> 0); at most the timer limit. */
+  ms(value: unknown, path: string, timeout = false): void {
+    const what = timeout ? "a finite number > 0" : "a finite number >= 0";
+    if (typeof value !== "number") this.type(path, what, value);
+    if (!Number.isFinite(value) || value < 0 || (timeout && value === 0)) {
+      this.range(path, what, value);
     }
-    return value;
-  }
-
-  /** A delay in ms: finite, >= 0, at most the timer limit. */
-  ms(value: unknown, path: string): number {
-    this.number(value, path);
-    return this.#maxMs(value as number, path);
-  }
-
-  /** A timeout in ms: finite, > 0, at most the timer limit. */
-  timeout(value: unknown, path: string): number {
-    const text = "must be a finite number > 0";
-    if (typeof value !== "number") this.fail(TypeError, path, `${text}, got ${kindOf(value)}`);
-    if (!Number.isFinite(value) || value <= 0) this.fail(RangeError, path, `${text}, got ${value}`);
-    return this.#maxMs(value, path);
-  }
-
-  #maxMs(value: number, path: string): number {
     const max = SCENARIO_LIMITS.maxDelayMs;
     if (value > max) {
       this.fail(RangeError, path, `must be at most ${max} ms (about 24.8 days), got ${value}`);
     }
-    return value;
   }
 
   seed(value: unknown, path: string): void {
-    const text = "must be a bigint or a safe integer";
+    const what = "a bigint or a safe integer";
     if (typeof value === "bigint") return;
-    if (typeof value !== "number") this.fail(TypeError, path, `${text}, got ${kindOf(value)}`);
-    if (!Number.isSafeInteger(value)) this.fail(RangeError, path, `${text}, got ${value}`);
+    if (typeof value !== "number") this.type(path, what, value);
+    if (!Number.isSafeInteger(value)) this.range(path, what, value);
   }
 
-  stringList(value: unknown, path: string, what: string): string[] {
-    if (!Array.isArray(value)) {
-      this.fail(TypeError, path, `must be an array of ${what}, got ${kindOf(value)}`);
-    }
-    value.forEach((item, i) => this.string(item, `${path}[${i}]`, { nonEmpty: true }));
-    return value;
+  stringList(value: unknown, path: string, what: string): void {
+    if (!Array.isArray(value)) this.type(path, `an array of ${what}`, value);
+    value.forEach((item, i) => this.string(item, `${path}[${i}]`, true));
   }
 
   /** Unknown keys of `value` are typos: name the key and what it resembles. */
-  knownKeys(
-    value: Record<string, unknown>,
-    path: string,
-    known: Readonly<Record<string, unknown>>,
-    what: string,
-  ): void {
+  knownKeys(value: Record<string, unknown>, path: string, known: object, what: string): void {
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(known, key)) continue;
       const near = nearest(key, Object.keys(known));
-      this.fail(
-        TypeError,
-        path === "" ? key : `${path}.${key}`,
-        `is not ${what}${
-          near ? ` (did you mean '${near}'?)` : `; expected one of ${Object.keys(known).join(", ")}`
-        }`,
-      );
+      const hint = near
+        ? ` (did you mean '${near}'?)`
+        : `; expected one of ${Object.keys(known).join(", ")}`;
+      this.fail(TypeError, path === "" ? key : `${path}.${key}`, `is not ${what}${hint}`);
     }
   }
 
@@ -539,47 +507,25 @@ class Checker {
 
   timing(value: unknown, path: string): void {
     const names = Object.keys(TIMING_PROFILES);
+    const what = `a timing profile name (${names.join(", ")}) or a {baseMs, jitterMs} object`;
     if (typeof value === "string") {
-      if (!names.includes(value)) {
-        this.fail(
-          RangeError,
-          path,
-          `must be a timing profile name (${
-            names.join(", ")
-          }) or a {baseMs, jitterMs} object, got ${show(value)}`,
-        );
-      }
+      if (!names.includes(value)) this.range(path, what, value);
       return;
     }
-    if (!isObject(value)) {
-      this.fail(
-        TypeError,
-        path,
-        `must be a timing profile name (${names.join(", ")}) or a {baseMs, jitterMs} object, got ${
-          kindOf(value)
-        }`,
-      );
-    }
+    if (!isObject(value)) this.type(path, what, value);
     this.knownKeys(value, path, TIMING_KEYS, "a timing field");
     if (value.name !== undefined) this.string(value.name, `${path}.name`);
     this.ms(value.baseMs, `${path}.baseMs`);
     this.ms(value.jitterMs, `${path}.jitterMs`);
     if (value.firstFrameMs !== undefined) this.ms(value.firstFrameMs, `${path}.firstFrameMs`);
-    if (value.byType !== undefined) {
-      const byType = this.object(
-        value.byType,
-        `${path}.byType`,
-        "an object of delays by frame type",
-      );
-      for (const [type, delay] of Object.entries(byType)) {
-        this.delayObject(delay, `${path}.byType.${type}`);
-      }
-    }
+    if (value.byType === undefined) return;
+    const byType = this.object(value.byType, `${path}.byType`, "an object of delays by frame type");
+    for (const [type, delay] of Object.entries(byType)) this.delay(delay, `${path}.byType.${type}`);
   }
 
-  delayObject(value: unknown, path: string): void {
+  /** A {baseMs, jitterMs} delay (a TimingProfile is one too: extra fields are not typos). */
+  delay(value: unknown, path: string): void {
     const delay = this.object(value, path, "a {baseMs, jitterMs} delay");
-    this.knownKeys(delay, path, DELAY_KEYS, "a delay field");
     this.ms(delay.baseMs, `${path}.baseMs`);
     this.ms(delay.jitterMs, `${path}.jitterMs`);
   }
@@ -587,14 +533,8 @@ class Checker {
   /** A step's `delay`: ms, or a {baseMs, jitterMs} delay. */
   stepDelay(value: unknown, path: string): void {
     if (typeof value === "number") this.ms(value, path);
-    else if (isObject(value)) this.delayObject(value, path);
-    else {
-      this.fail(
-        TypeError,
-        path,
-        `must be a number of ms or a {baseMs, jitterMs} delay, got ${kindOf(value)}`,
-      );
-    }
+    else if (isObject(value)) this.delay(value, path);
+    else this.type(path, "a number of ms or a {baseMs, jitterMs} delay", value);
   }
 
   matcher(value: unknown, path: string): void {
@@ -602,12 +542,10 @@ class Checker {
       !isObject(value) || typeof value.test !== "function" || typeof value.kind !== "string" ||
       typeof value.description !== "string"
     ) {
-      this.fail(
-        TypeError,
+      this.type(
         path,
-        `must be a Matcher (an object with test(), kind and description; toMatcher() makes one from a string or RegExp), got ${
-          kindOf(value)
-        }`,
+        "a Matcher (an object with test(), kind and description; toMatcher() makes one from a string or RegExp)",
+        value,
       );
     }
   }
@@ -616,16 +554,9 @@ class Checker {
     const rules = this.object(value, path, "an object with allow, ask and deny rule lists");
     this.knownKeys(rules, path, PERMISSION_KEYS, "a permission rule list");
     for (const kind of PERMISSIONS) {
-      const list = rules[kind];
-      if (list === undefined) continue;
-      if (!Array.isArray(list)) {
-        this.fail(
-          TypeError,
-          `${path}.${kind}`,
-          `must be an array of rule strings, got ${kindOf(list)}`,
-        );
+      if (rules[kind] !== undefined) {
+        this.stringList(rules[kind], `${path}.${kind}`, "rule strings");
       }
-      list.forEach((rule, i) => this.string(rule, `${path}.${kind}[${i}]`, { nonEmpty: true }));
     }
   }
 
@@ -633,31 +564,27 @@ class Checker {
     const exchange = this.object(value, path, "an exchange object ({trigger, steps})");
     this.knownKeys(exchange, path, EXCHANGE_KEYS, "an exchange field");
     this.matcher(exchange.trigger, `${path}.trigger`);
-    this.stepSource(exchange.steps, `${path}.steps`, "an array of steps or a step function");
+    this.stepSource(exchange.steps, `${path}.steps`, STEPS);
     if (exchange.timing !== undefined) this.timing(exchange.timing, `${path}.timing`);
     if (exchange.repeat !== undefined) this.boolean(exchange.repeat, `${path}.repeat`);
   }
 
-  /** Steps (checked one by one) or a function (checked when it runs). */
+  /** Steps (checked one by one) or a function (its steps are checked when it runs). */
   stepSource(value: unknown, path: string, what: string): void {
     if (typeof value === "function") return;
-    if (!Array.isArray(value)) this.fail(TypeError, path, `must be ${what}, got ${kindOf(value)}`);
+    if (!Array.isArray(value)) this.type(path, what, value);
     value.forEach((step, i) => this.step(step, `${path}[${i}]`, false));
   }
 
   step(value: unknown, path: string, onConnect: boolean): void {
-    if (!isObject(value)) {
-      this.fail(TypeError, path, `must be a step object with a 'kind', got ${kindOf(value)}`);
-    }
+    if (!isObject(value)) this.type(path, "a step object with a 'kind'", value);
     const kind = value.kind;
     if (typeof kind !== "string" || !Object.hasOwn(STEP_KEYS, kind)) {
-      this.fail(
-        TypeError,
-        `${path}.kind`,
-        `must be one of ${STEP_KINDS.join(", ")}, got ${
-          typeof kind === "string" ? show(kind) : kindOf(kind)
-        }`,
-      );
+      const what = `one of ${STEP_KINDS.join(", ")}`;
+      if (typeof kind === "string") {
+        this.fail(TypeError, `${path}.kind`, `must be ${what}, got ${show(kind)}`);
+      }
+      this.type(`${path}.kind`, what, kind);
     }
     if (onConnect && !CONNECT_KINDS.includes(kind)) {
       this.fail(
@@ -666,42 +593,37 @@ class Checker {
         `is a '${kind}' step; onConnect runs only emit, raw and delay steps`,
       );
     }
-    this.knownKeys(value, path, STEP_KEYS[kind as Step["kind"]], `a field of a '${kind}' step`);
+    this.knownKeys(value, path, STEP_KEYS[kind as Step["kind"]], `a field of '${kind}' steps`);
     const step = value as unknown as Step;
     switch (step.kind) {
       case "emit":
         if (typeof step.frame !== "function") {
           const frame = this.object(step.frame, `${path}.frame`, "a frame object or a function");
-          this.string(frame.type, `${path}.frame.type`, { nonEmpty: true });
+          this.string(frame.type, `${path}.frame.type`, true);
         }
         if (step.delay !== undefined) this.stepDelay(step.delay, `${path}.delay`);
         return;
       case "message":
         return this.message(step, path);
       case "delay":
-        this.ms(step.ms, `${path}.ms`);
-        return;
+        return this.ms(step.ms, `${path}.ms`);
       case "raw":
         this.string(step.line, `${path}.line`);
         if (/[\r\n]/.test(step.line)) {
-          this.fail(
-            RangeError,
-            `${path}.line`,
-            `must be a single line (no "\\n" or "\\r"), got ${show(step.line)}`,
-          );
+          this.range(`${path}.line`, `a single line (no "\\n" or "\\r")`, step.line);
         }
         return;
       case "result":
         return this.resultOptions(step.options, `${path}.options`);
       case "waitForWrite":
         this.matcher(step.matcher, `${path}.matcher`);
-        if (step.timeoutMs !== undefined) this.timeout(step.timeoutMs, `${path}.timeoutMs`);
+        if (step.timeoutMs !== undefined) this.ms(step.timeoutMs, `${path}.timeoutMs`, true);
         return;
       case "request": {
         const request = this.object(step.request, `${path}.request`, "a control request body");
-        this.string(request.subtype, `${path}.request.subtype`, { nonEmpty: true });
+        this.string(request.subtype, `${path}.request.subtype`, true);
         if (step.onResponse !== undefined) this.function(step.onResponse, `${path}.onResponse`);
-        if (step.timeoutMs !== undefined) this.timeout(step.timeoutMs, `${path}.timeoutMs`);
+        if (step.timeoutMs !== undefined) this.ms(step.timeoutMs, `${path}.timeoutMs`, true);
         return;
       }
       case "apiError":
@@ -714,30 +636,21 @@ class Checker {
         if (step.recovers !== undefined) this.boolean(step.recovers, `${path}.recovers`);
         return;
       case "exit":
-        this.integer(step.code, `${path}.code`, 0, 255);
-        return;
+        return this.integer(step.code, `${path}.code`, 0, 255);
     }
   }
 
   message(step: MessageStep, path: string): void {
     const parts: unknown = step.parts;
-    if (!Array.isArray(parts)) {
-      this.fail(
-        TypeError,
-        `${path}.parts`,
-        `must be an array of message parts, got ${kindOf(parts)}`,
-      );
-    }
+    if (!Array.isArray(parts)) this.type(`${path}.parts`, "an array of message parts", parts);
     if (parts.length === 0) {
       this.fail(RangeError, `${path}.parts`, "must have at least one part, got an empty array");
     }
     parts.forEach((part, i) => this.part(part, `${path}.parts[${i}]`));
     if (step.delay !== undefined) this.stepDelay(step.delay, `${path}.delay`);
-    if (step.messageId !== undefined) {
-      this.string(step.messageId, `${path}.messageId`, { nonEmpty: true });
-    }
+    if (step.messageId !== undefined) this.string(step.messageId, `${path}.messageId`, true);
     if (step.outputTokens !== undefined) {
-      this.integer(step.outputTokens, `${path}.outputTokens`, 0, Number.MAX_SAFE_INTEGER);
+      this.integer(step.outputTokens, `${path}.outputTokens`, 0, MAX_SAFE);
     }
   }
 
@@ -745,43 +658,30 @@ class Checker {
     if (typeof value === "function") return;
     const part = this.object(value, path, "a content block, a tool call or a function");
     if ("block" in part && "result" in part) return this.toolCall(part, path);
-    this.block(part, path);
-  }
-
-  block(block: Record<string, unknown>, path: string): void {
-    const type = this.oneOf(block.type, `${path}.type`, BLOCK_TYPES);
-    switch (type) {
+    switch (this.oneOf(part.type, `${path}.type`, BLOCK_TYPES)) {
       case "text":
-        this.string(block.text, `${path}.text`);
-        return;
+        return void this.string(part.text, `${path}.text`);
       case "thinking":
-        this.string(block.thinking, `${path}.thinking`);
-        this.string(block.signature, `${path}.signature`);
-        return;
+        this.string(part.thinking, `${path}.thinking`);
+        return void this.string(part.signature, `${path}.signature`);
       case "redacted_thinking":
-        this.string(block.data, `${path}.data`);
-        return;
+        return void this.string(part.data, `${path}.data`);
       case "tool_use":
-        this.string(block.name, `${path}.name`, { nonEmpty: true });
-        this.object(block.input, `${path}.input`, "an object");
-        if (block.id !== undefined) this.string(block.id, `${path}.id`, { nonEmpty: true });
-        return;
+        this.string(part.name, `${path}.name`, true);
+        this.object(part.input, `${path}.input`, "an object");
+        if (part.id !== undefined) this.string(part.id, `${path}.id`, true);
     }
   }
 
   toolCall(call: Record<string, unknown>, path: string): void {
     const block = this.object(call.block, `${path}.block`, "a tool_use block");
     this.oneOf(block.type, `${path}.block.type`, ["tool_use"]);
-    this.string(block.id, `${path}.block.id`, { nonEmpty: true });
-    this.string(block.name, `${path}.block.name`, { nonEmpty: true });
+    this.string(block.id, `${path}.block.id`, true);
+    this.string(block.name, `${path}.block.name`, true);
     this.object(block.input, `${path}.block.input`, "an object");
     const result = this.object(call.result, `${path}.result`, "a tool result ({content, isError})");
     if (typeof result.content !== "string" && !Array.isArray(result.content)) {
-      this.fail(
-        TypeError,
-        `${path}.result.content`,
-        `must be a string or an array of content blocks, got ${kindOf(result.content)}`,
-      );
+      this.type(`${path}.result.content`, "a string or an array of content blocks", result.content);
     }
     this.boolean(result.isError, `${path}.result.isError`);
     if (call.frames !== undefined) this.function(call.frames, `${path}.frames`);
@@ -789,9 +689,7 @@ class Checker {
     if (call.permission !== undefined) {
       this.oneOf(call.permission, `${path}.permission`, PERMISSIONS);
     }
-    if (call.ifDenied !== undefined) {
-      this.stepSource(call.ifDenied, `${path}.ifDenied`, "an array of steps or a step function");
-    }
+    if (call.ifDenied !== undefined) this.stepSource(call.ifDenied, `${path}.ifDenied`, STEPS);
   }
 
   resultOptions(value: unknown, path: string): void {
@@ -800,31 +698,24 @@ class Checker {
     const subtype = options.subtype === undefined
       ? "success"
       : this.oneOf(options.subtype, `${path}.subtype`, RESULT_SUBTYPES);
+    const onlySuccess = (field: string, why = "") => {
+      if (subtype === "success") return;
+      const problem = `only applies to subtype 'success', not '${subtype}'${why}`;
+      this.fail(TypeError, `${path}.${field}`, problem);
+    };
     if (options.result !== undefined) {
       this.string(options.result, `${path}.result`);
-      if (subtype !== "success") {
-        this.fail(
-          TypeError,
-          `${path}.result`,
-          `only applies to subtype 'success', not '${subtype}' (error results carry 'errors')`,
-        );
-      }
+      onlySuccess("result", " (error results carry 'errors')");
     }
     if (options.errors !== undefined) {
       if (!Array.isArray(options.errors)) {
-        this.fail(
-          TypeError,
-          `${path}.errors`,
-          `must be an array of strings, got ${kindOf(options.errors)}`,
-        );
+        this.type(`${path}.errors`, "an array of strings", options.errors);
       }
       options.errors.forEach((e, i) => this.string(e, `${path}.errors[${i}]`));
       if (subtype === "success") {
-        this.fail(
-          TypeError,
-          `${path}.errors`,
-          "only applies to error subtypes, not 'success' (set 'subtype', e.g. 'error_during_execution')",
-        );
+        const problem =
+          "only applies to error subtypes, not 'success' (set 'subtype', e.g. 'error_during_execution')";
+        this.fail(TypeError, `${path}.errors`, problem);
       }
     }
     if (options.terminalReason !== undefined) {
@@ -838,13 +729,7 @@ class Checker {
     }
     if (options.apiErrorStatus !== undefined) {
       this.integer(options.apiErrorStatus, `${path}.apiErrorStatus`, 400, 599);
-      if (subtype !== "success") {
-        this.fail(
-          TypeError,
-          `${path}.apiErrorStatus`,
-          `only applies to subtype 'success', not '${subtype}'`,
-        );
-      }
+      onlySuccess("apiErrorStatus");
     }
     if (options.extra !== undefined) this.object(options.extra, `${path}.extra`, "an object");
   }
@@ -854,34 +739,18 @@ function sourceSuffix(source: string | undefined): string {
   return source ? ` (in ${source})` : "";
 }
 
-/** What a value is, for a type error: `a string`, `null`, `an array`, ... */
+/** What a value is, for a type error: `a string`, `null`, `an array`, `a RegExp`, ... */
 function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   if (value instanceof RegExp) return "a RegExp";
-  switch (typeof value) {
-    case "string":
-      return "a string";
-    case "number":
-      return "a number";
-    case "bigint":
-      return "a bigint";
-    case "boolean":
-      return "a boolean";
-    case "function":
-      return "a function";
-    case "symbol":
-      return "a symbol";
-    default:
-      return "an object";
-  }
+  const type = typeof value;
+  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 /** A string value for a range error: quoted, shortened. */
 function show(value: string): string {
-  const json = JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  return json;
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
 }
 
 /** The known key `key` most likely is a typo of (same letters ignoring case, or close). */
@@ -892,14 +761,12 @@ function nearest(key: string, known: readonly string[]): string | undefined {
   for (const candidate of known) {
     if (candidate.toLowerCase() === lower) return candidate;
     const d = distance(lower, candidate.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return bestDistance <= Math.min(2, Math.floor(key.length / 3)) ? best : undefined;
 }
 
+/** Levenshtein distance. */
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

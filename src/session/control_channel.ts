@@ -61,6 +61,25 @@ export class ControlError extends Error {
   }
 }
 
+/**
+ * An answer body whose JSON is already known, so a large answer built the same way in
+ * every session (the `initialize` answer) is encoded once, not once per session.
+ */
+export class EncodedAnswer {
+  /** The body, as the client request log shows it. */
+  readonly body: Record<string, unknown>;
+  /** `JSON.stringify(body)`. */
+  readonly json: string;
+  /** Keeps the body and its JSON. */
+  constructor(body: Record<string, unknown>) {
+    this.body = body;
+    this.json = JSON.stringify(body);
+  }
+}
+
+const BODY_MARK = "\u0000claude-mock-body\u0000";
+const ENCODED_MARK = JSON.stringify(BODY_MARK);
+
 /** Options of one request to the client. */
 export interface RequestOptions {
   /** Real milliseconds to wait for the answer (default: the channel's). */
@@ -209,6 +228,7 @@ export class ControlChannel {
     };
     this.#log.push(record);
     let answer: Frame;
+    let line: string | undefined;
     if (!isObject(request) || typeof request.subtype !== "string") {
       const error = "Invalid control request: 'request.subtype' must be a string";
       record.answer = { success: false, error };
@@ -222,9 +242,19 @@ export class ControlChannel {
         (answer.response as Record<string, unknown>).error_code = "unsupported_request";
       } else {
         try {
-          const response = await handler(request, session as never);
-          record.answer = response === undefined ? { success: true } : { success: true, response };
-          answer = controlSuccess(requestId, response);
+          const response: unknown = await handler(request, session as never);
+          if (response instanceof EncodedAnswer) {
+            record.answer = { success: true, response: response.body };
+            answer = controlSuccess(requestId, response.body);
+            line = JSON.stringify(controlSuccess(requestId, BODY_MARK as never))
+              .replace(ENCODED_MARK, () => response.json) + "\n";
+          } else {
+            const body = response as Record<string, unknown> | undefined;
+            record.answer = body === undefined
+              ? { success: true }
+              : { success: true, response: body };
+            answer = controlSuccess(requestId, body);
+          }
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
           record.answer = { success: false, error: text };
@@ -235,7 +265,9 @@ export class ControlChannel {
         }
       }
     }
-    if (!this.#options.closed()) this.#options.send({ frame: answer, delay: 0 }).catch(() => {});
+    if (!this.#options.closed()) {
+      this.#options.send({ frame: answer, delay: 0, line }).catch(() => {});
+    }
   }
 
   /** Fails every request still waiting (the process ended). */

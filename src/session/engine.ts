@@ -10,6 +10,8 @@ import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builder
 import { IdGenerator } from "../builders/ids.ts";
 import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
+import type { StepSource } from "../scenario/step.ts";
+import { SCENARIO_LIMITS } from "../scenario/validate_scenario.ts";
 import type { Clock } from "../timing/clock.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { SystemClock } from "../timing/system_clock.ts";
@@ -61,6 +63,13 @@ type Decoded = { ok: true; frame: Frame; raw: string } | {
   error: WireError;
   raw: string;
 };
+
+/**
+ * Plans a turn before the scenario's exchanges are tried: steps to answer `turn` with, or
+ * `undefined` to let the next planner (and finally the exchange picker) decide. The seam
+ * for front ends that answer some user frames themselves (commands sent in user frames).
+ */
+export type TurnPlanner = (turn: TurnState) => StepSource | undefined;
 
 /** Runs one turn (set by the session: the turn runner). */
 export type TurnHandler = (engine: Engine, input: UserFrame) => Promise<void>;
@@ -117,6 +126,8 @@ export class Engine {
   readonly exited: Promise<ExitStatus>;
   /** Runs a turn. */
   runTurn?: TurnHandler;
+  /** Consulted in order before the exchange picker. */
+  readonly planners: TurnPlanner[] = [];
   #resolveExit!: (status: ExitStatus) => void;
   #exit?: ExitStatus;
   #exiting = false;
@@ -142,9 +153,10 @@ export class Engine {
     const seed = options.seed ?? scenario.seed ?? defaults.seed;
     this.profile = timingProfile(options.timing ?? scenario.timing ?? defaults.timing);
     this.speed = options.speedFactor ?? scenario.speedFactor ?? defaults.speedFactor;
-    if (typeof this.speed !== "number" || !(this.speed >= 0) || !Number.isFinite(this.speed)) {
+    const maxSpeed = SCENARIO_LIMITS.maxSpeedFactor;
+    if (typeof this.speed !== "number" || !(this.speed >= 0) || !(this.speed <= maxSpeed)) {
       throw new RangeError(
-        `Cannot start a session: 'speedFactor' must be a finite number >= 0, got ${this.speed}`,
+        `Cannot start a session: 'speedFactor' must be a number from 0 to ${maxSpeed}, got ${this.speed}`,
       );
     }
     const controlTimeoutMs = options.controlTimeoutMs ?? 60_000;
@@ -156,8 +168,16 @@ export class Engine {
         `Cannot start a session: 'controlTimeoutMs' must be a number of ms from 1 to 2147483647, got ${controlTimeoutMs}`,
       );
     }
-    const pcg = new Pcg32(seed);
-    const jitter = new Pcg32(typeof seed === "bigint" ? seed ^ 0x9e3779b9n : seed + 0x9e3779b9);
+    let pcg: Pcg32;
+    try {
+      pcg = new Pcg32(seed);
+    } catch (error) {
+      const Class = error instanceof TypeError ? TypeError : RangeError;
+      throw new Class(`Cannot start a session: ${(error as Error).message}`);
+    }
+    const jitter = new Pcg32(
+      typeof seed === "bigint" ? seed ^ 0x9e3779b9n : BigInt(seed) + 0x9e3779b9n,
+    );
     this.ctx = createBuildContext({
       ids: new IdGenerator({ prng: () => pcg.nextFloat() }),
       sessionId: scenario.sessionId ?? flags.sessionId,

@@ -21,6 +21,8 @@ export interface Outgoing {
   frame: Frame | RawLine;
   /** A number (ms before the speed factor, no jitter), a delay, or the profile's. */
   delay?: number | Delay;
+  /** The frame already encoded (a line ending in a newline): written instead of encoding. */
+  line?: string;
 }
 
 /** What an {@linkcode Outbox} needs. */
@@ -115,14 +117,15 @@ export class Outbox {
     if (!this.#draining && this.#queue.length === 0) {
       const delay = this.#delayOf(item);
       const now = this.#clock.now();
-      if (delay <= 0 && (this.#controller.desiredSize ?? 0) > 0 && !this.#budget.due()) {
+      const yieldNow = this.#budget.due();
+      if (delay <= 0 && !yieldNow && (this.#controller.desiredSize ?? 0) > 0) {
         this.#pacer.immediate(now);
-        this.#controller.enqueue(ENCODER.encode(encodeFrame(stamp(item.frame, now))));
+        this.#controller.enqueue(ENCODER.encode(item.line ?? encodeFrame(stamp(item.frame, now))));
         return DONE;
       }
-      return this.#enqueueSlow(item, delay);
+      return this.#enqueueSlow(item, delay, yieldNow);
     }
-    return this.#enqueueSlow(item, undefined);
+    return this.#enqueueSlow(item, undefined, false);
   }
 
   /** Ends output after everything sent so far was written and read. */
@@ -163,35 +166,40 @@ export class Outbox {
     return this.#pacer.delay(item.delay, typeof frame.type === "string" ? frame.type : undefined);
   }
 
-  #enqueueSlow(item: Outgoing, delay: number | undefined): Promise<void> {
+  #enqueueSlow(item: Outgoing, delay: number | undefined, yieldNow: boolean): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
-      if (!this.#draining) this.#drain(delay);
+      if (!this.#draining) this.#drain(delay, yieldNow);
     });
   }
 
-  async #drain(firstDelay: number | undefined): Promise<void> {
+  async #drain(firstDelay: number | undefined, yieldFirst: boolean): Promise<void> {
     this.#draining = true;
     let known = firstDelay;
+    let yieldNow = yieldFirst;
     try {
       while (this.#queue.length > 0 && !this.#closed) {
         const next = this.#queue[0];
         const delay = known ?? this.#delayOf(next.item);
         known = undefined;
+        const yieldHere = yieldNow;
+        yieldNow = false;
         let now = this.#clock.now();
         if (delay > 0) {
           await this.#clock.sleepUntil(this.#pacer.deadline(delay, now));
           now = this.#clock.now();
         } else {
           this.#pacer.immediate(now);
-          if (this.#budget.due()) await yieldToEventLoop();
+          if (yieldHere || this.#budget.due()) await yieldToEventLoop();
         }
         while (!this.#closed && (this.#controller.desiredSize ?? 0) <= 0) {
           await this.#waitForWake();
         }
         if (this.#closed) break;
         this.#queue.shift();
-        this.#controller.enqueue(ENCODER.encode(encodeFrame(stamp(next.item.frame, now))));
+        this.#controller.enqueue(
+          ENCODER.encode(next.item.line ?? encodeFrame(stamp(next.item.frame, now))),
+        );
         next.resolve();
       }
     } catch (error) {

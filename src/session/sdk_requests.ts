@@ -14,22 +14,43 @@ import { PERMISSION_MODES, type PermissionMode, systemStatus } from "../builders
 import { userText } from "../builders/user.ts";
 import { rulesFromSettings } from "../scenario/permission_rules.ts";
 import { isObject } from "../wire/frame.ts";
-import { ControlError } from "./control_channel.ts";
+import { ControlError, type ControlHandler, EncodedAnswer } from "./control_channel.ts";
 import type { Engine } from "./engine.ts";
 import { mcpToolsOf, sdkMcpServers } from "./mcp_servers.ts";
 import { Interrupted } from "./turn_state.ts";
+
+const INITIALIZE_ANSWERS = new Map<string, EncodedAnswer>();
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
 
 /** Registers the built-in answers on the engine's control channel. */
 export function installSdkRequests(engine: Engine): void {
   const control = engine.control;
   const ctx = engine.ctx;
-  control.handle("initialize", (request) => {
-    engine.initializeRequest = request;
-    return {
-      ...initializeResponse(ctx, { hooksApplied: isObject(request.hooks) }),
-      ...(engine.scenario.initialize ?? {}),
-    };
-  });
+  control.handle(
+    "initialize",
+    ((request: Record<string, unknown>) => {
+      engine.initializeRequest = request;
+      const hooksApplied = isObject(request.hooks);
+      const extra = engine.scenario.initialize;
+      if (extra !== undefined) return { ...initializeResponse(ctx, { hooksApplied }), ...extra };
+      // the same answer every session with this session id and mode: encode it once
+      const key = `${ctx.sessionId}|${ctx.permissionMode}|${hooksApplied}`;
+      let answer = INITIALIZE_ANSWERS.get(key);
+      if (!answer) {
+        if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();
+        answer = new EncodedAnswer(deepFreeze(initializeResponse(ctx, { hooksApplied })));
+        INITIALIZE_ANSWERS.set(key, answer);
+      }
+      return answer;
+    }) as ControlHandler,
+  );
   control.handle("interrupt", async () => {
     const turn = engine.turn;
     if (turn && !turn.resultSent && !turn.abort.signal.aborted) {

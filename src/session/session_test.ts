@@ -344,13 +344,16 @@ Deno.test("MockTransport rejects a second connect", () => {
 Deno.test("ScenarioBuilder rejects bad input with clear errors", () => {
   assert.throws(
     () => new ScenarioBuilder().crashAfter(-1),
-    /crashAfter: 'frames' must be an integer >= 0/,
+    /^RangeError: Cannot build scenario: 'crashAfter\.frames' must be an integer >= 0, got -1$/,
   );
   assert.throws(() => new ScenarioBuilder().withExitCode(300), /from 0 to 255/);
-  assert.throws(() => new ScenarioBuilder().on("x").delay(-5), /delay must be a finite number/);
+  assert.throws(
+    () => new ScenarioBuilder().on("x").delay(-5),
+    /'exchanges\[0\]\.steps\[0\]\.ms' must be a finite number >= 0, got -5/,
+  );
   assert.throws(
     () => new ScenarioBuilder().on(42 as unknown as string),
-    /Invalid trigger: expected a string, RegExp, function or Matcher, got number/,
+    /'exchanges\[0\]\.trigger' must be a string, RegExp, function or Matcher, got a number/,
   );
   assert.throws(() => new Session({ exchanges: "no" } as never), /'exchanges' must be an array/);
   assert.ok(text("x"));

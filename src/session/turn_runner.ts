@@ -11,6 +11,7 @@ import { defaultTools } from "../builders/inventory.ts";
 import { sessionStateChanged, systemInit } from "../builders/system.ts";
 import { frameText, type Matcher, promptText } from "../scenario/matcher.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
+import { validateStep } from "../scenario/validate_scenario.ts";
 import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
@@ -74,9 +75,15 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     }
   }
   await engine.send({ frame: initFrame(engine) });
-  const found = engine.picker.pick(turn.text, turn.input);
   let source: StepSource | undefined;
-  if (found) {
+  for (const plan of engine.planners) {
+    source = plan(turn);
+    if (source) break;
+  }
+  const found = source ? undefined : engine.picker.pick(turn.text, turn.input);
+  if (source) {
+    // a front end answers this turn itself
+  } else if (found) {
     turn.exchange = found.exchange;
     turn.exchangeIndex = found.index;
     if (found.exchange.timing) turn.profile = timingProfile(found.exchange.timing);
@@ -98,20 +105,30 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     ctx,
     match: found?.match,
   };
+  let path = found
+    ? `exchanges[${found.index}].steps`
+    : source === engine.scenario.unmatched
+    ? "unmatched"
+    : "steps";
   let n = 0;
   let steps: StepSource | undefined = source;
   while (steps) {
     const current = steps;
+    const lazy = typeof current === "function";
     steps = undefined;
+    let k = 0;
     for await (const step of iterate(current, info)) {
       n++;
       if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+      if (lazy) checkProduced(engine, step, `${path}[${k}]`);
+      k++;
       await runStep(engine, step, turn, n);
       if (turn.stopped) break;
       if (turn.continuation) {
         // a denied tool use carried its own continuation: it replaces the rest
         steps = turn.continuation;
         turn.continuation = undefined;
+        path = `${path}[${k - 1}] ifDenied`;
         break;
       }
     }
@@ -351,6 +368,15 @@ function iterate(
     return produced;
   }
   return source;
+}
+
+/** Checks a step a step function produced, as a scenario's step arrays are checked ahead. */
+function checkProduced(engine: Engine, step: unknown, path: string): void {
+  try {
+    validateStep(step, path, { name: engine.scenario.name });
+  } catch (error) {
+    throw new TurnFailure(`claude-mock: ${errorText(error)}`);
+  }
 }
 
 function errorText(error: unknown): string {

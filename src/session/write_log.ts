@@ -38,11 +38,22 @@ export class WriteLog {
   #entries: WriteEntry[] = [];
   #listeners = new Set<(entry: WriteEntry) => void>();
 
-  /** Adds a line; returns its entry. */
+  /**
+   * Adds a line; returns its entry. The entry is kept before any listener runs, and a
+   * listener that throws neither loses the line nor stops the others: its error is
+   * re-thrown on its own, outside the caller.
+   */
   add(line: { raw: string; frame?: Frame; error?: WireError }, at: number): WriteEntry {
     const entry: WriteEntry = { index: this.#entries.length, at, ...line };
     this.#entries.push(entry);
-    for (const listener of [...this.#listeners]) listener(entry);
+    if (this.#listeners.size === 0) return entry;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(entry);
+      } catch (error) {
+        Promise.reject(error);
+      }
+    }
     return entry;
   }
 
