@@ -489,3 +489,16 @@ Deno.test("bad scenarios are refused when the session starts, naming the scenari
   assert.throws(() => new Session({ exchanges: [] }, { seed: 0.5 }), /Cannot start a session/);
   assert.throws(() => new Session({ exchanges: [] }, { controlTimeoutMs: NaN }), RangeError);
 });
+
+Deno.test("a reader that goes away after the last frame does not turn a clean exit into SIGPIPE", async () => {
+  const session = new Session(new ScenarioBuilder().on("hi").respond("Bye.").build());
+  const writer = session.writable.getWriter();
+  const reader = session.readable.getReader();
+  await writer.write(user("hi"));
+  let body = "";
+  const decoder = new TextDecoder();
+  while (!body.includes('"state":"idle"')) body += decoder.decode((await reader.read()).value);
+  await reader.cancel();
+  await writer.close();
+  assert.deepEqual(await session.exited, { code: 0, signal: null });
+});

@@ -10,12 +10,10 @@ import { decidePermission, rulesFromSettings } from "./permission_rules.ts";
 import type { Scenario } from "./scenario.ts";
 import { ScenarioBuilder } from "./scenario_builder.ts";
 import type { Step } from "./step.ts";
-import {
-  SCENARIO_LIMITS,
-  validateScenario,
-  validateStep,
-  validateTiming,
-} from "./validate_scenario.ts";
+import { SCENARIO_LIMITS } from "./scenario_limits.ts";
+import { validateScenario } from "./validate_scenario.ts";
+import { validateStep } from "./validate_step.ts";
+import { validateTiming } from "./validate_timing.ts";
 
 type ErrorClass = TypeErrorConstructor | RangeErrorConstructor;
 

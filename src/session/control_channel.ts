@@ -10,6 +10,7 @@ import type { BuildContext } from "../builders/build_context.ts";
 import { controlError, controlRequest, controlSuccess } from "../builders/control.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
+import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
 import { SESSION_ENDED, TurnFailure } from "./turn_state.ts";
 
@@ -62,23 +63,20 @@ export class ControlError extends Error {
 }
 
 /**
- * An answer body whose JSON is already known, so a large answer built the same way in
- * every session (the `initialize` answer) is encoded once, not once per session.
+ * An answer body that is the same in many sessions (the `initialize` answer): its line is
+ * encoded once per `key`, and each answer only adds its request id.
  */
 export class EncodedAnswer {
-  /** The body, as the client request log shows it. */
+  /** The body, as the client request log shows it (shared: do not change it). */
   readonly body: Record<string, unknown>;
-  /** `JSON.stringify(body)`. */
-  readonly json: string;
-  /** Keeps the body and its JSON. */
-  constructor(body: Record<string, unknown>) {
+  /** What makes two bodies the same. */
+  readonly key: string;
+  /** Keeps the body and its key. */
+  constructor(body: Record<string, unknown>, key: string) {
     this.body = body;
-    this.json = JSON.stringify(body);
+    this.key = key;
   }
 }
-
-const BODY_MARK = "\u0000claude-mock-body\u0000";
-const ENCODED_MARK = JSON.stringify(BODY_MARK);
 
 /** Options of one request to the client. */
 export interface RequestOptions {
@@ -228,7 +226,7 @@ export class ControlChannel {
     };
     this.#log.push(record);
     let answer: Frame;
-    let line: string | undefined;
+    let bytes: Uint8Array | undefined;
     if (!isObject(request) || typeof request.subtype !== "string") {
       const error = "Invalid control request: 'request.subtype' must be a string";
       record.answer = { success: false, error };
@@ -246,8 +244,11 @@ export class ControlChannel {
           if (response instanceof EncodedAnswer) {
             record.answer = { success: true, response: response.body };
             answer = controlSuccess(requestId, response.body);
-            line = JSON.stringify(controlSuccess(requestId, BODY_MARK as never))
-              .replace(ENCODED_MARK, () => response.json) + "\n";
+            bytes = LINE_TEMPLATES.line(
+              `control_success|${response.key}`,
+              requestId,
+              (slot) => controlSuccess(slot, response.body),
+            );
           } else {
             const body = response as Record<string, unknown> | undefined;
             record.answer = body === undefined
@@ -266,7 +267,7 @@ export class ControlChannel {
       }
     }
     if (!this.#options.closed()) {
-      this.#options.send({ frame: answer, delay: 0, line }).catch(() => {});
+      this.#options.send({ frame: answer, delay: 0, bytes }).catch(() => {});
     }
   }
 

@@ -11,7 +11,7 @@ import { IdGenerator } from "../builders/ids.ts";
 import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
-import { SCENARIO_LIMITS } from "../scenario/validate_scenario.ts";
+import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
 import type { Clock } from "../timing/clock.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { SystemClock } from "../timing/system_clock.ts";
@@ -193,8 +193,11 @@ export class Engine {
       speedFactor: this.speed,
       prng: () => jitter.nextFloat(),
       recordSent: options.recordSent ?? false,
-      // the reader went away: the process dies of a broken pipe, as a real one would
-      onCancel: () => void this.shutdown({ code: null, signal: "SIGPIPE" }, false),
+      // the reader went away: like a real process, this one dies of SIGPIPE when it writes
+      // into the broken pipe (now, if output was waiting; else at its next write)
+      onCancel: (pending) => {
+        if (pending) void this.shutdown({ code: null, signal: "SIGPIPE" }, false);
+      },
     });
     this.picker = new ExchangePicker(scenario);
     this.control = new ControlChannel({
@@ -235,6 +238,11 @@ export class Engine {
    */
   send(item: Outgoing): Promise<void> {
     if (this.closed) return Promise.reject(SESSION_ENDED);
+    if (this.outbox.broken) {
+      return this.shutdown({ code: null, signal: "SIGPIPE" }, false).then(() => {
+        throw SESSION_ENDED;
+      });
+    }
     const sent = this.outbox.send(item);
     const crash = this.scenario.crashAfter;
     if (crash && this.outbox.count >= crash.frames) {

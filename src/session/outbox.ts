@@ -22,7 +22,7 @@ export interface Outgoing {
   /** A number (ms before the speed factor, no jitter), a delay, or the profile's. */
   delay?: number | Delay;
   /** The frame already encoded (a line ending in a newline): written instead of encoding. */
-  line?: string;
+  bytes?: Uint8Array;
 }
 
 /** What an {@linkcode Outbox} needs. */
@@ -37,8 +37,11 @@ export interface OutboxOptions {
   prng: Prng;
   /** Keep every frame written (for `Session.sent()`). */
   recordSent: boolean;
-  /** Called when the reader cancels stdout (a broken pipe). */
-  onCancel: () => void;
+  /**
+   * Called when the reader cancels stdout (the pipe breaks); `pending` says whether output
+   * was waiting to be written (a write into the broken pipe).
+   */
+  onCancel: (pending: boolean) => void;
 }
 
 interface Queued {
@@ -85,11 +88,12 @@ export class Outbox {
       },
       pull: () => this.#wake(),
       cancel: () => {
+        const pending = this.#queue.length > 0;
         this.#cancelled = true;
         this.#closed = true;
         this.#rejectQueued();
         this.#wake();
-        options.onCancel();
+        options.onCancel(pending);
       },
     }, { highWaterMark: HIGH_WATER_MARK });
   }
@@ -97,6 +101,11 @@ export class Outbox {
   /** The frames written so far (only with `recordSent`). */
   get sent(): Frame[] | undefined {
     return this.#sent;
+  }
+
+  /** Whether the reader cancelled stdout (a broken pipe). */
+  get broken(): boolean {
+    return this.#cancelled;
   }
 
   /** Whether output has ended (closed, terminated, or cancelled by the reader). */
@@ -120,7 +129,7 @@ export class Outbox {
       const yieldNow = this.#budget.due();
       if (delay <= 0 && !yieldNow && (this.#controller.desiredSize ?? 0) > 0) {
         this.#pacer.immediate(now);
-        this.#controller.enqueue(ENCODER.encode(item.line ?? encodeFrame(stamp(item.frame, now))));
+        this.#controller.enqueue(item.bytes ?? ENCODER.encode(encodeFrame(stamp(item.frame, now))));
         return DONE;
       }
       return this.#enqueueSlow(item, delay, yieldNow);
@@ -198,7 +207,7 @@ export class Outbox {
         if (this.#closed) break;
         this.#queue.shift();
         this.#controller.enqueue(
-          ENCODER.encode(next.item.line ?? encodeFrame(stamp(next.item.frame, now))),
+          next.item.bytes ?? ENCODER.encode(encodeFrame(stamp(next.item.frame, now))),
         );
         next.resolve();
       }

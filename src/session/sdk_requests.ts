@@ -45,7 +45,7 @@ export function installSdkRequests(engine: Engine): void {
       let answer = INITIALIZE_ANSWERS.get(key);
       if (!answer) {
         if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();
-        answer = new EncodedAnswer(deepFreeze(initializeResponse(ctx, { hooksApplied })));
+        answer = new EncodedAnswer(deepFreeze(initializeResponse(ctx, { hooksApplied })), key);
         INITIALIZE_ANSWERS.set(key, answer);
       }
       return answer;

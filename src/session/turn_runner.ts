@@ -11,7 +11,7 @@ import { defaultTools } from "../builders/inventory.ts";
 import { sessionStateChanged, systemInit } from "../builders/system.ts";
 import { frameText, type Matcher, promptText } from "../scenario/matcher.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
-import { validateStep } from "../scenario/validate_scenario.ts";
+import { validateStep } from "../scenario/validate_step.ts";
 import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
@@ -19,6 +19,8 @@ import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
+import { LINE_TEMPLATES } from "./line_templates.ts";
+import type { Outgoing } from "./outbox.ts";
 import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
 import { runApiError, runMessage } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
@@ -69,12 +71,12 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     }, { turn });
     keepContext(engine, output);
     if (output.continue === false || output.decision === "block") {
-      await engine.send({ frame: initFrame(engine) });
+      await engine.send(initFrame(engine));
       await stopByHook(engine, turn, String(output.stopReason ?? output.reason ?? ""));
       return;
     }
   }
-  await engine.send({ frame: initFrame(engine) });
+  await engine.send(initFrame(engine));
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);
@@ -286,11 +288,15 @@ async function waitForWrite(
   }
 }
 
-/** The `system/init` frame of a turn. */
-function initFrame(engine: Engine): Frame {
+/**
+ * The `system/init` frame of a turn, with its encoded line: only its uuid changes from
+ * turn to turn, so the rest is encoded once per session id, model, mode, cwd and tools.
+ */
+function initFrame(engine: Engine): Outgoing {
   const initialize = engine.initializeRequest;
   const servers = sdkMcpServers(initialize);
-  return systemInit(engine.ctx, {
+  const ctx = engine.ctx;
+  const options = {
     tools: engine.scenario.tools ??
       defaultTools({
         canUseTool: engine.flags.permissionPromptTool === "stdio",
@@ -299,7 +305,19 @@ function initFrame(engine: Engine): Frame {
     ...(servers.length > 0
       ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
       : {}),
-  });
+  };
+  const frame = systemInit(ctx, options);
+  const key = JSON.stringify([
+    "init",
+    ctx.sessionId,
+    ctx.cwd,
+    frame.model,
+    frame.permissionMode,
+    options.tools,
+    servers,
+  ]);
+  const bytes = LINE_TEMPLATES.line(key, frame.uuid, (slot) => ({ ...frame, uuid: slot }));
+  return { frame, bytes };
 }
 
 /** Runs the scenario's `onConnect` steps; a failing one is reported and ends the process. */
