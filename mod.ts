@@ -32,7 +32,12 @@
 // wire
 export * from "./src/wire/frame.ts";
 export * from "./src/wire/wire_error.ts";
-export * from "./src/wire/ndjson_decode_stream.ts";
+export {
+  type DecodedLine,
+  NdjsonDecodeStream,
+  type NdjsonDecodeStreamOptions,
+  parseFrameLine,
+} from "./src/wire/ndjson_decode_stream.ts";
 export * from "./src/wire/ndjson_encode_stream.ts";
 // random, timing
 export * from "./src/random/pcg32.ts";

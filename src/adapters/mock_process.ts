@@ -59,10 +59,48 @@ export class MockProcess {
   /** Wraps `session`; `signal` (the SDK's forwarded abort) kills it when aborted. */
   constructor(session: Session, options: { signal?: AbortSignal } = {}) {
     this.session = session;
-    this.stdin = Writable.fromWeb(session.writable as WritableStream, { decodeStrings: false });
-    this.stdout = Readable.fromWeb(
-      session.readable as unknown as import("node:stream/web").ReadableStream,
-    );
+    const writer = session.writable.getWriter();
+    writer.closed.catch(() => {});
+    this.stdin = new Writable({
+      decodeStrings: false,
+      write(chunk, _encoding, done) {
+        writer.write(chunk).then(() => done(), (error) => done(error));
+      },
+      final(done) {
+        writer.close().then(() => done(), () => done());
+      },
+      destroy(error, done) {
+        writer.abort(error ?? undefined).catch(() => {});
+        done(error);
+      },
+    });
+    const reader = session.readable.getReader();
+    let reading = false;
+    this.stdout = new Readable({
+      read() {
+        if (reading) return;
+        reading = true;
+        const pump = (): void => {
+          reader.read().then(({ done, value }) => {
+            if (done) {
+              reading = false;
+              this.push(null);
+              return;
+            }
+            if (this.push(value)) pump();
+            else reading = false;
+          }, (error) => {
+            reading = false;
+            this.destroy(error);
+          });
+        };
+        pump();
+      },
+      destroy(error, done) {
+        reader.cancel(error ?? undefined).catch(() => {});
+        done(error);
+      },
+    });
     // A write after exit fails the Node stream: report it like a real pipe would (EPIPE),
     // never as an uncaught exception.
     this.stdin.on("error", () => {});

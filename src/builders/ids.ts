@@ -19,6 +19,18 @@ export interface IdGeneratorOptions {
   prng?: Prng;
 }
 
+/** Two hex digits for each byte value. */
+const BYTE_HEX: readonly string[] = Array.from(
+  { length: 256 },
+  (_, i) => i.toString(16).padStart(2, "0"),
+);
+
+/** A 32-bit unsigned integer as 8 hex digits. */
+function hex8(n: number): string {
+  return BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] +
+    BYTE_HEX[n & 255];
+}
+
 /**
  * Makes ids in the real API's and CLI's formats (`msg_01…`, `toolu_01…`, `req_01…`,
  * UUID v4) from a seeded generator.
@@ -48,8 +60,8 @@ export class IdGenerator {
 
   /** A UUID v4 string. */
   uuid(): Uuid {
-    let hex = "";
-    for (let i = 0; i < 4; i++) hex += this.#next().toString(16).padStart(8, "0");
+    const hex = hex8(this.#next()) + hex8(this.#next()) + hex8(this.#next()) +
+      hex8(this.#next());
     const variant = HEX[8 + (parseInt(hex[16], 16) & 3)];
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${
       hex.slice(17, 20)

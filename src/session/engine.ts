@@ -8,6 +8,7 @@
 
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
+import type { SystemInitOptions } from "../builders/system.ts";
 import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
@@ -18,8 +19,7 @@ import { SystemClock } from "../timing/system_clock.ts";
 import { type Delay, type TimingProfile, timingProfile } from "../timing/timing_profile.ts";
 import { VirtualClock } from "../timing/virtual_clock.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
-import { NdjsonDecodeStream } from "../wire/ndjson_decode_stream.ts";
-import type { WireError } from "../wire/wire_error.ts";
+import { type DecodedLine, type LineSink, LineSplitter } from "../wire/ndjson_decode_stream.ts";
 import type { CliFlags } from "./cli_args.ts";
 import { ControlChannel } from "./control_channel.ts";
 import { ExchangePicker } from "./exchange_picker.ts";
@@ -57,12 +57,6 @@ export interface EngineOptions {
   /** Keep every frame written. */
   recordSent?: boolean;
 }
-
-type Decoded = { ok: true; frame: Frame; raw: string } | {
-  ok: false;
-  error: WireError;
-  raw: string;
-};
 
 /**
  * Plans a turn before the scenario's exchanges are tried: steps to answer `turn` with, or
@@ -126,13 +120,21 @@ export class Engine {
   readonly exited: Promise<ExitStatus>;
   /** Runs a turn. */
   runTurn?: TurnHandler;
+  /** What `system/init` is built from, worked out once per `initialize` request. */
+  initBase?: {
+    initialize: Record<string, unknown> | undefined;
+    options: SystemInitOptions;
+    key: string;
+  };
   /** Consulted in order before the exchange picker. */
   readonly planners: TurnPlanner[] = [];
   #resolveExit!: (status: ExitStatus) => void;
   #exit?: ExitStatus;
   #exiting = false;
   #inputClosed = false;
-  #inputReader?: ReadableStreamDefaultReader<Decoded>;
+  #splitter = new LineSplitter();
+  #lineSink: LineSink = { enqueue: (line) => this.#onLine(line) };
+  #session: unknown;
   #queue: UserFrame[] = [];
   #head = 0;
   #running = false;
@@ -224,12 +226,46 @@ export class Engine {
     return this.scenario.name ? ` '${this.scenario.name}'` : "";
   }
 
-  /** The decoder the session's stdin writes into; starts reading it. */
-  startInput(session: unknown, ready: Promise<void>): WritableStream<Uint8Array | string> {
+  /** Starts taking input; turns wait for `ready` (the on-connect steps). */
+  startInput(session: unknown, ready: Promise<void>): void {
     this.#ready = ready;
-    const decoder = new NdjsonDecodeStream();
-    this.#read(decoder.readable as ReadableStream<Decoded>, session);
-    return decoder.writable;
+    this.#session = session;
+  }
+
+  /**
+   * Takes a chunk of stdin: complete lines are logged and dispatched now (no stream in
+   * between). A chunk that is neither text nor bytes throws, and ends the input.
+   */
+  input(chunk: string | Uint8Array): void {
+    if (this.#inputClosed) return;
+    try {
+      this.#splitter.push(chunk, this.#lineSink);
+    } catch (error) {
+      this.endInput();
+      throw error;
+    }
+  }
+
+  /** stdin closed: a last line without newline is taken, then the process winds down. */
+  endInput(): void {
+    if (this.#inputClosed) return;
+    try {
+      this.#splitter.end(this.#lineSink);
+    } finally {
+      this.#inputClosed = true;
+      this.#pump();
+    }
+  }
+
+  #onLine(value: DecodedLine): void {
+    if (this.#inputClosed) return;
+    const now = this.clock.now();
+    if (value.ok) {
+      this.written.push(this.writes.add({ raw: value.raw, frame: value.frame }, now));
+      this.#dispatch(value.frame, this.#session);
+    } else {
+      this.written.push(this.writes.add({ raw: value.raw, error: value.error }, now));
+    }
   }
 
   /**
@@ -283,34 +319,12 @@ export class Engine {
     this.#exiting = true;
     this.turn?.abort.abort(SESSION_ENDED);
     this.control.rejectAll();
-    this.#inputReader?.cancel().catch(() => {});
+    this.#inputClosed = true;
     if (flush) await this.outbox.close();
     else this.outbox.terminate();
     this.ended.abort(SESSION_ENDED);
     this.#exit = status;
     this.#resolveExit(status);
-  }
-
-  async #read(readable: ReadableStream<Decoded>, session: unknown): Promise<void> {
-    const reader = readable.getReader();
-    this.#inputReader = reader;
-    try {
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        const now = this.clock.now();
-        if (value.ok) {
-          this.written.push(this.writes.add({ raw: value.raw, frame: value.frame }, now));
-          this.#dispatch(value.frame, session);
-        } else {
-          this.written.push(this.writes.add({ raw: value.raw, error: value.error }, now));
-        }
-      }
-    } catch {
-      // stdin errored or was cancelled: treat as closed
-    }
-    this.#inputClosed = true;
-    this.#pump();
   }
 
   #dispatch(frame: Frame, session: unknown): void {

@@ -19,6 +19,11 @@ interface Template {
 export class LineTemplates {
   #cache = new Map<string, Template>();
 
+  /** Whether a template for `key` is cached. */
+  has(key: string): boolean {
+    return this.#cache.has(key);
+  }
+
   /**
    * The encoded line (with its newline) of the frame `build` returns when given `value`:
    * `build(SLOT)` is encoded once per `key` and split at the slot.

@@ -119,8 +119,7 @@ export class Session {
     this.readable = engine.outbox.readable;
     engine.runTurn = runTurn;
     installSdkRequests(engine);
-    const input = engine.startInput(this, runConnect(engine)).getWriter();
-    input.closed.catch(() => {});
+    engine.startInput(this, runConnect(engine));
     this.writable = new WritableStream<Uint8Array | string>({
       write: (chunk) => {
         if (engine.closed) {
@@ -130,10 +129,10 @@ export class Session {
             })`,
           );
         }
-        return input.write(chunk as Uint8Array);
+        engine.input(chunk);
       },
-      close: () => input.close().catch(() => {}),
-      abort: (reason) => input.abort(reason).catch(() => {}),
+      close: () => engine.endInput(),
+      abort: () => engine.endInput(),
     });
   }
 

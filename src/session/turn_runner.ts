@@ -290,35 +290,41 @@ async function waitForWrite(
 
 /**
  * The `system/init` frame of a turn, with its encoded line: only its uuid changes from
- * turn to turn, so the rest is encoded once per session id, model, mode, cwd and tools.
+ * turn to turn, so the rest is encoded once per session id, model, mode, cwd and tools
+ * (and, unless the session records what it sends, the frame is not even rebuilt).
  */
 function initFrame(engine: Engine): Outgoing {
-  const initialize = engine.initializeRequest;
-  const servers = sdkMcpServers(initialize);
   const ctx = engine.ctx;
-  const options = {
-    tools: engine.scenario.tools ??
-      defaultTools({
-        canUseTool: engine.flags.permissionPromptTool === "stdio",
-        mcpTools: mcpToolNames(initialize),
-      }),
-    ...(servers.length > 0
-      ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
-      : {}),
-  };
-  const frame = systemInit(ctx, options);
-  const key = JSON.stringify([
-    "init",
-    ctx.sessionId,
-    ctx.cwd,
-    frame.model,
-    frame.permissionMode,
-    options.tools,
-    servers,
-  ]);
+  const initialize = engine.initializeRequest;
+  let base = engine.initBase;
+  if (!base || base.initialize !== initialize) {
+    const servers = sdkMcpServers(initialize);
+    const options = {
+      tools: engine.scenario.tools ??
+        defaultTools({
+          canUseTool: engine.flags.permissionPromptTool === "stdio",
+          mcpTools: mcpToolNames(initialize),
+        }),
+      ...(servers.length > 0
+        ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
+        : {}),
+    };
+    const key = JSON.stringify(["init", ctx.sessionId, ctx.cwd, options]);
+    base = { initialize, options, key };
+    engine.initBase = base;
+  }
+  const key = `${base.key}|${ctx.model}|${ctx.permissionMode}`;
+  if (!engine.outbox.sent && LINE_TEMPLATES.has(key)) {
+    const bytes = LINE_TEMPLATES.line(key, ctx.ids.uuid(), () => undefined);
+    return { frame: INIT_TYPE, bytes };
+  }
+  const frame = systemInit(ctx, base.options);
   const bytes = LINE_TEMPLATES.line(key, frame.uuid, (slot) => ({ ...frame, uuid: slot }));
   return { frame, bytes };
 }
+
+/** What the output needs of an init frame it is handed already encoded. */
+const INIT_TYPE: Frame = Object.freeze({ type: "system", subtype: "init" });
 
 /** Runs the scenario's `onConnect` steps; a failing one is reported and ends the process. */
 export async function runConnect(engine: Engine): Promise<void> {

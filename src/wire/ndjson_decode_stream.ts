@@ -134,10 +134,17 @@ export class NdjsonDecodeStream extends TransformStream<string | Uint8Array, Dec
   }
 }
 
-type Sink = TransformStreamDefaultController<DecodedLine>;
+/** Where a {@linkcode LineSplitter} puts each decoded line. */
+export type LineSink = { enqueue(line: DecodedLine): void };
+type Sink = LineSink;
 
-/** The state of one decoder: the partial line, the UTF-8 decoder, the line count. */
-class LineSplitter {
+/**
+ * The state of one decoder: the partial line, the UTF-8 decoder, the line count. The
+ * engine drives it directly (no stream in between); not re-exported by the entry point.
+ *
+ * @internal
+ */
+export class LineSplitter {
   readonly #max: number;
   readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   /** Whether the decoder may hold the start of a multi-byte character. */
@@ -158,10 +165,12 @@ class LineSplitter {
   /** How many lines have ended so far. */
   #lines = 0;
 
-  constructor(max: number) {
+  /** A splitter for lines of at most `max` characters. */
+  constructor(max: number = DEFAULT_MAX_LINE_LENGTH) {
     this.#max = max;
   }
 
+  /** Splits a chunk; complete lines go to `sink`. */
   push(chunk: string | Uint8Array, sink: Sink): void {
     let text: string;
     if (typeof chunk === "string") {
@@ -189,6 +198,7 @@ class LineSplitter {
     this.#split(text, sink);
   }
 
+  /** Ends the input: a last line without a newline goes to `sink`. */
   end(sink: Sink): void {
     if (this.#decoding) {
       this.#decoding = false;
