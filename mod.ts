@@ -80,11 +80,6 @@ export * from "./src/scenario/step.ts";
 export * from "./src/scenario/scenario.ts";
 export * from "./src/scenario/scenario_builder.ts";
 export * from "./src/scenario/exchange_builder.ts";
-export * from "./src/scenario/scenario_limits.ts";
-export * from "./src/scenario/validate_scenario_options.ts";
-export * from "./src/scenario/validate_scenario.ts";
-export * from "./src/scenario/validate_step.ts";
-export * from "./src/scenario/validate_timing.ts";
 // session
 export * from "./src/session/assertion_error.ts";
 export * from "./src/session/write_log.ts";

@@ -80,17 +80,8 @@ export interface AskUserQuestionItem {
   multiSelect?: boolean;
 }
 
-/**
- * Where an {@linkcode ExchangeBuilder} sits in its scenario, for error messages.
- *
- * @example The third exchange of "deploy"
- * ```ts
- * import type { ExchangePosition } from "@x/claude-mock";
- * const position: ExchangePosition = { index: 2, name: "deploy" };
- * console.log(`exchanges[${position.index}]`); // exchanges[2]
- * ```
- */
-export interface ExchangePosition {
+/** Where an exchange sits in its scenario, for error messages. */
+interface Position {
   /** The exchange's index in `exchanges`. */
   index: number;
   /** The scenario's name. */
@@ -130,15 +121,23 @@ export class ExchangeBuilder {
   #parent: ScenarioBuilder;
   #exchange: Exchange;
   #steps: Step[];
-  #position: ExchangePosition;
+  #position: Position;
 
   /** Made by {@linkcode ScenarioBuilder.on}. */
   constructor(
     parent: ScenarioBuilder,
     exchange: Exchange,
-    steps: Step[],
-    position: ExchangePosition = { index: 0 },
+    options: {
+      /** The exchange's step list, which the builder appends to. */
+      steps: Step[];
+      /** The exchange's index in `exchanges` (default 0), for error messages. */
+      index?: number;
+      /** The scenario's name, for error messages. */
+      name?: string;
+    },
   ) {
+    const steps = options.steps;
+    const position: Position = { index: options.index ?? 0, name: options.name };
     this.#parent = parent;
     this.#exchange = exchange;
     this.#steps = steps;

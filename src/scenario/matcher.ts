@@ -5,6 +5,7 @@
  */
 
 import type { Frame } from "../wire/frame.ts";
+import { promptText } from "./prompt_text.ts";
 
 /**
  * Tests a written frame. `text` is the frame's text as a person reads it: for a `user`
@@ -160,8 +161,9 @@ export function toMatcher(trigger: Trigger): Matcher {
 }
 
 /**
- * The text of a frame as matchers see it: for a `user` frame its prompt text
- * ({@linkcode promptText}), for anything else the frame as JSON.
+ * The text of a frame as matchers see it: for a `user` frame its prompt text (its string
+ * content, or its text blocks joined with newlines; "" when it carries no text, never its
+ * raw JSON), for anything else the frame as JSON.
  *
  * @example Text of a prompt
  * ```ts
@@ -172,27 +174,6 @@ export function toMatcher(trigger: Trigger): Matcher {
  */
 export function frameText(frame: Frame): string {
   return frame.type === "user" ? promptText(frame) : JSON.stringify(frame);
-}
-
-/**
- * The prompt text of a `user` frame: its string content, or its text blocks joined with
- * newlines; "" when it carries no text (an image, a malformed message). Triggers match
- * this, never the frame's raw JSON.
- *
- * @example A prompt with no text
- * ```ts
- * import { promptText } from "@x/claude-mock";
- * console.log(JSON.stringify(promptText({ type: "user", message: { role: "user", content: [] } }))); // ""
- * ```
- */
-export function promptText(frame: Frame): string {
-  const content = (frame.message as { content?: unknown } | undefined)?.content;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((b) => (b && typeof b === "object" && typeof b.text === "string" ? b.text : ""))
-    .filter((s) => s !== "")
-    .join("\n");
 }
 
 type GlobToken =

@@ -91,7 +91,7 @@ export class ScenarioBuilder {
     const steps: Step[] = [];
     const exchange: Exchange = { trigger: matcher, steps, repeat: options.repeat };
     this.#exchanges.push({ exchange, steps });
-    return new ExchangeBuilder(this, exchange, steps, { index, name: this.#name });
+    return new ExchangeBuilder(this, exchange, { steps, index, name: this.#name });
   }
 
   /** Adds an exchange whose steps a function produces lazily (a generator is ideal). */

@@ -10,7 +10,7 @@
  *
  * @example Reading a bound
  * ```ts
- * import type { ScenarioLimits } from "@x/claude-mock";
+ * import type { ScenarioLimits } from "./scenario_limits.ts";
  * const limits: ScenarioLimits = { maxDelayMs: 1000, maxRetries: 3, maxSpeedFactor: 10 };
  * console.log(limits.maxRetries); // 3
  * ```
@@ -33,7 +33,7 @@ export interface ScenarioLimits {
  *
  * @example The longest delay
  * ```ts
- * import { SCENARIO_LIMITS } from "@x/claude-mock";
+ * import { SCENARIO_LIMITS } from "./scenario_limits.ts";
  * console.log(SCENARIO_LIMITS.maxDelayMs); // 2147483647
  * ```
  */

@@ -47,7 +47,7 @@ import { validateTiming } from "./validate_timing.ts";
  *
  * @example A bad seed
  * ```ts
- * import { validateScenario } from "@x/claude-mock";
+ * import { validateScenario } from "./validate_scenario.ts";
  * try {
  *   validateScenario({ name: "deploy", exchanges: [], seed: "abc" });
  * } catch (error) {
@@ -58,7 +58,8 @@ import { validateTiming } from "./validate_timing.ts";
  *
  * @example A scenario loaded from a file
  * ```ts
- * import { any, validateScenario } from "@x/claude-mock";
+ * import { any } from "@x/claude-mock";
+ * import { validateScenario } from "./validate_scenario.ts";
  * const data = { exchanges: [{ trigger: any(), steps: [{ kind: "delay", ms: -1 }] }] };
  * try {
  *   validateScenario(data, { verb: "load", source: "chat.json" });
@@ -71,7 +72,8 @@ import { validateTiming } from "./validate_timing.ts";
  *
  * @example A good scenario comes back as it is
  * ```ts
- * import { ScenarioBuilder, validateScenario } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { validateScenario } from "./validate_scenario.ts";
  * const scenario = new ScenarioBuilder({ name: "chat" }).on("hi").respond("Hello!").build();
  * console.log(validateScenario(scenario) === scenario); // true
  * ```

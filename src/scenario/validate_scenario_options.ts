@@ -10,7 +10,7 @@
  *
  * @example Loading a file
  * ```ts
- * import type { ValidateScenarioOptions } from "@x/claude-mock";
+ * import type { ValidateScenarioOptions } from "./validate_scenario_options.ts";
  * const options: ValidateScenarioOptions = { verb: "load", source: "chat.json" };
  * console.log(options.verb); // load
  * ```

@@ -31,7 +31,7 @@ import type { ValidateScenarioOptions } from "./validate_scenario_options.ts";
  *
  * @example Checking a step at build time
  * ```ts
- * import type { ValidateStepOptions } from "@x/claude-mock";
+ * import type { ValidateStepOptions } from "./validate_step.ts";
  * const options: ValidateStepOptions = { name: "deploy", verb: "build", note: "" };
  * console.log(options.name); // deploy
  * ```
@@ -56,7 +56,7 @@ export interface ValidateStepOptions extends ValidateScenarioOptions {
  *
  * @example A step function's bad step
  * ```ts
- * import { validateStep } from "@x/claude-mock";
+ * import { validateStep } from "./validate_step.ts";
  * try {
  *   validateStep({ kind: "raw", line: "a\nb" }, "exchanges[0].steps[3]", { name: "x" });
  * } catch (error) {

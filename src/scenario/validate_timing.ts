@@ -17,7 +17,7 @@ import type { ValidateStepOptions } from "./validate_step.ts";
  *
  * @example An exchange's timing
  * ```ts
- * import { validateTiming } from "@x/claude-mock";
+ * import { validateTiming } from "./validate_timing.ts";
  * try {
  *   validateTiming({ baseMs: 10, jitterMs: -1 }, "exchanges[1].timing", { name: "x" });
  * } catch (error) {

@@ -17,7 +17,7 @@ import type { Clock } from "../timing/clock.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { type CliFlags, parseCliFlags } from "./cli_args.ts";
-import type { ClientRequest, ControlHandler, RequestOptions } from "./control_channel.ts";
+import type { ClientRequest, ControlHandler } from "./control_channel.ts";
 import { Engine, type ExitStatus } from "./engine.ts";
 import { installSdkRequests } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
@@ -25,12 +25,7 @@ import { TurnFailure } from "./turn_state.ts";
 import { checkScenarioOnce } from "./check_scenario.ts";
 import { WriteLog } from "./write_log.ts";
 
-export {
-  type ClientRequest,
-  ControlError,
-  type ControlHandler,
-  type RequestOptions,
-} from "./control_channel.ts";
+export { type ClientRequest, ControlError, type ControlHandler } from "./control_channel.ts";
 export type { ExitStatus } from "./engine.ts";
 
 /** Options for {@linkcode Session}. */
@@ -213,7 +208,7 @@ export class Session {
    */
   request(
     request: { subtype: string; [key: string]: unknown } | ControlRequestFrame,
-    options: RequestOptions = {},
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<Record<string, unknown>> {
     return this.#engine.control.request(request, options);
   }

@@ -9,7 +9,8 @@
 import type { BuildContext } from "../builders/build_context.ts";
 import { defaultTools } from "../builders/inventory.ts";
 import { sessionStateChanged, systemInit } from "../builders/system.ts";
-import { frameText, type Matcher, promptText } from "../scenario/matcher.ts";
+import { frameText, type Matcher } from "../scenario/matcher.ts";
+import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
 import { validateStep } from "../scenario/validate_step.ts";
 import { timingProfile } from "../timing/timing_profile.ts";
