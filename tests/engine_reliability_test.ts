@@ -502,3 +502,55 @@ Deno.test("a reader that goes away after the last frame does not turn a clean ex
   await writer.close();
   assert.deepEqual(await session.exited, { code: 0, signal: null });
 });
+
+// ---- lifecycle ----------------------------------------------------------------------------------
+
+Deno.test("kill() during a real pacing wait ends the process at once and leaves no timer", async () => {
+  const session = new Session(
+    new ScenarioBuilder().on("hi").respondDelayed(60_000, "Too late.").build(),
+    { clock: "system" },
+  );
+  const writer = session.writable.getWriter();
+  const reading = readFrames(session.readable);
+  await writer.write(user("hi"));
+  // wait until the turn has started (its init frame is out), then kill mid-delay
+  while (session.writes.size < 1) await new Promise<void>((r) => queueMicrotask(r));
+  await new Promise<void>((r) => setTimeout(r, 0));
+  session.kill();
+  assert.deepEqual(await session.exited, { code: null, signal: "SIGTERM" });
+  const frames = await reading;
+  assert.equal(frames.filter((f) => f.type === "assistant").length, 0);
+  // Deno's sanitizers fail this test if the 60 s pacing timer were still pending.
+});
+
+Deno.test("exit() while a control request waits for the client clears its real-time limit", async () => {
+  const session = new Session(
+    new ScenarioBuilder().on("hi").steps({
+      kind: "request",
+      request: { subtype: "custom_probe" },
+    }).respond("never").build(),
+  );
+  const writer = session.writable.getWriter();
+  const reader = session.readable.getReader();
+  await writer.write(user("hi"));
+  let body = "";
+  const decoder = new TextDecoder();
+  while (!body.includes("custom_probe")) body += decoder.decode((await reader.read()).value);
+  const exiting = session.exit(0);
+  while (!(await reader.read()).done) { /* drain */ }
+  assert.deepEqual(await exiting, { code: 0, signal: null });
+  // the 60 s real-time limit of the request was cleared (the sanitizers check it)
+});
+
+Deno.test("writes, injections and a second exit after the process ended fail or no-op clearly", async () => {
+  const session = new Session(new ScenarioBuilder({ name: "done" }).build());
+  const writer = session.writable.getWriter();
+  await writer.close();
+  await new Response(session.readable).text();
+  assert.deepEqual(await session.exited, { code: 0, signal: null });
+  assert.throws(() => session.inject({ type: "keep_alive" }), /'done': it has exited/);
+  assert.throws(() => session.injectError("x"), /it has exited/);
+  assert.deepEqual(await session.exit(3), { code: 0, signal: null });
+  session.kill();
+  assert.deepEqual(await session.exited, { code: 0, signal: null });
+});

@@ -37,6 +37,8 @@ export interface OutboxOptions {
   prng: Prng;
   /** Keep every frame written (for `Session.sent()`). */
   recordSent: boolean;
+  /** Aborted when the process ends: a pacing wait in progress stops (no timer is left). */
+  signal: AbortSignal;
   /**
    * Called when the reader cancels stdout (the pipe breaks); `pending` says whether output
    * was waiting to be written (a write into the broken pipe).
@@ -71,10 +73,12 @@ export class Outbox {
   #cancelled = false;
   #waiters: Array<() => void> = [];
   #sent?: Frame[];
+  #signal: AbortSignal;
 
   /** Creates the output. */
   constructor(options: OutboxOptions) {
     this.#clock = options.clock;
+    this.#signal = options.signal;
     this.#pacer = new Pacer({
       profile: options.profile,
       speedFactor: options.speedFactor,
@@ -195,7 +199,9 @@ export class Outbox {
         yieldNow = false;
         let now = this.#clock.now();
         if (delay > 0) {
-          await this.#clock.sleepUntil(this.#pacer.deadline(delay, now));
+          await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
+            signal: this.#signal,
+          });
           now = this.#clock.now();
         } else {
           this.#pacer.immediate(now);
