@@ -80,6 +80,7 @@ export * from "./src/scenario/step.ts";
 export * from "./src/scenario/scenario.ts";
 export * from "./src/scenario/scenario_builder.ts";
 export * from "./src/scenario/exchange_builder.ts";
+export * from "./src/scenario/exchange_options.ts";
 // session
 export * from "./src/session/assertion_error.ts";
 export * from "./src/session/write_log.ts";

@@ -117,6 +117,11 @@ export interface StreamEventsOptions {
    * join back into the text).
    */
   split?: (text: string, kind: "text" | "thinking") => string[];
+  /**
+   * Splits a tool use's input into `input_json_delta` fragments instead of the default
+   * split between keys and values (the pieces must join back into the input's JSON).
+   */
+  splitInput?: (input: Record<string, unknown>, toolUseId: string) => string[];
   /** `ttft_ms` on `message_start` (default 10). */
   ttftMs?: number;
   /** `message_delta` stop reason (default `tool_use` when a block is a tool use, else `end_turn`). */
@@ -256,7 +261,7 @@ export function* streamEventsIter(
           index,
           content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
         });
-        for (const piece of splitToolInput(block.input)) {
+        for (const piece of inputPieces(block.input, block.id, options.splitInput)) {
           yield event({
             type: "content_block_delta",
             index,
@@ -508,6 +513,26 @@ export function thinkingTokenFrames(
     estimated += delta;
     return thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
   });
+}
+
+function inputPieces(
+  input: Record<string, unknown>,
+  id: string,
+  split: StreamEventsOptions["splitInput"],
+): string[] {
+  if (!split) return splitToolInput(input);
+  const pieces = split(input, id);
+  if (!Array.isArray(pieces) || pieces.length === 0 || pieces.some((p) => typeof p !== "string")) {
+    throw new TypeError(
+      `streamEvents(): options.splitInput must return a non-empty array of strings (tool use ${id})`,
+    );
+  }
+  if (pieces.join("") !== JSON.stringify(input)) {
+    throw new RangeError(
+      `streamEvents(): options.splitInput returned pieces that do not join back into the input JSON of tool use ${id}`,
+    );
+  }
+  return pieces;
 }
 
 function splitChecked(

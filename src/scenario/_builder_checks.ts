@@ -8,6 +8,7 @@
 
 import { type Matcher, toMatcher, type Trigger } from "./matcher.ts";
 import { type ErrorClass, kindOf } from "./_checks.ts";
+import { validateStep } from "./validate_step.ts";
 
 /** What a builder method's argument must be (`?`: or undefined). */
 export type Need =
@@ -17,10 +18,16 @@ export type Need =
   | "boolean"
   | "object"
   | "exitCode"
+  | "count"
+  | "size"
+  | "pieces"
   | "string?"
   | "text?"
   | "boolean?"
-  | "exitCode?";
+  | "exitCode?"
+  | "count?"
+  | "size?"
+  | "pieces?";
 
 export const EXPECTED = {
   string: "a non-empty string",
@@ -29,6 +36,9 @@ export const EXPECTED = {
   boolean: "a boolean",
   object: "a plain object",
   exitCode: "an integer from 0 to 255",
+  count: "an integer >= 0",
+  size: "an integer >= 1",
+  pieces: "an array of strings",
 };
 
 /** Options of `validateStep` for a step the builder adds. */
@@ -84,4 +94,106 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** A value for a range error: a string quoted. */
 export function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** Where a builder method adds its step, for messages. */
+export interface At {
+  /** The scenario's name. */
+  name: string | undefined;
+  /** The step's path. */
+  path: string;
+}
+
+/** Checks a `uses*` helper's arguments, then its common options. */
+export function checkUses(
+  at: At,
+  method: string,
+  options: {
+    say?: unknown;
+    permission?: unknown;
+    ifDenied?: unknown;
+    outputTokens?: unknown;
+    chunkSize?: unknown;
+    inputChunks?: unknown;
+  },
+  needs: Array<[string, unknown, Need]>,
+): void {
+  for (const [what, value, need] of needs) checkNeed(at, method, [what, value, need]);
+  if (!isRecord(options)) {
+    fail(TypeError, at.name, at.path, `${method} needs an options object, got ${kindOf(options)}`);
+  }
+  checkNeed(at, method, ["options.say", options.say, "text?"]);
+  checkNeed(at, method, ["options.outputTokens", options.outputTokens, "count?"]);
+  checkNeed(at, method, ["options.chunkSize", options.chunkSize, "size?"]);
+  checkNeed(at, method, ["options.inputChunks", options.inputChunks, "pieces?"]);
+  if (
+    options.permission !== undefined && options.permission !== "allow" &&
+    options.permission !== "ask" && options.permission !== "deny"
+  ) {
+    fail(
+      typeof options.permission === "string" ? RangeError : TypeError,
+      at.name,
+      at.path,
+      `${method} needs options.permission to be 'allow', 'ask' or 'deny', got ${
+        typeof options.permission === "string"
+          ? JSON.stringify(options.permission)
+          : kindOf(options.permission)
+      }`,
+    );
+  }
+  const ifDenied = options.ifDenied;
+  if (ifDenied === undefined || typeof ifDenied === "string" || typeof ifDenied === "function") {
+    return;
+  }
+  if (!Array.isArray(ifDenied)) {
+    fail(
+      TypeError,
+      at.name,
+      at.path,
+      `${method} needs options.ifDenied to be a reply text, an array of steps or a step function, got ${
+        kindOf(ifDenied)
+      }`,
+    );
+  }
+  const part = options.say !== undefined ? 1 : 0;
+  ifDenied.forEach((step, i) =>
+    validateStep(step, `${at.path}.parts[${part}].ifDenied[${i}]`, BUILD(at.name))
+  );
+}
+
+/** One argument of a builder method: it must be what `need` says. */
+export function checkNeed(
+  at: At,
+  method: string,
+  [what, value, need]: [string, unknown, Need],
+): void {
+  const optional = need.endsWith("?");
+  if (optional && value === undefined) return;
+  const base = need.replace("?", "") as keyof typeof EXPECTED;
+  const ok = base === "string"
+    ? typeof value === "string" && value !== ""
+    : base === "text"
+    ? typeof value === "string"
+    : base === "content"
+    ? typeof value === "string" || value === null
+    : base === "boolean"
+    ? typeof value === "boolean"
+    : base === "object"
+    ? isRecord(value)
+    : base === "count"
+    ? Number.isSafeInteger(value) && (value as number) >= 0
+    : base === "size"
+    ? Number.isSafeInteger(value) && (value as number) >= 1
+    : base === "pieces"
+    ? Array.isArray(value) && value.every((piece) => typeof piece === "string")
+    : typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 255;
+  if (ok) return;
+  const range = ((base === "exitCode" || base === "count" || base === "size") &&
+    typeof value === "number") || (base === "string" && value === "");
+  fail(
+    range ? RangeError : TypeError,
+    at.name,
+    at.path,
+    `${method} needs ${what} (${EXPECTED[base]}), got ${range ? show(value) : kindOf(value)}`,
+  );
 }

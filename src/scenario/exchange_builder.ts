@@ -18,13 +18,13 @@ import type { Timing } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
 import { type ErrorClass, kindOf } from "./_checks.ts";
 import {
+  type At,
   BUILD,
+  checkNeed,
   checkObject,
-  EXPECTED,
+  checkUses,
   fail,
   isRecord,
-  type Need,
-  show,
   triggerAt,
 } from "./_builder_checks.ts";
 import type { Trigger } from "./matcher.ts";
@@ -41,44 +41,14 @@ import type {
 } from "./step.ts";
 import { validateStep } from "./validate_step.ts";
 import { validateTiming } from "./validate_timing.ts";
-
-/** What `respond` accepts: text, a content block or tool call, or several. */
-export type ResponseContent = string | MessagePart | MessagePart[];
-
-/** Options for {@linkcode ExchangeBuilder.respond}. */
-export interface RespondOptions {
-  /** A thinking block before the content. */
-  thinking?: string;
-  /** Delay before the message (ms, before the speed factor). */
-  delay?: number;
-  /** Output tokens the message reports. */
-  outputTokens?: number;
-}
-
-/** Options shared by the `uses*` tool helpers. */
-export interface UsesOptions {
-  /** Text the assistant says in the same message before using the tool. */
-  say?: string;
-  /** Overrides the permission rules for this tool use: run, ask the SDK, or deny. */
-  permission?: "allow" | "ask" | "deny";
-  /**
-   * What happens when the tool use is denied (by the SDK, a hook or a rule): a text reply,
-   * or steps. They replace the rest of the exchange. Default: the exchange goes on.
-   */
-  ifDenied?: string | StepSource;
-}
-
-/** One question of {@linkcode ExchangeBuilder.usesAskUserQuestion}. */
-export interface AskUserQuestionItem {
-  /** The question. */
-  question: string;
-  /** A short header (a chip label). */
-  header: string;
-  /** The choices: labels, or labels with descriptions. */
-  options: Array<string | { label: string; description: string }>;
-  /** Whether several choices can be picked (default false). */
-  multiSelect?: boolean;
-}
+import { askUserQuestionInput } from "./_ask_user_question.ts";
+import type {
+  AskUserQuestionItem,
+  MessageOptions,
+  RespondOptions,
+  ResponseContent,
+  UsesOptions,
+} from "./exchange_options.ts";
 
 /** Where an exchange sits in its scenario, for error messages. */
 interface Position {
@@ -149,6 +119,10 @@ export class ExchangeBuilder {
     return `exchanges[${this.#position.index}].steps[${this.#steps.length}]`;
   }
 
+  get #at(): At {
+    return { name: this.#name, path: this.#path };
+  }
+
   get #name(): string | undefined {
     return this.#position.name;
   }
@@ -181,8 +155,8 @@ export class ExchangeBuilder {
     return this.#add({
       kind: "message",
       parts,
-      ...(options.delay !== undefined ? { delay: options.delay } : {}),
-      ...(options.outputTokens !== undefined ? { outputTokens: options.outputTokens } : {}),
+      ...messageFields(options),
+      ...(options.chunks !== undefined ? { chunks: options.chunks } : {}),
     });
   }
 
@@ -209,7 +183,7 @@ export class ExchangeBuilder {
    * file does not exist, and the result is the CLI's error).
    */
   usesRead(filePath: string, options: UsesOptions & { content: string | null }): this {
-    this.#checkUses("usesRead", options, [
+    checkUses({ name: this.#name, path: this.#path }, "usesRead", options, [
       ["a file path", filePath, "string"],
       ["options.content", options?.content, "content"],
     ]);
@@ -223,7 +197,7 @@ export class ExchangeBuilder {
 
   /** The assistant writes a file: tool_use `Write`, then its result. */
   usesWrite(filePath: string, options: UsesOptions & { content: string }): this {
-    this.#checkUses("usesWrite", options, [
+    checkUses({ name: this.#name, path: this.#path }, "usesWrite", options, [
       ["a file path", filePath, "string"],
       ["options.content", options?.content, "text"],
     ]);
@@ -240,15 +214,27 @@ export class ExchangeBuilder {
   /** The assistant edits a file: tool_use `Edit`, then its result. */
   usesEdit(
     filePath: string,
-    options: UsesOptions & { oldString: string; newString: string; replaceAll?: boolean },
+    options: UsesOptions & {
+      oldString: string;
+      newString: string;
+      replaceAll?: boolean;
+      /** The file before the edit (default: `oldString`), for the result's patch. */
+      originalFile?: string;
+    },
   ): this {
-    this.#checkUses("usesEdit", options, [
+    checkUses({ name: this.#name, path: this.#path }, "usesEdit", options, [
       ["a file path", filePath, "string"],
       ["options.oldString", options?.oldString, "text"],
       ["options.newString", options?.newString, "text"],
       ["options.replaceAll", options?.replaceAll, "boolean?"],
+      ["options.originalFile", options?.originalFile, "text?"],
     ]);
-    const { say: _say, permission: _p, ifDenied: _d, ...edit } = options;
+    const edit = {
+      oldString: options.oldString,
+      newString: options.newString,
+      ...(options.replaceAll !== undefined ? { replaceAll: options.replaceAll } : {}),
+      ...(options.originalFile !== undefined ? { originalFile: options.originalFile } : {}),
+    };
     return this.#tool(
       options,
       (ctx) => editTool(ctx, filePath, edit),
@@ -257,6 +243,7 @@ export class ExchangeBuilder {
           oldString: typeof input.old_string === "string" ? input.old_string : edit.oldString,
           newString: typeof input.new_string === "string" ? input.new_string : edit.newString,
           replaceAll: typeof input.replace_all === "boolean" ? input.replace_all : edit.replaceAll,
+          ...(edit.originalFile !== undefined ? { originalFile: edit.originalFile } : {}),
         }).result,
     );
   }
@@ -271,14 +258,19 @@ export class ExchangeBuilder {
       description?: string;
     } = {},
   ): this {
-    this.#checkUses("usesBash", options, [
+    checkUses({ name: this.#name, path: this.#path }, "usesBash", options, [
       ["a command", command, "string"],
       ["options.stdout", options?.stdout, "text?"],
       ["options.stderr", options?.stderr, "text?"],
       ["options.description", options?.description, "text?"],
       ["options.exitCode", options?.exitCode, "exitCode?"],
     ]);
-    const { say: _say, permission: _p, ifDenied: _d, ...bash } = options;
+    const bash = {
+      ...(options.stdout !== undefined ? { stdout: options.stdout } : {}),
+      ...(options.stderr !== undefined ? { stderr: options.stderr } : {}),
+      ...(options.exitCode !== undefined ? { exitCode: options.exitCode } : {}),
+      ...(options.description !== undefined ? { description: options.description } : {}),
+    };
     return this.#tool(
       options,
       (ctx) => bashTool(ctx, command, bash),
@@ -291,13 +283,17 @@ export class ExchangeBuilder {
     description: string,
     options: UsesOptions & { prompt: string; result: string; subagentType?: string },
   ): this {
-    this.#checkUses("usesTask", options, [
+    checkUses({ name: this.#name, path: this.#path }, "usesTask", options, [
       ["a description", description, "string"],
       ["options.prompt", options?.prompt, "text"],
       ["options.result", options?.result, "text"],
       ["options.subagentType", options?.subagentType, "string?"],
     ]);
-    const { say: _say, permission: _p, ifDenied: _d, ...task } = options;
+    const task = {
+      prompt: options.prompt,
+      result: options.result,
+      ...(options.subagentType !== undefined ? { subagentType: options.subagentType } : {}),
+    };
     return this.#tool(options, (ctx) => taskTool(ctx, description, task));
   }
 
@@ -307,7 +303,7 @@ export class ExchangeBuilder {
     input: Record<string, unknown>,
     options: UsesOptions & { result?: string; isError?: boolean } = {},
   ): this {
-    this.#checkUses("usesTool", options, [
+    checkUses({ name: this.#name, path: this.#path }, "usesTool", options, [
       ["a tool name", name, "string"],
       ["an input", input, "object"],
       ["options.result", options?.result, "text?"],
@@ -331,70 +327,89 @@ export class ExchangeBuilder {
     options: Omit<UsesOptions, "permission"> = {},
   ): this {
     const method = "usesAskUserQuestion";
-    if (!Array.isArray(questions) || questions.length === 0) {
-      this.#fail(
-        Array.isArray(questions) ? RangeError : TypeError,
-        `${method} needs questions (a non-empty array), got ${
-          Array.isArray(questions) ? "an empty array" : kindOf(questions)
-        }`,
-      );
-    }
-    questions.forEach((q, i) => {
-      const where = `questions[${i}]`;
-      if (!isRecord(q)) {
-        this.#fail(TypeError, `${method} needs ${where} to be an object, got ${kindOf(q)}`);
-      }
-      this.#need(method, `${where}.question`, q.question, "text");
-      this.#need(method, `${where}.header`, q.header, "text");
-      this.#need(method, `${where}.multiSelect`, q.multiSelect, "boolean?");
-      if (!Array.isArray(q.options) || q.options.length === 0) {
-        this.#fail(
-          Array.isArray(q.options) ? RangeError : TypeError,
-          `${method} needs ${where}.options (a non-empty array of choices), got ${
-            Array.isArray(q.options) ? "an empty array" : kindOf(q.options)
-          }`,
-        );
-      }
-      q.options.forEach((o, j) => {
-        if (typeof o === "string") return;
-        if (!isRecord(o)) {
-          this.#fail(
-            TypeError,
-            `${method} needs ${where}.options[${j}] to be a label or a {label, description} object, got ${
-              kindOf(o)
-            }`,
-          );
-        }
-        this.#need(method, `${where}.options[${j}].label`, o.label, "text");
-        this.#need(method, `${where}.options[${j}].description`, o.description, "text");
-      });
-    });
-    this.#checkUses(method, options, []);
-    const input = {
-      questions: questions.map((q) => ({
-        question: q.question,
-        header: q.header,
-        options: q.options.map((o) => typeof o === "string" ? { label: o, description: o } : o),
-        multiSelect: q.multiSelect ?? false,
-      })),
-    };
-    const answered = (answers: unknown): ScriptedToolCall["result"] => {
-      const map = answers && typeof answers === "object" ? answers as Record<string, unknown> : {};
-      const listed = Object.entries(map).map(([q, a]) =>
-        `"${q}"="${Array.isArray(a) ? a.join(", ") : String(a)}"`
-      ).join(", ");
-      return {
-        content:
-          `Your questions have been answered: ${listed}. You can now continue with these answers in mind.`,
-        isError: false,
-        toolUseResult: { questions: input.questions, answers: map },
-      };
-    };
+    const { input, answered } = askUserQuestionInput(this.#at, questions);
+    checkUses(this.#at, method, options, []);
     return this.#tool(
       options,
       (ctx) => genericTool(ctx, "AskUserQuestion", { input, result: "", isError: false }),
       (updated) => answered(updated.answers),
     );
+  }
+
+  /**
+   * Several tool uses in ONE assistant message, as the model makes parallel tool calls:
+   * `build` adds them with the `uses*` helpers; each is checked right after its own frame
+   * (hooks, rules, `can_use_tool`, its own `permission` and `ifDenied`), then they run in
+   * order and their results follow the message.
+   *
+   * @example Reading two files at once
+   * ```ts
+   * import { ScenarioBuilder } from "@x/claude-mock";
+   * const scenario = new ScenarioBuilder()
+   *   .on("compare")
+   *   .usesTogether((tools) =>
+   *     tools.usesRead("/home/user/project/a.txt", { content: "a" })
+   *       .usesRead("/home/user/project/b.txt", { content: "b" }), { say: "Reading both." })
+   *   .respond("They differ.")
+   *   .build();
+   * console.log(scenario.exchanges[0].steps.length); // 2
+   * ```
+   */
+  usesTogether(
+    build: (tools: ExchangeBuilder) => unknown,
+    options: MessageOptions & { say?: string } = {},
+  ): this {
+    checkObject(options, this.#name, this.#path, "usesTogether options");
+    if (typeof build !== "function") {
+      this.#fail(
+        TypeError,
+        `usesTogether needs a function that adds the tool uses, got ${kindOf(build)}`,
+      );
+    }
+    checkNeed(this.#at, "usesTogether", ["options.say", options.say, "text?"]);
+    const steps: Step[] = [];
+    build(
+      new ExchangeBuilder(this.#parent, this.#exchange, {
+        steps,
+        index: this.#position.index,
+        name: this.#name,
+      }),
+    );
+    const parts: MessagePart[] = options.say !== undefined ? [text(options.say)] : [];
+    const inputChunks: string[][] = [];
+    let chunked = false;
+    for (const step of steps) {
+      if (step.kind !== "message" || !step.parts.some((p) => typeof p === "function")) {
+        this.#fail(
+          TypeError,
+          `usesTogether takes only uses* tool helpers, got a '${step.kind}' step`,
+        );
+      }
+      parts.push(...step.parts);
+      inputChunks.push(step.inputChunks?.[0] ?? []);
+      chunked ||= step.inputChunks !== undefined;
+    }
+    if (steps.length === 0) this.#fail(RangeError, "usesTogether needs at least one tool use");
+    return this.#add({
+      kind: "message",
+      parts,
+      ...messageFields(options),
+      ...(chunked ? { inputChunks } : {}),
+    });
+  }
+
+  /** Lets this exchange answer up to `n` matching messages (`repeat()`: any number). */
+  times(n: number): this {
+    if (!Number.isSafeInteger(n) || n < 1) {
+      fail(
+        typeof n === "number" ? RangeError : TypeError,
+        this.#name,
+        `exchanges[${this.#position.index}].maxMatches`,
+        `must be an integer >= 1, got ${typeof n === "number" ? n : kindOf(n)}`,
+      );
+    }
+    this.#exchange.maxMatches = n;
+    return this;
   }
 
   /** Writes frames as they are. */
@@ -503,70 +518,6 @@ export class ExchangeBuilder {
     fail(kind, this.#name, this.#path, problem);
   }
 
-  /** Checks a `uses*` helper's arguments, then its {@linkcode UsesOptions}. */
-  #checkUses(method: string, options: UsesOptions, needs: Array<[string, unknown, Need]>): void {
-    for (const [what, value, need] of needs) this.#need(method, what, value, need);
-    if (!isRecord(options)) {
-      this.#fail(TypeError, `${method} needs an options object, got ${kindOf(options)}`);
-    }
-    this.#need(method, "options.say", options.say, "text?");
-    if (
-      options.permission !== undefined && options.permission !== "allow" &&
-      options.permission !== "ask" && options.permission !== "deny"
-    ) {
-      this.#fail(
-        typeof options.permission === "string" ? RangeError : TypeError,
-        `${method} needs options.permission to be 'allow', 'ask' or 'deny', got ${
-          typeof options.permission === "string"
-            ? JSON.stringify(options.permission)
-            : kindOf(options.permission)
-        }`,
-      );
-    }
-    const ifDenied = options.ifDenied;
-    if (ifDenied === undefined || typeof ifDenied === "string" || typeof ifDenied === "function") {
-      return;
-    }
-    if (!Array.isArray(ifDenied)) {
-      this.#fail(
-        TypeError,
-        `${method} needs options.ifDenied to be a reply text, an array of steps or a step function, got ${
-          kindOf(ifDenied)
-        }`,
-      );
-    }
-    const part = options.say !== undefined ? 1 : 0;
-    ifDenied.forEach((step, i) =>
-      validateStep(step, `${this.#path}.parts[${part}].ifDenied[${i}]`, BUILD(this.#name))
-    );
-  }
-
-  /** One argument of a builder method: `what` must be what `need` says. */
-  #need(method: string, what: string, value: unknown, need: Need): void {
-    const optional = need.endsWith("?");
-    if (optional && value === undefined) return;
-    const base = need.replace("?", "");
-    const ok = base === "string"
-      ? typeof value === "string" && value !== ""
-      : base === "text"
-      ? typeof value === "string"
-      : base === "content"
-      ? typeof value === "string" || value === null
-      : base === "boolean"
-      ? typeof value === "boolean"
-      : base === "object"
-      ? isRecord(value)
-      : typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 255;
-    if (ok) return;
-    const expected = EXPECTED[base as keyof typeof EXPECTED];
-    const range = (base === "exitCode" && typeof value === "number") ||
-      (base === "string" && value === "");
-    this.#fail(
-      range ? RangeError : TypeError,
-      `${method} needs ${what} (${expected}), got ${range ? show(value) : kindOf(value)}`,
-    );
-  }
-
   #tool(
     options: UsesOptions,
     make: (ctx: BuildContext) => ScriptedToolCall,
@@ -582,8 +533,22 @@ export class ExchangeBuilder {
       ...(ifDenied ? { ifDenied } : {}),
     });
     const parts: MessagePart[] = options.say !== undefined ? [text(options.say), call] : [call];
-    return this.#add({ kind: "message", parts });
+    return this.#add({
+      kind: "message",
+      parts,
+      ...messageFields(options),
+      ...(options.inputChunks !== undefined ? { inputChunks: [options.inputChunks] } : {}),
+    });
   }
+}
+
+/** The message step fields of {@linkcode MessageOptions}. */
+function messageFields(options: MessageOptions): Partial<Step & { kind: "message" }> {
+  return {
+    ...(options.delay !== undefined ? { delay: options.delay } : {}),
+    ...(options.outputTokens !== undefined ? { outputTokens: options.outputTokens } : {}),
+    ...(options.chunkSize !== undefined ? { chunkSize: options.chunkSize } : {}),
+  };
 }
 
 function toParts(content: ResponseContent): MessagePart[] {

@@ -19,11 +19,14 @@ export interface Exchange {
   timing?: Timing;
   /** Whether the exchange can answer more than once (default: used once). */
   repeat?: boolean;
+  /** How many messages it answers at most (default 1, or unlimited with `repeat`). */
+  maxMatches?: number;
 }
 
 /**
  * What a session does. Exchanges are tried in order for each user message; the first
- * unused one whose trigger matches answers it.
+ * open one (not used up: once by default, `maxMatches` times, or always with `repeat`)
+ * whose trigger matches answers it.
  */
 export interface Scenario {
   /** A name for messages and reports. */

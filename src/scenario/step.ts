@@ -71,6 +71,18 @@ export interface MessageStep {
   messageId?: string;
   /** Output tokens the message reports (default: estimated from the content). */
   outputTokens?: number;
+  /** Size in characters of the text and thinking deltas when streaming (default 24). */
+  chunkSize?: number;
+  /**
+   * Explicit deltas when streaming: for each text or thinking block in order, the pieces
+   * it streams as (they must join back into the block's text).
+   */
+  chunks?: string[][];
+  /**
+   * Explicit `input_json_delta` fragments: for each tool use in order, the pieces its
+   * input streams as (they must join back into the input's JSON).
+   */
+  inputChunks?: string[][];
 }
 
 /** Waits on the session's clock. */

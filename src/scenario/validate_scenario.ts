@@ -164,6 +164,7 @@ const EXCHANGE_KEYS = {
   steps: true,
   timing: true,
   repeat: true,
+  maxMatches: true,
 } as const satisfies Record<keyof Exchange, true>;
 
 const PERMISSION_KEYS = { allow: true, ask: true, deny: true };
@@ -206,6 +207,9 @@ class ScenarioChecker extends Checker {
     this.stepSource(exchange.steps, `${path}.steps`, STEPS);
     if (exchange.timing !== undefined) this.timing(exchange.timing, `${path}.timing`);
     if (exchange.repeat !== undefined) this.boolean(exchange.repeat, `${path}.repeat`);
+    if (exchange.maxMatches !== undefined) {
+      this.integer(exchange.maxMatches, `${path}.maxMatches`, 1, Number.MAX_SAFE_INTEGER);
+    }
   }
 
   /** Steps (checked one by one) or a function (its steps are checked when it runs). */

@@ -91,6 +91,9 @@ const STEP_KEYS: { readonly [K in Step["kind"]]: Record<string, true> } = {
     delay: true,
     messageId: true,
     outputTokens: true,
+    chunkSize: true,
+    chunks: true,
+    inputChunks: true,
   } satisfies Record<keyof MessageStep, true>,
   delay: { kind: true, ms: true } satisfies Record<keyof DelayStep, true>,
   raw: { kind: true, line: true } satisfies Record<keyof RawStep, true>,
@@ -254,6 +257,15 @@ class StepChecker extends Checker {
     if (step.messageId !== undefined) this.string(step.messageId, `${path}.messageId`, true);
     if (step.outputTokens !== undefined) {
       this.integer(step.outputTokens, `${path}.outputTokens`, 0, MAX_SAFE);
+    }
+    if (step.chunkSize !== undefined) {
+      this.integer(step.chunkSize, `${path}.chunkSize`, 1, MAX_SAFE);
+    }
+    for (const key of ["chunks", "inputChunks"] as const) {
+      const lists: unknown = step[key];
+      if (lists === undefined) continue;
+      if (!Array.isArray(lists)) this.type(`${path}.${key}`, "an array of string arrays", lists);
+      lists.forEach((list, i) => this.stringList(list, `${path}.${key}[${i}]`, "delta pieces"));
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * Picks the exchange that answers a user message: exchanges are tried in order, and the
- * first one that is still open (unused, or `repeat`) and whose trigger matches answers it.
+ * first one that is still open (used fewer than `maxMatches` times, default once; always
+ * with `repeat`) and whose trigger matches answers it.
  * Used exchanges are skipped in near-constant time, so a 10,000-exchange scenario costs a
  * turn no more than a 10-exchange one.
  *
@@ -29,6 +30,8 @@ export class ExchangePicker {
   #exchanges: readonly Exchange[];
   /** `#next[i]`: the smallest open index >= i is found by following links (path halving). */
   #next: Int32Array;
+  /** How often each exchange answered (allocated on first use). */
+  #counts?: Float64Array;
   #label: string;
 
   /** Starts with every exchange open. */
@@ -59,7 +62,11 @@ export class ExchangePicker {
         );
       }
       if (!matched) continue;
-      if (!exchange.repeat) this.#next[i] = i + 1;
+      if (!exchange.repeat) {
+        const max = exchange.maxMatches ?? 1;
+        const counts = this.#counts ??= new Float64Array(n);
+        if (++counts[i] >= max) this.#next[i] = i + 1;
+      }
       let match: RegExpExecArray | undefined;
       try {
         match = exchange.trigger.exec?.(text) ?? undefined;

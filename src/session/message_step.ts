@@ -9,7 +9,13 @@
 import { apiErrorMessage, assistantMessage } from "../builders/assistant.ts";
 import type { AssistantMessageError } from "../builders/assistant.ts";
 import type { BuildContext } from "../builders/build_context.ts";
-import { streamEvents, thinkingTokenFrames } from "../builders/stream_events.ts";
+import {
+  chunkText,
+  splitToolInput,
+  streamEvents,
+  type StreamEventsOptions,
+  thinkingTokenFrames,
+} from "../builders/stream_events.ts";
 import { apiRetry, systemStatus } from "../builders/system.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import { toolResult } from "../builders/user.ts";
@@ -35,23 +41,32 @@ const API_ERROR_NAMES: Record<number, string> = {
   529: "overloaded",
 };
 
+/** Whether `--max-turns` forbids another API call in this turn. */
+export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
+  const maxTurns = engine.flags.maxTurns;
+  return maxTurns !== undefined && turn.calls.length >= maxTurns;
+}
+
+/**
+ * Ends the turn with `error_max_turns`: the real CLI counts the call it refuses to make
+ * and reports the last stop reason.
+ */
+export async function sendMaxTurns(engine: Engine, turn: TurnState): Promise<void> {
+  await sendResult(engine, turn, {
+    subtype: "error_max_turns",
+    errors: [`Reached maximum number of turns (${engine.flags.maxTurns})`],
+    stopReason: "tool_use",
+  }, { numTurns: turn.calls.length + 1 });
+  turn.stopped = true;
+}
+
 /** Runs a message step. */
 export async function runMessage(
   engine: Engine,
   step: MessageStep,
   turn: TurnState,
 ): Promise<void> {
-  const maxTurns = engine.flags.maxTurns;
-  if (maxTurns !== undefined && turn.calls.length >= maxTurns) {
-    // The real CLI counts the turn it refuses to start and reports the last stop reason.
-    await sendResult(engine, turn, {
-      subtype: "error_max_turns",
-      errors: [`Reached maximum number of turns (${maxTurns})`],
-      stopReason: "tool_use",
-    }, { numTurns: turn.calls.length + 1 });
-    turn.stopped = true;
-    return;
-  }
+  if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   const ctx = engine.ctx;
   const blocks: AssistantContentBlock[] = [];
   const calls = new Map<string, ScriptedToolCall>();
@@ -76,7 +91,7 @@ export async function runMessage(
   };
   const partial = engine.partial();
   const sequence: Iterable<Frame> = partial
-    ? streamEvents(ctx, frames, { outputTokens })
+    ? streamEvents(ctx, frames, { outputTokens, ...chunking(step, blocks) })
     : withThinkingTokens(ctx, frames);
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
@@ -97,6 +112,8 @@ export async function runMessage(
   turn.streaming = undefined;
   const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
   if (said !== "") turn.lastText = said;
+  // a message with tool uses means the CLI calls the API again once the tools ran
+  turn.awaitingReply = calls.size > 0;
   for (const { call: scripted, decision } of authorized) {
     if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
     await runTool(engine, scripted, decision, turn);
@@ -173,19 +190,52 @@ export async function runApiError(
     await engine.clock.sleep(retryDelayMs * engine.speed, { signal: turn.abort.signal });
   }
   if (step.recovers) return;
-  await engine.send({
-    frame: apiErrorMessage(
-      engine.ctx,
-      step.status,
-      step.message !== undefined ? { message: step.message } : {},
-    ),
-    delay: engine.delayFor({ type: "assistant" }, turn),
-  });
-  await sendResult(engine, turn, { apiErrorStatus: step.status }, {
+  const frame = apiErrorMessage(
+    engine.ctx,
+    step.status,
+    step.message !== undefined ? { message: step.message } : {},
+  );
+  await engine.send({ frame, delay: engine.delayFor({ type: "assistant" }, turn) });
+  // the result carries the error text, as the real CLI's does (the SDK's error shows it)
+  const said = frame.message.content[0];
+  const errorText = said?.type === "text" ? said.text : `API Error: ${step.status}`;
+  await sendResult(engine, turn, { apiErrorStatus: step.status, result: errorText }, {
     numTurns: turn.calls.length + 1,
     apiCalls: [],
   });
   turn.stopped = true;
+}
+
+/**
+ * How a message streams: its chunk size and explicit pieces, as stream-event options (a
+ * block without explicit pieces keeps the default split).
+ */
+function chunking(
+  step: MessageStep,
+  blocks: AssistantContentBlock[],
+): Pick<StreamEventsOptions, "chunkSize" | "split" | "splitInput"> {
+  const out: Pick<StreamEventsOptions, "chunkSize" | "split" | "splitInput"> = {};
+  if (step.chunkSize !== undefined) out.chunkSize = step.chunkSize;
+  const size = step.chunkSize ?? 24;
+  const chunks = step.chunks;
+  if (chunks) {
+    const texts = blocks.flatMap((b) =>
+      b.type === "text" ? [b.text] : b.type === "thinking" ? [b.thinking] : []
+    );
+    out.split = (text) => {
+      const pieces = chunks[texts.indexOf(text)];
+      return pieces && pieces.length > 0 ? pieces : chunkText(text, size);
+    };
+  }
+  const inputChunks = step.inputChunks;
+  if (inputChunks) {
+    const ids = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+    out.splitInput = (input, id) => {
+      const pieces = inputChunks[ids.indexOf(id)];
+      return pieces && pieces.length > 0 ? pieces : splitToolInput(input);
+    };
+  }
+  return out;
 }
 
 /** Without partial messages the CLI still reports thinking estimates before a thinking block. */

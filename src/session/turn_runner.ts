@@ -23,7 +23,7 @@ import { interruptTail } from "./interrupt_tail.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
 import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
-import { runApiError, runMessage } from "./message_step.ts";
+import { atMaxTurns, runApiError, runMessage, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
   Interrupted,
@@ -138,6 +138,9 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   }
   if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
   if (!turn.resultSent) {
+    // The steps ran out after tool results: the CLI would call the API again, which
+    // `--max-turns` may forbid.
+    if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
     await stopHooks(engine, turn);
     if (!turn.resultSent) await sendResult(engine, turn, {});
   }
@@ -183,6 +186,11 @@ async function runStep(engine: Engine, step: Step, turn: TurnState, n: number): 
     case "raw":
       return engine.send({ frame: { raw: step.line } });
     case "result":
+      // the Stop hooks run before the result, as when the steps run out
+      if (!turn.resultSent) {
+        await stopHooks(engine, turn);
+        if (turn.stopped) return;
+      }
       return sendResult(engine, turn, step.options);
     case "waitForWrite":
       return waitForWrite(engine, step.matcher, { timeoutMs: step.timeoutMs, turn, n });

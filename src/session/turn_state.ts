@@ -60,6 +60,8 @@ export interface TurnState {
   streaming?: StreamProgress;
   /** Steps that replace the rest of the exchange (a denied tool use's `ifDenied`). */
   continuation?: StepSource;
+  /** The last message used tools: the CLI would call the API again after their results. */
+  awaitingReply?: boolean;
   /** A PreToolUse hook answered `continue: false`: the turn ends after this message's tools. */
   hookStop?: boolean;
   /** The can_use_tool request the turn waits on (an interrupt cancels it). */

@@ -1,0 +1,79 @@
+/**
+ * Internal: the input and the answer text of `usesAskUserQuestion`, with its argument
+ * checks. Not part of the public API.
+ *
+ * @module
+ */
+
+import type { ToolCall } from "../builders/tools.ts";
+import { type At, checkNeed, fail, isRecord } from "./_builder_checks.ts";
+import { kindOf } from "./_checks.ts";
+import type { AskUserQuestionItem } from "./exchange_options.ts";
+
+/** The tool input of the questions, and the result the client's answers make. */
+export function askUserQuestionInput(
+  at: At,
+  questions: AskUserQuestionItem[],
+): {
+  input: { questions: Array<Record<string, unknown>> };
+  answered: (answers: unknown) => ToolCall["result"];
+} {
+  const method = "usesAskUserQuestion";
+  const bad = (kind: typeof TypeError, problem: string): never =>
+    fail(kind, at.name, at.path, `${method} needs ${problem}`);
+  if (!Array.isArray(questions) || questions.length === 0) {
+    bad(
+      Array.isArray(questions) ? RangeError : TypeError,
+      `questions (a non-empty array), got ${
+        Array.isArray(questions) ? "an empty array" : kindOf(questions)
+      }`,
+    );
+  }
+  questions.forEach((q, i) => {
+    const where = `questions[${i}]`;
+    if (!isRecord(q)) bad(TypeError, `${where} to be an object, got ${kindOf(q)}`);
+    checkNeed(at, method, [`${where}.question`, q.question, "text"]);
+    checkNeed(at, method, [`${where}.header`, q.header, "text"]);
+    checkNeed(at, method, [`${where}.multiSelect`, q.multiSelect, "boolean?"]);
+    if (!Array.isArray(q.options) || q.options.length === 0) {
+      bad(
+        Array.isArray(q.options) ? RangeError : TypeError,
+        `${where}.options (a non-empty array of choices), got ${
+          Array.isArray(q.options) ? "an empty array" : kindOf(q.options)
+        }`,
+      );
+    }
+    q.options.forEach((o, j) => {
+      if (typeof o === "string") return;
+      if (!isRecord(o)) {
+        bad(
+          TypeError,
+          `${where}.options[${j}] to be a label or a {label, description} object, got ${kindOf(o)}`,
+        );
+      }
+      checkNeed(at, method, [`${where}.options[${j}].label`, o.label, "text"]);
+      checkNeed(at, method, [`${where}.options[${j}].description`, o.description, "text"]);
+    });
+  });
+  const input = {
+    questions: questions.map((q) => ({
+      question: q.question,
+      header: q.header,
+      options: q.options.map((o) => typeof o === "string" ? { label: o, description: o } : o),
+      multiSelect: q.multiSelect ?? false,
+    })),
+  };
+  const answered = (answers: unknown): ToolCall["result"] => {
+    const map = answers && typeof answers === "object" ? answers as Record<string, unknown> : {};
+    const listed = Object.entries(map).map(([q, a]) =>
+      `"${q}"="${Array.isArray(a) ? a.join(", ") : String(a)}"`
+    ).join(", ");
+    return {
+      content:
+        `Your questions have been answered: ${listed}. You can now continue with these answers in mind.`,
+      isError: false,
+      toolUseResult: { questions: input.questions, answers: map },
+    };
+  };
+  return { input, answered };
+}
