@@ -5,6 +5,8 @@
  * @module
  */
 
+import { kindOf } from "../wire/_kind_of.ts";
+
 /** Allow, ask and deny rule lists (`Bash`, `Bash(npm test:*)`, `mcp__calc`, `Read(*.ts)`). */
 export interface PermissionRules {
   /** Tool uses that run without asking. */
@@ -288,12 +290,4 @@ export function rulesFromSettings(settings: string | undefined): PermissionRules
     rules[kind] = [...list];
   }
   return rules;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }

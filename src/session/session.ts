@@ -11,7 +11,6 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import { resultFrame } from "../builders/result.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { Clock } from "../timing/clock.ts";
 import type { Timing } from "../timing/timing_profile.ts";
@@ -21,6 +20,7 @@ import type { ClientRequest, ControlHandler } from "./control_channel.ts";
 import { Engine, type ExitStatus } from "./engine.ts";
 import { installSdkRequests } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
+import { bareErrorResult } from "./turn_result.ts";
 import { TurnFailure } from "./turn_state.ts";
 import { checkScenarioOnce } from "./check_scenario.ts";
 import { WriteLog } from "./write_log.ts";
@@ -188,17 +188,7 @@ export class Session {
       turn.abort.abort(new TurnFailure(message));
       return;
     }
-    const result = resultFrame(engine.ctx, {
-      subtype: "error_during_execution",
-      isError: true,
-      errors: [message],
-      numTurns: 0,
-      durationMs: 0,
-      durationApiMs: 0,
-      resultIndex: engine.resultCount++,
-    });
-    engine.lastResultError = true;
-    engine.send({ frame: result, delay: 0 }).catch(() => {});
+    engine.send({ frame: bareErrorResult(engine, message), delay: 0 }).catch(() => {});
   }
 
   /**

@@ -9,6 +9,7 @@
 import { resultFrame } from "../builders/result.ts";
 import { type ApiCallUsage, modelUsage } from "../builders/usage.ts";
 import type { ResultOptions } from "../scenario/step.ts";
+import type { Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { SESSION_ENDED, TurnFailure, type TurnState } from "./turn_state.ts";
 
@@ -79,26 +80,35 @@ export async function sendFailure(engine: Engine, turn: TurnState, message: stri
     message = `${message}\n${error instanceof Error ? error.message : String(error)}`;
   }
   try {
-    const frame = resultFrame(engine.ctx, {
-      subtype: "error_during_execution",
-      isError: true,
-      errors: [message],
-      numTurns: 0,
-      durationMs: 0,
-      durationApiMs: 0,
-      apiCalls: [],
-      modelUsage: {},
-      permissionDenials: [],
-      resultIndex: engine.resultCount,
-    });
-    engine.resultCount++;
+    const frame = bareErrorResult(engine, message);
     turn.resultSent = true;
-    engine.lastResultError = true;
     await engine.send({ frame, delay: 0 });
   } catch (error) {
     if (error === SESSION_ENDED || engine.closed) return;
     await engine.shutdown({ code: 1, signal: null }, true);
   }
+}
+
+/**
+ * An `error_during_execution` result carrying `message` that needs nothing from a turn
+ * (counted as the session's next result).
+ */
+export function bareErrorResult(engine: Engine, message: string): Frame {
+  const frame = resultFrame(engine.ctx, {
+    subtype: "error_during_execution",
+    isError: true,
+    errors: [message],
+    numTurns: 0,
+    durationMs: 0,
+    durationApiMs: 0,
+    apiCalls: [],
+    modelUsage: {},
+    permissionDenials: [],
+    resultIndex: engine.resultCount,
+  });
+  engine.resultCount++;
+  engine.lastResultError = true;
+  return frame;
 }
 
 /** `exchange 2 (contains "x")`, or "the unmatched answer". */

@@ -36,20 +36,8 @@ import {
 /** Runs one turn for `input`. Never throws: a failure ends the turn with an error result. */
 export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
   const text = promptText(input);
-  const turn: TurnState = {
-    index: engine.turnCount++,
-    input,
-    text,
-    startedAt: engine.clock.now(),
-    calls: [],
-    lastText: "",
-    denials: [],
-    resultSent: false,
-    stopped: false,
-    contentStarted: false,
-    abort: new AbortController(),
-    promptId: engine.ctx.ids.uuid(),
-  };
+  const turn = newTurn(engine, { index: engine.turnCount++, input, text });
+  turn.promptId = engine.ctx.ids.uuid();
   engine.turn = turn;
   try {
     await runSteps(engine, turn);
@@ -363,10 +351,22 @@ export async function runConnect(engine: Engine): Promise<void> {
 
 /** An on-connect failure: an error result saying why, then exit 1 (like a startup error). */
 async function connectFailed(engine: Engine, message: string): Promise<void> {
-  const turn: TurnState = {
-    index: -1,
-    input: { type: "user" } as UserFrame,
-    text: "",
+  const turn = newTurn(engine, { index: -1, input: { type: "user" } as UserFrame, text: "" });
+  try {
+    await sendFailure(engine, turn, message);
+  } catch {
+    // nothing more can be written
+  }
+  await engine.shutdown({ code: 1, signal: null }, true);
+}
+
+/** A turn that has not done anything yet. */
+function newTurn(
+  engine: Engine,
+  start: { index: number; input: UserFrame; text: string },
+): TurnState {
+  return {
+    ...start,
     startedAt: engine.clock.now(),
     calls: [],
     lastText: "",
@@ -377,12 +377,6 @@ async function connectFailed(engine: Engine, message: string): Promise<void> {
     abort: new AbortController(),
     promptId: "",
   };
-  try {
-    await sendFailure(engine, turn, message);
-  } catch {
-    // nothing more can be written
-  }
-  await engine.shutdown({ code: 1, signal: null }, true);
 }
 
 function iterate(

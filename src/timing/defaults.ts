@@ -5,6 +5,7 @@
  * @module
  */
 
+import { kindOf } from "../wire/_kind_of.ts";
 import { TIMING_PROFILES, type TimingProfileName } from "./timing_profile.ts";
 
 /** The defaults every new session starts from. */
@@ -91,14 +92,6 @@ function fail(
   problem: string,
 ): never {
   throw new kind(`Cannot set defaults: '${field}' ${problem}`);
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 /**

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { kindOf } from "../wire/_kind_of.ts";
+
 /** A delay: a base plus uniform random jitter in `[0, jitterMs)`, in milliseconds. */
 export interface Delay {
   /** The fixed part. */
@@ -164,12 +166,4 @@ function checkMs(
   const ms = value as number;
   if (!Number.isFinite(ms) || ms < 0) fail(field, `${text}, got ${ms}`);
   if (ms > MAX_MS) fail(field, `must be at most ${MAX_MS} ms, got ${ms}`);
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
