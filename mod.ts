@@ -81,6 +81,10 @@ export * from "./src/scenario/scenario.ts";
 export * from "./src/scenario/scenario_builder.ts";
 export * from "./src/scenario/exchange_builder.ts";
 export * from "./src/scenario/exchange_options.ts";
+export * from "./src/scenario/scenario_file.ts";
+export * from "./src/scenario/scenario_from_json.ts";
+export * from "./src/scenario/load_scenario.ts";
+export * from "./src/scenario/scenario_to_json.ts";
 // session
 export * from "./src/session/assertion_error.ts";
 export * from "./src/session/write_log.ts";

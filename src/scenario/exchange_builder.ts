@@ -40,6 +40,7 @@ import type {
   TurnInfo,
 } from "./step.ts";
 import { validateStep } from "./validate_step.ts";
+import { defined, type RecordedForm, recordStepForm } from "./_json_forms.ts";
 import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
 import type {
@@ -152,12 +153,15 @@ export class ExchangeBuilder {
       );
     }
     parts.push(...toParts(content));
+    const say = typeof content === "string" ? content : Array.isArray(content) ? [...content] : [
+      content,
+    ];
     return this.#add({
       kind: "message",
       parts,
       ...messageFields(options),
       ...(options.chunks !== undefined ? { chunks: options.chunks } : {}),
-    });
+    }, { say, ...defined({ ...options }, RESPOND_FORM_KEYS) });
   }
 
   /** An assistant message after `ms` milliseconds. */
@@ -192,6 +196,7 @@ export class ExchangeBuilder {
       (ctx) => readTool(ctx, filePath, { content: options.content }),
       (input, ctx) =>
         readTool(ctx, String(input.file_path ?? filePath), { content: options.content }).result,
+      { read: { path: filePath, content: options.content } },
     );
   }
 
@@ -208,6 +213,7 @@ export class ExchangeBuilder {
         writeTool(ctx, String(input.file_path ?? filePath), {
           content: typeof input.content === "string" ? input.content : options.content,
         }).result,
+      { write: { path: filePath, content: options.content } },
     );
   }
 
@@ -245,6 +251,7 @@ export class ExchangeBuilder {
           replaceAll: typeof input.replace_all === "boolean" ? input.replace_all : edit.replaceAll,
           ...(edit.originalFile !== undefined ? { originalFile: edit.originalFile } : {}),
         }).result,
+      { edit: { path: filePath, ...edit } },
     );
   }
 
@@ -275,6 +282,7 @@ export class ExchangeBuilder {
       options,
       (ctx) => bashTool(ctx, command, bash),
       (input, ctx) => bashTool(ctx, String(input.command ?? command), bash).result,
+      { bash: { command, ...bash } },
     );
   }
 
@@ -294,7 +302,9 @@ export class ExchangeBuilder {
       result: options.result,
       ...(options.subagentType !== undefined ? { subagentType: options.subagentType } : {}),
     };
-    return this.#tool(options, (ctx) => taskTool(ctx, description, task));
+    return this.#tool(options, (ctx) => taskTool(ctx, description, task), undefined, {
+      task: { description, ...task },
+    });
   }
 
   /** The assistant uses any tool (`mcp__server__tool` included) with a scripted result. */
@@ -309,12 +319,17 @@ export class ExchangeBuilder {
       ["options.result", options?.result, "text?"],
       ["options.isError", options?.isError, "boolean?"],
     ]);
-    return this.#tool(options, (ctx) =>
-      genericTool(ctx, name, {
-        input,
-        result: options.result ?? "",
-        isError: options.isError ?? false,
-      }));
+    return this.#tool(
+      options,
+      (ctx) =>
+        genericTool(ctx, name, {
+          input,
+          result: options.result ?? "",
+          isError: options.isError ?? false,
+        }),
+      undefined,
+      { tool: { name, input, ...defined({ ...options }, ["result", "isError"]) } },
+    );
   }
 
   /**
@@ -333,6 +348,7 @@ export class ExchangeBuilder {
       options,
       (ctx) => genericTool(ctx, "AskUserQuestion", { input, result: "", isError: false }),
       (updated) => answered(updated.answers),
+      { askUserQuestion: { questions } },
     );
   }
 
@@ -395,7 +411,7 @@ export class ExchangeBuilder {
       parts,
       ...messageFields(options),
       ...(chunked ? { inputChunks } : {}),
-    });
+    }, { together: steps, ...defined({ ...options }, TOGETHER_FORM_KEYS) });
   }
 
   /** Lets this exchange answer up to `n` matching messages (`repeat()`: any number). */
@@ -507,10 +523,11 @@ export class ExchangeBuilder {
     return this.#parent.build();
   }
 
-  /** Checks `step` at the path it gets, then adds it. */
-  #add(step: Step): this {
+  /** Checks `step` at the path it gets, then adds it (with its file form, if recorded). */
+  #add(step: Step, form?: RecordedForm): this {
     validateStep(step, this.#path, BUILD(this.#name));
     this.#steps.push(step);
+    if (form) recordStepForm(step, form);
     return this;
   }
 
@@ -521,7 +538,8 @@ export class ExchangeBuilder {
   #tool(
     options: UsesOptions,
     make: (ctx: BuildContext) => ScriptedToolCall,
-    rerun?: ScriptedToolCall["rerun"],
+    rerun: ScriptedToolCall["rerun"] | undefined,
+    form: RecordedForm,
   ): this {
     const ifDenied = typeof options.ifDenied === "string"
       ? [{ kind: "message", parts: [text(options.ifDenied)] } as Step]
@@ -538,9 +556,24 @@ export class ExchangeBuilder {
       parts,
       ...messageFields(options),
       ...(options.inputChunks !== undefined ? { inputChunks: [options.inputChunks] } : {}),
-    });
+    }, { ...form, ...defined({ ...options }, TOOL_FORM_KEYS) });
   }
 }
+
+/** The options a `respond` call's file form keeps, in file order. */
+const RESPOND_FORM_KEYS = ["thinking", "delay", "outputTokens", "chunkSize", "chunks"];
+/** The options a `uses*` call's file form keeps beside the tool, in file order. */
+const TOOL_FORM_KEYS = [
+  "say",
+  "permission",
+  "ifDenied",
+  "delay",
+  "outputTokens",
+  "chunkSize",
+  "inputChunks",
+];
+/** The options a `usesTogether` call's file form keeps, in file order. */
+const TOGETHER_FORM_KEYS = ["say", "delay", "outputTokens", "chunkSize"];
 
 /** The message step fields of {@linkcode MessageOptions}. */
 function messageFields(options: MessageOptions): Partial<Step & { kind: "message" }> {

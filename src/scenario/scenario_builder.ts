@@ -16,6 +16,7 @@ import type { Step, StepSource, TurnInfo } from "./step.ts";
 import { validateScenario } from "./validate_scenario.ts";
 import { validateStep } from "./validate_step.ts";
 import { validateTiming } from "./validate_timing.ts";
+import { recordReply } from "./_json_forms.ts";
 
 /** Options for {@linkcode ScenarioBuilder}. */
 export type ScenarioOptions = Omit<Scenario, "exchanges" | "onConnect" | "unmatched">;
@@ -135,7 +136,12 @@ export class ScenarioBuilder {
   /** What unmatched user messages get: `error` (default), a text reply, or steps. */
   onUnmatched(answer: "error" | StepSource | string): this {
     if (typeof answer === "string") {
-      this.#unmatched = answer === "error" ? "error" : [{ kind: "message", parts: [text(answer)] }];
+      if (answer === "error") this.#unmatched = "error";
+      else {
+        const steps: Step[] = [{ kind: "message", parts: [text(answer)] }];
+        recordReply(steps, answer);
+        this.#unmatched = steps;
+      }
     } else if (typeof answer === "function") {
       this.#unmatched = answer;
     } else if (Array.isArray(answer)) {

@@ -1,0 +1,317 @@
+/**
+ * Internal: the message steps of scenario files (`say`, the tool steps and `together`):
+ * their checks, with JSON paths, and the builder calls that add them. Not part of the
+ * public API.
+ *
+ * @module
+ */
+
+import { isObject } from "../wire/frame.ts";
+import type { Checker } from "./_checks.ts";
+import { MAX_SAFE, PERMISSIONS } from "./_checks.ts";
+import { defined } from "./_json_forms.ts";
+import type { ExchangeBuilder } from "./exchange_builder.ts";
+import type { AskUserQuestionItem, UsesOptions } from "./exchange_options.ts";
+import type { MessagePart, Step } from "./step.ts";
+
+/** The tool steps' action keys, in the order the schema lists them. */
+export const TOOL_KINDS: readonly string[] = [
+  "read",
+  "write",
+  "edit",
+  "bash",
+  "task",
+  "tool",
+  "askUserQuestion",
+];
+
+/** The keys of a tool step of `kind`: the tool, then its options. */
+export function toolStepKeys(kind: string): Record<string, true> {
+  return {
+    [kind]: true,
+    say: true,
+    ...(kind === "askUserQuestion" ? {} : { permission: true }),
+    ifDenied: true,
+    delay: true,
+    outputTokens: true,
+    chunkSize: true,
+    inputChunks: true,
+  };
+}
+
+/** The fields of each tool's object: `true` if required. */
+const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
+  read: { path: true, content: true },
+  write: { path: true, content: true },
+  edit: { path: true, oldString: true, newString: true, replaceAll: false, originalFile: false },
+  bash: { command: true, stdout: false, stderr: false, exitCode: false, description: false },
+  task: { description: true, prompt: true, result: true, subagentType: false },
+  tool: { name: true, input: true, result: false, isError: false },
+  askUserQuestion: { questions: true },
+};
+
+const BLOCK_TYPES = ["text", "thinking", "redacted_thinking", "tool_use"];
+type Fields = Record<string, unknown>;
+
+/** Checks and adds `say`, tool and `together` steps. */
+export class ToolSteps {
+  #c: Checker;
+  #steps: (items: unknown[], path: string) => Step[];
+
+  /** `steps` builds file steps into steps (for `ifDenied`). */
+  constructor(checker: Checker, steps: (items: unknown[], path: string) => Step[]) {
+    this.#c = checker;
+    this.#steps = steps;
+  }
+
+  /** A delay modifier: ms, or a `{baseMs, jitterMs}` delay. */
+  delay(value: unknown, path: string): void {
+    if (typeof value === "number") return this.#c.ms(value, path);
+    if (!isObject(value)) this.#c.type(path, "a number of ms or a {baseMs, jitterMs} delay", value);
+    this.#c.knownKeys(value, path, { baseMs: true, jitterMs: true }, "a delay field");
+    this.#c.delay(value, path);
+  }
+
+  /** `delay`, `outputTokens` and `chunkSize` of a message step. */
+  #messageOptions(step: Fields, path: string): void {
+    if (step.delay !== undefined) this.delay(step.delay, `${path}.delay`);
+    if (step.outputTokens !== undefined) {
+      this.#c.integer(step.outputTokens, `${path}.outputTokens`, 0, MAX_SAFE);
+    }
+    if (step.chunkSize !== undefined) {
+      this.#c.integer(step.chunkSize, `${path}.chunkSize`, 1, MAX_SAFE);
+    }
+  }
+
+  /** `{"say": ..., "thinking"?, "chunks"?, ...}`: `respond`. */
+  say(builder: ExchangeBuilder, step: Fields, path: string): void {
+    const c: Checker = this.#c;
+    const at = `${path}.say`;
+    if (Array.isArray(step.say)) {
+      if (step.say.length === 0) {
+        c.fail(RangeError, at, "must have at least one part, got an empty array");
+      }
+      step.say.forEach((part, i) => {
+        if (typeof part !== "string") this.#block(part, `${at}[${i}]`);
+      });
+    } else if (typeof step.say !== "string") {
+      c.type(at, "a string or an array of strings and content blocks", step.say);
+    }
+    if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
+    this.#messageOptions(step, path);
+    if (step.chunks !== undefined) this.#lists(step.chunks, `${path}.chunks`);
+    const keys = ["thinking", "delay", "outputTokens", "chunkSize", "chunks"];
+    builder.respond(step.say as string | MessagePart[], defined(step, keys));
+  }
+
+  #block(value: unknown, path: string): void {
+    const c: Checker = this.#c;
+    const block = c.object(value, path, "a string or a content block");
+    switch (c.oneOf(block.type, `${path}.type`, BLOCK_TYPES)) {
+      case "text":
+        return void c.string(block.text, `${path}.text`);
+      case "thinking":
+        c.string(block.thinking, `${path}.thinking`);
+        return void c.string(block.signature, `${path}.signature`);
+      case "redacted_thinking":
+        return void c.string(block.data, `${path}.data`);
+      case "tool_use":
+        c.string(block.name, `${path}.name`, true);
+        c.object(block.input, `${path}.input`, "an object");
+        if (block.id !== undefined) c.string(block.id, `${path}.id`, true);
+    }
+  }
+
+  #lists(value: unknown, path: string): void {
+    if (!Array.isArray(value)) this.#c.type(path, "an array of string arrays", value);
+    value.forEach((list, i) => this.#c.stringList(list, `${path}[${i}]`, "delta pieces"));
+  }
+
+  /** `{"together": [tool steps], "say"?, ...}`: `usesTogether`. */
+  together(builder: ExchangeBuilder, step: Fields, path: string): void {
+    const c: Checker = this.#c;
+    const at = `${path}.together`;
+    if (!Array.isArray(step.together)) c.type(at, "an array of tool steps", step.together);
+    if (step.together.length === 0) {
+      c.fail(RangeError, at, "must have at least one tool step, got an empty array");
+    }
+    const items = step.together.map((item, i) => {
+      const where = `${at}[${i}]`;
+      const tool = c.object(item, where, "a tool step object");
+      const kinds = TOOL_KINDS.filter((kind) => tool[kind] !== undefined);
+      if (kinds.length !== 1) {
+        c.fail(
+          TypeError,
+          where,
+          `must be a tool step with one of ${TOOL_KINDS.join(", ")}, got ${
+            kinds.length === 0 ? "none" : kinds.join(" and ")
+          }`,
+        );
+      }
+      c.knownKeys(tool, where, toolStepKeys(kinds[0]), `a field of '${kinds[0]}' steps`);
+      return { kind: kinds[0], tool, where };
+    });
+    if (step.say !== undefined) c.string(step.say, `${path}.say`);
+    this.#messageOptions(step, path);
+    builder.usesTogether(
+      (tools) => items.forEach(({ kind, tool, where }) => this.add(tools, kind, tool, where)),
+      defined(step, ["say", "delay", "outputTokens", "chunkSize"]),
+    );
+  }
+
+  /** A tool step of `kind` (its keys already checked): the `uses*` helper. */
+  add(builder: ExchangeBuilder, kind: string, step: Fields, path: string): void {
+    const c: Checker = this.#c;
+    const at = `${path}.${kind}`;
+    const t = c.object(step[kind], at, `an object of the ${kind} tool's fields`);
+    const fields = TOOL_FIELDS[kind];
+    c.knownKeys(t, at, fields, `a field of the ${kind} tool`);
+    for (const [field, required] of Object.entries(fields)) {
+      if (required && !(field in t)) c.type(`${at}.${field}`, this.#need(kind, field), undefined);
+    }
+    const str = (field: string, nonEmpty = false) => {
+      if (t[field] !== undefined) c.string(t[field], `${at}.${field}`, nonEmpty);
+    };
+    switch (kind) {
+      case "read":
+        str("path", true);
+        if (t.content !== null) c.string(t.content, `${at}.content`);
+        break;
+      case "write":
+        str("path", true);
+        str("content");
+        break;
+      case "edit":
+        str("path", true);
+        ["oldString", "newString", "originalFile"].forEach((field) => str(field));
+        if (t.replaceAll !== undefined) c.boolean(t.replaceAll, `${at}.replaceAll`);
+        break;
+      case "bash":
+        str("command", true);
+        ["stdout", "stderr", "description"].forEach((field) => str(field));
+        if (t.exitCode !== undefined) c.integer(t.exitCode, `${at}.exitCode`, 0, 255);
+        break;
+      case "task":
+        ["prompt", "result"].forEach((field) => str(field));
+        ["description", "subagentType"].forEach((field) => str(field, true));
+        break;
+      case "tool":
+        str("name", true);
+        c.object(t.input, `${at}.input`, "an object");
+        str("result");
+        if (t.isError !== undefined) c.boolean(t.isError, `${at}.isError`);
+        break;
+      case "askUserQuestion":
+        this.#questions(t.questions, `${at}.questions`);
+    }
+    this.#call(builder, kind, t, this.#options(step, path));
+  }
+
+  /** Adds a checked tool step with its `uses*` helper. */
+  #call(builder: ExchangeBuilder, kind: string, t: Fields, options: UsesOptions): void {
+    const more = (keys: string[]) => ({ ...options, ...defined(t, keys) });
+    switch (kind) {
+      case "read":
+        builder.usesRead(t.path as string, { ...options, content: t.content as string | null });
+        return;
+      case "write":
+        builder.usesWrite(t.path as string, { ...options, content: t.content as string });
+        return;
+      case "edit":
+        builder.usesEdit(
+          t.path as string,
+          more(["oldString", "newString", "replaceAll", "originalFile"]) as UsesOptions & {
+            oldString: string;
+            newString: string;
+          },
+        );
+        return;
+      case "bash":
+        builder.usesBash(
+          t.command as string,
+          more(["stdout", "stderr", "exitCode", "description"]),
+        );
+        return;
+      case "task":
+        builder.usesTask(
+          t.description as string,
+          more(["prompt", "result", "subagentType"]) as UsesOptions & {
+            prompt: string;
+            result: string;
+          },
+        );
+        return;
+      case "tool":
+        builder.usesTool(t.name as string, t.input as Fields, more(["result", "isError"]));
+        return;
+      case "askUserQuestion":
+        builder.usesAskUserQuestion(t.questions as AskUserQuestionItem[], options);
+    }
+  }
+
+  #need(kind: string, field: string): string {
+    if (kind === "read" && field === "content") return "a string, or null for a missing file";
+    if (field === "input") return "an object";
+    if (field === "questions") return "a non-empty array of questions";
+    return field === "path" || field === "command" || field === "name" ||
+        field === "description"
+      ? "a non-empty string"
+      : "a string";
+  }
+
+  /** The options beside a tool key (`ifDenied` steps built). */
+  #options(step: Fields, path: string): UsesOptions {
+    const c: Checker = this.#c;
+    if (step.say !== undefined) c.string(step.say, `${path}.say`);
+    if (step.permission !== undefined) c.oneOf(step.permission, `${path}.permission`, PERMISSIONS);
+    this.#messageOptions(step, path);
+    if (step.inputChunks !== undefined) {
+      c.stringList(step.inputChunks, `${path}.inputChunks`, "input pieces");
+    }
+    const options = defined(step, [
+      "say",
+      "permission",
+      "delay",
+      "outputTokens",
+      "chunkSize",
+      "inputChunks",
+    ]) as UsesOptions;
+    const ifDenied = step.ifDenied;
+    if (ifDenied === undefined || typeof ifDenied === "string") {
+      return ifDenied === undefined ? options : { ...options, ifDenied };
+    }
+    if (!Array.isArray(ifDenied)) {
+      c.type(`${path}.ifDenied`, "a reply text or an array of steps", ifDenied);
+    }
+    return { ...options, ifDenied: this.#steps(ifDenied, `${path}.ifDenied`) };
+  }
+
+  #questions(value: unknown, path: string): void {
+    const c: Checker = this.#c;
+    if (!Array.isArray(value)) c.type(path, "a non-empty array of questions", value);
+    if (value.length === 0) c.fail(RangeError, path, "must have at least one question, got none");
+    value.forEach((item, i) => {
+      const at = `${path}[${i}]`;
+      const q = c.object(item, at, "a question object");
+      const keys = { question: true, header: true, options: true, multiSelect: true };
+      c.knownKeys(q, at, keys, "a question field");
+      c.string(q.question, `${at}.question`);
+      c.string(q.header, `${at}.header`);
+      if (q.multiSelect !== undefined) c.boolean(q.multiSelect, `${at}.multiSelect`);
+      if (!Array.isArray(q.options)) {
+        c.type(`${at}.options`, "a non-empty array of choices", q.options);
+      }
+      if (q.options.length === 0) {
+        c.fail(RangeError, `${at}.options`, "must have at least one choice, got none");
+      }
+      q.options.forEach((option, j) => {
+        if (typeof option === "string") return;
+        const where = `${at}.options[${j}]`;
+        const o = c.object(option, where, "a label or a {label, description} object");
+        c.knownKeys(o, where, { label: true, description: true }, "a choice field");
+        c.string(o.label, `${where}.label`);
+        c.string(o.description, `${where}.description`);
+      });
+    });
+  }
+}

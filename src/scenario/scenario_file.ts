@@ -1,0 +1,379 @@
+/**
+ * The scenario file format: a {@linkcode Scenario} as JSON, for everything in it that is
+ * data. Keys mirror the builder's methods in camelCase; `scenario.schema.json` (shipped
+ * beside this module, {@linkcode SCENARIO_SCHEMA_URL}) describes every key, so a file with
+ * `"$schema"` gets completion and checks in an editor.
+ *
+ * A step does one thing, named by its action key (`say`, `read`, `write`, `edit`, `bash`,
+ * `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
+ * `apiError`, `result`, `exit`, or `delay` on its own); the options of that action sit
+ * beside the key (`{"read": {...}, "permission": "ask", "ifDenied": "..."}`), as the
+ * builder's options sit beside its arguments.
+ *
+ * @module
+ */
+
+import type { Delay, Timing } from "../timing/timing_profile.ts";
+import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
+import type { PermissionRules } from "./permission_rules.ts";
+import type { ResultOptions } from "./step.ts";
+
+/**
+ * Where the JSON Schema of scenario files is published (the `$schema` that
+ * {@linkcode scenarioToJSON} writes; the file is `src/scenario/scenario.schema.json` in the
+ * package).
+ *
+ * @example A file that editors complete
+ * ```ts
+ * import { SCENARIO_SCHEMA_URL } from "@x/claude-mock";
+ * const file = { $schema: SCENARIO_SCHEMA_URL, exchanges: [{ on: "hi", steps: [{ say: "Hello!" }] }] };
+ * console.log(file.$schema.endsWith("scenario.schema.json")); // true
+ * ```
+ */
+export const SCENARIO_SCHEMA_URL: string =
+  "https://jsr.io/@x/claude-mock/0.1.0/src/scenario/scenario.schema.json";
+
+/**
+ * What a user message (or, for `waitFor`, a frame the SDK writes) must match: a string
+ * (contains it), or one matcher object.
+ *
+ * @example Triggers
+ * ```ts
+ * import type { TriggerFile } from "@x/claude-mock";
+ * const triggers: TriggerFile[] = ["deploy", { exact: "hi" }, { regex: "^fix", flags: "i" }];
+ * console.log(triggers.length); // 3
+ * ```
+ */
+export type TriggerFile =
+  | string
+  | { contains: string }
+  | { exact: string }
+  | { regex: string; flags?: string }
+  | { glob: string }
+  | { any: true };
+
+/** A delay: milliseconds, or a base with seeded jitter. */
+export type DelayFile = number | Delay;
+
+/**
+ * How one assistant message is delayed, reported and streamed.
+ *
+ * @example Message options
+ * ```ts
+ * import type { MessageFileOptions } from "@x/claude-mock";
+ * const options: MessageFileOptions = { delay: 250, outputTokens: 12, chunkSize: 8 };
+ * console.log(options.chunkSize); // 8
+ * ```
+ */
+export interface MessageFileOptions {
+  /** Delay before the message (ms, or a `{baseMs, jitterMs}` delay). */
+  delay?: DelayFile;
+  /** Output tokens the message reports (default: estimated from its content). */
+  outputTokens?: number;
+  /** Size in characters of its text and thinking deltas when streaming (default 24). */
+  chunkSize?: number;
+}
+
+/**
+ * An assistant message (`respond`): a text, or texts and content blocks.
+ *
+ * @example Saying something
+ * ```ts
+ * import type { SayStepFile } from "@x/claude-mock";
+ * const step: SayStepFile = { say: "Hello!", thinking: "Greet back.", chunks: [[], ["Hel", "lo!"]] };
+ * console.log(step.say); // Hello!
+ * ```
+ */
+export interface SayStepFile extends MessageFileOptions {
+  /** The message: a text, or an array of texts and content blocks. */
+  say: string | Array<string | AssistantContentBlock>;
+  /** A thinking block before the content. */
+  thinking?: string;
+  /** Explicit deltas when streaming: for each text or thinking block, its pieces. */
+  chunks?: string[][];
+}
+
+/**
+ * The options of a tool step (the `uses*` helpers' options), beside its tool key.
+ *
+ * @example Asking first
+ * ```ts
+ * import type { ToolFileOptions } from "@x/claude-mock";
+ * const options: ToolFileOptions = { permission: "ask", ifDenied: "Then I will not." };
+ * console.log(options.permission); // ask
+ * ```
+ */
+export interface ToolFileOptions extends MessageFileOptions {
+  /** Text the assistant says in the same message before using the tool. */
+  say?: string;
+  /** Overrides the permission rules for this tool use. */
+  permission?: "allow" | "ask" | "deny";
+  /** What happens when the tool use is denied: a reply text, or steps. */
+  ifDenied?: string | StepFile[];
+  /** Explicit `input_json_delta` fragments of the tool's input when streaming. */
+  inputChunks?: string[];
+}
+
+/** The assistant reads a file (`usesRead`); `content: null` for a missing file. */
+export interface ReadStepFile extends ToolFileOptions {
+  /** The file and its content. */
+  read: { path: string; content: string | null };
+}
+
+/** The assistant writes a file (`usesWrite`). */
+export interface WriteStepFile extends ToolFileOptions {
+  /** The file and what is written. */
+  write: { path: string; content: string };
+}
+
+/** The assistant edits a file (`usesEdit`). */
+export interface EditStepFile extends ToolFileOptions {
+  /** The file and the replacement. */
+  edit: {
+    path: string;
+    oldString: string;
+    newString: string;
+    replaceAll?: boolean;
+    originalFile?: string;
+  };
+}
+
+/** The assistant runs a command (`usesBash`). */
+export interface BashStepFile extends ToolFileOptions {
+  /** The command and its output. */
+  bash: {
+    command: string;
+    stdout?: string;
+    stderr?: string;
+    exitCode?: number;
+    description?: string;
+  };
+}
+
+/** The assistant starts a subagent (`usesTask`). */
+export interface TaskStepFile extends ToolFileOptions {
+  /** The subagent's task and result. */
+  task: { description: string; prompt: string; result: string; subagentType?: string };
+}
+
+/** The assistant uses any tool (`usesTool`), `mcp__server__tool` included. */
+export interface GenericToolStepFile extends ToolFileOptions {
+  /** The tool, its input and its result. */
+  tool: { name: string; input: Record<string, unknown>; result?: string; isError?: boolean };
+}
+
+/** One question of an {@linkcode AskUserQuestionStepFile}. */
+export interface QuestionFile {
+  /** The question. */
+  question: string;
+  /** A short header (a chip label). */
+  header: string;
+  /** The choices: labels, or labels with descriptions. */
+  options: Array<string | { label: string; description: string }>;
+  /** Whether several choices can be picked (default false). */
+  multiSelect?: boolean;
+}
+
+/** The assistant asks the user questions (`usesAskUserQuestion`). */
+export interface AskUserQuestionStepFile extends Omit<ToolFileOptions, "permission"> {
+  /** The questions. */
+  askUserQuestion: { questions: QuestionFile[] };
+}
+
+/** A step that uses one tool: what `together` groups. */
+export type ToolUseStepFile =
+  | ReadStepFile
+  | WriteStepFile
+  | EditStepFile
+  | BashStepFile
+  | TaskStepFile
+  | GenericToolStepFile
+  | AskUserQuestionStepFile;
+
+/**
+ * Several tool uses in one assistant message (`usesTogether`).
+ *
+ * @example Two reads at once
+ * ```ts
+ * import type { TogetherStepFile } from "@x/claude-mock";
+ * const step: TogetherStepFile = {
+ *   together: [{ read: { path: "/a", content: "a" } }, { read: { path: "/b", content: "b" } }],
+ *   say: "Reading both.",
+ * };
+ * console.log(step.together.length); // 2
+ * ```
+ */
+export interface TogetherStepFile extends MessageFileOptions {
+  /** The tool uses, each with its own options. */
+  together: ToolUseStepFile[];
+  /** Text the assistant says before the tool uses. */
+  say?: string;
+}
+
+/** Writes a frame as it is. */
+export interface EmitStepFile {
+  /** The frame. */
+  emit: Frame;
+  /** This frame's delay instead of the profile's. */
+  delay?: DelayFile;
+}
+
+/** Waits on the session clock. */
+export interface DelayStepFile {
+  /** Milliseconds (before the speed factor). */
+  delay: number;
+}
+
+/** Writes a line verbatim (malformed output on purpose). */
+export interface RawStepFile {
+  /** The line, without newline. */
+  raw: string;
+}
+
+/** Waits until the SDK writes a matching frame (`waitForWrite`). */
+export interface WaitForStepFile {
+  /** What to wait for. */
+  waitFor: TriggerFile;
+  /** How long, on the session clock. */
+  timeoutMs?: number;
+}
+
+/** Sends a control request to the SDK and waits for its answer. */
+export interface RequestStepFile {
+  /** The request body. */
+  request: { subtype: string; [key: string]: unknown };
+  /** How long to wait. */
+  timeoutMs?: number;
+}
+
+/** The Messages API fails (`apiError`). */
+export interface ApiErrorStepFile {
+  /** The failure. */
+  apiError: {
+    status: number;
+    message?: string;
+    retries?: number;
+    retryDelayMs?: number;
+    recovers?: boolean;
+  };
+}
+
+/** Ends the turn with a result frame (`thenResult`). */
+export interface ResultStepFile {
+  /** How the result looks (`{}` for the default). */
+  result: ResultOptions;
+}
+
+/** Ends the process with an exit code (`exit`). */
+export interface ExitStepFile {
+  /** The exit code. */
+  exit: number;
+}
+
+/**
+ * A step of a scenario file.
+ *
+ * @example Steps
+ * ```ts
+ * import type { StepFile } from "@x/claude-mock";
+ * const steps: StepFile[] = [
+ *   { bash: { command: "npm test", stdout: "4 passing" }, permission: "ask", ifDenied: "OK." },
+ *   { say: "All tests pass.", delay: 250 },
+ *   { result: {} },
+ * ];
+ * console.log(steps.length); // 3
+ * ```
+ */
+export type StepFile =
+  | SayStepFile
+  | ToolUseStepFile
+  | TogetherStepFile
+  | EmitStepFile
+  | DelayStepFile
+  | RawStepFile
+  | WaitForStepFile
+  | RequestStepFile
+  | ApiErrorStepFile
+  | ResultStepFile
+  | ExitStepFile;
+
+/** A step `onConnect` runs: an emit, raw or delay step. */
+export type ConnectStepFile = EmitStepFile | RawStepFile | DelayStepFile;
+
+/**
+ * An exchange: a trigger and the steps that answer it.
+ *
+ * @example An exchange
+ * ```ts
+ * import type { ExchangeFile } from "@x/claude-mock";
+ * const exchange: ExchangeFile = { on: { glob: "fix *" }, maxMatches: 2, steps: [{ say: "Fixed." }] };
+ * console.log(exchange.maxMatches); // 2
+ * ```
+ */
+export interface ExchangeFile {
+  /** What the user message must match. */
+  on: TriggerFile;
+  /** Answer every matching message, not just the first. */
+  repeat?: boolean;
+  /** Answer up to this many matching messages. */
+  maxMatches?: number;
+  /** This exchange's timing instead of the session's. */
+  timing?: Timing;
+  /** The answer. */
+  steps: StepFile[];
+}
+
+/**
+ * A scenario file: the JSON form of a {@linkcode Scenario} (see {@linkcode scenarioFromJSON}
+ * and {@linkcode scenarioToJSON}).
+ *
+ * @example A chat
+ * ```ts
+ * import type { ScenarioFile } from "@x/claude-mock";
+ * const file: ScenarioFile = {
+ *   name: "chat",
+ *   seed: 42,
+ *   exchanges: [{ on: "hello", steps: [{ say: "Hello! How can I help?" }] }],
+ *   unmatched: { reply: "Sorry?" },
+ * };
+ * console.log(file.exchanges?.length); // 1
+ * ```
+ */
+export interface ScenarioFile {
+  /** The schema, for editors (ignored by the loader). */
+  $schema?: string;
+  /** A name for messages and reports. */
+  name?: string;
+  /** The seed for ids and jitter. */
+  seed?: number;
+  /** The timing profile. */
+  timing?: Timing;
+  /** Speed factor for delays. */
+  speedFactor?: number;
+  /** Stream events on or off regardless of the SDK's flag. */
+  partialMessages?: boolean;
+  /** The model frames report. */
+  model?: string;
+  /** Models `set_model` accepts besides the built-in aliases. */
+  models?: string[];
+  /** The session id. */
+  sessionId?: string;
+  /** The working directory frames report. */
+  cwd?: string;
+  /** Tools `system/init` lists. */
+  tools?: string[];
+  /** Permission rules. */
+  permissions?: PermissionRules;
+  /** Fields merged into the `initialize` answer. */
+  initialize?: Record<string, unknown>;
+  /** The exit code when stdin closes. */
+  exitCode?: number;
+  /** Crash: exit with `code` right after `frames` frames. */
+  crashAfter?: { frames: number; code: number };
+  /** Steps written as soon as the process starts (emit, raw and delay steps). */
+  onConnect?: ConnectStepFile[];
+  /** What unmatched user messages get: an error result, a reply, or steps. */
+  unmatched?: "error" | { reply: string } | StepFile[];
+  /** The exchanges, tried in order (default: none). */
+  exchanges?: ExchangeFile[];
+}
