@@ -13,7 +13,7 @@ import type { Frame } from "../wire/frame.ts";
 import { MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 
 /** Options for {@linkcode MockTransport}: the session's, minus the command line. */
-export type MockTransportOptions = Omit<SessionOptions, "args">;
+export type MockTransportOptions = Omit<SessionOptions, "args" | "env">;
 
 /** A Web Streams duplex: the process's stdout (`readable`) and stdin (`writable`). */
 export interface MockDuplex {
@@ -76,13 +76,15 @@ export class MockTransport {
    * `--max-turns`, `--permission-mode`, ...).
    */
   readonly spawn = (options: SpawnOptionsLike): MockProcess => {
-    const session = this.#start(options.args ?? [], "spawn()");
+    const session = this.#start(options.args ?? [], "spawn()", options.env);
     return new MockProcess(session, { signal: options.signal });
   };
 
   /** Starts the session and returns its stdout and stdin as Web Streams. */
-  connect(options: { args?: readonly string[] } = {}): MockDuplex {
-    const session = this.#start(options.args ?? [], "connect()");
+  connect(
+    options: { args?: readonly string[]; env?: Record<string, string | undefined> } = {},
+  ): MockDuplex {
+    const session = this.#start(options.args ?? [], "connect()", options.env);
     return { readable: session.readable, writable: session.writable };
   }
 
@@ -142,7 +144,11 @@ export class MockTransport {
     return this.#exited;
   }
 
-  #start(args: readonly string[], by: string): Session {
+  #start(
+    args: readonly string[],
+    by: string,
+    env: Record<string, string | undefined> | undefined,
+  ): Session {
     if (this.#closedEarly) {
       throw new TypeError(
         `MockTransport${this.#label()} was closed before it connected: make a new MockTransport for the next query`,
@@ -154,7 +160,7 @@ export class MockTransport {
       );
     }
     this.#connectedBy = by;
-    const session = new Session(this.scenario, { ...this.#options, args });
+    const session = new Session(this.scenario, { ...this.#options, args, env });
     this.#session = session;
     session.exited.then((status) => this.#resolveExited(status));
     return session;

@@ -42,6 +42,8 @@ export interface EngineOptions {
   scenario: Scenario;
   /** The parsed command line. */
   flags: CliFlags;
+  /** The environment the client spawned the process with. */
+  env: Record<string, string | undefined>;
   /** The write log the session exposes. */
   writes: WriteLog;
   /** The clock option. */
@@ -76,6 +78,8 @@ export class Engine {
   readonly scenario: Scenario;
   /** The flags the client passed. */
   readonly flags: CliFlags;
+  /** The environment the client spawned the process with. */
+  readonly env: Record<string, string | undefined>;
   /** The session clock. */
   readonly clock: Clock;
   /** Ids, session id, model, permission mode, cwd, time. */
@@ -146,6 +150,7 @@ export class Engine {
     const defaults = getDefaults();
     this.scenario = scenario;
     this.flags = flags;
+    this.env = options.env;
     this.writes = options.writes;
     this.clock = options.clock === "system"
       ? new SystemClock()

@@ -32,6 +32,11 @@ export type { ExitStatus } from "./engine.ts";
 export interface SessionOptions {
   /** The command line arguments the client spawned `claude` with. */
   args?: readonly string[];
+  /**
+   * The environment the client spawned `claude` with (the SDK passes its `env` option).
+   * `CLAUDE_CODE_MAX_RETRIES` bounds the retries of named failures, as for the real CLI.
+   */
+  env?: Record<string, string | undefined>;
   /** The clock for scripted time: a {@linkcode Clock}, `virtual` (default) or `system`. */
   clock?: Clock | "virtual" | "system";
   /** Seed for ids and jitter (default: the scenario's, else the global default). */
@@ -97,6 +102,7 @@ export class Session {
     const engine = new Engine({
       scenario,
       flags,
+      env: options.env ?? {},
       writes: this.writes,
       clock: options.clock,
       seed: options.seed,
