@@ -307,10 +307,10 @@ Deno.test("in-process MCP: the SDK's createSdkMcpServer tool runs under test (su
   const [sum, quotient] = toolResults(messages);
   assert.deepEqual(sum.content, [{ type: "text", text: "5" }]);
   assert.equal(sum.is_error, undefined);
-  // as the real CLI: an MCP error becomes text; a deferred tool's error adds its schema
+  // as the real CLI: an MCP error keeps the tool's text; a deferred tool's error adds its schema
   assert.match(
     String(quotient.content),
-    /^Error: division by zero\n\nThis tool's input schema was not in your prompt/,
+    /^division by zero\n\nThis tool's input schema was not in your prompt/,
   );
   assert.match(String(quotient.content), /call ToolSearch with query "select:mcp__calc__divide"/);
   assert.equal(quotient.is_error, true);

@@ -446,7 +446,10 @@ Deno.test("fidelity: cp_mcp_error_deferred", async () => {
         "Divide a by b",
         { a: z.number(), b: z.number() },
         () =>
-          Promise.resolve({ content: [{ type: "text", text: "division by zero" }], isError: true }),
+          Promise.resolve({
+            content: [{ type: "text", text: "Error: division by zero" }],
+            isError: true,
+          }),
       ),
     ],
   });

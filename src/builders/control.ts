@@ -294,10 +294,11 @@ export type CanUseToolRequest = {
   input: Record<string, unknown>;
   description?: string;
   permission_suggestions?: PermissionSuggestion[];
+  blocked_path?: string;
+  decision_reason?: string;
   decision_reason_type?: DecisionReasonType;
   decision_reason_rule_source?: string;
   server_policy_ask_only?: boolean;
-  blocked_path?: string;
   requires_user_interaction?: boolean;
   tool_use_id: string;
 };
@@ -314,6 +315,8 @@ export interface CanUseToolRequestOptions {
   permissionSuggestions?: PermissionSuggestion[] | null;
   /** Why the CLI asks (`rule` for an `ask` rule, as recorded for Read). */
   decisionReasonType?: DecisionReasonType;
+  /** Why, in words (recorded for a Read outside the cwd). */
+  decisionReason?: string;
   /** Where the deciding rule came from (`flagSettings` for `--settings`, as recorded). */
   decisionReasonRuleSource?: string;
   /** `server_policy_ask_only` (recorded `false` with an ask rule, `true` for MCP tools). */
@@ -354,26 +357,18 @@ export function canUseToolRequest(
   const input = toolUse.input;
   const description = options.description !== undefined
     ? options.description ?? undefined
-    : defaultDescription(toolUse);
+    : defaultDescription(toolUse, ctx.cwd);
+  const byRule = options.decisionReasonType === "rule";
   const suggestions: PermissionSuggestion[] | undefined =
     options.permissionSuggestions !== undefined
       ? options.permissionSuggestions ?? undefined
-      : mcp
-      ? [{
-        type: "addRules",
-        rules: [{ toolName: toolUse.name }],
-        behavior: "allow",
-        destination: "localSettings",
-      }]
-      : toolUse.name === "Bash" && typeof input.command === "string"
-      ? [{
-        type: "addRules",
-        rules: [{ toolName: "Bash", ruleContent: input.command }],
-        behavior: "allow",
-        destination: "localSettings",
-      }]
-      : undefined;
-  const serverPolicy = options.serverPolicyAskOnly ?? (mcp ? true : undefined);
+      : byRule
+      ? undefined
+      : defaultSuggestions(toolUse, ctx.cwd);
+  // As recorded: `false` when a rule asked; `true` for MCP and file tools asked without one;
+  // absent for Bash asked by its own checks and for AskUserQuestion.
+  const serverPolicy = options.serverPolicyAskOnly ??
+    (byRule && !mcp ? false : mcp || FILE_TOOLS.has(toolUse.name) ? true : undefined);
   const request: CanUseToolRequest = {
     subtype: "can_use_tool",
     tool_name: toolUse.name,
@@ -382,6 +377,8 @@ export function canUseToolRequest(
     input,
     ...(description !== undefined ? { description } : {}),
     ...(suggestions !== undefined ? { permission_suggestions: suggestions } : {}),
+    ...(options.blockedPath !== undefined ? { blocked_path: options.blockedPath } : {}),
+    ...(options.decisionReason !== undefined ? { decision_reason: options.decisionReason } : {}),
     ...(options.decisionReasonType !== undefined
       ? { decision_reason_type: options.decisionReasonType }
       : {}),
@@ -389,7 +386,6 @@ export function canUseToolRequest(
       ? { decision_reason_rule_source: options.decisionReasonRuleSource }
       : {}),
     ...(serverPolicy !== undefined ? { server_policy_ask_only: serverPolicy } : {}),
-    ...(options.blockedPath !== undefined ? { blocked_path: options.blockedPath } : {}),
     ...(options.requiresUserInteraction ? { requires_user_interaction: true } : {}),
     tool_use_id: toolUse.id,
   };
@@ -540,11 +536,59 @@ export function mcpToolCallRequest(
   }, { requestId: options.requestId });
 }
 
-function defaultDescription(toolUse: ToolUseBlock): string | undefined {
+function defaultDescription(toolUse: ToolUseBlock, cwd: string): string | undefined {
   const input = toolUse.input;
   if (toolUse.name === "Bash" && typeof input.description === "string") return input.description;
-  if (typeof input.file_path === "string" && ["Read", "Edit", "Write"].includes(toolUse.name)) {
-    return input.file_path.split("/").pop();
+  if (typeof input.file_path === "string" && FILE_TOOLS.has(toolUse.name)) {
+    // as recorded: relative inside the cwd, absolute outside it
+    const inside = insideDir(input.file_path, cwd);
+    return inside ? input.file_path.slice(cwd.replace(/\/$/, "").length + 1) : input.file_path;
+  }
+  return undefined;
+}
+
+const FILE_TOOLS = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
+const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+function insideDir(path: string, dir: string): boolean {
+  const base = dir.replace(/\/$/, "");
+  return path.startsWith(`${base}/`);
+}
+
+/** What the real CLI suggests when it asks without a rule (recordings r2_cut_*). */
+function defaultSuggestions(
+  toolUse: ToolUseBlock,
+  cwd: string,
+): PermissionSuggestion[] | undefined {
+  const input = toolUse.input;
+  if (mcpToolUseMeta(toolUse)) {
+    return [{
+      type: "addRules",
+      rules: [{ toolName: toolUse.name }],
+      behavior: "allow",
+      destination: "localSettings",
+    }];
+  }
+  if (toolUse.name === "Bash" && typeof input.command === "string") {
+    return [{
+      type: "addRules",
+      rules: [{ toolName: "Bash", ruleContent: input.command }],
+      behavior: "allow",
+      destination: "localSettings",
+    }];
+  }
+  if (typeof input.file_path !== "string") return undefined;
+  if (!insideDir(input.file_path, cwd)) {
+    const dir = input.file_path.slice(0, input.file_path.lastIndexOf("/")) || "";
+    return [{
+      type: "addRules",
+      rules: [{ toolName: toolUse.name, ruleContent: `/${dir}/**` }],
+      behavior: "allow",
+      destination: "session",
+    }];
+  }
+  if (EDIT_TOOLS.has(toolUse.name)) {
+    return [{ type: "setMode", mode: "acceptEdits", destination: "session" }];
   }
   return undefined;
 }

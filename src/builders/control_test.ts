@@ -61,10 +61,45 @@ Deno.test("canUseToolRequest derives display name, description and suggestions",
     type: "tool_use",
     id: "t",
     name: "Read",
-    input: { file_path: "/a/b.txt" },
+    input: { file_path: "/home/user/project/src/b.txt" },
   });
-  assert.equal(read.request.description, "b.txt");
+  // as recorded: relative inside the cwd, nothing suggested for a read
+  assert.equal(read.request.description, "src/b.txt");
   assert.equal(read.request.permission_suggestions, undefined);
+  assert.equal(read.request.server_policy_ask_only, true);
+  const outside = canUseToolRequest(ctx, {
+    type: "tool_use",
+    id: "t",
+    name: "Read",
+    input: { file_path: "/etc/hostname" },
+  });
+  // outside it: the absolute path, and a session rule for its directory (r2_cut_read_outside)
+  assert.equal(outside.request.description, "/etc/hostname");
+  assert.deepEqual(outside.request.permission_suggestions, [
+    {
+      type: "addRules",
+      rules: [{ toolName: "Read", ruleContent: "//etc/**" }],
+      behavior: "allow",
+      destination: "session",
+    },
+  ]);
+  const write = canUseToolRequest(ctx, {
+    type: "tool_use",
+    id: "t",
+    name: "Write",
+    input: { file_path: "/home/user/project/new.txt", content: "x" },
+  });
+  assert.deepEqual(write.request.permission_suggestions, [
+    { type: "setMode", mode: "acceptEdits", destination: "session" },
+  ]);
+  const byRule = canUseToolRequest(ctx, {
+    type: "tool_use",
+    id: "t",
+    name: "Bash",
+    input: { command: "echo hi" },
+  }, { decisionReasonType: "rule", decisionReasonRuleSource: "flagSettings" });
+  assert.equal(byRule.request.permission_suggestions, undefined);
+  assert.equal(byRule.request.server_policy_ask_only, false);
   const mcp = canUseToolRequest(ctx, {
     type: "tool_use",
     id: "t",

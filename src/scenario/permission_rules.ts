@@ -21,8 +21,11 @@ export interface PermissionRules {
 export interface PermissionVerdict {
   /** `allow`, `ask` or `deny`. */
   behavior: "allow" | "ask" | "deny";
-  /** Why: `rule` (a rule matched), `mode` (the permission mode), `readOnly`, `tool`. */
-  reason: "rule" | "mode" | "readOnly" | "tool";
+  /**
+   * Why: `rule` (a rule matched), `mode` (the permission mode), `readOnly`, `tool`, or
+   * `workingDir` (a file outside the working directory).
+   */
+  reason: "rule" | "mode" | "readOnly" | "tool" | "workingDir";
   /** The rule that matched, if one did. */
   rule?: string;
   /** Where the rule came from (`flagSettings`, `cliArg`, `scenario`). */
@@ -69,7 +72,8 @@ export interface RuleSource {
  * Decides a tool use: deny rules first, then ask rules, then allow rules, then the
  * permission mode (`bypassPermissions` runs everything, `acceptEdits` runs edits,
  * `dontAsk` denies what would be asked, `plan` denies what is not read-only), then the tool
- * (read-only tools run; everything else is asked about).
+ * (read-only tools run; everything else is asked about). With `cwd`, a file tool's path
+ * outside it is asked about (`workingDir`) unless a rule or `bypassPermissions` decides.
  *
  * @example Rules and modes
  * ```ts
@@ -83,7 +87,7 @@ export interface RuleSource {
 export function decidePermission(
   tool: string,
   input: Record<string, unknown>,
-  options: { mode: string; sources: readonly RuleSource[] },
+  options: { mode: string; sources: readonly RuleSource[]; cwd?: string },
 ): PermissionVerdict {
   const interactive = INTERACTIVE_TOOLS.has(tool);
   for (const kind of ["deny", "ask", "allow"] as const) {
@@ -97,6 +101,9 @@ export function decidePermission(
   if (interactive) return { behavior: "ask", reason: "tool" };
   const mode = options.mode;
   if (mode === "bypassPermissions") return { behavior: "allow", reason: "mode" };
+  if (options.cwd !== undefined && outsideDir(input, options.cwd) && PATH_TOOLS.has(tool)) {
+    return { behavior: mode === "dontAsk" ? "deny" : "ask", reason: "workingDir" };
+  }
   if (READ_ONLY_TOOLS.has(tool)) return { behavior: "allow", reason: "readOnly" };
   if (tool === "Bash" && typeof input.command === "string" && isReadOnlyCommand(input.command)) {
     return { behavior: "allow", reason: "readOnly" };
@@ -104,6 +111,23 @@ export function decidePermission(
   if (mode === "acceptEdits" && EDIT_TOOLS.has(tool)) return { behavior: "allow", reason: "mode" };
   if (mode === "plan" || mode === "dontAsk") return { behavior: "deny", reason: "mode" };
   return { behavior: "ask", reason: "tool" };
+}
+
+/** Tools whose `file_path` or `notebook_path` is checked against the working directory. */
+const PATH_TOOLS: ReadonlySet<string> = new Set([
+  "Read",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+  "NotebookRead",
+]);
+
+function outsideDir(input: Record<string, unknown>, cwd: string): boolean {
+  const path = input.file_path ?? input.notebook_path;
+  if (typeof path !== "string" || !path.startsWith("/")) return false;
+  const base = cwd.replace(/\/$/, "");
+  return path !== base && !path.startsWith(`${base}/`);
 }
 
 /** The `kind` list of `rules`, checked: a wrong shape is a clear error, never a crash. */

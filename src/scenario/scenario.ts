@@ -66,4 +66,30 @@ export interface Scenario {
   permissions?: PermissionRules;
   /** Models `set_model` accepts besides the built-in aliases (`opus`, `sonnet`, ...). */
   models?: string[];
+  /** What a `/compact` prompt does (the real CLI compacts the conversation locally). */
+  compact?: CompactOptions;
+}
+
+/**
+ * How `/compact` goes: the summarization call the real CLI makes, and what it reports.
+ * Every field is optional; the defaults are the recording's (`r2_compact`).
+ */
+export interface CompactOptions {
+  /** What the summary says (the model's reply is then `<summary>` tagged). Default: "Summary of the conversation." */
+  summary?: string;
+  /**
+   * The model's raw reply instead of `summary`. A reply without `<summary>` tags makes the
+   * CLI ask again (`retryReply`, default the same text) and keep the first reply as it is.
+   */
+  reply?: string;
+  /** The reply to the second summarization request, when `reply` had no `<summary>` tags. */
+  retryReply?: string;
+  /** `compact_metadata.pre_tokens` (default: the context of the last API call). */
+  preTokens?: number;
+  /** `compact_metadata.post_tokens` (default 2543, as recorded). */
+  postTokens?: number;
+  /** `compact_metadata.duration_ms` (default 19, as recorded). */
+  durationMs?: number;
+  /** Output tokens of each summarization call (default: estimated from the reply). */
+  outputTokens?: number;
 }

@@ -16,6 +16,7 @@
 import type { Delay, Timing } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
 import type { PermissionRules } from "./permission_rules.ts";
+import type { CompactOptions } from "./scenario.ts";
 import type { ResultOptions } from "./step.ts";
 
 /**
@@ -366,6 +367,8 @@ export interface ScenarioFile {
   permissions?: PermissionRules;
   /** Fields merged into the `initialize` answer. */
   initialize?: Record<string, unknown>;
+  /** What a `/compact` prompt does (summary, raw reply, token counts). */
+  compact?: CompactOptions;
   /** The exit code when stdin closes. */
   exitCode?: number;
   /** Crash: exit with `code` right after `frames` frames. */

@@ -118,6 +118,7 @@ const FILE_KEYS = {
   tools: true,
   permissions: true,
   initialize: true,
+  compact: true,
   exitCode: true,
   crashAfter: true,
   onConnect: true,

@@ -85,6 +85,7 @@ const OPTION_KEYS = [
   "tools",
   "permissions",
   "initialize",
+  "compact",
   "exitCode",
   "crashAfter",
 ] as const;

@@ -24,7 +24,7 @@ import {
   sourceSuffix,
   STEPS,
 } from "./_checks.ts";
-import type { Exchange, Scenario } from "./scenario.ts";
+import type { CompactOptions, Exchange, Scenario } from "./scenario.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 import type { ValidateScenarioOptions } from "./validate_scenario_options.ts";
 import { validateStep } from "./validate_step.ts";
@@ -120,6 +120,18 @@ export function validateScenario(
   if (s.tools !== undefined) c.stringList(s.tools, "tools", "tool names");
   if (s.permissions !== undefined) c.permissions(s.permissions, "permissions");
   if (s.models !== undefined) c.stringList(s.models, "models", "model names");
+  if (s.compact !== undefined) {
+    const compact = c.object(s.compact, "compact", "an object (summary, reply, token counts)");
+    c.knownKeys(compact, "compact", COMPACT_KEYS, "a compact field");
+    for (const key of ["summary", "reply", "retryReply"] as const) {
+      if (compact[key] !== undefined) c.string(compact[key], `compact.${key}`);
+    }
+    for (const key of ["preTokens", "postTokens", "durationMs", "outputTokens"] as const) {
+      if (compact[key] !== undefined) {
+        c.integer(compact[key], `compact.${key}`, 0, Number.MAX_SAFE_INTEGER);
+      }
+    }
+  }
   if (s.onConnect !== undefined) {
     if (!Array.isArray(s.onConnect)) {
       c.type("onConnect", "an array of emit, raw or delay steps", s.onConnect);
@@ -157,7 +169,18 @@ const SCENARIO_KEYS = {
   tools: true,
   permissions: true,
   models: true,
+  compact: true,
 } as const satisfies Record<keyof Scenario, true>;
+
+const COMPACT_KEYS = {
+  summary: true,
+  reply: true,
+  retryReply: true,
+  preTokens: true,
+  postTokens: true,
+  durationMs: true,
+  outputTokens: true,
+} as const satisfies Record<keyof CompactOptions, true>;
 
 const EXCHANGE_KEYS = {
   trigger: true,

@@ -38,7 +38,11 @@ export interface ClientRequest {
 export type ControlHandler<S = unknown> = (
   request: Record<string, unknown>,
   session: S,
-) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+) =>
+  | Record<string, unknown>
+  | AnswerThen
+  | undefined
+  | Promise<Record<string, unknown> | AnswerThen | undefined>;
 
 /**
  * Thrown by a {@linkcode ControlHandler} to answer with an error response carrying extra
@@ -75,6 +79,22 @@ export class EncodedAnswer {
   constructor(body: Record<string, unknown>, key: string) {
     this.body = body;
     this.key = key;
+  }
+}
+
+/**
+ * An answer followed by frames the CLI writes right after it (the `system/status` after a
+ * `set_permission_mode` answer): they are built once the answer is on its way.
+ */
+export class AnswerThen {
+  /** The answer's body. */
+  readonly body: Record<string, unknown>;
+  /** Builds the frames written after the answer. */
+  readonly after: () => Frame[];
+  /** Keeps the body and what follows it. */
+  constructor(body: Record<string, unknown>, after: () => Frame[]) {
+    this.body = body;
+    this.after = after;
   }
 }
 
@@ -227,6 +247,7 @@ export class ControlChannel {
     this.#log.push(record);
     let answer: Frame;
     let bytes: Uint8Array | undefined;
+    let after: (() => Frame[]) | undefined;
     if (!isObject(request) || typeof request.subtype !== "string") {
       const error = "Invalid control request: 'request.subtype' must be a string";
       record.answer = { success: false, error };
@@ -241,7 +262,11 @@ export class ControlChannel {
       } else {
         try {
           const response: unknown = await handler(request, session as never);
-          if (response instanceof EncodedAnswer) {
+          if (response instanceof AnswerThen) {
+            record.answer = { success: true, response: response.body };
+            answer = controlSuccess(requestId, response.body);
+            after = response.after;
+          } else if (response instanceof EncodedAnswer) {
             record.answer = { success: true, response: response.body };
             answer = controlSuccess(requestId, response.body);
             bytes = LINE_TEMPLATES.line(
@@ -268,6 +293,7 @@ export class ControlChannel {
     }
     if (!this.#options.closed()) {
       this.#options.send({ frame: answer, delay: 0, bytes }).catch(() => {});
+      for (const frame of after?.() ?? []) this.#options.send({ frame, delay: 0 }).catch(() => {});
     }
   }
 

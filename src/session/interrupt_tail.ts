@@ -23,6 +23,7 @@ export async function interruptTail(engine: Engine, turn: TurnState): Promise<vo
   turn.streaming = undefined;
   const rejected = turn.rejectedTool;
   if (rejected) {
+    turn.userMessages += 2; // the rejected tool's result and the notice
     await engine.send({
       frame: toolResult(ctx, rejected.id, {
         content: REJECTED_TOOL_USE,
@@ -42,9 +43,10 @@ export async function interruptTail(engine: Engine, turn: TurnState): Promise<vo
       errors: ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use"],
       terminalReason: "aborted_tools",
       stopReason: "tool_use",
-    }, { numTurns: turn.calls.length + 2 });
+    });
     return;
   }
+  turn.userMessages++; // the notice
   if (progress && progress.partial && progress.blockIndex >= 0) {
     const message = progress.frames[0];
     const partialText = progress.text;
@@ -70,5 +72,5 @@ export async function interruptTail(engine: Engine, turn: TurnState): Promise<vo
     errors: ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"],
     terminalReason: "aborted_streaming",
     stopReason: null,
-  }, { numTurns: turn.calls.length + 1, apiCalls: [] });
+  }, { apiCalls: [] });
 }

@@ -48,15 +48,15 @@ export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
 }
 
 /**
- * Ends the turn with `error_max_turns`: the real CLI counts the call it refuses to make
- * and reports the last stop reason.
+ * Ends the turn with `error_max_turns`: `--max-turns` limits API calls, and the result
+ * reports the last stop reason.
  */
 export async function sendMaxTurns(engine: Engine, turn: TurnState): Promise<void> {
   await sendResult(engine, turn, {
     subtype: "error_max_turns",
     errors: [`Reached maximum number of turns (${engine.flags.maxTurns})`],
     stopReason: "tool_use",
-  }, { numTurns: turn.calls.length + 1 });
+  });
   turn.stopped = true;
 }
 
@@ -97,8 +97,25 @@ export async function runMessage(
   turn.streaming = progress;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
   const authorized: Array<{ call: ScriptedToolCall; decision: ToolDecision }> = [];
+  const streamed: ScriptedToolCall[] = [];
   for (const frame of sequence) {
     if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    if (streamed.length > 0 && isMessageStop(frame)) {
+      // As the real CLI with partial messages (r2_running_partial): a streamed message's
+      // tools are checked after its message_delta, and message_stop follows the first
+      // permission answer, before `running`.
+      let stopped = false;
+      turn.beforeRunning = async () => {
+        stopped = true;
+        await engine.send({ frame, delay: 0 });
+        trackProgress(progress, frame);
+      };
+      for (const scripted of streamed) {
+        authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
+      }
+      turn.beforeRunning = undefined;
+      if (stopped) continue;
+    }
     await engine.send({ frame, delay: delayOnce(frame) });
     trackProgress(progress, frame);
     if (frame.type !== "assistant") continue;
@@ -107,7 +124,8 @@ export async function runMessage(
     const scripted = calls.get(block.id);
     if (!scripted) continue;
     // As the real CLI: each tool use is checked right after its own assistant frame.
-    authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
+    if (partial) streamed.push(scripted);
+    else authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
   }
   turn.streaming = undefined;
   const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
@@ -124,7 +142,7 @@ export async function runMessage(
       result: "",
       stopReason: "tool_use",
       terminalReason: "hook_stopped",
-    }, { numTurns: turn.calls.length + 1 });
+    });
   }
 }
 
@@ -137,6 +155,7 @@ async function runTool(
   const block = scripted.block;
   if (decision.kind === "deny") {
     turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+    turn.userMessages++;
     await engine.send({
       frame: toolResult(engine.ctx, block.id, {
         content: decision.message,
@@ -156,6 +175,7 @@ async function runTool(
     result,
     durationMs: Math.round(engine.clock.now() - started),
   }, turn);
+  turn.userMessages++;
   await engine.send({
     frame: toolResult(engine.ctx, block.id, {
       ...result,
@@ -200,7 +220,6 @@ export async function runApiError(
   const said = frame.message.content[0];
   const errorText = said?.type === "text" ? said.text : `API Error: ${step.status}`;
   await sendResult(engine, turn, { apiErrorStatus: step.status, result: errorText }, {
-    numTurns: turn.calls.length + 1,
     apiCalls: [],
   });
   turn.stopped = true;
@@ -263,6 +282,11 @@ function trackProgress(progress: StreamProgress, frame: Frame): void {
     progress.blockIndex = -1;
     progress.text = "";
   }
+}
+
+function isMessageStop(frame: Frame): boolean {
+  return frame.type === "stream_event" &&
+    (frame.event as { type?: string } | undefined)?.type === "message_stop";
 }
 
 function estimateTokens(blocks: AssistantContentBlock[]): number {

@@ -14,7 +14,7 @@ import { PERMISSION_MODES, type PermissionMode, systemStatus } from "../builders
 import { userText } from "../builders/user.ts";
 import { rulesFromSettings } from "../scenario/permission_rules.ts";
 import { isObject } from "../wire/frame.ts";
-import { ControlError, type ControlHandler, EncodedAnswer } from "./control_channel.ts";
+import { AnswerThen, ControlError, type ControlHandler, EncodedAnswer } from "./control_channel.ts";
 import type { Engine } from "./engine.ts";
 import { mcpToolsOf, sdkMcpServers } from "./mcp_servers.ts";
 import { Interrupted } from "./turn_state.ts";
@@ -37,15 +37,19 @@ export function installSdkRequests(engine: Engine): void {
     "initialize",
     ((request: Record<string, unknown>) => {
       engine.initializeRequest = request;
-      const hooksApplied = isObject(request.hooks);
+      // as recorded (r2_init_*): `hooks_applied` with hooks, the SDK's MCP servers parked
+      const options = {
+        hooksApplied: isObject(request.hooks),
+        sdkMcpServers: sdkMcpServers(request),
+      };
       const extra = engine.scenario.initialize;
-      if (extra !== undefined) return { ...initializeResponse(ctx, { hooksApplied }), ...extra };
-      // the same answer every session with this session id and mode: encode it once
-      const key = `${ctx.sessionId}|${ctx.permissionMode}|${hooksApplied}`;
+      if (extra !== undefined) return { ...initializeResponse(ctx, options), ...extra };
+      // the same answer every session with this session id, mode, hooks and servers: encode it once
+      const key = JSON.stringify([ctx.sessionId, ctx.permissionMode, options]);
       let answer = INITIALIZE_ANSWERS.get(key);
       if (!answer) {
         if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();
-        answer = new EncodedAnswer(deepFreeze(initializeResponse(ctx, { hooksApplied })), key);
+        answer = new EncodedAnswer(deepFreeze(initializeResponse(ctx, options)), key);
         INITIALIZE_ANSWERS.set(key, answer);
       }
       return answer;
@@ -76,15 +80,10 @@ export function installSdkRequests(engine: Engine): void {
       );
     }
     ctx.permissionMode = mode;
-    // the status frame follows the answer, as the real CLI writes them
-    Promise.resolve().then(() => {
-      if (engine.closed) return;
-      engine.send({
-        frame: systemStatus(ctx, null, { permissionMode: mode as PermissionMode }),
-        delay: 0,
-      }).catch(() => {});
-    });
-    return { mode };
+    // the status frame follows the answer, as the real CLI writes them (r2_set_permission_mode)
+    return new AnswerThen({ mode }, () => [
+      systemStatus(ctx, null, { permissionMode: mode as PermissionMode }),
+    ]);
   });
   control.handle("set_model", async (request) => {
     const wanted = request.model;

@@ -25,7 +25,12 @@ import { TurnFailure } from "./turn_state.ts";
 import { checkScenarioOnce } from "./check_scenario.ts";
 import { WriteLog } from "./write_log.ts";
 
-export { type ClientRequest, ControlError, type ControlHandler } from "./control_channel.ts";
+export {
+  AnswerThen,
+  type ClientRequest,
+  ControlError,
+  type ControlHandler,
+} from "./control_channel.ts";
 export type { ExitStatus } from "./engine.ts";
 
 /** Options for {@linkcode Session}. */

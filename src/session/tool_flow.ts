@@ -69,6 +69,7 @@ export async function authorize(
     : decidePermission(block.name, input, {
       mode: engine.ctx.permissionMode,
       sources: ruleSources(engine),
+      cwd: engine.ctx.cwd,
     });
   if (verdict.behavior === "deny") {
     return {
@@ -81,8 +82,10 @@ export async function authorize(
     return {
       kind: "allow",
       input,
+      // as recorded: a read-only tool is allowed by the mode, a read-only command by its
+      // subcommands
       meta: verdict.reason === "readOnly"
-        ? "readOnlyAllowed"
+        ? block.name === "Bash" ? "readOnlyAllowed" : "modeAllowed"
         : verdict.reason === "mode"
         ? "modeAllowed"
         : "configAllowed",
@@ -102,7 +105,7 @@ export async function authorize(
 async function askClient(
   engine: Engine,
   block: ScriptedToolCall["block"],
-  verdict: { rule?: unknown; source?: unknown },
+  verdict: { rule?: unknown; source?: unknown; reason?: string },
   turn: TurnState,
 ): Promise<ToolDecision> {
   const input = block.input;
@@ -114,8 +117,11 @@ async function askClient(
   const request = canUseToolRequest(engine.ctx, block, {
     ...(rule !== undefined ? { decisionReasonType: "rule" as const } : {}),
     ...(source !== undefined ? { decisionReasonRuleSource: source } : {}),
-    ...(rule !== undefined && !block.name.startsWith("mcp__")
-      ? { serverPolicyAskOnly: false }
+    ...(verdict.reason === "workingDir"
+      ? {
+        decisionReason: "Path is outside allowed working directories",
+        decisionReasonType: "workingDir" as const,
+      }
       : {}),
     ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
     ...(blockedPath !== undefined
@@ -157,6 +163,9 @@ async function askClient(
   } finally {
     turn.pendingPermission = undefined;
   }
+  const before = turn.beforeRunning;
+  turn.beforeRunning = undefined;
+  if (before) await before();
   await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
   const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
   if (answer.behavior === "allow") {
@@ -224,12 +233,12 @@ export async function execute(
     if (result.isError === true) {
       const said = (result.content as Array<{ type?: string; text?: string }>)
         .map((b) => (b?.type === "text" ? b.text ?? "" : "")).join("\n");
+      // As recorded: the tool's own text in the result, "Error: " before it only in
+      // tool_use_result (r2_mcp_is_error_plain*).
       return {
-        content: `Error: ${said}${
-          deferredSchemaHint(engine.initializeRequest, server, block.name)
-        }`,
+        content: `${said}${deferredSchemaHint(engine.initializeRequest, server, block.name)}`,
         isError: true,
-        toolUseResult: `Error: Error: ${said}`,
+        toolUseResult: `Error: ${said}`,
       };
     }
     return {

@@ -19,6 +19,10 @@ export interface ResultOverride {
   numTurns?: number;
   /** The API calls `usage` sums instead of the turn's. */
   apiCalls?: ApiCallUsage[];
+  /** `duration_api_ms` instead of the turn's time. */
+  durationApiMs?: number;
+  /** The local command (`compact`) the result reports. */
+  localCommand?: string;
 }
 
 /** Writes the turn's result frame. Throws a {@linkcode TurnFailure} when it cannot be built. */
@@ -40,9 +44,10 @@ export async function sendResult(
       result: options.result ?? (subtype === "success" ? turn.lastText : undefined),
       errors: options.errors,
       maxTurns: engine.flags.maxTurns,
-      numTurns: override.numTurns ?? turn.calls.length,
+      numTurns: override.numTurns ?? turn.userMessages,
       durationMs: elapsed,
-      durationApiMs: elapsed,
+      durationApiMs: override.durationApiMs ?? elapsed,
+      ...(override.localCommand !== undefined ? { localCommand: override.localCommand } : {}),
       apiCalls: override.apiCalls ?? turn.calls,
       modelUsage: engine.ledger.modelUsage(),
       modelUsageSinceLastResult: modelUsage(turn.calls, { model: engine.ctx.model }),

@@ -17,6 +17,7 @@ import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
+import { compactCommand, runCompact } from "./compact.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
@@ -52,6 +53,11 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   const ctx = engine.ctx;
+  const instructions = compactCommand(turn.text);
+  if (instructions !== undefined) {
+    // as the real CLI: a local command, never matched against the exchanges
+    return await runCompact(engine, turn, { instructions, init: () => initFrame(engine) });
+  }
   await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
   for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
     const output = await callHook(engine, callbackId, {
@@ -369,6 +375,7 @@ function newTurn(
     ...start,
     startedAt: engine.clock.now(),
     calls: [],
+    userMessages: 1,
     lastText: "",
     denials: [],
     resultSent: false,

@@ -36,6 +36,11 @@ export interface TurnState {
   startedAt: number;
   /** The API calls (assistant messages) of this turn. */
   calls: ApiCallUsage[];
+  /**
+   * The user messages of this turn: the prompt, each tool result, an interruption notice.
+   * The real CLI reports this as `num_turns` (r2_two_tools_one_message: 2 API calls, 3).
+   */
+  userMessages: number;
   /** The last text the assistant said. */
   lastText: string;
   /** Tool uses denied in this turn. */
@@ -64,6 +69,11 @@ export interface TurnState {
   awaitingReply?: boolean;
   /** A PreToolUse hook answered `continue: false`: the turn ends after this message's tools. */
   hookStop?: boolean;
+  /**
+   * Written before the `running` state frame that follows a permission answer (a streamed
+   * message's `message_stop`, which the real CLI writes after the first answer).
+   */
+  beforeRunning?: () => Promise<void>;
   /** The can_use_tool request the turn waits on (an interrupt cancels it). */
   pendingPermission?: { requestId: string; block: ToolUseBlock };
   /** The tool use an interrupt rejected while its permission was pending. */

@@ -18,12 +18,15 @@ export class UsageLedger {
   #count = 0;
   #cost = 0;
   #tokens = 0;
+  #lastContext = 0;
 
   /** Records one API call (an assistant message) made with `model`. */
   add(call: ApiCallUsage, model: string): void {
     this.#count++;
     this.#cost += apiCallCost(model, call);
     this.#tokens += (call.inputTokens ?? 0) + (call.outputTokens ?? 0);
+    this.#lastContext = (call.inputTokens ?? 0) + (call.outputTokens ?? 0) +
+      (call.cacheReadInputTokens ?? 0) + (call.cacheCreationInputTokens ?? 0);
     const one = modelUsage([call], { model });
     for (const [name, entry] of Object.entries(one)) {
       const total = this.#totals[name];
@@ -38,6 +41,11 @@ export class UsageLedger {
       total.cacheCreationEphemeral5mInputTokens += entry.cacheCreationEphemeral5mInputTokens;
       total.costUSD += entry.costUSD;
     }
+  }
+
+  /** The context the last API call ended with: its input and output tokens (0 before one). */
+  get lastContext(): number {
+    return this.#lastContext;
   }
 
   /** The cumulative `modelUsage` of the session (a copy: later calls do not change it). */

@@ -1,0 +1,134 @@
+/**
+ * `/compact`: the real CLI answers it locally, with no assistant message. It says it is
+ * compacting, makes the summarization call (twice when the reply has no `<summary>` tags),
+ * then writes a fresh `system/init`, the `compact_boundary`, the summary as a synthetic user
+ * message, the replayed command output and a `local_command` result (recordings
+ * `r2_compact*`, FINDINGS_round2.md §6).
+ *
+ * @module
+ */
+
+import { compactBoundary } from "../builders/compact_boundary.ts";
+import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
+import { sessionStateChanged, systemStatus } from "../builders/system.ts";
+import type { ApiCallUsage } from "../builders/usage.ts";
+import { userText } from "../builders/user.ts";
+import type { Engine } from "./engine.ts";
+import { callHook, hookCallbacks } from "./hook_runner.ts";
+import type { Outgoing } from "./outbox.ts";
+import { sendResult } from "./turn_result.ts";
+import type { TurnState } from "./turn_state.ts";
+
+/** `/compact`, optionally followed by instructions for the summary. */
+const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/;
+
+/** The instructions of a `/compact` prompt (`""` for none), or `undefined` for another prompt. */
+export function compactCommand(text: string): string | undefined {
+  const match = COMPACT_COMMAND.exec(text.trim());
+  return match ? (match[1] ?? "").trim() : undefined;
+}
+
+const DEFAULT_SUMMARY = "Summary of the conversation.";
+const INPUT_TOKENS_PER_CALL = 120;
+// post_tokens = this + the summary message's characters / 4 (fits all three recordings)
+const POST_TOKENS_BASE = 2341;
+
+/**
+ * Runs a `/compact` turn with `instructions` (from the prompt); `init` is the turn's
+ * `system/init`, written after the compaction. PreCompact and PostCompact hooks the SDK
+ * registered are called around the summarization (not in the recordings: their inputs follow
+ * the SDK's types).
+ */
+export async function runCompact(
+  engine: Engine,
+  turn: TurnState,
+  how: { instructions: string; init: () => Outgoing },
+): Promise<void> {
+  const { instructions, init } = how;
+  const ctx = engine.ctx;
+  const options = engine.scenario.compact ?? {};
+  const preTokens = options.preTokens ?? engine.ledger.lastContext;
+  await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
+  await engine.send({ frame: systemStatus(ctx, "compacting"), delay: 0 });
+  for (const callbackId of hookCallbacks(engine, "PreCompact")) {
+    await callHook(engine, callbackId, {
+      hook_event_name: "PreCompact",
+      trigger: "manual",
+      custom_instructions: instructions === "" ? null : instructions,
+    }, { turn });
+  }
+  const first = options.reply ?? `<summary>\n${options.summary ?? DEFAULT_SUMMARY}\n</summary>`;
+  const replies = [first];
+  // a reply without <summary> tags makes the CLI ask once more
+  if (summaryOf(first) === undefined) replies.push(options.retryReply ?? first);
+  for (const reply of replies) {
+    const call: ApiCallUsage = {
+      model: ctx.model,
+      inputTokens: INPUT_TOKENS_PER_CALL,
+      outputTokens: options.outputTokens ?? Math.max(1, Math.ceil(reply.length / 4)),
+    };
+    engine.ledger.add(call, ctx.model);
+    turn.calls.push(call);
+  }
+  const tagged = replies.map(summaryOf).find((s) => s !== undefined);
+  // as recorded: the tagged summary gets "Summary:\n"; with none, the first reply as it is
+  const summary = tagged !== undefined ? `Summary:\n${tagged}` : first.trim();
+  const content = summaryMessage(engine, summary);
+  for (const callbackId of hookCallbacks(engine, "PostCompact")) {
+    await callHook(engine, callbackId, {
+      hook_event_name: "PostCompact",
+      trigger: "manual",
+      compact_summary: tagged ?? first.trim(),
+    }, { turn });
+  }
+  // 19 ms with one summarization call, 29 with two (as recorded)
+  const durationMs = options.durationMs ?? 9 + 10 * replies.length;
+  await engine.send({
+    frame: systemStatus(ctx, null, { compactResult: "success" }),
+    delay: durationMs * engine.speed,
+  });
+  await engine.send(init());
+  await engine.send({
+    frame: compactBoundary(ctx, {
+      preTokens,
+      postTokens: options.postTokens ?? POST_TOKENS_BASE + Math.ceil(content.length / 4),
+      durationMs,
+    }),
+    delay: 0,
+  });
+  await engine.send({
+    frame: userText(ctx, content, { isReplay: false, isSynthetic: true }),
+    delay: 0,
+  });
+  await engine.send({
+    frame: userText(ctx, "<local-command-stdout>Compacted </local-command-stdout>", {
+      isReplay: true,
+    }),
+    delay: 0,
+  });
+  await sendResult(engine, turn, { result: "", stopReason: null }, {
+    numTurns: 0,
+    apiCalls: [],
+    durationApiMs: 0,
+    localCommand: "compact",
+  });
+  turn.stopped = true;
+}
+
+/** The body of a reply's `<summary>` block, trimmed; `undefined` when it has none. */
+function summaryOf(reply: string): string | undefined {
+  const match = /<summary>([\s\S]*?)<\/summary>/.exec(reply);
+  return match ? match[1].trim() : undefined;
+}
+
+function summaryMessage(engine: Engine, summary: string): string {
+  const ctx = engine.ctx;
+  const transcript = `${DEFAULT_HOME}/.claude/projects/${
+    projectSlug(ctx.cwd)
+  }/${ctx.sessionId}.jsonl`;
+  return "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n" +
+    "<system-reminder>\n<tools-used-before-summary></tools-used-before-summary>\n</system-reminder>\n" +
+    `${summary}\n\n` +
+    `If you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: ${transcript}\n` +
+    'Continue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening, do not preface with "I\'ll continue" or similar. Pick up the last task as if the break never happened.';
+}

@@ -1,0 +1,313 @@
+// The fidelity harness: the real SDK drives the mock through the same conversation as a
+// recording of the real CLI 2.1.328 (tests/fixtures/real/), and both directions must carry
+// the same frames in the same order, with the same keys, and the values an app asserts on.
+import assert from "node:assert/strict";
+import { type Options, type Query, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { type Frame, MockTransport, type Scenario } from "../mod.ts";
+
+/** One line of a tape. */
+export interface TapeLine {
+  t: number;
+  dir: "sdk->cli" | "cli->sdk";
+  frame: Frame;
+}
+
+/** A recording: its header's args and its lines. */
+export interface Tape {
+  args: string[];
+  lines: TapeLine[];
+  /** What the SDK consumer received (`<name>.messages.jsonl`). */
+  messages: Frame[];
+}
+
+/** Reads `tests/fixtures/real/<name>.jsonl` and its `.messages.jsonl`. */
+export async function readTape(name: string): Promise<Tape> {
+  const read = (file: string) =>
+    Deno.readTextFile(new URL(`./fixtures/real/${file}`, import.meta.url)).then((raw) =>
+      raw.trim().split("\n").filter((l) => l).map((l) => JSON.parse(l))
+    );
+  const [header, ...lines] = await read(`${name}.jsonl`);
+  const messages = await read(`${name}.messages.jsonl`).catch(() => []);
+  return { args: header.args, lines, messages };
+}
+
+/** A frame's kind: type, then subtype / state / control subtype. */
+export function kind(frame: Frame): string {
+  const request = frame.request as { subtype?: string } | undefined;
+  const detail = frame.type === "control_request"
+    ? request?.subtype
+    : frame.type === "stream_event"
+    ? (frame.event as { type: string }).type
+    : frame.subtype === "session_state_changed"
+    ? `session_state_changed:${frame.state}`
+    : frame.subtype === "status"
+    ? `status:${frame.status}`
+    : frame.subtype;
+  return detail ? `${frame.type}/${detail}` : frame.type;
+}
+
+/** A turn of the conversation: a prompt, or something the app does between results. */
+export type TurnStep = string | ((q: Query) => Promise<unknown>);
+
+/** What a run through the mock produced. */
+export interface MockRun {
+  out: Frame[];
+  written: Frame[];
+  args: string[];
+  messages: SDKMessage[];
+  error?: Error;
+  exitCode: number | null;
+}
+
+/**
+ * Runs `scenario` under the SDK: a single prompt, or (several steps) a streaming input that
+ * sends each prompt after the previous result and runs each function between results.
+ */
+export async function runMock(
+  scenario: Scenario,
+  steps: TurnStep[],
+  options: Options & { env?: Record<string, string | undefined> },
+): Promise<MockRun> {
+  const mock = new MockTransport(scenario, { recordSent: true });
+  let args: string[] = [];
+  const spawn: typeof mock.spawn = (o) => {
+    args = o.args;
+    return mock.spawn(o);
+  };
+  const messages: SDKMessage[] = [];
+  let results = 0;
+  const waiters: Array<() => void> = [];
+  const resultCount = (n: number) =>
+    new Promise<void>((resolve) => {
+      if (results >= n) resolve();
+      else waiters.push(() => results >= n && resolve());
+    });
+  let q: Query | undefined;
+  const prompt = steps.length === 1 && typeof steps[0] === "string"
+    ? steps[0]
+    : (async function* () {
+      let sent = 0;
+      for (const step of steps) {
+        if (typeof step === "string") {
+          await resultCount(sent);
+          sent++;
+          yield {
+            type: "user" as const,
+            message: { role: "user" as const, content: step },
+            parent_tool_use_id: null,
+          };
+        } else {
+          await resultCount(sent);
+          await step(q!);
+        }
+      }
+      await resultCount(sent);
+    })();
+  let error: Error | undefined;
+  try {
+    q = query({ prompt, options: { ...options, spawnClaudeCodeProcess: spawn } });
+    for await (const message of q) {
+      messages.push(message);
+      if (message.type === "result") {
+        results++;
+        for (const w of [...waiters]) w();
+      }
+    }
+  } catch (e) {
+    error = e as Error;
+  }
+  const exitCode = await mock.exited;
+  return {
+    out: mock.session.sent(),
+    written: mock.writtenMessages(),
+    args,
+    messages,
+    error,
+    exitCode: typeof exitCode === "number" ? exitCode : null,
+  };
+}
+
+// Frames whose place depends on the real process's timing, not on the protocol.
+const TIMING_ONLY = new Set(["system/session_state_changed:idle"]);
+
+/** Replaces ids, uuids, timestamps and session ids with placeholders. */
+export function mask(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value)
+      .replace(/toolu_\w+/g, "TOOLU")
+      .replace(/req_\w+/g, "REQ")
+      .replace(/msg_\w+/g, "MSG")
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "UUID")
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "TIME"),
+  );
+}
+
+/** The values an app asserts on, per frame kind (key order kept, ids masked). */
+export function appValues(frame: Frame): unknown {
+  const pick = (keys: string[]) =>
+    Object.fromEntries(keys.filter((k) => k in frame).map((k) => [k, frame[k]]));
+  switch (frame.type) {
+    case "result":
+      return mask(pick([
+        "subtype",
+        "is_error",
+        "num_turns",
+        "result",
+        "errors",
+        "stop_reason",
+        "terminal_reason",
+        "api_error_status",
+        "api_error_type",
+        "api_error",
+        "permission_denials",
+        "local_command",
+      ]));
+    case "user":
+      return mask(pick([
+        "message",
+        "tool_use_result",
+        "tool_result_meta",
+        "isReplay",
+        "isSynthetic",
+        "parent_tool_use_id",
+      ]));
+    case "assistant": {
+      const message = frame.message as { content: unknown[]; model: string };
+      return mask({
+        content: message.content,
+        ...pick(["tool_use_meta", "error", "is_api_error_message", "api_error_status"]),
+      });
+    }
+    case "control_request": {
+      const request = { ...(frame.request as Record<string, unknown>) };
+      // the SDK names its MCP JSON-RPC ids and progress tokens by its own counter
+      return mask(request.subtype === "mcp_message" ? { subtype: request.subtype } : request);
+    }
+    case "control_response": {
+      const response = frame.response as { subtype: string; response?: Record<string, unknown> };
+      const body = response.response ?? {};
+      // the initialize answer: the key order; other answers: the value
+      return mask("commands" in body ? Object.keys(body) : { ...response, request_id: "ID" });
+    }
+    case "system": {
+      if (frame.subtype === "init") {
+        return mask(pick(["model", "permissionMode", "mcp_servers", "cwd"]));
+      }
+      if (frame.subtype === "compact_boundary") {
+        const meta = frame.compact_metadata as Record<string, unknown>;
+        return {
+          trigger: meta.trigger,
+          keys: Object.keys(meta),
+          logical: "logical_parent_uuid" in frame,
+        };
+      }
+      const rest = { ...frame };
+      delete rest.uuid;
+      delete rest.session_id;
+      for (const k of ["retry_delay_ms"]) delete rest[k];
+      return mask(rest);
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Read-only tools of one message run concurrently in the real CLI, so their results arrive
+ * in completion order (r2_two_tools_max_turns_3 has them reversed): a run of tool-result
+ * frames is compared in a canonical order.
+ */
+function concurrentInOrder(frames: Frame[]): Frame[] {
+  const out: Frame[] = [];
+  const isResult = (f: Frame) =>
+    f.type === "user" && Array.isArray((f.message as { content: unknown }).content) &&
+    ((f.message as { content: Array<{ type: string }> }).content[0]?.type === "tool_result");
+  for (let i = 0; i < frames.length;) {
+    let j = i;
+    while (j < frames.length && isResult(frames[j])) j++;
+    if (j > i + 1) {
+      const run = frames.slice(i, j);
+      run.sort((a, b) => JSON.stringify(appValues(a)) < JSON.stringify(appValues(b)) ? -1 : 1);
+      out.push(...run);
+      i = j;
+    } else {
+      out.push(frames[i]);
+      i++;
+    }
+  }
+  return out;
+}
+
+/** How closely to compare. */
+export interface CompareOptions {
+  /** Compare `appValues` of every frame (default true). */
+  values?: boolean;
+  /** Frame kinds to leave out of the value comparison. */
+  skipValues?: string[];
+  /** The SDK option `env`. */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Replays tape `name` through the SDK and the mock running `scenario`; asserts frame kinds in
+ * both directions, top-level keys frame by frame, and the values an app asserts on. Returns
+ * both runs for further checks.
+ */
+export async function compareTape(
+  name: string,
+  scenario: Scenario,
+  options: Options & { turns?: TurnStep[] },
+  how: CompareOptions = {},
+): Promise<{ tape: Tape; ours: MockRun; real: Frame[]; mine: Frame[] }> {
+  const tape = await readTape(name);
+  const realOut = tape.lines.filter((l) => l.dir === "cli->sdk").map((l) => l.frame);
+  const realIn = tape.lines.filter((l) => l.dir === "sdk->cli").map((l) => l.frame);
+  const { turns, ...sdkOptions } = options;
+  let steps = turns;
+  if (!steps) {
+    const first = realIn.find((f) => f.type === "user")!;
+    const content = (first.message as { content: string | Array<{ text: string }> }).content;
+    steps = [typeof content === "string" ? content : content[0].text];
+  }
+  const ours = await runMock(scenario, steps, { ...sdkOptions, env: how.env });
+  assert.deepEqual(
+    ours.args.slice(0, tape.args.length).sort(),
+    [...tape.args].sort(),
+    `${name}: CLI args`,
+  );
+  // Chunk boundaries of streamed deltas are the API's choice: a run of deltas counts once.
+  const strip = (frames: Frame[]) =>
+    frames.map(kind).filter((k, i, all) =>
+      !TIMING_ONLY.has(k) && !(k === "stream_event/content_block_delta" && all[i - 1] === k)
+    );
+  assert.deepEqual(strip(ours.out), strip(realOut), `${name}: cli->sdk frame kinds`);
+  assert.deepEqual(ours.written.map(kind), realIn.map(kind), `${name}: sdk->cli frame kinds`);
+  const keep = (f: Frame) =>
+    !TIMING_ONLY.has(kind(f)) && kind(f) !== "stream_event/content_block_delta";
+  const real = concurrentInOrder(realOut.filter(keep));
+  const mine = concurrentInOrder(ours.out.filter(keep));
+  const skip = new Set(how.skipValues ?? []);
+  for (let i = 0; i < real.length; i++) {
+    const where = `${name}: frame ${i} (${kind(real[i])})`;
+    assert.deepEqual(Object.keys(mine[i]).sort(), Object.keys(real[i]).sort(), `${where}: keys`);
+    if (real[i].type === "control_request") {
+      assert.deepEqual(
+        Object.keys(mine[i].request as object),
+        Object.keys(real[i].request as object),
+        `${where}: request keys in order`,
+      );
+    }
+    if (how.values !== false && !skip.has(kind(real[i]))) {
+      assert.deepEqual(appValues(mine[i]), appValues(real[i]), `${where}: values`);
+    }
+  }
+  // what the app received: the same kinds in the same order
+  const appKinds = (frames: Array<Frame | SDKMessage>) =>
+    frames.map((m) => kind(m as Frame)).filter((k) => !(k === "stream_event/content_block_delta"));
+  assert.deepEqual(
+    appKinds(ours.messages).filter((k, i, all) => k !== all[i - 1] || !k.startsWith("stream")),
+    appKinds(tape.messages).filter((k, i, all) => k !== all[i - 1] || !k.startsWith("stream")),
+    `${name}: what the app received`,
+  );
+  return { tape, ours, real, mine };
+}
