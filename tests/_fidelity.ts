@@ -116,14 +116,14 @@ export async function runMock(
   } catch (e) {
     error = e as Error;
   }
-  const exitCode = await mock.exited;
+  const exit = await mock.exited;
   return {
     out: mock.session.sent(),
     written: mock.writtenMessages(),
     args,
     messages,
     error,
-    exitCode: typeof exitCode === "number" ? exitCode : null,
+    exitCode: exit.code,
   };
 }
 

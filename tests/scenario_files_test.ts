@@ -155,6 +155,69 @@ Deno.test("api_error.json: retries that recover, and a failure the SDK throws", 
   });
 });
 
+Deno.test("failures.json: named failures as the real CLI goes through them, and /compact", async (t) => {
+  const env = { CLAUDE_CODE_MAX_RETRIES: "2" };
+  await t.step(
+    "rate_limit: two api_retry messages, then the SDK throws the CLI's text",
+    async () => {
+      const { messages, error } = await runQuery(
+        new MockTransport(await example("failures.json")),
+        "limit",
+        { env },
+      );
+      assert.equal(kinds(messages).filter((k) => k === "system/api_retry").length, 2);
+      assert.equal(last(messages).api_error_status, 429);
+      assert.equal(
+        String(error?.message),
+        "Claude Code returned an error result: API Error: Request rejected (429) · Number of request tokens has exceeded your per-minute rate limit",
+      );
+    },
+  );
+  await t.step("connection_refused: no status, api_error connection_failed", async () => {
+    const { messages } = await runQuery(
+      new MockTransport(await example("failures.json")),
+      "offline",
+      { env: { CLAUDE_CODE_MAX_RETRIES: "0" } },
+    );
+    assert.deepEqual(kinds(messages).slice(1), ["assistant", "result/success"]);
+    assert.equal(last(messages).api_error_status, null);
+    assert.equal(last(messages).api_error, "connection_failed");
+  });
+  await t.step("stream_cut_recovered: one retry, then the fallback's reply", async () => {
+    const { messages, error } = await runQuery(
+      new MockTransport(await example("failures.json")),
+      "flaky",
+      { env },
+    );
+    assert.equal(error, undefined);
+    assert.equal(last(messages).result, "Got through on the fallback.");
+  });
+  await t.step("max_budget: the reply, then error_max_budget_usd", async () => {
+    const { messages, error } = await runQuery(
+      new MockTransport(await example("failures.json")),
+      "expensive",
+      { maxBudgetUsd: 0.5 },
+    );
+    assert.equal(last(messages).subtype, "error_max_budget_usd");
+    assert.deepEqual(last(messages).errors, ["Reached maximum budget ($0.5)"]);
+    assert.match(String(error), /Reached maximum budget/);
+  });
+  await t.step("/compact: the scripted summary in the compaction message", async () => {
+    const messages = await converse(new MockTransport(await example("failures.json")), [
+      "flaky",
+      "/compact",
+    ]);
+    const summary = messages.find((m) =>
+      m.type === "user" && (m as unknown as { isSynthetic?: boolean }).isSynthetic
+    ) as unknown as { message: { content: string } };
+    assert.match(
+      summary.message.content,
+      /\nSummary:\nThe user asked about rate limits; nothing else happened\.\n/,
+    );
+    assert.equal(last(messages).local_command, "compact");
+  });
+});
+
 Deno.test("subagent_questions.json: a question the app answers, then a subagent", async () => {
   const permissions = new PermissionRecorder().respond("AskUserQuestion", (input) => ({
     behavior: "allow",
@@ -218,6 +281,26 @@ Deno.test("every example file validates against the schema and loads", async () 
 
 /** Bad files: each fails the schema, and the loader with an error naming the path. */
 const BAD: Array<[string, unknown, RegExp]> = [
+  [
+    "a misspelt failure name",
+    { exchanges: [{ on: "x", steps: [{ failure: "rate_limt" }] }] },
+    /'exchanges\[0\]\.steps\[0\]\.failure' is not a failure name: "rate_limt" \(did you mean 'rate_limit'\?\)/,
+  ],
+  [
+    "a failure name that is not a string",
+    { exchanges: [{ on: "x", steps: [{ failure: 529 }] }] },
+    /'exchanges\[0\]\.steps\[0\]\.failure' must be a failure name, got a number/,
+  ],
+  [
+    "a compact option of the wrong type",
+    { compact: { preTokens: -1 }, exchanges: [] },
+    /'compact\.preTokens' must be an integer >= 0, got -1/,
+  ],
+  [
+    "a misspelt compact option",
+    { compact: { sumary: "x" }, exchanges: [] },
+    /'compact\.sumary' is not a compact field \(did you mean 'summary'\?\)/,
+  ],
   [
     "a step field of the wrong type",
     { name: "deploy", exchanges: [{ on: "x", steps: [{ read: { path: 42, content: "" } }] }] },

@@ -77,3 +77,10 @@ export function describe(value: unknown): string {
   }
   return String(value);
 }
+
+/** FNV-1a of a string: a cheap, stable 32-bit hash (pids, seeds derived from ids). */
+export function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}

@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
 import { createBuildContext } from "./build_context.ts";
-import {
-  apiErrorMessage,
-  assistantMessage,
-  mcpToolUseMeta,
-  text,
-  thinking,
-  toolUse,
-} from "./assistant.ts";
+import { assistantMessage, mcpToolUseMeta, text, thinking, toolUse } from "./assistant.ts";
 
 Deno.test("text, thinking and toolUse build blocks in the wire key order", () => {
   assert.deepEqual(Object.keys(text("a")), ["type", "text"]);
@@ -141,15 +134,4 @@ Deno.test("mcpToolUseMeta describes MCP tools only", () => {
   const ctx = createBuildContext();
   const [frame] = assistantMessage(ctx, toolUse("mcp__calc__add", {}), { toolUseMeta: false });
   assert.equal(frame.tool_use_meta, undefined);
-});
-
-Deno.test("apiErrorMessage maps statuses to error categories and texts", () => {
-  const ctx = createBuildContext();
-  const overloaded = apiErrorMessage(ctx, 529);
-  assert.equal(overloaded.error, "overloaded");
-  assert.equal(overloaded.api_error_type, "overloaded_error");
-  assert.equal(overloaded.message.content[0].text, "API Error: 529 Overloaded");
-  assert.equal(apiErrorMessage(ctx, 400).error, "unknown");
-  assert.equal(apiErrorMessage(ctx, 418).api_error_type, "invalid_request_error");
-  assert.throws(() => apiErrorMessage(ctx, 42), /status must be an HTTP status code, got 42/);
 });

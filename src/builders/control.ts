@@ -9,7 +9,7 @@
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 import { CLAUDE_CODE_VERSION } from "./build_context.ts";
-import { checkString, describe } from "./_common.ts";
+import { checkString, describe, fnv1a } from "./_common.ts";
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
 import { DEFAULT_COMMANDS, type SlashCommandInfo } from "./slash_commands.ts";
 import { DEFAULT_MODELS, type ModelInfoEntry } from "./models.ts";
@@ -591,10 +591,4 @@ function defaultSuggestions(
     return [{ type: "setMode", mode: "acceptEdits", destination: "session" }];
   }
   return undefined;
-}
-
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
 }

@@ -14,7 +14,8 @@
 import assert from "node:assert/strict";
 import { createBuildContext } from "./build_context.ts";
 import type { BuildContext } from "./build_context.ts";
-import { apiErrorMessage, assistantMessage, text, thinking, toolUse } from "./assistant.ts";
+import { apiErrorMessage } from "./api_error_message.ts";
+import { assistantMessage, text, thinking, toolUse } from "./assistant.ts";
 import type { AssistantContentInput } from "./assistant.ts";
 import { abortedStreamEnd, streamEvents, thinkingTokenFrames } from "./stream_events.ts";
 import { apiRetry, sessionStateChanged, systemInit, systemStatus } from "./system.ts";

@@ -197,6 +197,8 @@ export interface ResultFrameOptions {
   errors?: string[];
   /** `error_max_turns`: the limit, for the default error text (default `numTurns - 1`). */
   maxTurns?: number;
+  /** `error_max_budget_usd`: the budget, for the default error text (`$0.25`). */
+  maxBudgetUsd?: number;
   /** `is_error` (default: true for error subtypes and API errors). */
   isError?: boolean;
   /** API round trips in the turn (default 1). */
@@ -225,8 +227,14 @@ export interface ResultFrameOptions {
   stopReason?: string | null;
   /** Why the turn ended (default by shape: `completed`, `max_turns`, `aborted_streaming`, `api_error`). */
   terminalReason?: TerminalReason;
-  /** Success subtype only: makes an API error result (`is_error`, `api_error_status`). */
-  apiErrorStatus?: number;
+  /**
+   * Success subtype only: makes an API error result (`is_error`, `api_error_status`). `null`
+   * for a failure with no HTTP status (a refused or reset connection, a timeout, a broken
+   * stream): `api_error_status: null` and no `api_error_type`, as recorded.
+   */
+  apiErrorStatus?: number | null;
+  /** With `apiErrorStatus: null`: `connection_failed` for a refused or reset connection. */
+  apiError?: "connection_failed";
   /** The API error type (default from the status, e.g. `invalid_request_error` for 400). */
   apiErrorType?: string;
   /** Success subtype only: the local command (`compact`) that produced the result. */
@@ -393,7 +401,21 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
       num_turns: numTurns,
       subtype: "success" as const,
     };
-    if (apiError) {
+    if (apiError && options.apiErrorStatus === null) {
+      if (options.apiError !== undefined && options.apiError !== "connection_failed") {
+        throw new RangeError(
+          `resultFrame(): apiError must be "connection_failed", got ${describe(options.apiError)}`,
+        );
+      }
+      frame = {
+        ...head,
+        api_error_status: null,
+        ...(options.apiError !== undefined ? { api_error: options.apiError } : {}),
+        result: options.result ?? "API Error",
+        ...tail,
+        ...end,
+      };
+    } else if (apiError) {
       const status = options.apiErrorStatus!;
       checkCount(status, "resultFrame()", "options.apiErrorStatus");
       frame = {
@@ -431,7 +453,7 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
       num_turns: numTurns,
       subtype,
       errors: options.errors ??
-        defaultErrors(subtype, options.maxTurns ?? Math.max(1, numTurns - 1)),
+        defaultErrors(subtype, options.maxTurns ?? Math.max(1, numTurns - 1), options.maxBudgetUsd),
       ...tail,
       ...end,
     };
@@ -439,7 +461,11 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
   return options.extra ? { ...frame, ...options.extra } as ResultFrameOut : frame;
 }
 
-function defaultErrors(subtype: ResultErrorSubtype, maxTurns: number): string[] {
+function defaultErrors(
+  subtype: ResultErrorSubtype,
+  maxTurns: number,
+  maxBudgetUsd: number | undefined,
+): string[] {
   switch (subtype) {
     case "error_max_turns":
       return [`Reached maximum number of turns (${maxTurns})`];
@@ -447,7 +473,10 @@ function defaultErrors(subtype: ResultErrorSubtype, maxTurns: number): string[] 
       // As recorded after an interrupt.
       return ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"];
     case "error_max_budget_usd":
-      return ["Reached maximum budget"]; // not recorded; wording unverified
+      // as recorded (failures/max_budget: `--max-budget-usd 0.000001`)
+      return maxBudgetUsd === undefined
+        ? ["Reached maximum budget"]
+        : [`Reached maximum budget ($${maxBudgetUsd})`];
     case "error_max_structured_output_retries":
       return ["Reached maximum structured output retries"]; // not recorded; wording unverified
   }

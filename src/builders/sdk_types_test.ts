@@ -33,7 +33,8 @@ import type {
   SDKUserMessageReplay,
 } from "@anthropic-ai/claude-agent-sdk";
 import { createBuildContext } from "./build_context.ts";
-import { apiErrorMessage, assistantMessage, text, thinking, toolUse } from "./assistant.ts";
+import { apiErrorMessage } from "./api_error_message.ts";
+import { assistantMessage, text, thinking, toolUse } from "./assistant.ts";
 import { abortedStreamEnd, type StreamEventFrameOut, streamEvents } from "./stream_events.ts";
 import { apiRetry, sessionStateChanged, systemInit, systemStatus } from "./system.ts";
 import { compactBoundary } from "./compact_boundary.ts";

@@ -9,7 +9,7 @@ import type { SystemFrame, Uuid } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 import { CLAUDE_CODE_VERSION } from "./build_context.ts";
 import { checkCount, describe } from "./_common.ts";
-import type { AssistantMessageError } from "./assistant.ts";
+import type { AssistantMessageError } from "./api_error_message.ts";
 import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
 import { defaultTools } from "./inventory.ts";
 import { DEFAULT_COMMANDS, TERMINAL_SLASH_COMMANDS } from "./slash_commands.ts";

@@ -139,6 +139,20 @@ export class Checker {
     }
   }
 
+  /** `value` must be one of many `names`: a near miss is named. */
+  nameIn(value: unknown, path: string, names: readonly string[], what: string): void {
+    if (typeof value !== "string") this.type(path, what, value);
+    if (names.includes(value)) return;
+    const near = nearest(value, names);
+    this.fail(
+      RangeError,
+      path,
+      `is not ${what}: ${show(value)}${
+        near ? ` (did you mean '${near}'?)` : `; expected one of ${names.join(", ")}`
+      }`,
+    );
+  }
+
   // ---- composite values shared by steps, timings and exchanges ------------------------
 
   /** A {baseMs, jitterMs} delay (a TimingProfile is one too: extra fields are not typos). */

@@ -29,6 +29,7 @@ import {
 } from "./_builder_checks.ts";
 import type { Trigger } from "./matcher.ts";
 import type { Exchange, Scenario } from "./scenario.ts";
+import type { FailureName } from "./named_failures.ts";
 // A type-only import: ScenarioBuilder imports this module at run time, not the reverse.
 import type { ScenarioBuilder } from "./scenario_builder.ts";
 import type {
@@ -463,6 +464,29 @@ export class ExchangeBuilder {
   ): this {
     checkObject(options, this.#name, this.#path, "apiError options");
     return this.#add({ kind: "apiError", status, ...options });
+  }
+
+  /**
+   * A named failure of the Messages API, exactly as the real CLI 2.1.328 goes through it:
+   * `api_retry` frames (as many as the client's `CLAUDE_CODE_MAX_RETRIES`, default 10,
+   * allows), the synthetic error message and an error result (the SDK throws, exit 1). The
+   * `*_recovered` names and `max_budget` go on with the exchange's next message (recovered:
+   * from the non-streaming fallback; `max_budget`: then `error_max_budget_usd`).
+   *
+   * @example A rate limit the retries do not get past
+   * ```ts
+   * import { ScenarioBuilder } from "@x/claude-mock";
+   * const scenario = new ScenarioBuilder().on("hello").failure("rate_limit").build();
+   * console.log(scenario.exchanges[0].steps); // [ { kind: "failure", name: "rate_limit" } ]
+   * ```
+   */
+  failure(name: FailureName, options: { message?: string } = {}): this {
+    checkObject(options, this.#name, this.#path, "failure options");
+    return this.#add({
+      kind: "failure",
+      name,
+      ...(options.message !== undefined ? { message: options.message } : {}),
+    });
   }
 
   /** Ends the process with `code` (an integer from 0 to 255) at this point. */

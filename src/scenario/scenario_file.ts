@@ -16,6 +16,7 @@
 import type { Delay, Timing } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
 import type { PermissionRules } from "./permission_rules.ts";
+import type { FailureName } from "./named_failures.ts";
 import type { CompactOptions } from "./scenario.ts";
 import type { ResultOptions } from "./step.ts";
 
@@ -259,6 +260,14 @@ export interface ApiErrorStepFile {
   };
 }
 
+/** A named failure of the Messages API (`failure`), e.g. `{"failure": "rate_limit"}`. */
+export interface FailureStepFile {
+  /** Which failure (see `FAILURE_NAMES`). */
+  failure: FailureName;
+  /** The API's error message, for the failures whose text carries it. */
+  message?: string;
+}
+
 /** Ends the turn with a result frame (`thenResult`). */
 export interface ResultStepFile {
   /** How the result looks (`{}` for the default). */
@@ -295,6 +304,7 @@ export type StepFile =
   | WaitForStepFile
   | RequestStepFile
   | ApiErrorStepFile
+  | FailureStepFile
   | ResultStepFile
   | ExitStepFile;
 

@@ -12,6 +12,7 @@ import { recordMatcherForm } from "./_json_forms.ts";
 import { ExchangeBuilder } from "./exchange_builder.ts";
 import { any, contains, exact, glob, type Matcher, regex } from "./matcher.ts";
 import type { Exchange, Scenario } from "./scenario.ts";
+import { FAILURE_NAMES, type FailureName } from "./named_failures.ts";
 import { ScenarioBuilder, type ScenarioOptions } from "./scenario_builder.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 import type { Step } from "./step.ts";
@@ -148,6 +149,7 @@ const STEP_KEYS: Record<string, Record<string, true>> = {
   waitFor: { waitFor: true, timeoutMs: true },
   request: { request: true, timeoutMs: true },
   apiError: { apiError: true },
+  failure: { failure: true, message: true },
   result: { result: true },
   exit: { exit: true },
 };
@@ -423,6 +425,15 @@ class FileLoader extends Checker {
         if (e.recovers !== undefined) this.boolean(e.recovers, `${at}.recovers`);
         const { status, ...rest } = e;
         builder.apiError(status as number, rest);
+        break;
+      }
+      case "failure": {
+        this.nameIn(step.failure, `${path}.failure`, FAILURE_NAMES, "a failure name");
+        if (step.message !== undefined) this.string(step.message, `${path}.message`);
+        builder.failure(
+          step.failure as FailureName,
+          step.message !== undefined ? { message: step.message as string } : {},
+        );
         break;
       }
       case "result": {

@@ -224,6 +224,11 @@ class Writer {
         return { result: this.plain(step.options, `${path}.options`) } as StepFile;
       case "exit":
         return { exit: step.code };
+      case "failure":
+        return {
+          failure: step.name,
+          ...(step.message !== undefined ? { message: step.message } : {}),
+        };
       case "apiError": {
         const { kind: _, ...apiError } = step;
         return { apiError: this.plain(apiError, path) } as StepFile;

@@ -84,6 +84,15 @@ function everything(): Scenario {
     tools: ["Read", "Write", "Edit", "Bash", "Task", "AskUserQuestion", "mcp__db__query"],
     permissions: { allow: ["Read"], ask: ["Bash(npm test)"], deny: ["Bash(rm:*)"] },
     initialize: { output_style: "default" },
+    compact: {
+      summary: "S.",
+      reply: "<summary>R</summary>",
+      retryReply: "again",
+      preTokens: 1,
+      postTokens: 2,
+      durationMs: 3,
+      outputTokens: 4,
+    },
     exitCode: 0,
   })
     .timing({
@@ -197,6 +206,10 @@ function everything(): Scenario {
     .on(contains("fail"))
     .timing("instant")
     .respond("Working.")
+    .failure("stream_cut_recovered")
+    .respond("Recovered.")
+    .failure("max_budget")
+    .failure("rate_limit", { message: "slow down" })
     .apiError(500, { message: "boom" })
     .on(any())
     .repeat()
@@ -218,9 +231,20 @@ Deno.test("round trip: every builder method and option, same file and same bytes
     "task",
     "ask me",
     "please fail",
+    "/compact",
     "other",
   ], ARGS);
-  for (const expected of ["Hello there.", "Not deleting.", "Both at once.", "not json {", "boom"]) {
+  for (
+    const expected of [
+      "Hello there.",
+      "Not deleting.",
+      "Both at once.",
+      "not json {",
+      "Recovered.",
+      "slow down",
+      "Summary:\\nR",
+    ]
+  ) {
     assert.ok(out.includes(expected), `the output has ${expected}`);
   }
   // the same prompts with the SDK's permission prompt tool: the asked tools go to the client

@@ -10,6 +10,7 @@ import type { ResultSubtype, TerminalReason } from "../builders/result.ts";
 import type { ToolCall } from "../builders/tools.ts";
 import type { AssistantContentBlock, Frame, UserFrame } from "../wire/frame.ts";
 import type { Matcher } from "./matcher.ts";
+import type { FailureName } from "./named_failures.ts";
 
 /**
  * A tool use and what running it returns (a {@linkcode ToolCall} from the tool helpers),
@@ -171,6 +172,21 @@ export interface ApiErrorStep {
   recovers?: boolean;
 }
 
+/**
+ * A named failure of the Messages API, exactly as the real CLI goes through it (see
+ * `NAMED_FAILURES`): its `api_retry` frames (as many as the client's
+ * `CLAUDE_CODE_MAX_RETRIES` allows), then the synthetic error message and an error result,
+ * or (the `*_recovered` names, `max_budget`) the exchange's next message.
+ */
+export interface FailureStep {
+  /** Step kind. */
+  kind: "failure";
+  /** Which failure. */
+  name: FailureName;
+  /** The API's error message, for the failures whose text carries it (403, 429, 400, 500, 529). */
+  message?: string;
+}
+
 /** Ends the process with an exit code (output already written is delivered). */
 export interface ExitStep {
   /** Step kind. */
@@ -189,6 +205,7 @@ export type Step =
   | WaitForWriteStep
   | RequestStep
   | ApiErrorStep
+  | FailureStep
   | ExitStep;
 
 /** Steps, or a function producing them lazily when the turn runs (a generator is ideal). */

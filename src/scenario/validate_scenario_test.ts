@@ -293,11 +293,18 @@ const RAW_CASES: BadCase[] = [
     message: `${P}'exchanges[0].steps[0]' must be a step object with a 'kind', got null`,
   },
   {
+    name: "a failure step with a misspelt name",
+    run: step({ kind: "failure", name: "overload" }),
+    error: RangeError,
+    message:
+      `${P}'exchanges[0].steps[0].name' is not a failure name: "overload" (did you mean 'overloaded'?)`,
+  },
+  {
     name: "unknown step kind",
     run: step({ kind: "emitt" }),
     error: TypeError,
     message:
-      `${P}'exchanges[0].steps[0].kind' must be one of emit, message, delay, raw, result, waitForWrite, request, apiError, exit, got "emitt"`,
+      `${P}'exchanges[0].steps[0].kind' must be one of emit, message, delay, raw, result, waitForWrite, request, apiError, failure, exit, got "emitt"`,
   },
   {
     name: "unknown step field",

@@ -10,12 +10,14 @@
 import type { ResultSubtype, TerminalReason } from "../builders/result.ts";
 import { isObject } from "../wire/frame.ts";
 import { Checker, MAX_SAFE, PERMISSIONS, show, STEPS } from "./_checks.ts";
+import { FAILURE_NAMES } from "./named_failures.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 import type {
   ApiErrorStep,
   DelayStep,
   EmitStep,
   ExitStep,
+  FailureStep,
   MessageStep,
   RawStep,
   RequestStep,
@@ -114,6 +116,7 @@ const STEP_KEYS: { readonly [K in Step["kind"]]: Record<string, true> } = {
     retryDelayMs: true,
     recovers: true,
   } satisfies Record<keyof ApiErrorStep, true>,
+  failure: { kind: true, name: true, message: true } satisfies Record<keyof FailureStep, true>,
   exit: { kind: true, code: true } satisfies Record<keyof ExitStep, true>,
 };
 const STEP_KINDS = Object.keys(STEP_KEYS);
@@ -233,6 +236,10 @@ class StepChecker extends Checker {
         }
         if (step.retryDelayMs !== undefined) this.ms(step.retryDelayMs, `${path}.retryDelayMs`);
         if (step.recovers !== undefined) this.boolean(step.recovers, `${path}.recovers`);
+        return;
+      case "failure":
+        this.nameIn(step.name, `${path}.name`, FAILURE_NAMES, "a failure name");
+        if (step.message !== undefined) this.string(step.message, `${path}.message`);
         return;
       case "exit":
         return this.integer(step.code, `${path}.code`, 0, 255);

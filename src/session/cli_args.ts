@@ -14,6 +14,8 @@ export interface CliFlags {
   permissionMode?: string;
   /** `--max-turns`. */
   maxTurns?: number;
+  /** `--max-budget-usd`. */
+  maxBudgetUsd?: number;
   /** `--permission-prompt-tool` (`stdio` when the SDK has a `canUseTool`). */
   permissionPromptTool?: string;
   /** `--settings` (a JSON string or a path). */
@@ -32,6 +34,7 @@ const VALUE_FLAGS = new Set([
   "model",
   "permission-mode",
   "max-turns",
+  "max-budget-usd",
   "permission-prompt-tool",
   "settings",
   "session-id",
@@ -78,6 +81,14 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
           throw new RangeError(`Invalid --max-turns: expected a positive integer, got '${value}'`);
         }
         flags.maxTurns = n;
+      } else if (name === "max-budget-usd") {
+        const n = Number(value);
+        if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {
+          throw new RangeError(
+            `Invalid --max-budget-usd: expected a positive number, got '${value}'`,
+          );
+        }
+        flags.maxBudgetUsd = n;
       }
     } else if (LIST_FLAGS.has(name)) {
       const values: string[] = inline !== undefined ? [inline] : [];

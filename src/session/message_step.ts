@@ -6,8 +6,9 @@
  * @module
  */
 
-import { apiErrorMessage, assistantMessage } from "../builders/assistant.ts";
-import type { AssistantMessageError } from "../builders/assistant.ts";
+import { apiErrorMessage } from "../builders/api_error_message.ts";
+import { assistantMessage } from "../builders/assistant.ts";
+import type { AssistantMessageError } from "../builders/api_error_message.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import {
   chunkText,
@@ -60,6 +61,28 @@ export async function sendMaxTurns(engine: Engine, turn: TurnState): Promise<voi
   turn.stopped = true;
 }
 
+/**
+ * Whether the budget is spent: a `max_budget` failure, or `--max-budget-usd` reached by the
+ * session's cost.
+ */
+export function overBudget(engine: Engine, turn: TurnState): boolean {
+  const budget = engine.flags.maxBudgetUsd;
+  return turn.budgetExhausted === true ||
+    (budget !== undefined && engine.ledger.costUsd >= budget);
+}
+
+/**
+ * Ends the turn with `error_max_budget_usd` instead of another API call or its success
+ * result (recorded: the reply, then this result, `stop_reason: "end_turn"`, no usage).
+ */
+export async function sendMaxBudget(engine: Engine, turn: TurnState): Promise<void> {
+  await sendResult(engine, turn, {
+    subtype: "error_max_budget_usd",
+    stopReason: turn.awaitingReply ? "tool_use" : "end_turn",
+  }, { apiCalls: [], durationApiMs: 0 });
+  turn.stopped = true;
+}
+
 /** Runs a message step. */
 export async function runMessage(
   engine: Engine,
@@ -67,6 +90,7 @@ export async function runMessage(
   turn: TurnState,
 ): Promise<void> {
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
+  if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   const ctx = engine.ctx;
   const blocks: AssistantContentBlock[] = [];
   const calls = new Map<string, ScriptedToolCall>();
@@ -79,6 +103,16 @@ export async function runMessage(
   }
   if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
   const frames = assistantMessage(ctx, blocks, { messageId: step.messageId });
+  // A recovered failure's reply comes from the non-streaming fallback: no stream events,
+  // and its frames carry the final stop reason (failures/*_recovered).
+  const fallback = turn.fallbackNext === true;
+  turn.fallbackNext = false;
+  if (fallback) {
+    const stop = calls.size > 0 ? "tool_use" : "end_turn";
+    for (const frame of frames) {
+      (frame.message as { stop_reason: string | null }).stop_reason = stop;
+    }
+  }
   const outputTokens = step.outputTokens ?? estimateTokens(blocks);
   const call: ApiCallUsage = { model: ctx.model, inputTokens: INPUT_TOKENS_PER_CALL, outputTokens };
   engine.ledger.add(call, ctx.model);
@@ -89,7 +123,7 @@ export async function runMessage(
     first = false;
     return step.delay ?? engine.delayFor(frame, turn);
   };
-  const partial = engine.partial();
+  const partial = engine.partial() && !fallback;
   const sequence: Iterable<Frame> = partial
     ? streamEvents(ctx, frames, { outputTokens, ...chunking(step, blocks) })
     : withThinkingTokens(ctx, frames);

@@ -23,6 +23,10 @@ export interface ResultOverride {
   durationApiMs?: number;
   /** The local command (`compact`) the result reports. */
   localCommand?: string;
+  /** An API failure without an HTTP status (`api_error_status: null`). */
+  apiFailure?: { apiError?: "connection_failed" };
+  /** The API error type of an HTTP failure. */
+  apiErrorType?: string;
 }
 
 /** Writes the turn's result frame. Throws a {@linkcode TurnFailure} when it cannot be built. */
@@ -34,7 +38,7 @@ export async function sendResult(
 ): Promise<void> {
   const subtype = options.subtype ?? "success";
   const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0 ||
-    options.apiErrorStatus !== undefined;
+    options.apiErrorStatus !== undefined || override.apiFailure !== undefined;
   const elapsed = Math.round(engine.clock.now() - turn.startedAt);
   let frame;
   try {
@@ -48,15 +52,22 @@ export async function sendResult(
       durationMs: elapsed,
       durationApiMs: override.durationApiMs ?? elapsed,
       ...(override.localCommand !== undefined ? { localCommand: override.localCommand } : {}),
-      apiCalls: override.apiCalls ?? turn.calls,
+      apiCalls: override.apiCalls ?? [...turn.failedCalls, ...turn.calls],
       modelUsage: engine.ledger.modelUsage(),
-      modelUsageSinceLastResult: modelUsage(turn.calls, { model: engine.ctx.model }),
+      modelUsageSinceLastResult: modelUsage([...turn.failedCalls, ...turn.calls], {
+        model: engine.ctx.model,
+      }),
       permissionDenials: turn.denials,
       stopReason: options.stopReason,
       terminalReason: options.terminalReason,
       totalCostUsd: options.totalCostUsd,
       resultIndex: engine.resultCount,
       ...(options.apiErrorStatus !== undefined ? { apiErrorStatus: options.apiErrorStatus } : {}),
+      ...(override.apiFailure ? { apiErrorStatus: null, ...override.apiFailure } : {}),
+      ...(override.apiErrorType !== undefined ? { apiErrorType: override.apiErrorType } : {}),
+      ...(options.subtype === "error_max_budget_usd" && engine.flags.maxBudgetUsd !== undefined
+        ? { maxBudgetUsd: engine.flags.maxBudgetUsd }
+        : {}),
       extra: options.extra,
     });
   } catch (error) {

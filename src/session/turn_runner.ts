@@ -18,13 +18,21 @@ import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { compactCommand, runCompact } from "./compact.ts";
+import { runFailure } from "./failure_step.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
 import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
-import { atMaxTurns, runApiError, runMessage, sendMaxTurns } from "./message_step.ts";
+import {
+  atMaxTurns,
+  overBudget,
+  runApiError,
+  runMessage,
+  sendMaxBudget,
+  sendMaxTurns,
+} from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
   Interrupted,
@@ -136,6 +144,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     // `--max-turns` may forbid.
     if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
     await stopHooks(engine, turn);
+    if (!turn.resultSent && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
     if (!turn.resultSent) await sendResult(engine, turn, {});
   }
 }
@@ -198,6 +207,8 @@ async function runStep(engine: Engine, step: Step, turn: TurnState, n: number): 
     }
     case "apiError":
       return runApiError(engine, step, turn);
+    case "failure":
+      return runFailure(engine, step, turn);
     case "exit":
       await engine.shutdown({ code: step.code, signal: null }, true);
       throw SESSION_ENDED;
@@ -375,6 +386,7 @@ function newTurn(
     ...start,
     startedAt: engine.clock.now(),
     calls: [],
+    failedCalls: [],
     userMessages: 1,
     lastText: "",
     denials: [],

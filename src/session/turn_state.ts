@@ -36,6 +36,12 @@ export interface TurnState {
   startedAt: number;
   /** The API calls (assistant messages) of this turn. */
   calls: ApiCallUsage[];
+  /** API calls that failed but were billed (partial streams before a named failure). */
+  failedCalls: ApiCallUsage[];
+  /** The next message comes from the non-streaming fallback (a recovered failure). */
+  fallbackNext?: boolean;
+  /** The budget is spent (`max_budget`, or `--max-budget-usd` reached). */
+  budgetExhausted?: boolean;
   /**
    * The user messages of this turn: the prompt, each tool result, an interruption notice.
    * The real CLI reports this as `num_turns` (r2_two_tools_one_message: 2 API calls, 3).

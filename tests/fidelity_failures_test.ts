@@ -1,0 +1,128 @@
+// Named failures: each recording of the real CLI 2.1.328 in tests/fixtures/real/failures/
+// (see its FINDINGS.md) replayed through the real SDK and the mock running the named
+// failure, both directions compared frame by frame with the values an app asserts on.
+import assert from "node:assert/strict";
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import { type FailureName, ScenarioBuilder } from "../mod.ts";
+import { compareTape } from "./_fidelity.ts";
+
+const HELLO = "Hello! How can I help you today?";
+
+interface Case {
+  /** The named failure. */
+  name: FailureName;
+  /** The recording (default: the name). */
+  tape?: string;
+  /** The client's environment, as recorded. */
+  env?: Record<string, string>;
+  /** The API's message, as recorded. */
+  message?: string;
+  /** SDK options besides `maxTurns: 1`. */
+  options?: Options;
+}
+
+const retries2 = { CLAUDE_CODE_MAX_RETRIES: "2" };
+const gateway = (port: number) => ({ ...retries2, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` });
+
+const CASES: Case[] = [
+  { name: "auth_error", env: retries2 },
+  { name: "forbidden", env: retries2 },
+  {
+    name: "rate_limit",
+    env: retries2,
+    message: "Number of request tokens has exceeded your per-minute rate limit (scripted 429)",
+  },
+  {
+    name: "rate_limit",
+    tape: "rate_limit_no_retry",
+    env: { CLAUDE_CODE_MAX_RETRIES: "0" },
+    message: "Number of request tokens has exceeded your per-minute rate limit (scripted 429)",
+  },
+  { name: "overloaded", env: gateway(41493) },
+  {
+    name: "overloaded",
+    tape: "overloaded_no_retry",
+    env: { CLAUDE_CODE_MAX_RETRIES: "0", ANTHROPIC_BASE_URL: "http://127.0.0.1:37039" },
+  },
+  {
+    name: "overloaded",
+    tape: "overloaded_default_retries",
+    env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:38141" },
+  },
+  { name: "server_error", env: gateway(38547) },
+  {
+    name: "bad_request",
+    env: retries2,
+    message: "messages: the fake API rejects this request (scripted 400)",
+  },
+  { name: "out_of_credits", env: retries2 },
+  { name: "connection_refused", env: retries2 },
+  { name: "connection_reset", env: retries2 },
+  { name: "connection_reset_recovered", env: retries2 },
+  { name: "request_timeout", env: { ...retries2, API_TIMEOUT_MS: "3000" } },
+  {
+    name: "stream_stall",
+    env: { ...retries2, API_TIMEOUT_MS: "3000", CLAUDE_BYTE_STREAM_IDLE_TIMEOUT_MS: "10000" },
+  },
+  { name: "stream_cut", env: retries2 },
+  { name: "stream_cut_recovered", env: retries2 },
+  { name: "malformed_stream", env: retries2 },
+  { name: "malformed_stream_recovered", env: retries2 },
+  { name: "max_budget", options: { maxBudgetUsd: 0.000001 } },
+];
+
+for (const c of CASES) {
+  const tape = c.tape ?? c.name;
+  Deno.test(`failure fidelity: ${c.name}${c.tape ? ` (${c.tape})` : ""}`, async () => {
+    const recovers = c.name.endsWith("_recovered") || c.name === "max_budget";
+    const exchange = new ScenarioBuilder().on("hello")
+      .failure(c.name, c.message !== undefined ? { message: c.message } : {});
+    const scenario = (recovers ? exchange.respond(HELLO, { outputTokens: 25 }) : exchange).build();
+    const { ours, real, mine } = await compareTape(
+      `failures/${tape}`,
+      scenario,
+      { maxTurns: 1, ...c.options },
+      { env: c.env },
+    );
+    const result = (frames: typeof real) => frames.find((f) => f.type === "result")!;
+    assert.deepEqual(Object.keys(result(mine)), Object.keys(result(real)), "result key order");
+    assert.equal(result(mine).total_cost_usd, result(real).total_cost_usd, "total_cost_usd");
+    const asst = (frames: typeof real) => frames.find((f) => f.type === "assistant")!;
+    assert.deepEqual(Object.keys(asst(mine)), Object.keys(asst(real)), "assistant key order");
+    assert.equal(
+      (asst(mine).message as { stop_reason: unknown }).stop_reason,
+      (asst(real).message as { stop_reason: unknown }).stop_reason,
+      "the assistant frame's stop_reason",
+    );
+    const realExit = recovers && c.name !== "max_budget" ? 0 : 1;
+    assert.equal(ours.exitCode, realExit, "exit code");
+    if (realExit === 0) assert.equal(ours.error, undefined);
+    else {
+      const text = (result(real).result as string | undefined) ??
+        (result(real).errors as string[])[0];
+      assert.equal(ours.error?.message, `Claude Code returned an error result: ${text}`);
+    }
+  });
+}
+
+Deno.test("failure fidelity: retry delays follow the CLI's backoff and are deterministic", async () => {
+  const run = async () => {
+    const { ours } = await compareTape(
+      "failures/overloaded_default_retries",
+      new ScenarioBuilder({ seed: 5 }).on("hello").failure("overloaded").build(),
+      { maxTurns: 1 },
+      { env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:38141" } },
+    );
+    return ours.out.filter((f) => f.subtype === "api_retry").map((f) => f.retry_delay_ms as number);
+  };
+  const delays = await run();
+  assert.deepEqual(delays, await run(), "same seed, same delays");
+  assert.equal(delays.length, 10);
+  delays.forEach((d, i) => {
+    const backoff = Math.min(500 * 2 ** i, 32000);
+    assert.ok(
+      d >= Math.max(1000, backoff) && d <= Math.max(1250, backoff * 1.25),
+      `attempt ${i + 1}: ${d}`,
+    );
+  });
+});
