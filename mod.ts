@@ -52,6 +52,7 @@ export * from "./src/builders/build_context.ts";
 export * from "./src/builders/ids.ts";
 export * from "./src/builders/assistant.ts";
 export * from "./src/builders/api_error_message.ts";
+export * from "./src/builders/permission_denied.ts";
 export * from "./src/builders/user.ts";
 export * from "./src/builders/system.ts";
 export * from "./src/builders/fast_mode.ts";

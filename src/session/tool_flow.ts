@@ -16,6 +16,7 @@ import {
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
+import { permissionDenied } from "../builders/permission_denied.ts";
 import { sessionStateChanged } from "../builders/system.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
@@ -92,11 +93,18 @@ export async function authorize(
     };
   }
   if (engine.flags.permissionPromptTool !== "stdio") {
-    // No canUseTool in the SDK: the real CLI cannot ask anyone and refuses.
+    // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies at once,
+    // says so in a permission_denied frame, and goes on (cli-samples/tool_bash_default_sj).
+    const message = noPromptDenial(block, engine.ctx.cwd);
+    await engine.send({
+      frame: permissionDenied(engine.ctx, { toolName: block.name, toolUseId: block.id, message }),
+      delay: 0,
+    });
     return {
       kind: "deny",
-      message: `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`,
-      meta: "userDenied",
+      message,
+      meta: { decision: "reject", source: "config" },
+      nonExecutionKind: "user-rejected",
     };
   }
   return await askClient(engine, { ...block, input }, verdict, turn);
@@ -283,6 +291,16 @@ export async function postToolHooks(
     }, { turn, toolUseId: block.id });
     keepContext(engine, output);
   }
+}
+
+/** The reason the real CLI gives when it denies a tool use it would have asked about. */
+function noPromptDenial(block: ScriptedToolCall["block"], cwd: string): string {
+  const path = block.name === "Bash" ? blockedPathOf(block.input.command, cwd) : undefined;
+  if (path !== undefined && path.startsWith(`${cwd.replace(/\/$/, "")}/`)) {
+    const command = String(block.input.command).trim().split(/\s+/)[0];
+    return `${command} in '${path}' needs approval. The path is inside the working directories for this session ('${cwd}'), and Claude Code asks before a shell command creates, changes or removes files there.`;
+  }
+  return `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`;
 }
 
 /** Where permission rules come from: the scenario, `--settings`, `--allowedTools`/`--disallowedTools`. */

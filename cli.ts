@@ -1,0 +1,55 @@
+#!/usr/bin/env -S deno run -A
+/**
+ * The fake `claude` binary: `deno run -A cli.ts <claude flags>`. Print mode (`-p`) with
+ * `--output-format text | json | stream-json`, and the SDK's duplex mode
+ * (`--input-format stream-json --output-format stream-json --verbose`), on the same engine
+ * and scenarios as the in-process mock. Its own options: `--scenario <file>`
+ * (`CLAUDE_MOCK_SCENARIO`), `--failure <name>` (`CLAUDE_MOCK_FAILURE`).
+ *
+ * @example Running the fake binary from code
+ * ```ts
+ * import { runCli } from "@x/claude-mock/cli";
+ * console.log(typeof runCli); // function
+ * ```
+ *
+ * @module
+ */
+
+import { runCli } from "./src/cli/run_cli.ts";
+
+export {
+  CLAIMED_VERSION,
+  type CliIO,
+  DEFAULT_REPLY,
+  defaultScenario,
+  runCli,
+} from "./src/cli/run_cli.ts";
+export type { Scenario } from "./src/scenario/scenario.ts";
+export type { FailureName } from "./src/scenario/named_failures.ts";
+export { CliUsageError, parseArgv, type ParsedArgv } from "./src/cli/parse_argv.ts";
+export { CLI_OPTIONS, type CliOption, type CliOptionKind } from "./src/cli/cli_options.ts";
+export {
+  type FakeClaude,
+  installFakeClaude,
+  type InstallFakeClaudeOptions,
+} from "./src/cli/install_fake_claude.ts";
+
+if (import.meta.main) {
+  const abort = new AbortController();
+  const onTerm = () => abort.abort();
+  Deno.addSignalListener("SIGTERM", onTerm);
+  const code = await runCli({
+    argv: Deno.args,
+    env: Deno.env.toObject(),
+    cwd: Deno.cwd(),
+    stdin: Deno.stdin.readable,
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    stdoutIsTerminal: Deno.stdout.isTerminal(),
+    stdout: Deno.stdout.writable,
+    stderr: Deno.stderr.writable,
+    isRoot: Deno.uid?.() === 0,
+    signal: abort.signal,
+  });
+  Deno.removeSignalListener("SIGTERM", onTerm);
+  Deno.exit(code);
+}

@@ -1,0 +1,79 @@
+/**
+ * Puts a fake `claude` executable into a temporary folder for tests: a program that shells
+ * out to `claude` finds it first on `PATH`, and the SDK runs it through
+ * `pathToClaudeCodeExecutable`. Deno only (it writes files and spawns Deno).
+ *
+ * @module
+ */
+
+import type { Scenario } from "../scenario/scenario.ts";
+import { scenarioToJSON } from "../scenario/scenario_to_json.ts";
+import type { FailureName } from "../scenario/named_failures.ts";
+
+/** Options for {@linkcode installFakeClaude}. */
+export interface InstallFakeClaudeOptions {
+  /** The scenario: a `Scenario` that is data (saved as a file), or a scenario file's path. */
+  scenario?: Scenario | string;
+  /** A named failure every invocation runs into. */
+  failure?: FailureName;
+  /** More environment for the fake (e.g. `CLAUDE_CODE_MAX_RETRIES`). */
+  env?: Record<string, string>;
+}
+
+/** An installed fake `claude`. Dispose it (`await using`) to remove its folder. */
+export interface FakeClaude extends AsyncDisposable {
+  /** The executable's absolute path (for `pathToClaudeCodeExecutable`). */
+  readonly path: string;
+  /** Its folder. */
+  readonly dir: string;
+  /**
+   * The environment to run programs with: `PATH` with the fake's folder first, the scenario
+   * and failure, and `options.env`.
+   */
+  readonly env: Record<string, string>;
+  /** Removes the folder. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Writes a `claude` executable (a shell script running `cli.ts` with this Deno) into a new
+ * temporary folder.
+ *
+ * @example A fake `claude` on PATH
+ * ```ts
+ * import { installFakeClaude } from "@x/claude-mock/cli";
+ * await using claude = await installFakeClaude();
+ * const out = await new Deno.Command("claude", { args: ["-p", "hi"], env: claude.env }).output();
+ * console.log(new TextDecoder().decode(out.stdout)); // Hello! How can I help?
+ * ```
+ */
+export async function installFakeClaude(
+  options: InstallFakeClaudeOptions = {},
+): Promise<FakeClaude> {
+  const dir = await Deno.makeTempDir({ prefix: "fake-claude-" });
+  const env: Record<string, string> = {
+    PATH: `${dir}:${Deno.env.get("PATH") ?? ""}`,
+    ...options.env,
+  };
+  if (typeof options.scenario === "string") env.CLAUDE_MOCK_SCENARIO = options.scenario;
+  else if (options.scenario) {
+    const file = `${dir}/scenario.json`;
+    await Deno.writeTextFile(file, JSON.stringify(scenarioToJSON(options.scenario)));
+    env.CLAUDE_MOCK_SCENARIO = file;
+  }
+  if (options.failure) env.CLAUDE_MOCK_FAILURE = options.failure;
+  const cli = new URL("../../cli.ts", import.meta.url);
+  const target = cli.protocol === "file:" ? decodeURIComponent(cli.pathname) : cli.href;
+  const path = `${dir}/claude`;
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh\nexec ${quote(Deno.execPath())} run -A --no-config --quiet ${quote(target)} "$@"\n`,
+  );
+  await Deno.chmod(path, 0o755);
+  const dispose = () => Deno.remove(dir, { recursive: true }).catch(() => {});
+  return { path, dir, env, dispose, [Symbol.asyncDispose]: dispose };
+}
+
+function quote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}

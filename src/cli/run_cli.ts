@@ -1,0 +1,373 @@
+/**
+ * The fake `claude` binary, runtime-free: a command line, the environment and three streams
+ * in, an exit code out. Print mode (`-p`) renders the engine's frames as `text`, `json` or
+ * `stream-json`; `--input-format stream-json` runs the full control protocol on stdio for the
+ * SDK's `pathToClaudeCodeExecutable`. The refusals, messages and exit codes are the real
+ * CLI 2.1.328's (`../shared/CLI.md` and the binary itself).
+ *
+ * @module
+ */
+
+import { userPrompt } from "../builders/user.ts";
+import { loadScenario } from "../scenario/load_scenario.ts";
+import { any } from "../scenario/matcher.ts";
+import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/named_failures.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
+import type { Step, StepSource } from "../scenario/step.ts";
+import { Session } from "../session/session.ts";
+import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
+
+/** What the fake binary runs with: its command line, environment and streams. */
+export interface CliIO {
+  /** The arguments (without the program name). */
+  argv: readonly string[];
+  /** The environment. */
+  env: Record<string, string | undefined>;
+  /** The working directory. */
+  cwd: string;
+  /** Standard input. */
+  stdin: ReadableStream<Uint8Array>;
+  /** Whether standard input is a terminal. */
+  stdinIsTerminal: boolean;
+  /** Whether standard output is a terminal. */
+  stdoutIsTerminal: boolean;
+  /** Standard output. */
+  stdout: WritableStream<Uint8Array>;
+  /** Standard error. */
+  stderr: WritableStream<Uint8Array>;
+  /** Whether the process runs as root (uid 0). */
+  isRoot?: boolean;
+  /** Aborted on SIGTERM: the run ends with exit 143. */
+  signal?: AbortSignal;
+}
+
+/** The version the fake claims (`CLAUDE_MOCK_VERSION` overrides it). */
+export const CLAIMED_VERSION = "2.1.328";
+
+/** The default answer of the default scenario (the real CLI's, as recorded for `-p hello`). */
+export const DEFAULT_REPLY = "Hello! How can I help?";
+
+const encoder = new TextEncoder();
+
+/**
+ * Runs the fake `claude` with `io`; resolves with the exit code. Never throws: a refused
+ * command line or a bad scenario is a message on stderr and exit 1.
+ *
+ * @example `claude --version`
+ * ```ts
+ * import { runCli } from "@x/claude-mock/cli";
+ * const out: string[] = [];
+ * const sink = () =>
+ *   new WritableStream<Uint8Array>({ write: (c) => void out.push(new TextDecoder().decode(c)) });
+ * const code = await runCli({
+ *   argv: ["--version"],
+ *   env: {},
+ *   cwd: "/",
+ *   stdin: new Blob([]).stream(),
+ *   stdinIsTerminal: true,
+ *   stdoutIsTerminal: false,
+ *   stdout: sink(),
+ *   stderr: sink(),
+ * });
+ * console.log(code, out.join("")); // 0 2.1.328 (Claude Code)
+ * ```
+ */
+export async function runCli(io: CliIO): Promise<number> {
+  const out = io.stdout.getWriter();
+  const err = io.stderr.getWriter();
+  try {
+    return await run(io, out, err);
+  } catch (error) {
+    const message = error instanceof CliUsageError
+      ? error.message
+      : `claude-mock: ${error instanceof Error ? error.message : String(error)}`;
+    await err.write(encoder.encode(`${message}\n`)).catch(() => {});
+    return error instanceof CliUsageError ? error.exitCode : 1;
+  } finally {
+    await out.close().catch(() => {});
+    await err.close().catch(() => {});
+  }
+}
+
+async function run(
+  io: CliIO,
+  out: WritableStreamDefaultWriter<Uint8Array>,
+  err: WritableStreamDefaultWriter<Uint8Array>,
+): Promise<number> {
+  const parsed = parseArgv(io.argv);
+  const has = (name: string) => parsed.options.has(name);
+  const value = (name: string) => {
+    const v = parsed.options.get(name);
+    return typeof v === "string" ? v : undefined;
+  };
+  if (has("--version")) {
+    await out.write(
+      encoder.encode(`${io.env.CLAUDE_MOCK_VERSION ?? CLAIMED_VERSION} (Claude Code)\n`),
+    );
+    return 0;
+  }
+  if (has("--help")) {
+    const { HELP_TEXT } = await import("./help_text.ts");
+    await out.write(encoder.encode(HELP_TEXT));
+    return 0;
+  }
+  const outputFormat = value("--output-format") ?? "text";
+  const inputFormat = value("--input-format") ?? "text";
+  const print = has("--print") || inputFormat === "stream-json" ||
+    (!io.stdoutIsTerminal && (parsed.prompt !== undefined || !io.stdinIsTerminal));
+  if (!print) {
+    throw new CliUsageError(
+      "claude-mock: the interactive mode is not simulated; use -p (or run with stdout not a terminal)",
+    );
+  }
+  if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
+    throw new CliUsageError(
+      "Error: --input-format=stream-json requires output-format=stream-json.",
+    );
+  }
+  if (outputFormat === "stream-json" && !has("--verbose")) {
+    throw new CliUsageError(
+      "Error: When using --print, --output-format=stream-json requires --verbose",
+    );
+  }
+  if (has("--include-partial-messages") && outputFormat !== "stream-json") {
+    throw new CliUsageError(
+      "Error: --include-partial-messages requires --print and --output-format=stream-json.",
+    );
+  }
+  const bypass = has("--dangerously-skip-permissions") ||
+    value("--permission-mode") === "bypassPermissions";
+  if (bypass && io.isRoot && io.env.IS_SANDBOX !== "1") {
+    throw new CliUsageError(
+      "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
+    );
+  }
+  checkSessionFlags(parsed);
+  const scenario = await chooseScenario(parsed, io);
+  const args = [...parsed.args];
+  if (has("--dangerously-skip-permissions") && !has("--permission-mode")) {
+    args.push("--permission-mode", "bypassPermissions");
+  }
+  const speed = Number(io.env.CLAUDE_MOCK_SPEED);
+  const session = new Session({ ...scenario, cwd: scenario.cwd ?? io.cwd }, {
+    args,
+    env: io.env,
+    ...(Number.isFinite(speed) && speed >= 0 ? { speedFactor: speed } : {}),
+  });
+  const onAbort = () => session.kill("SIGTERM");
+  io.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    if (inputFormat === "stream-json") {
+      await duplex(io, session, out);
+    } else {
+      const prompt = await promptOf(parsed, io, err);
+      await printMode(session, { prompt, outputFormat, env: io.env, out });
+    }
+    const status = await session.exited;
+    return status.signal ? 143 : status.code ?? 1;
+  } finally {
+    io.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkSessionFlags(parsed: ParsedArgv): void {
+  const id = parsed.options.get("--session-id");
+  if (typeof id === "string" && !UUID.test(id)) {
+    throw new CliUsageError("Error: Invalid session ID. Must be a valid UUID.");
+  }
+  const resume = parsed.options.get("--resume");
+  if (typeof resume === "string" && !UUID.test(resume)) {
+    throw new CliUsageError(
+      `Error: --resume requires a valid session ID or session title when used with --print. Usage: claude -p --resume <session-id|title>. Provided value "${resume}" is not a UUID and does not match any session title.`,
+    );
+  }
+}
+
+/** `--scenario` / `CLAUDE_MOCK_SCENARIO`, `--failure` / `CLAUDE_MOCK_FAILURE`, or the default. */
+async function chooseScenario(parsed: ParsedArgv, io: CliIO): Promise<Scenario> {
+  const file = parsed.mock.scenario ?? io.env.CLAUDE_MOCK_SCENARIO;
+  const failure = parsed.mock.failure ?? io.env.CLAUDE_MOCK_FAILURE;
+  if (failure !== undefined && !isFailureName(failure)) {
+    throw new CliUsageError(
+      `claude-mock: unknown failure '${failure}'; expected one of ${FAILURE_NAMES.join(", ")}`,
+    );
+  }
+  let scenario: Scenario;
+  if (file !== undefined && file !== "") {
+    const path = file.startsWith("/") || /^[a-z]+:/i.test(file) ? file : `${io.cwd}/${file}`;
+    scenario = await loadScenario(path);
+  } else {
+    scenario = defaultScenario();
+  }
+  return failure === undefined ? scenario : withFailure(scenario, failure as FailureName);
+}
+
+/** The scenario with no file: every prompt gets {@linkcode DEFAULT_REPLY}. */
+export function defaultScenario(): Scenario {
+  return new ScenarioBuilder({ name: "default" }).on(any()).repeat().respond(DEFAULT_REPLY)
+    .build();
+}
+
+/** `scenario` with the named failure before each exchange's steps. */
+function withFailure(scenario: Scenario, name: FailureName): Scenario {
+  const failure: Step = { kind: "failure", name };
+  const prefix = (steps: StepSource): StepSource =>
+    typeof steps === "function"
+      ? async function* (turn) {
+        yield failure;
+        yield* await steps(turn);
+      }
+      : [failure, ...steps];
+  return {
+    ...scenario,
+    exchanges: scenario.exchanges.map((e) => ({ ...e, steps: prefix(e.steps) })),
+  };
+}
+
+/** The prompt: the argument and piped stdin, joined as the real CLI joins them. */
+async function promptOf(
+  parsed: ParsedArgv,
+  io: CliIO,
+  err: WritableStreamDefaultWriter<Uint8Array>,
+): Promise<string> {
+  let piped = "";
+  if (!io.stdinIsTerminal) piped = await readStdin(io.stdin, err);
+  const prompt = parsed.prompt !== undefined && piped !== ""
+    ? `${parsed.prompt}\n${piped}`
+    : parsed.prompt ?? piped;
+  if (prompt.trim() === "") {
+    throw new CliUsageError(
+      "Error: Input must be provided either through stdin or as a prompt argument when using --print",
+    );
+  }
+  return prompt;
+}
+
+/** All of stdin; an open pipe that stays empty for 3 s is given up on, as the real CLI does. */
+async function readStdin(
+  stdin: ReadableStream<Uint8Array>,
+  err: WritableStreamDefaultWriter<Uint8Array>,
+): Promise<string> {
+  const reader = stdin.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const quiet = new Promise<"quiet">((resolve) => {
+    timer = setTimeout(() => resolve("quiet"), 3000);
+  });
+  try {
+    const first = await Promise.race([reader.read(), quiet]);
+    clearTimeout(timer);
+    if (first === "quiet") {
+      await err.write(encoder.encode(
+        "Warning: no stdin data received in 3s, proceeding without it. If piping from a slow command, redirect stdin explicitly: < /dev/null to skip, or wait longer.\n",
+      ));
+      reader.cancel().catch(() => {});
+      return "";
+    }
+    if (first.done) return "";
+    text += decoder.decode(first.value, { stream: true });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    return (text + decoder.decode()).replace(/\n$/, "");
+  } finally {
+    clearTimeout(timer);
+    reader.releaseLock();
+  }
+}
+
+/** Whether the client asked for `session_state_changed` frames (the SDK does). */
+function wantsSessionState(env: Record<string, string | undefined>): boolean {
+  return env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1";
+}
+
+/** `--input-format stream-json`: stdin to the engine, the engine's lines to stdout. */
+async function duplex(
+  io: CliIO,
+  session: Session,
+  out: WritableStreamDefaultWriter<Uint8Array>,
+): Promise<void> {
+  const feeding = io.stdin.pipeTo(session.writable).catch(() => {});
+  const keepState = wantsSessionState(io.env);
+  for await (const line of lines(session.readable)) {
+    if (!keepState && line.includes('"subtype":"session_state_changed"')) continue;
+    await out.write(encoder.encode(`${line}\n`));
+  }
+  await Promise.race([feeding, session.exited]);
+}
+
+/** Print mode: one prompt, the frames rendered as the output format asks. */
+async function printMode(
+  session: Session,
+  how: {
+    prompt: string;
+    outputFormat: string;
+    env: Record<string, string | undefined>;
+    out: WritableStreamDefaultWriter<Uint8Array>;
+  },
+): Promise<void> {
+  const writer = session.writable.getWriter();
+  await writer.write(`${JSON.stringify(userPrompt(how.prompt))}\n`);
+  await writer.close();
+  const keepState = wantsSessionState(how.env);
+  let result: Record<string, unknown> | undefined;
+  for await (const line of lines(session.readable)) {
+    if (how.outputFormat === "stream-json") {
+      if (!keepState && line.includes('"subtype":"session_state_changed"')) continue;
+      await how.out.write(encoder.encode(`${line}\n`));
+      continue;
+    }
+    if (!line.startsWith('{"') || !line.includes('"type":"result"')) continue;
+    try {
+      const frame = JSON.parse(line);
+      if (frame.type === "result") result = frame;
+    } catch {
+      // a malformed line the scenario wrote on purpose: not a result
+    }
+  }
+  if (!result) return;
+  if (how.outputFormat === "json") {
+    const { model_usage_since_last_result: _, ...json } = result;
+    await how.out.write(encoder.encode(`${JSON.stringify(json)}\n`));
+  } else {
+    await how.out.write(encoder.encode(`${textOf(result)}\n`));
+  }
+}
+
+/** What `--output-format text` prints for a result (the real CLI's texts). */
+function textOf(result: Record<string, unknown>): string {
+  const errors = Array.isArray(result.errors) ? result.errors.map(String) : [];
+  switch (result.subtype) {
+    case "success":
+      return String(result.result ?? "");
+    case "error_max_turns": {
+      const n = /\((\d+)\)/.exec(errors[0] ?? "")?.[1] ?? "";
+      return `Error: Reached max turns (${n})`;
+    }
+    default:
+      return `Error: ${errors.join("\n") || String(result.subtype)}`;
+  }
+}
+
+/** The lines of a byte stream. */
+async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of stream) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (line !== "") yield line;
+    }
+  }
+  buffer += decoder.decode();
+  if (buffer !== "") yield buffer;
+}

@@ -1,0 +1,420 @@
+// The fake `claude` binary as a subprocess: print formats, the real CLI's refusals, named
+// failures in each output format, scenario files, PATH shimming, and the real SDK through
+// `pathToClaudeCodeExecutable` compared with the in-process mock.
+import assert from "node:assert/strict";
+import {
+  createSdkMcpServer,
+  type Options,
+  query,
+  type SDKMessage,
+  tool,
+} from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
+import { type FakeClaude, installFakeClaude } from "../cli.ts";
+import { exact, MockTransport, type Scenario, ScenarioBuilder } from "../mod.ts";
+
+const decoder = new TextDecoder();
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `claude <args>` from PATH with the fake's environment (stdin: `input` or none). */
+async function claude(
+  fake: FakeClaude,
+  args: string[],
+  input?: string,
+  env: Record<string, string> = {},
+): Promise<Run> {
+  const command = new Deno.Command("claude", {
+    args,
+    env: { ...fake.env, ...env },
+    cwd: fake.dir,
+    stdin: input === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const child = command.spawn();
+  if (input !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(input));
+    await writer.close();
+  }
+  const out = await child.output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+const lines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l));
+
+Deno.test("cli: print mode in text, json and stream-json", async () => {
+  await using fake = await installFakeClaude();
+  const text = await claude(fake, ["-p", "hello"]);
+  assert.deepEqual(text, { code: 0, stdout: "Hello! How can I help?\n", stderr: "" });
+  const json = await claude(fake, ["-p", "hello", "--output-format", "json"]);
+  assert.equal(json.code, 0);
+  const result = JSON.parse(json.stdout);
+  assert.deepEqual(Object.keys(result), [
+    "duration_api_ms",
+    "stop_reason",
+    "session_id",
+    "total_cost_usd",
+    "usage",
+    "modelUsage",
+    "permission_denials",
+    "terminal_reason",
+    "fast_mode_state",
+    "fast_mode_disabled_reason",
+    "subagent_stats",
+    "safety_stops",
+    "is_error",
+    "num_turns",
+    "subtype",
+    "api_error_status",
+    "result",
+    "ttft_ms",
+    "type",
+    "duration_ms",
+    "uuid",
+    "ttft_stream_ms",
+    "time_to_request_ms",
+    "first_content_frame_ms",
+    "queued_turn_count",
+    "result_index",
+  ]);
+  assert.equal(json.stdout.split("\n").length, 2, "one line");
+  const stream = await claude(fake, ["-p", "hello", "--output-format", "stream-json", "--verbose"]);
+  const kinds = lines(stream.stdout).map((f) => f.subtype ? `${f.type}/${f.subtype}` : f.type);
+  assert.deepEqual(kinds, ["system/init", "assistant", "result/success"]);
+  const partial = await claude(fake, [
+    "-p",
+    "hello",
+    "--output-format=stream-json",
+    "--verbose",
+    "--include-partial-messages",
+  ]);
+  const frames = lines(partial.stdout);
+  assert.equal(frames[1].subtype, "status");
+  assert.ok(frames.some((f) => f.type === "stream_event"));
+});
+
+Deno.test("cli: the prompt argument and piped stdin are joined as the real CLI joins them", async () => {
+  await using fake = await installFakeClaude({
+    scenario: new ScenarioBuilder().on(exact("summarize\nline one\nline two")).respond(
+      "joined",
+    )
+      .onUnmatched("not joined").build(),
+  });
+  assert.equal(
+    (await claude(fake, ["-p", "summarize"], "line one\nline two\n")).stdout,
+    "joined\n",
+  );
+  // stdout not a terminal: a bare prompt is print mode
+  assert.equal((await claude(fake, ["summarize"], "line one\nline two")).stdout, "joined\n");
+});
+
+Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
+  await using fake = await installFakeClaude();
+  const cases: Array<[string[], string]> = [
+    [["-p", "hello", "--no-such-flag"], "error: unknown option '--no-such-flag'\n"],
+    [["-p", "hello", "--verbos"], "error: unknown option '--verbos'\n(Did you mean --verbose?)\n"],
+    [
+      ["-p", "hello", "--output-format", "xml"],
+      "error: option '--output-format <format>' argument 'xml' is invalid. Allowed choices are text, json, stream-json.\n",
+    ],
+    [["-p", "hello", "--model"], "error: option '--model <model>' argument missing\n"],
+    [
+      ["-p", "hello", "--output-format", "stream-json"],
+      "Error: When using --print, --output-format=stream-json requires --verbose\n",
+    ],
+    [
+      ["-p", "hello", "--input-format", "stream-json"],
+      "Error: --input-format=stream-json requires output-format=stream-json.\n",
+    ],
+    [
+      ["-p", "hello", "--output-format", "json", "--include-partial-messages"],
+      "Error: --include-partial-messages requires --print and --output-format=stream-json.\n",
+    ],
+    [
+      ["-p"],
+      "Error: Input must be provided either through stdin or as a prompt argument when using --print\n",
+    ],
+    [
+      ["-p", "hello", "--max-turns", "abc"],
+      "error: option '--max-turns <turns>' argument 'abc' is invalid. must be a number\n",
+    ],
+    [
+      ["-p", "hello", "--max-budget-usd", "-1"],
+      "error: option '--max-budget-usd <amount>' argument '-1' is invalid. --max-budget-usd must be a number greater than 0\n",
+    ],
+    [
+      ["-p", "hello", "--permission-mode", "xyz"],
+      "error: option '--permission-mode <mode>' argument 'xyz' is invalid. Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan.\n",
+    ],
+    [["-p", "hello", "--session-id", "abc"], "Error: Invalid session ID. Must be a valid UUID.\n"],
+    [
+      ["-p", "hello", "--failure", "nope"],
+      "claude-mock: unknown failure 'nope'; expected one of auth_error, forbidden, rate_limit, overloaded, server_error, bad_request, out_of_credits, connection_refused, connection_reset, connection_reset_recovered, request_timeout, stream_stall, stream_cut, stream_cut_recovered, malformed_stream, malformed_stream_recovered, max_budget\n",
+    ],
+  ];
+  for (const [args, stderr] of cases) {
+    assert.deepEqual(await claude(fake, args), { code: 1, stdout: "", stderr }, args.join(" "));
+  }
+  if (Deno.uid() === 0) {
+    const refused = await claude(fake, ["-p", "hello", "--dangerously-skip-permissions"]);
+    assert.deepEqual(refused, {
+      code: 1,
+      stdout: "",
+      stderr:
+        "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n",
+    });
+    const sandboxed = await claude(
+      fake,
+      ["-p", "hi", "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose"],
+      undefined,
+      { IS_SANDBOX: "1" },
+    );
+    assert.equal(lines(sandboxed.stdout)[0].permissionMode, "bypassPermissions");
+  }
+  assert.deepEqual(await claude(fake, ["--version"]), {
+    code: 0,
+    stdout: "2.1.328 (Claude Code)\n",
+    stderr: "",
+  });
+  assert.equal(
+    (await claude(fake, ["-v"], undefined, { CLAUDE_MOCK_VERSION: "9.9.9" })).stdout,
+    "9.9.9 (Claude Code)\n",
+  );
+  const help = await claude(fake, ["--help"]);
+  assert.match(help.stdout, /^Usage: claude \[options\] \[command\] \[prompt\]\n/);
+});
+
+Deno.test("cli: each named failure in each output format, as the real CLI prints it", async () => {
+  await using fake = await installFakeClaude({ env: { CLAUDE_CODE_MAX_RETRIES: "1" } });
+  const texts: Record<string, RegExp> = {
+    auth_error: /^Invalid API key · Fix external API key\n$/,
+    rate_limit: /^API Error: Request rejected \(429\) · /,
+    connection_refused:
+      /^API Error: Connection refused — a firewall or proxy may be blocking it \(ECONNREFUSED\)\n$/,
+    request_timeout: /^Request timed out\. .* set API_TIMEOUT_MS above 600000\.\n$/,
+    stream_cut_recovered: /^Hello! How can I help\?\n$/,
+    max_budget: /^Error: Reached maximum budget/,
+  };
+  for (const [name, text] of Object.entries(texts)) {
+    const plain = await claude(fake, ["-p", "hello", "--failure", name]);
+    assert.match(plain.stdout, text, name);
+    assert.equal(plain.code, name === "stream_cut_recovered" ? 0 : 1, `${name} exit`);
+    const json = JSON.parse(
+      (await claude(fake, ["-p", "hello", "--output-format", "json", "--failure", name])).stdout,
+    );
+    assert.equal(json.type, "result", name);
+    const stream = lines(
+      (await claude(fake, [
+        "-p",
+        "hello",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--failure",
+        name,
+      ])).stdout,
+    );
+    assert.deepEqual(stream.at(-1), {
+      ...json,
+      model_usage_since_last_result: stream.at(-1).model_usage_since_last_result,
+    }, `${name}: the same result`);
+    const retries = stream.filter((f) => f.subtype === "api_retry").length;
+    assert.equal(
+      retries,
+      ["auth_error", "rate_limit", "connection_refused", "request_timeout", "stream_cut_recovered"]
+          .includes(name)
+        ? 1
+        : 0,
+      `${name} retries`,
+    );
+  }
+  const refused = JSON.parse(
+    (await claude(fake, ["-p", "hello", "--output-format", "json"], undefined, {
+      CLAUDE_MOCK_FAILURE: "connection_refused",
+    })).stdout,
+  );
+  assert.equal(refused.api_error, "connection_failed");
+});
+
+Deno.test("cli: scenario files, and a bad one named with its path", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/ok.json`,
+      JSON.stringify({ exchanges: [{ on: "ping", steps: [{ say: "pong" }] }] }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/bad.json`,
+      JSON.stringify({ exchanges: [{ on: "x", steps: "nope" }] }),
+    );
+    await using fake = await installFakeClaude();
+    assert.equal(
+      (await claude(fake, ["-p", "ping", "--scenario", `${dir}/ok.json`])).stdout,
+      "pong\n",
+    );
+    assert.equal(
+      (await claude(fake, ["-p", "ping"], undefined, { CLAUDE_MOCK_SCENARIO: `${dir}/ok.json` }))
+        .stdout,
+      "pong\n",
+    );
+    const bad = await claude(fake, ["-p", "ping", "--scenario", `${dir}/bad.json`]);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stdout, "");
+    assert.match(
+      bad.stderr,
+      /^claude-mock: Cannot load scenario: 'exchanges\[0\]\.steps' must be an array.*\(in .*bad\.json\)\n$/,
+    );
+    const missing = await claude(fake, ["-p", "ping", "--scenario", `${dir}/none.json`]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /none\.json/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cli: print mode denies what would need a prompt, as the real CLI does", async () => {
+  await using fake = await installFakeClaude({
+    scenario: new ScenarioBuilder({ cwd: "/home/user/project" }).on("Create").usesBash(
+      "touch created.txt",
+      {
+        description: "Create created.txt",
+      },
+    ).respond("Done.").build(),
+  });
+  const run = await claude(fake, [
+    "-p",
+    "Create an empty file named created.txt",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+  ]);
+  assert.equal(run.code, 0);
+  const frames = lines(run.stdout);
+  const denied = frames.find((f) => f.subtype === "permission_denied");
+  assert.equal(
+    denied.message,
+    "touch in '/home/user/project/created.txt' needs approval. The path is inside the working directories for this session ('/home/user/project'), and Claude Code asks before a shell command creates, changes or removes files there.",
+  );
+  const result = frames.at(-1);
+  assert.deepEqual(result.permission_denials.map((d: { tool_name: string }) => d.tool_name), [
+    "Bash",
+  ]);
+  const allowed = lines(
+    (await claude(fake, [
+      "-p",
+      "Create it",
+      "--allowedTools",
+      "Bash",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+    ])).stdout,
+  );
+  assert.equal(allowed.some((f) => f.subtype === "permission_denied"), false);
+});
+
+// ---- the real SDK through pathToClaudeCodeExecutable, compared with the in-process mock
+
+/** What the app gets, with what differs between two processes (timings) left out. */
+function comparable(messages: SDKMessage[]): unknown[] {
+  return messages.map((m) => {
+    const { duration_ms: _d, duration_api_ms: _a, ...rest } = m as Record<string, unknown>;
+    return rest;
+  });
+}
+
+async function bothSeams(
+  scenario: Scenario,
+  prompt: string,
+  options: Options,
+  drive?: (q: ReturnType<typeof query>, m: SDKMessage) => Promise<void>,
+) {
+  const run = async (opts: Options) => {
+    const messages: SDKMessage[] = [];
+    let error: Error | undefined;
+    try {
+      const q = query({ prompt, options: { ...options, ...opts } });
+      for await (const m of q) {
+        messages.push(m);
+        await drive?.(q, m);
+      }
+    } catch (e) {
+      error = e as Error;
+    }
+    return { messages, error };
+  };
+  const mock = new MockTransport(scenario);
+  const inProcess = await run({ spawnClaudeCodeProcess: mock.spawn });
+  await using fake = await installFakeClaude({ scenario });
+  const subprocess = await run({
+    pathToClaudeCodeExecutable: fake.path,
+    env: { ...Deno.env.toObject(), ...fake.env },
+  });
+  assert.deepEqual(comparable(subprocess.messages), comparable(inProcess.messages));
+  assert.equal(subprocess.error?.message, inProcess.error?.message);
+  return subprocess;
+}
+
+Deno.test("cli + SDK: the same app messages through pathToClaudeCodeExecutable (permissions, hooks, MCP)", async () => {
+  const calc = createSdkMcpServer({
+    name: "calc",
+    version: "1.0.0",
+    tools: [
+      tool(
+        "add",
+        "Add",
+        { a: z.number(), b: z.number() },
+        (a) => Promise.resolve({ content: [{ type: "text" as const, text: String(a.a + a.b) }] }),
+      ),
+    ],
+  });
+  const hooked: string[] = [];
+  const scenario = new ScenarioBuilder({ seed: 9, cwd: "/home/user/project" })
+    .on("work")
+    .usesBash("rm -rf build", { description: "Clean" })
+    .usesTool("mcp__calc__add", { a: 2, b: 3 })
+    .respond("Done: 5.")
+    .build();
+  const { messages, error } = await bothSeams(scenario, "work", {
+    mcpServers: { calc },
+    canUseTool: (name, input) =>
+      Promise.resolve(
+        name === "Bash"
+          ? { behavior: "deny", message: "no rm" }
+          : { behavior: "allow", updatedInput: input },
+      ),
+    hooks: {
+      PreToolUse: [{
+        hooks: [(input) => {
+          hooked.push((input as { tool_name: string }).tool_name);
+          return Promise.resolve({});
+        }],
+      }],
+    },
+  });
+  assert.equal(error, undefined);
+  assert.equal((messages.at(-1) as { result: string }).result, "Done: 5.");
+  assert.deepEqual(
+    hooked,
+    ["Bash", "mcp__calc__add", "Bash", "mcp__calc__add"],
+    "hooks ran in both seams",
+  );
+});
+
+Deno.test("cli + SDK: an interrupt through pathToClaudeCodeExecutable", async () => {
+  const scenario = new ScenarioBuilder({ seed: 4, cwd: "/home/user/project" })
+    .on("long").usesBash("make", { description: "Build" }).respond("Built.").build();
+  const { messages } = await bothSeams(scenario, "long", {
+    canUseTool: () => new Promise(() => {}),
+  }, async (q, m) => {
+    if (m.type === "assistant") await q.interrupt();
+  });
+  const result = messages.at(-1) as { subtype: string };
+  assert.equal(result.subtype, "error_during_execution");
+});
