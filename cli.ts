@@ -24,10 +24,9 @@ export {
   defaultScenario,
   runCli,
 } from "./src/cli/run_cli.ts";
-export type { Scenario } from "./src/scenario/scenario.ts";
-export type { FailureName } from "./src/scenario/named_failures.ts";
 export { CliUsageError, parseArgv, type ParsedArgv } from "./src/cli/parse_argv.ts";
 export { CLI_OPTIONS, type CliOption, type CliOptionKind } from "./src/cli/cli_options.ts";
+export { type CapturedInvocation, CaptureLog, readCapture } from "./src/cli/capture.ts";
 export {
   type FakeClaude,
   installFakeClaude,

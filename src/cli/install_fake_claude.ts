@@ -9,6 +9,7 @@
 import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioToJSON } from "../scenario/scenario_to_json.ts";
 import type { FailureName } from "../scenario/named_failures.ts";
+import { type CaptureLog, readCapture } from "./capture.ts";
 
 /** Options for {@linkcode installFakeClaude}. */
 export interface InstallFakeClaudeOptions {
@@ -31,6 +32,10 @@ export interface FakeClaude extends AsyncDisposable {
    * and failure, and `options.env`.
    */
   readonly env: Record<string, string>;
+  /** The capture file every run appends to. */
+  readonly captureFile: string;
+  /** What the runs so far did. */
+  capture(): Promise<CaptureLog>;
   /** Removes the folder. */
   dispose(): Promise<void>;
 }
@@ -51,8 +56,13 @@ export async function installFakeClaude(
   options: InstallFakeClaudeOptions = {},
 ): Promise<FakeClaude> {
   const dir = await Deno.makeTempDir({ prefix: "fake-claude-" });
+  const captureFile = `${dir}/capture.jsonl`;
+  // its own config and state folders: transcripts and invocation counts stay in the folder
   const env: Record<string, string> = {
     PATH: `${dir}:${Deno.env.get("PATH") ?? ""}`,
+    CLAUDE_CONFIG_DIR: `${dir}/config`,
+    CLAUDE_MOCK_STATE_DIR: `${dir}/state`,
+    CLAUDE_MOCK_CAPTURE: captureFile,
     ...options.env,
   };
   if (typeof options.scenario === "string") env.CLAUDE_MOCK_SCENARIO = options.scenario;
@@ -71,7 +81,15 @@ export async function installFakeClaude(
   );
   await Deno.chmod(path, 0o755);
   const dispose = () => Deno.remove(dir, { recursive: true }).catch(() => {});
-  return { path, dir, env, dispose, [Symbol.asyncDispose]: dispose };
+  return {
+    path,
+    dir,
+    env,
+    captureFile,
+    capture: () => readCapture(captureFile),
+    dispose,
+    [Symbol.asyncDispose]: dispose,
+  };
 }
 
 function quote(s: string): string {

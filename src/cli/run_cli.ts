@@ -15,7 +15,18 @@ import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/name
 import type { Scenario } from "../scenario/scenario.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Step, StepSource } from "../scenario/step.ts";
-import { Session } from "../session/session.ts";
+import { Session, type SessionOptions } from "../session/session.ts";
+import { getDefaults } from "../timing/defaults.ts";
+import type { Timing } from "../timing/timing_profile.ts";
+import {
+  appendCapture,
+  appendTranscript,
+  hasTranscript,
+  latestSession,
+  nextInvocation,
+  projectDir,
+  stateDir,
+} from "./cli_state.ts";
 import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 
 /** What the fake binary runs with: its command line, environment and streams. */
@@ -144,31 +155,162 @@ async function run(
     );
   }
   checkSessionFlags(parsed);
+  const started = Date.now();
   const scenario = await chooseScenario(parsed, io);
+  const cwd = scenario.cwd ?? io.cwd;
+  const projects = projectDir(io.env, cwd);
+  const sessionId = await resolveSession(parsed, projects);
+  const invocation = await nextInvocation(stateDir(io.env));
+  const prompt = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io, err);
   const args = [...parsed.args];
   if (has("--dangerously-skip-permissions") && !has("--permission-mode")) {
     args.push("--permission-mode", "bypassPermissions");
   }
-  const speed = Number(io.env.CLAUDE_MOCK_SPEED);
-  const session = new Session({ ...scenario, cwd: scenario.cwd ?? io.cwd }, {
+  const crash = Number(io.env.CLAUDE_MOCK_CRASH_AFTER || NaN);
+  const session = new Session({
+    ...scenario,
+    cwd,
+    ...(sessionId !== undefined ? { sessionId } : {}),
+  }, {
     args,
     env: io.env,
-    ...(Number.isFinite(speed) && speed >= 0 ? { speedFactor: speed } : {}),
+    invocation,
+    ...sessionOptions(io.env, scenario, invocation),
   });
-  const onAbort = () => session.kill("SIGTERM");
+  for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
+    await err.write(encoder.encode(`${line}\n`));
+  }
+  const ignoreTerm = io.env.CLAUDE_MOCK_IGNORE_SIGTERM === "1";
+  const onAbort = () => {
+    if (!ignoreTerm) session.kill("SIGTERM");
+  };
   io.signal?.addEventListener("abort", onAbort, { once: true });
+  if (io.signal?.aborted) onAbort();
+  const written: string[] = [];
+  // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
+  const crashAfter = Number.isSafeInteger(crash) && crash >= 0 ? crash : Infinity;
   try {
-    if (inputFormat === "stream-json") {
-      await duplex(io, session, out);
-    } else {
-      const prompt = await promptOf(parsed, io, err);
-      await printMode(session, { prompt, outputFormat, env: io.env, out });
-    }
+    if (crashAfter === 0) session.kill("SIGKILL");
+    else if (prompt === undefined) await duplex(io, session, out, { written, crashAfter });
+    else await printMode(session, { prompt, outputFormat, env: io.env, out, written, crashAfter });
+    const crashed = written.length >= crashAfter;
+    if (crashed) session.kill("SIGKILL");
     const status = await session.exited;
-    return status.signal ? 143 : status.code ?? 1;
+    let code = crashed ? 1 : status.signal ? 143 : status.code ?? 1;
+    if (io.env.CLAUDE_MOCK_HANG === "1" && !status.signal) {
+      await hang(io.signal, ignoreTerm);
+      code = 143;
+    }
+    if (!has("--no-session-persistence")) {
+      const transcript = written.filter((l) => TRANSCRIBED.test(l));
+      if (prompt !== undefined) transcript.unshift(JSON.stringify(userPrompt(prompt)));
+      await appendTranscript(projects, session.ctx.sessionId, transcript);
+    }
+    const capture = parsed.mock.capture ?? io.env.CLAUDE_MOCK_CAPTURE;
+    if (capture) {
+      await appendCapture(capture, {
+        seq: invocation,
+        time: new Date(started).toISOString(),
+        argv: io.argv,
+        cwd: io.cwd,
+        env: Object.fromEntries(
+          Object.entries(io.env).filter(([k]) => CAPTURED_ENV.test(k)),
+        ),
+        prompts: prompt !== undefined ? [prompt] : promptsIn(session),
+        ...(prompt !== undefined && !io.stdinIsTerminal ? { stdin: stdinSeen } : {}),
+        sessionId: session.ctx.sessionId,
+        exchanges: session.exchangesMatched(),
+        frames: written.length,
+        exitCode: code,
+        durationMs: Date.now() - started,
+      });
+    }
+    return code;
   } finally {
     io.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** Frames a transcript keeps. */
+const TRANSCRIBED =
+  /^\{"type":"(user|assistant)"|"type":"result"|"subtype":"(init|compact_boundary)"/;
+/** Environment a capture records: the fake's own, the SDK's and the retry and timeout knobs. */
+const CAPTURED_ENV = /^(CLAUDE_|ANTHROPIC_BASE_URL$|ANTHROPIC_MODEL$|API_TIMEOUT_MS$|IS_SANDBOX$)/;
+let stdinSeen = "";
+
+/** The prompts the client sent in user frames (duplex mode). */
+function promptsIn(session: Session): string[] {
+  return session.writes.frames().filter((m) => m.type === "user").map((m) => {
+    const content = (m.message as { content?: unknown } | undefined)?.content;
+    return typeof content === "string"
+      ? content
+      : Array.isArray(content)
+      ? content.map((b) => (b as { text?: string }).text ?? "").join("")
+      : "";
+  });
+}
+
+/** Seed, clock and timing of a run: invocations after the first draw other ids. */
+function sessionOptions(
+  env: Record<string, string | undefined>,
+  scenario: Scenario,
+  invocation: number,
+): Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> {
+  const options: Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> = {};
+  const seed = env.CLAUDE_MOCK_SEED !== undefined
+    ? BigInt(env.CLAUDE_MOCK_SEED)
+    : BigInt(scenario.seed ?? getDefaults().seed);
+  if (env.CLAUDE_MOCK_SEED !== undefined || invocation > 1) {
+    options.seed = seed + BigInt(invocation - 1);
+  }
+  const speed = Number(env.CLAUDE_MOCK_SPEED);
+  if (env.CLAUDE_MOCK_SPEED !== undefined && Number.isFinite(speed) && speed >= 0) {
+    options.speedFactor = speed;
+  }
+  const timing = env.CLAUDE_MOCK_TIMING;
+  if (timing !== undefined && timing !== "") {
+    options.timing = timing as Timing;
+    if (timing !== "instant") options.clock = "system";
+  }
+  return options;
+}
+
+/** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */
+async function resolveSession(parsed: ParsedArgv, projects: string): Promise<string | undefined> {
+  const fork = parsed.options.has("--fork-session");
+  const id = parsed.options.get("--session-id");
+  if (typeof id === "string") {
+    if (await hasTranscript(projects, id)) {
+      throw new CliUsageError(`Error: Session ID ${id} is already in use.`);
+    }
+    return id;
+  }
+  const resume = parsed.options.get("--resume");
+  if (typeof resume === "string") {
+    if (!(await hasTranscript(projects, resume))) {
+      throw new CliUsageError(`No conversation found with session ID: ${resume}`);
+    }
+    return fork ? undefined : resume;
+  }
+  if (parsed.options.has("--continue")) {
+    const latest = await latestSession(projects);
+    return latest !== undefined && !fork ? latest : undefined;
+  }
+  return undefined;
+}
+
+/** After the result: stay alive until a signal (that is not ignored) ends the run. */
+function hang(signal: AbortSignal | undefined, ignoreTerm: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted && !ignoreTerm) return resolve();
+    const timer = setInterval(() => {}, 1 << 30);
+    if (signal && !ignoreTerm) {
+      signal.addEventListener("abort", () => {
+        clearInterval(timer);
+        resolve();
+      }, { once: true });
+    }
+  });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -275,7 +417,8 @@ async function readStdin(
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
-    return (text + decoder.decode()).replace(/\n$/, "");
+    stdinSeen = text + decoder.decode();
+    return stdinSeen.replace(/\n$/, "");
   } finally {
     clearTimeout(timer);
     reader.releaseLock();
@@ -292,12 +435,15 @@ async function duplex(
   io: CliIO,
   session: Session,
   out: WritableStreamDefaultWriter<Uint8Array>,
+  how: { written: string[]; crashAfter: number },
 ): Promise<void> {
   const feeding = io.stdin.pipeTo(session.writable).catch(() => {});
   const keepState = wantsSessionState(io.env);
   for await (const line of lines(session.readable)) {
     if (!keepState && line.includes('"subtype":"session_state_changed"')) continue;
+    how.written.push(line);
     await out.write(encoder.encode(`${line}\n`));
+    if (how.written.length >= how.crashAfter) return;
   }
   await Promise.race([feeding, session.exited]);
 }
@@ -310,6 +456,8 @@ async function printMode(
     outputFormat: string;
     env: Record<string, string | undefined>;
     out: WritableStreamDefaultWriter<Uint8Array>;
+    written: string[];
+    crashAfter: number;
   },
 ): Promise<void> {
   const writer = session.writable.getWriter();
@@ -318,11 +466,14 @@ async function printMode(
   const keepState = wantsSessionState(how.env);
   let result: Record<string, unknown> | undefined;
   for await (const line of lines(session.readable)) {
+    if (!keepState && line.includes('"subtype":"session_state_changed"')) continue;
+    how.written.push(line);
     if (how.outputFormat === "stream-json") {
-      if (!keepState && line.includes('"subtype":"session_state_changed"')) continue;
       await how.out.write(encoder.encode(`${line}\n`));
+      if (how.written.length >= how.crashAfter) return;
       continue;
     }
+    if (how.written.length >= how.crashAfter) return;
     if (!line.startsWith('{"') || !line.includes('"type":"result"')) continue;
     try {
       const frame = JSON.parse(line);

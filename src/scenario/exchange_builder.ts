@@ -514,7 +514,7 @@ export class ExchangeBuilder {
   }
 
   /** Starts the next exchange. */
-  on(trigger: Trigger, options?: { repeat?: boolean }): ExchangeBuilder {
+  on(trigger: Trigger, options?: { repeat?: boolean; invocation?: number }): ExchangeBuilder {
     return this.#parent.on(trigger, options);
   }
 

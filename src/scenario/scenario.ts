@@ -21,6 +21,11 @@ export interface Exchange {
   repeat?: boolean;
   /** How many messages it answers at most (default 1, or unlimited with `repeat`). */
   maxMatches?: number;
+  /**
+   * Only in this invocation of the fake binary (1 for the first; the in-process mock is
+   * invocation 1): a scenario scripts what each run of `claude` does.
+   */
+  invocation?: number;
 }
 
 /**

@@ -82,15 +82,34 @@ export class ScenarioBuilder {
     return this.#options.name;
   }
 
-  /** Starts an exchange answering user messages that match `trigger`. */
-  on(trigger: Trigger, options: { repeat?: boolean } = {}): ExchangeBuilder {
+  /**
+   * Starts an exchange answering user messages that match `trigger`; with `invocation`,
+   * only in that run of the fake binary (1 for the first).
+   */
+  on(trigger: Trigger, options: { repeat?: boolean; invocation?: number } = {}): ExchangeBuilder {
     const index = this.#exchanges.length;
     const path = `exchanges[${index}]`;
     const matcher = triggerAt(trigger, this.#name, `${path}.trigger`);
     checkObject(options, this.#name, path, "on() options");
     if (options.repeat !== undefined) checkBoolean(options.repeat, this.#name, `${path}.repeat`);
+    if (
+      options.invocation !== undefined &&
+      (!Number.isSafeInteger(options.invocation) || options.invocation < 1)
+    ) {
+      fail(
+        RangeError,
+        this.#name,
+        `${path}.invocation`,
+        `must be an integer >= 1, got ${kindOf(options.invocation)} ${String(options.invocation)}`,
+      );
+    }
     const steps: Step[] = [];
-    const exchange: Exchange = { trigger: matcher, steps, repeat: options.repeat };
+    const exchange: Exchange = {
+      trigger: matcher,
+      steps,
+      repeat: options.repeat,
+      ...(options.invocation !== undefined ? { invocation: options.invocation } : {}),
+    };
     this.#exchanges.push({ exchange, steps });
     return new ExchangeBuilder(this, exchange, { steps, index, name: this.#name });
   }

@@ -328,6 +328,8 @@ export interface ExchangeFile {
   repeat?: boolean;
   /** Answer up to this many matching messages. */
   maxMatches?: number;
+  /** Only in this invocation of the fake binary (1 for the first). */
+  invocation?: number;
   /** This exchange's timing instead of the session's. */
   timing?: Timing;
   /** The answer. */

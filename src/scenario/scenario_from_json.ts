@@ -129,7 +129,14 @@ const FILE_KEYS = {
 const OPTION_KEYS = Object.keys(FILE_KEYS).filter((key) =>
   !["$schema", "onConnect", "unmatched", "exchanges"].includes(key)
 );
-const EXCHANGE_KEYS = { on: true, repeat: true, maxMatches: true, timing: true, steps: true };
+const EXCHANGE_KEYS = {
+  on: true,
+  repeat: true,
+  maxMatches: true,
+  invocation: true,
+  timing: true,
+  steps: true,
+};
 const TRIGGER_KEYS = ["contains", "exact", "regex", "glob", "any"];
 
 /** The keys of each step kind (the action key first). */
@@ -247,10 +254,13 @@ class FileLoader extends Checker {
     if (!Array.isArray(exchange.steps)) {
       this.type(`${path}.steps`, "an array of steps", exchange.steps);
     }
-    const builder = this.#builder.on(
-      matcher,
-      exchange.repeat !== undefined ? { repeat: exchange.repeat as boolean } : {},
-    );
+    if (exchange.invocation !== undefined) {
+      this.integer(exchange.invocation, `${path}.invocation`, 1, MAX_SAFE);
+    }
+    const builder = this.#builder.on(matcher, {
+      ...(exchange.repeat !== undefined ? { repeat: exchange.repeat as boolean } : {}),
+      ...(exchange.invocation !== undefined ? { invocation: exchange.invocation as number } : {}),
+    });
     if (exchange.maxMatches !== undefined) builder.times(exchange.maxMatches as number);
     if (exchange.timing !== undefined) builder.timing(this.#timing(exchange.timing, path));
     exchange.steps.forEach((step, i) => this.#step(step, `${path}.steps[${i}]`, builder));

@@ -142,6 +142,7 @@ class Writer {
     const file: Record<string, unknown> = { on: this.trigger(exchange.trigger, `${path}.trigger`) };
     if (exchange.repeat !== undefined) file.repeat = exchange.repeat;
     if (exchange.maxMatches !== undefined) file.maxMatches = exchange.maxMatches;
+    if (exchange.invocation !== undefined) file.invocation = exchange.invocation;
     if (exchange.timing !== undefined) file.timing = this.plain(exchange.timing, `${path}.timing`);
     file.steps = this.#steps(exchange.steps, `${path}.steps`);
     return file;

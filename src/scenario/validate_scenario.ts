@@ -188,6 +188,7 @@ const EXCHANGE_KEYS = {
   timing: true,
   repeat: true,
   maxMatches: true,
+  invocation: true,
 } as const satisfies Record<keyof Exchange, true>;
 
 const PERMISSION_KEYS = { allow: true, ask: true, deny: true };
@@ -230,6 +231,9 @@ class ScenarioChecker extends Checker {
     this.stepSource(exchange.steps, `${path}.steps`, STEPS);
     if (exchange.timing !== undefined) this.timing(exchange.timing, `${path}.timing`);
     if (exchange.repeat !== undefined) this.boolean(exchange.repeat, `${path}.repeat`);
+    if (exchange.invocation !== undefined) {
+      this.integer(exchange.invocation, `${path}.invocation`, 1, Number.MAX_SAFE_INTEGER);
+    }
     if (exchange.maxMatches !== undefined) {
       this.integer(exchange.maxMatches, `${path}.maxMatches`, 1, Number.MAX_SAFE_INTEGER);
     }

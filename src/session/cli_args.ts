@@ -28,6 +28,8 @@ export interface CliFlags {
   sessionId?: string;
   /** `--resume`. */
   resume?: string;
+  /** `--fork-session`: a resumed session gets a new id. */
+  forkSession?: boolean;
 }
 
 const VALUE_FLAGS = new Set([
@@ -66,6 +68,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
     if (name === "include-partial-messages") flags.includePartialMessages = true;
+    else if (name === "fork-session") flags.forkSession = true;
     else if (VALUE_FLAGS.has(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) continue;

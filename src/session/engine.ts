@@ -37,6 +37,8 @@ export interface ExitStatus {
 }
 
 /** What the engine is built from. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface EngineOptions {
   /** The scenario (validated). */
   scenario: Scenario;
@@ -58,6 +60,8 @@ export interface EngineOptions {
   controlTimeoutMs?: number;
   /** Keep every frame written. */
   recordSent?: boolean;
+  /** Which run of the binary this is (default 1). */
+  invocation?: number;
 }
 
 /**
@@ -112,6 +116,8 @@ export class Engine {
   turn?: TurnState;
   /** Turns started so far. */
   turnCount = 0;
+  /** The index of the exchange that answered each turn (-1: none). */
+  readonly matched: number[] = [];
   /** Results written so far. */
   resultCount = 0;
   /** Whether the last result was an error (exit 1 when stdin closes). */
@@ -187,7 +193,11 @@ export class Engine {
     );
     this.ctx = createBuildContext({
       ids: new IdGenerator({ prng: () => pcg.nextFloat() }),
-      sessionId: scenario.sessionId ?? flags.sessionId,
+      // as the real CLI: a resumed session keeps its id, unless --fork-session
+      sessionId: scenario.sessionId ?? flags.sessionId ??
+        (flags.resume !== undefined && UUID.test(flags.resume) && !flags.forkSession
+          ? flags.resume
+          : undefined),
       model: scenario.model ?? flags.model ?? DEFAULT_MODEL,
       permissionMode: flags.permissionMode ?? "default",
       cwd: scenario.cwd,
@@ -207,7 +217,7 @@ export class Engine {
         if (pending) void this.shutdown({ code: null, signal: "SIGPIPE" }, false);
       },
     });
-    this.picker = new ExchangePicker(scenario);
+    this.picker = new ExchangePicker(scenario, { invocation: options.invocation });
     this.control = new ControlChannel({
       ctx: this.ctx,
       send: (item) => this.send(item),

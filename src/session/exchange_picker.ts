@@ -34,12 +34,19 @@ export class ExchangePicker {
   #counts?: Float64Array;
   #label: string;
 
-  /** Starts with every exchange open. */
-  constructor(scenario: Scenario) {
+  /**
+   * Starts with every exchange open, except those scripted for another `invocation` of the
+   * binary (default 1).
+   */
+  constructor(scenario: Scenario, options: { invocation?: number } = {}) {
     this.#exchanges = scenario.exchanges;
     const n = this.#exchanges.length;
     this.#next = new Int32Array(n + 1);
-    for (let i = 0; i <= n; i++) this.#next[i] = i;
+    const invocation = options.invocation ?? 1;
+    for (let i = 0; i <= n; i++) {
+      const only = this.#exchanges[i]?.invocation;
+      this.#next[i] = only !== undefined && only !== invocation ? i + 1 : i;
+    }
     this.#label = scenario.name ? ` '${scenario.name}'` : "";
   }
 

@@ -59,6 +59,11 @@ export interface SessionOptions {
   controlTimeoutMs?: number;
   /** Keep every frame the session writes, for {@linkcode Session.sent} (default false). */
   recordSent?: boolean;
+  /**
+   * Which run of the binary this is (default 1): exchanges scripted for another
+   * `invocation` do not answer.
+   */
+  invocation?: number;
 }
 
 /**
@@ -115,6 +120,7 @@ export class Session {
       speedFactor: options.speedFactor,
       controlTimeoutMs: options.controlTimeoutMs,
       recordSent: options.recordSent,
+      invocation: options.invocation,
     });
     this.#engine = engine;
     this.scenario = scenario;
@@ -145,6 +151,11 @@ export class Session {
   /** What the client sent in `initialize` (hooks, MCP servers, ...), once it did. */
   get initializeRequest(): Record<string, unknown> | undefined {
     return this.#engine.initializeRequest;
+  }
+
+  /** For each turn so far, the index of the exchange that answered it (-1: none did). */
+  exchangesMatched(): number[] {
+    return [...this.#engine.matched];
   }
 
   /** The frames the session wrote (only with `recordSent: true`). */

@@ -86,6 +86,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (source) break;
   }
   const found = source ? undefined : engine.picker.pick(turn.text, turn.input);
+  engine.matched.push(found?.index ?? -1);
   if (source) {
     // a front end answers this turn itself
   } else if (found) {

@@ -1,0 +1,152 @@
+// The fake `claude` binary across runs: sessions and transcripts, scripted invocations,
+// capture, and the fault modes of agent runners (hang, ignored SIGTERM, crash, stderr).
+import assert from "node:assert/strict";
+import { installFakeClaude } from "../cli.ts";
+import { ScenarioBuilder } from "../mod.ts";
+import type { FakeClaude } from "../cli.ts";
+
+const decoder = new TextDecoder();
+
+async function claude(fake: FakeClaude, args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command("claude", {
+    args,
+    env: { ...fake.env, ...env },
+    cwd: fake.dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+const json = async (fake: FakeClaude, args: string[]) =>
+  JSON.parse((await claude(fake, ["-p", "hello", "--output-format", "json", ...args])).stdout);
+
+Deno.test("cli sessions: new ids per run, --session-id, --resume, -c, --fork-session", async () => {
+  await using fake = await installFakeClaude();
+  const first = await json(fake, []);
+  const second = await json(fake, []);
+  assert.notEqual(first.session_id, second.session_id, "each run is a new session");
+  // transcripts where the real CLI keeps them
+  const projects = `${fake.env.CLAUDE_CONFIG_DIR}/projects/${
+    fake.dir.replace(/[^a-zA-Z0-9]/g, "-")
+  }`;
+  const transcript = await Deno.readTextFile(`${projects}/${first.session_id}.jsonl`);
+  assert.match(transcript, /"type":"result"/);
+  const id = "3f9a8c1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b";
+  assert.equal((await json(fake, ["--session-id", id])).session_id, id);
+  assert.deepEqual(await claude(fake, ["-p", "again", "--session-id", id]), {
+    code: 1,
+    stdout: "",
+    stderr: `Error: Session ID ${id} is already in use.\n`,
+  });
+  assert.equal((await json(fake, ["--resume", id])).session_id, id, "resume keeps the id");
+  const forked = await json(fake, ["--resume", id, "--fork-session"]);
+  assert.notEqual(forked.session_id, id);
+  const unknown = "00000000-0000-4000-8000-000000000000";
+  assert.deepEqual(await claude(fake, ["-p", "x", "--resume", unknown]), {
+    code: 1,
+    stdout: "",
+    stderr: `No conversation found with session ID: ${unknown}\n`,
+  });
+  assert.equal((await json(fake, ["-c"])).session_id, forked.session_id, "-c: the latest");
+  const again = await claude(fake, ["-p", "x", "--resume", "not-a-uuid"]);
+  assert.match(again.stderr, /^Error: --resume requires a valid session ID/);
+});
+
+Deno.test("cli sessions: -c with no earlier session starts a new one", async () => {
+  await using fake = await installFakeClaude();
+  const run = await json(fake, ["-c"]);
+  assert.equal(run.is_error, false);
+});
+
+Deno.test("cli invocations: a scenario scripts each run, counted safely under concurrency", async () => {
+  await using fake = await installFakeClaude({
+    scenario: new ScenarioBuilder()
+      .on("go", { invocation: 1 }).respond("first run")
+      .on("go", { invocation: 2 }).respond("second run")
+      .on("go").repeat().respond("any later run")
+      .build(),
+  });
+  const text = async () => (await claude(fake, ["-p", "go"])).stdout;
+  assert.equal(await text(), "first run\n");
+  assert.equal(await text(), "second run\n");
+  assert.equal(await text(), "any later run\n");
+  const runs = await Promise.all(Array.from({ length: 6 }, () => claude(fake, ["-p", "go"])));
+  assert.ok(runs.every((r) => r.stdout === "any later run\n"));
+  const log = await fake.capture();
+  log.assertInvoked(9);
+  assert.deepEqual(log.entries.map((e) => e.seq), [1, 2, 3, 4, 5, 6, 7, 8, 9], "no number twice");
+});
+
+Deno.test("cli capture: what each run was asked, and assertions over it", async () => {
+  await using fake = await installFakeClaude();
+  await claude(fake, ["-p", "deploy the app", "--model", "sonnet", "--max-turns", "3"]);
+  await claude(fake, ["-p", "status", "--model=opus"], { CLAUDE_CODE_MAX_RETRIES: "1" });
+  const log = await fake.capture();
+  log.assertInvoked(2);
+  const [deploy] = log.findByPrompt("deploy");
+  assert.deepEqual(deploy.argv, ["-p", "deploy the app", "--model", "sonnet", "--max-turns", "3"]);
+  assert.equal(deploy.exitCode, 0);
+  assert.deepEqual(deploy.exchanges, [0]);
+  assert.equal(deploy.cwd, fake.dir);
+  assert.ok(deploy.frames >= 3);
+  log.assertFlags("--model");
+  log.assertFlags("--model", { value: "opus", seq: 2 });
+  assert.equal(log.findByPrompt(/status/)[0].env.CLAUDE_CODE_MAX_RETRIES, "1");
+  assert.throws(
+    () => log.assertFlags("--verbose"),
+    /Expected invocation 1 of the fake claude to have --verbose/,
+  );
+  assert.throws(() => log.assertInvoked(5), /to run 5 time\(s\), it ran 2/);
+});
+
+Deno.test("cli faults: SIGTERM exits 143; ignored SIGTERM; hang after the result; stderr; crash", async () => {
+  await using fake = await installFakeClaude();
+  const spawn = (env: Record<string, string>) =>
+    new Deno.Command("claude", {
+      args: ["-p", "hello"],
+      env: { ...fake.env, ...env },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  // hang after the result, then SIGTERM: 143
+  const hung = spawn({ CLAUDE_MOCK_HANG: "1" });
+  const reader = hung.stdout.getReader();
+  const first = await reader.read();
+  assert.equal(decoder.decode(first.value), "Hello! How can I help?\n");
+  hung.kill("SIGTERM");
+  assert.equal((await hung.status).code, 143);
+  reader.releaseLock();
+  await hung.stdout.cancel();
+  await hung.stderr.cancel();
+  // ignoring SIGTERM: only SIGKILL ends it
+  const stubborn = spawn({ CLAUDE_MOCK_HANG: "1", CLAUDE_MOCK_IGNORE_SIGTERM: "1" });
+  const r2 = stubborn.stdout.getReader();
+  await r2.read();
+  stubborn.kill("SIGTERM");
+  const race = await Promise.race([
+    stubborn.status.then(() => "exited"),
+    new Promise((resolve) => setTimeout(() => resolve("alive"), 300)),
+  ]);
+  assert.equal(race, "alive");
+  stubborn.kill("SIGKILL");
+  assert.equal((await stubborn.status).signal, "SIGKILL");
+  r2.releaseLock();
+  await stubborn.stdout.cancel();
+  await stubborn.stderr.cancel();
+  const noisy = await claude(fake, ["-p", "hello"], {
+    CLAUDE_MOCK_STDERR: "warn: one\\nwarn: two",
+  });
+  assert.equal(noisy.stderr, "warn: one\nwarn: two\n");
+  const crashed = await claude(
+    fake,
+    ["-p", "hello", "--output-format", "stream-json", "--verbose"],
+    {
+      CLAUDE_MOCK_CRASH_AFTER: "1",
+    },
+  );
+  assert.equal(crashed.code, 1);
+  assert.equal(crashed.stdout.trim().split("\n").length, 1, "one frame, then the crash");
+});
