@@ -5,7 +5,7 @@
  * @module
  */
 
-import { readFile } from "node:fs/promises";
+import { errorCode, readText } from "./_fs.ts";
 import { AssertionError } from "../session/assertion_error.ts";
 
 /** One run of the fake binary, as captured. */
@@ -118,9 +118,9 @@ function flagValues(argv: readonly string[], flag: string): string[] {
 export async function readCapture(path: string): Promise<CaptureLog> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readText(path);
   } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return new CaptureLog([]);
+    if (errorCode(error) === "ENOENT") return new CaptureLog([]);
     throw error;
   }
   const entries = text.split("\n").filter((l) => l.trim() !== "").map((line, i) => {

@@ -1,13 +1,12 @@
 /**
- * What the fake binary keeps between runs, as files (through `node:fs`, so Deno and Node run
- * it alike): the invocation counter in a state folder (safe when runs overlap: each run
+ * What the fake binary keeps between runs, as files: the invocation counter in a state folder (safe when runs overlap: each run
  * creates the next number's file exclusively), and the session transcripts under the config
  * folder, where the real CLI keeps them (`<config>/projects/<slug of cwd>/<id>.jsonl`).
  *
  * @module
  */
 
-import { appendFile, mkdir, open, readdir, stat } from "node:fs/promises";
+import { appendText, createNew, errorCode, fileTime, mkdirp, readDir } from "./_fs.ts";
 import { projectSlug } from "../builders/project_paths.ts";
 
 /** The config folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`, as the real CLI. */
@@ -23,15 +22,14 @@ export function stateDir(env: Record<string, string | undefined>): string {
 /** Claims the next invocation number (1 for the first run) in `dir`. */
 export async function nextInvocation(dir: string): Promise<number> {
   const folder = `${dir}/invocations`;
-  await mkdir(folder, { recursive: true });
-  const taken = (await readdir(folder)).map(Number).filter(Number.isSafeInteger);
+  await mkdirp(folder);
+  const taken = (await readDir(folder)).map(Number).filter(Number.isSafeInteger);
   for (let n = taken.length + 1;; n++) {
     try {
-      const file = await open(`${folder}/${n}`, "wx");
-      await file.close();
+      await createNew(`${folder}/${n}`);
       return n;
     } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST") throw error;
+      if (errorCode(error) !== "EEXIST") throw error;
     }
   }
 }
@@ -43,24 +41,20 @@ export function projectDir(env: Record<string, string | undefined>, cwd: string)
 
 /** Whether a transcript exists for `sessionId`. */
 export async function hasTranscript(dir: string, sessionId: string): Promise<boolean> {
-  try {
-    return (await stat(`${dir}/${sessionId}.jsonl`)).isFile();
-  } catch {
-    return false;
-  }
+  return (await fileTime(`${dir}/${sessionId}.jsonl`)) !== undefined;
 }
 
 /** The session id of the project's most recent transcript (`-c`), if any. */
 export async function latestSession(dir: string): Promise<string | undefined> {
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl"));
+    names = (await readDir(dir)).filter((n) => n.endsWith(".jsonl"));
   } catch {
     return undefined;
   }
   let best: { id: string; at: number } | undefined;
   for (const name of names) {
-    const at = (await stat(`${dir}/${name}`)).mtimeMs;
+    const at = (await fileTime(`${dir}/${name}`)) ?? 0;
     if (!best || at >= best.at) best = { id: name.slice(0, -".jsonl".length), at };
   }
   return best?.id;
@@ -73,13 +67,13 @@ export async function appendTranscript(
   lines: readonly string[],
 ): Promise<void> {
   if (lines.length === 0) return;
-  await mkdir(dir, { recursive: true });
-  await appendFile(`${dir}/${sessionId}.jsonl`, lines.map((l) => `${l}\n`).join(""));
+  await mkdirp(dir);
+  await appendText(`${dir}/${sessionId}.jsonl`, lines.map((l) => `${l}\n`).join(""));
 }
 
 /** Appends one JSON line to a capture file (one write: whole lines under concurrent runs). */
 export async function appendCapture(file: string, entry: unknown): Promise<void> {
   const folder = file.slice(0, file.lastIndexOf("/"));
-  if (folder !== "") await mkdir(folder, { recursive: true });
-  await appendFile(file, `${JSON.stringify(entry)}\n`);
+  if (folder !== "") await mkdirp(folder);
+  await appendText(file, `${JSON.stringify(entry)}\n`);
 }

@@ -18,9 +18,22 @@ const g = globalThis as unknown as {
 };
 const hostSetTimeout: SetTimer = g.setTimeout.bind(globalThis);
 const hostClearTimeout: ClearTimer = g.clearTimeout.bind(globalThis);
-const hostSetImmediate: ((fn: () => void) => unknown) | undefined = g.setImmediate?.bind(
-  globalThis,
-);
+// Captured now, so fake timers installed later do not replace it. On Deno `setImmediate` is a
+// lazy getter that loads the Node compatibility layer (about 15 ms of start-up): the getter
+// is kept and called on the first yield instead.
+const immediateDescriptor = Object.getOwnPropertyDescriptor(globalThis, "setImmediate");
+let hostSetImmediate: ((fn: () => void) => unknown) | undefined | null = immediateDescriptor?.get
+  ? null
+  : g.setImmediate?.bind(globalThis);
+function setImmediateOfHost(): ((fn: () => void) => unknown) | undefined {
+  if (hostSetImmediate === null) {
+    const real = immediateDescriptor?.get?.call(globalThis) as
+      | ((fn: () => void) => unknown)
+      | undefined;
+    hostSetImmediate = real?.bind(globalThis);
+  }
+  return hostSetImmediate;
+}
 const perf = g.performance;
 const hostNow: () => number = perf && typeof perf.now === "function"
   ? perf.now.bind(perf)
@@ -40,7 +53,8 @@ export function realTimeout(fn: () => void, ms: number): () => void {
 /** Resolves on a later turn of the event loop (a macrotask), so timers and I/O run. */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise<void>((resolve) => {
-    if (hostSetImmediate) hostSetImmediate(resolve);
+    const immediate = setImmediateOfHost();
+    if (immediate) immediate(resolve);
     else hostSetTimeout(resolve, 0);
   });
 }

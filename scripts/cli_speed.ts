@@ -1,0 +1,73 @@
+// The fake binary's start-up cost: `cli.ts -p hello --output-format json` against two floors,
+// `deno run` of an empty script and of a script that only imports mod.ts, interleaved
+// (A B C A B C ...), medians of time to the first stdout byte and of wall time, as ratios.
+// Run: deno run -A scripts/cli_speed.ts [rounds=15]
+const rounds = Number(Deno.args[0] ?? 15);
+const dir = await Deno.makeTempDir();
+const root = new URL("..", import.meta.url).pathname;
+await Deno.writeTextFile(`${dir}/empty.ts`, "console.log('{}');\n");
+await Deno.writeTextFile(
+  `${dir}/import_mod.ts`,
+  `import * as m from "${root}mod.ts";\nconsole.log(Object.keys(m).length > 0 ? "{}" : "");\n`,
+);
+const deno = Deno.execPath();
+const variants: Record<string, string[]> = {
+  empty: ["run", "-A", "--no-config", `${dir}/empty.ts`],
+  importMod: ["run", "-A", "--no-config", `${dir}/import_mod.ts`],
+  cli: ["run", "-A", "--no-config", `${root}cli.ts`, "-p", "hello", "--output-format", "json"],
+};
+const env = {
+  CLAUDE_CONFIG_DIR: `${dir}/config`,
+  CLAUDE_MOCK_STATE_DIR: `${dir}/state`,
+};
+
+async function once(args: string[]): Promise<{ first: number; wall: number }> {
+  const start = performance.now();
+  const child = new Deno.Command(deno, {
+    args,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  })
+    .spawn();
+  let first = NaN;
+  for await (const _ of child.stdout) {
+    if (Number.isNaN(first)) first = performance.now() - start;
+  }
+  const status = await child.status;
+  if (!status.success) throw new Error(`${args.join(" ")} exited ${status.code}`);
+  return { first, wall: performance.now() - start };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const samples: Record<string, { first: number[]; wall: number[] }> = {};
+for (const name of Object.keys(variants)) samples[name] = { first: [], wall: [] };
+for (const args of Object.values(variants)) await once(args); // warm the caches
+for (let r = 0; r < rounds; r++) {
+  for (const [name, args] of Object.entries(variants)) {
+    const { first, wall } = await once(args);
+    samples[name].first.push(first);
+    samples[name].wall.push(wall);
+  }
+}
+await Deno.remove(dir, { recursive: true });
+const m = (name: string, key: "first" | "wall") => median(samples[name][key]);
+console.log(`rounds: ${rounds} (interleaved), medians in ms`);
+for (const name of Object.keys(variants)) {
+  console.log(
+    `${name.padEnd(10)} first stdout ${m(name, "first").toFixed(1).padStart(7)}  wall ${
+      m(name, "wall").toFixed(1).padStart(7)
+    }`,
+  );
+}
+for (const key of ["first", "wall"] as const) {
+  console.log(
+    `${key.padEnd(5)} cli/empty ${(m("cli", key) / m("empty", key)).toFixed(2)}x, cli/importMod ${
+      (m("cli", key) / m("importMod", key)).toFixed(2)
+    }x`,
+  );
+}
