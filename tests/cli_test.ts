@@ -427,3 +427,44 @@ Deno.test("cli + SDK: an interrupt through pathToClaudeCodeExecutable", async ()
   const result = messages.at(-1) as { subtype: string };
   assert.equal(result.subtype, "error_during_execution");
 });
+
+Deno.test("cli live mode: allowed tools really run in the cwd; denied ones do not", async () => {
+  await using fake = await installFakeClaude({
+    scenario: {
+      ...new ScenarioBuilder()
+        .on("Create an empty file").usesBash("touch created.txt", { description: "Create it" })
+        .respond("Created.")
+        .on("Write").usesWrite("notes.txt", { content: "one\ntwo\n" })
+        .usesEdit("notes.txt", { oldString: "two", newString: "three" })
+        .usesRead("notes.txt", { content: "scripted, not read" })
+        .usesBash("cat notes.txt | wc -l", {})
+        .respond("Done.")
+        .build(),
+      live: true,
+    },
+  });
+  const created = `${fake.dir}/created.txt`;
+  const denied = await claude(fake, ["-p", "Create an empty file"]);
+  assert.equal(denied.code, 0);
+  await assert.rejects(Deno.stat(created), Deno.errors.NotFound, "denied: nothing created");
+  const allowed = await claude(fake, ["-p", "Create an empty file", "--allowedTools", "Bash"]);
+  assert.equal(allowed.stdout, "Created.\n");
+  assert.ok((await Deno.stat(created)).isFile, "allowed: the file exists");
+  const run = await claude(fake, [
+    "-p",
+    "Write notes",
+    "--allowedTools",
+    "Write Edit Bash",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+  ]);
+  assert.equal(await Deno.readTextFile(`${fake.dir}/notes.txt`), "one\nthree\n");
+  const results = lines(run.stdout).filter((f) => f.type === "user").map((f) =>
+    f.message.content[0].content
+  );
+  assert.match(results[0], /^File created successfully at: .*notes\.txt/);
+  assert.match(results[1], /has been updated successfully/);
+  assert.equal(results[2], "1\tone\n2\tthree\n3\t", "the real file, with line numbers");
+  assert.equal(results[3].trim(), "2");
+});

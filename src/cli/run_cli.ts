@@ -27,6 +27,7 @@ import {
   projectDir,
   stateDir,
 } from "./cli_state.ts";
+import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 
 /** What the fake binary runs with: its command line, environment and streams. */
@@ -176,6 +177,7 @@ async function run(
     env: io.env,
     invocation,
     ...sessionOptions(io.env, scenario, invocation),
+    ...liveOption(io.env, scenario, cwd),
   });
   for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
     await err.write(encoder.encode(`${line}\n`));
@@ -273,6 +275,20 @@ function sessionOptions(
     if (timing !== "instant") options.clock = "system";
   }
   return options;
+}
+
+/** Live mode: `CLAUDE_MOCK_LIVE` (`1`, or tool names) or the scenario's `live`. */
+function liveOption(
+  env: Record<string, string | undefined>,
+  scenario: Scenario,
+  cwd: string,
+): Pick<SessionOptions, "runTool"> {
+  const fromEnv = env.CLAUDE_MOCK_LIVE;
+  const live = fromEnv !== undefined && fromEnv !== ""
+    ? (["1", "true"].includes(fromEnv) ? true : fromEnv === "0" ? false : fromEnv.split(","))
+    : scenario.live;
+  if (!live) return {};
+  return { runTool: liveToolRunner(cwd, live === true ? LIVE_TOOLS : live) };
 }
 
 /** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */

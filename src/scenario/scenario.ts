@@ -73,6 +73,11 @@ export interface Scenario {
   models?: string[];
   /** What a `/compact` prompt does (the real CLI compacts the conversation locally). */
   compact?: CompactOptions;
+  /**
+   * The fake binary's live mode: allowed tool uses really run in the working directory
+   * (`true`: Read, Write, Edit, Bash, Glob and Grep; or the names of those to run).
+   */
+  live?: boolean | string[];
 }
 
 /**

@@ -381,6 +381,8 @@ export interface ScenarioFile {
   initialize?: Record<string, unknown>;
   /** What a `/compact` prompt does (summary, raw reply, token counts). */
   compact?: CompactOptions;
+  /** The fake binary's live mode: `true`, or the tools to run for real. */
+  live?: boolean | string[];
   /** The exit code when stdin closes. */
   exitCode?: number;
   /** Crash: exit with `code` right after `frames` frames. */

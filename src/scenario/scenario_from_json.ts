@@ -120,6 +120,7 @@ const FILE_KEYS = {
   permissions: true,
   initialize: true,
   compact: true,
+  live: true,
   exitCode: true,
   crashAfter: true,
   onConnect: true,

@@ -86,6 +86,7 @@ const OPTION_KEYS = [
   "permissions",
   "initialize",
   "compact",
+  "live",
   "exitCode",
   "crashAfter",
 ] as const;

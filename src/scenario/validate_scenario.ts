@@ -120,6 +120,9 @@ export function validateScenario(
   if (s.tools !== undefined) c.stringList(s.tools, "tools", "tool names");
   if (s.permissions !== undefined) c.permissions(s.permissions, "permissions");
   if (s.models !== undefined) c.stringList(s.models, "models", "model names");
+  if (s.live !== undefined && typeof s.live !== "boolean") {
+    c.stringList(s.live, "live", "tool names (or true)");
+  }
   if (s.compact !== undefined) {
     const compact = c.object(s.compact, "compact", "an object (summary, reply, token counts)");
     c.knownKeys(compact, "compact", COMPACT_KEYS, "a compact field");
@@ -170,6 +173,7 @@ const SCENARIO_KEYS = {
   permissions: true,
   models: true,
   compact: true,
+  live: true,
 } as const satisfies Record<keyof Scenario, true>;
 
 const COMPACT_KEYS = {

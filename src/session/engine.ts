@@ -9,6 +9,7 @@
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
+import type { ToolCall } from "../builders/tools.ts";
 import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
@@ -62,7 +63,17 @@ export interface EngineOptions {
   recordSent?: boolean;
   /** Which run of the binary this is (default 1). */
   invocation?: number;
+  /** Runs tools for real (the binary's live mode). */
+  runTool?: ToolRunner;
 }
+
+/**
+ * Runs a tool use for real and gives its result, or `undefined` to use the scenario's
+ * scripted result (a tool it does not run live).
+ */
+export type ToolRunner = (
+  use: { name: string; input: Record<string, unknown>; ctx: BuildContext },
+) => Promise<ToolCall["result"] | undefined>;
 
 /**
  * Plans a turn before the scenario's exchanges are tried: steps to answer `turn` with, or
@@ -84,6 +95,8 @@ export class Engine {
   readonly flags: CliFlags;
   /** The environment the client spawned the process with. */
   readonly env: Record<string, string | undefined>;
+  /** Runs tools for real (the binary's live mode), if set. */
+  readonly runTool?: ToolRunner;
   /** The session clock. */
   readonly clock: Clock;
   /** Ids, session id, model, permission mode, cwd, time. */
@@ -157,6 +170,7 @@ export class Engine {
     this.scenario = scenario;
     this.flags = flags;
     this.env = options.env;
+    this.runTool = options.runTool;
     this.writes = options.writes;
     this.clock = options.clock === "system"
       ? new SystemClock()

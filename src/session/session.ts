@@ -17,7 +17,7 @@ import type { Timing } from "../timing/timing_profile.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { type CliFlags, parseCliFlags } from "./cli_args.ts";
 import type { ClientRequest, ControlHandler } from "./control_channel.ts";
-import { Engine, type ExitStatus } from "./engine.ts";
+import { Engine, type ExitStatus, type ToolRunner } from "./engine.ts";
 import { installSdkRequests } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
 import { bareErrorResult } from "./turn_result.ts";
@@ -31,7 +31,7 @@ export {
   ControlError,
   type ControlHandler,
 } from "./control_channel.ts";
-export type { ExitStatus } from "./engine.ts";
+export type { ExitStatus, ToolRunner } from "./engine.ts";
 
 /** Options for {@linkcode Session}. */
 export interface SessionOptions {
@@ -64,6 +64,11 @@ export interface SessionOptions {
    * `invocation` do not answer.
    */
   invocation?: number;
+  /**
+   * Runs allowed tool uses for real instead of giving their scripted results (the fake
+   * binary's live mode); `undefined` from it keeps the scripted result.
+   */
+  runTool?: ToolRunner;
 }
 
 /**
@@ -121,6 +126,7 @@ export class Session {
       controlTimeoutMs: options.controlTimeoutMs,
       recordSent: options.recordSent,
       invocation: options.invocation,
+      runTool: options.runTool,
     });
     this.#engine = engine;
     this.scenario = scenario;

@@ -255,6 +255,10 @@ export async function execute(
       toolUseResult: result.content,
     };
   }
+  if (engine.runTool) {
+    const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
+    if (live) return live;
+  }
   if (call.frames) {
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
