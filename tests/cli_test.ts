@@ -11,7 +11,7 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { type FakeClaude, installFakeClaude } from "../cli.ts";
-import { exact, MockTransport, type Scenario, ScenarioBuilder } from "../mod.ts";
+import { exact, FAILURE_NAMES, MockTransport, type Scenario, ScenarioBuilder } from "../mod.ts";
 
 const decoder = new TextDecoder();
 
@@ -190,25 +190,44 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
   assert.match(help.stdout, /^Usage: claude \[options\] \[command\] \[prompt\]\n/);
 });
 
-Deno.test("cli: each named failure in each output format, as the real CLI prints it", async () => {
+Deno.test("cli: every named failure in each output format, as the real CLI prints it", async () => {
   await using fake = await installFakeClaude({ env: { CLAUDE_CODE_MAX_RETRIES: "1" } });
   const texts: Record<string, RegExp> = {
     auth_error: /^Invalid API key · Fix external API key\n$/,
     rate_limit: /^API Error: Request rejected \(429\) · /,
+    overloaded: /^API Error: 529 Overloaded\. .*\(api\.anthropic\.com\)\.\n$/,
     connection_refused:
       /^API Error: Connection refused — a firewall or proxy may be blocking it \(ECONNREFUSED\)\n$/,
     request_timeout: /^Request timed out\. .* set API_TIMEOUT_MS above 600000\.\n$/,
     stream_cut_recovered: /^Hello! How can I help\?\n$/,
     max_budget: /^Error: Reached maximum budget/,
   };
-  for (const [name, text] of Object.entries(texts)) {
-    const plain = await claude(fake, ["-p", "hello", "--failure", name]);
-    assert.match(plain.stdout, text, name);
-    assert.equal(plain.code, name === "stream_cut_recovered" ? 0 : 1, `${name} exit`);
+  const retried = new Set([
+    "auth_error",
+    "rate_limit",
+    "overloaded",
+    "server_error",
+    "connection_refused",
+    "connection_reset",
+    "connection_reset_recovered",
+    "request_timeout",
+    "stream_cut",
+    "stream_cut_recovered",
+  ]);
+  for (const name of FAILURE_NAMES) {
+    const recovers = name.endsWith("_recovered");
     const json = JSON.parse(
       (await claude(fake, ["-p", "hello", "--output-format", "json", "--failure", name])).stdout,
     );
     assert.equal(json.type, "result", name);
+    assert.equal(json.is_error, !recovers, `${name}: is_error`);
+    const plain = await claude(fake, ["-p", "hello", "--failure", name]);
+    // text prints the result (the error text for an API failure), or the error subtype's line
+    const expected = json.subtype === "success" ? json.result : `Error: ${json.errors[0]}`;
+    assert.equal(plain.stdout, `${expected}\n`, `${name}: text`);
+    if (texts[name]) assert.match(plain.stdout, texts[name], name);
+    assert.equal(plain.code, recovers ? 0 : 1, `${name}: exit`);
+    assert.equal(plain.stderr, "", `${name}: nothing on stderr`);
     const stream = lines(
       (await claude(fake, [
         "-p",
@@ -234,14 +253,9 @@ Deno.test("cli: each named failure in each output format, as the real CLI prints
     };
     assert.deepEqual(same(stream.at(-1)), same(json), `${name}: the same result`);
     const retries = stream.filter((f) => f.subtype === "api_retry").length;
-    assert.equal(
-      retries,
-      ["auth_error", "rate_limit", "connection_refused", "request_timeout", "stream_cut_recovered"]
-          .includes(name)
-        ? 1
-        : 0,
-      `${name} retries`,
-    );
+    assert.equal(retries, retried.has(name) ? 1 : 0, `${name}: api_retry frames`);
+    const synthetic = stream.find((f) => f.type === "assistant" && f.is_api_error_message);
+    assert.equal(synthetic !== undefined, !recovers && name !== "max_budget", `${name}: synthetic`);
   }
   const refused = JSON.parse(
     (await claude(fake, ["-p", "hello", "--output-format", "json"], undefined, {
