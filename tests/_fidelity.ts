@@ -46,6 +46,14 @@ export function kind(frame: Frame): string {
   return detail ? `${frame.type}/${detail}` : frame.type;
 }
 
+/** The kinds of `count` frames from the first of kind `first` (deltas left out). */
+export function kindsFrom(frames: Frame[], first: string, count: number): string[] {
+  const kinds = frames.map(kind).filter((k) => k !== "stream_event/content_block_delta");
+  const i = kinds.indexOf(first);
+  if (i < 0) throw new Error(`no ${first} frame in ${kinds.join(", ")}`);
+  return kinds.slice(i, i + count);
+}
+
 /** A turn of the conversation: a prompt, or something the app does between results. */
 export type TurnStep = string | ((q: Query) => Promise<unknown>);
 

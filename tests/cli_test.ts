@@ -112,6 +112,8 @@ Deno.test("cli: the prompt argument and piped stdin are joined as the real CLI j
   );
   // stdout not a terminal: a bare prompt is print mode
   assert.equal((await claude(fake, ["summarize"], "line one\nline two")).stdout, "joined\n");
+  const [first] = (await fake.capture()).findByPrompt("summarize");
+  assert.equal(first.stdin, "line one\nline two\n", "the capture keeps what stdin carried");
 });
 
 Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {

@@ -10,7 +10,7 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { ScenarioBuilder } from "../mod.ts";
-import { compareTape, kind } from "./_fidelity.ts";
+import { compareTape, kindsFrom } from "./_fidelity.ts";
 
 const CWD = "/home/user/project";
 const NOTES =
@@ -284,9 +284,7 @@ for (const name of ["r2_set_permission_mode", "r2_set_permission_mode_delay"]) {
       ],
     });
     assert.equal(calls.length, 0, "the Edit runs without asking in acceptEdits");
-    const order = ours.out.map(kind);
-    const i = order.indexOf("result/success");
-    assert.deepEqual(order.slice(i, i + 4), [
+    assert.deepEqual(kindsFrom(ours.out, "result/success", 4), [
       "result/success",
       "system/session_state_changed:idle",
       "control_response",
@@ -304,9 +302,7 @@ Deno.test("r2 fidelity: set_model (idle, the replayed command output, the answer
       .build(),
     { maxTurns: 2, turns: ["hello", (q) => q.setModel("sonnet"), "hello again"] },
   );
-  const order = ours.out.map(kind);
-  const i = order.indexOf("result/success");
-  assert.deepEqual(order.slice(i, i + 4), [
+  assert.deepEqual(kindsFrom(ours.out, "result/success", 4), [
     "result/success",
     "system/session_state_changed:idle",
     "user",
@@ -329,9 +325,7 @@ Deno.test("r2 fidelity: running after message_stop, message_stop after the answe
       .build(),
     { ...base, maxTurns: 3, canUseTool, includePartialMessages: true },
   );
-  const order = ours.out.map(kind).filter((k) => k !== "stream_event/content_block_delta");
-  const i = order.indexOf("stream_event/message_delta");
-  assert.deepEqual(order.slice(i, i + 5), [
+  assert.deepEqual(kindsFrom(ours.out, "stream_event/message_delta", 5), [
     "stream_event/message_delta",
     "system/session_state_changed:requires_action",
     "control_request/can_use_tool",

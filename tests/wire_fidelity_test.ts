@@ -1,131 +1,24 @@
 // Engine-level fidelity: the real SDK drives the mock through the same conversation as a
 // recording of the real CLI 2.1.328 (tests/fixtures/real/), and both directions must carry
 // the same frames in the same order, with the same top-level keys.
-import assert from "node:assert/strict";
 import {
   createSdkMcpServer,
   type HookCallback,
   type Options,
-  query,
   tool,
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
-import {
-  type Frame,
-  MockTransport,
-  readTool,
-  type Scenario,
-  ScenarioBuilder,
-  taskTool,
-  text,
-  thinking,
-} from "../mod.ts";
+import { compareTape, readTape } from "./_fidelity.ts";
+import { readTool, type Scenario, ScenarioBuilder, taskTool, text, thinking } from "../mod.ts";
 
-interface TapeLine {
-  dir: "sdk->cli" | "cli->sdk";
-  frame: Frame;
-}
-
-async function loadTape(name: string): Promise<{ args: string[]; lines: TapeLine[] }> {
-  const raw = await Deno.readTextFile(new URL(`./fixtures/real/${name}.jsonl`, import.meta.url));
-  const [header, ...rest] = raw.trim().split("\n").map((l) => JSON.parse(l));
-  return { args: header.args, lines: rest };
-}
-
-/** A frame's kind: type, then subtype / state / control subtype. */
-function kind(frame: Frame): string {
-  const request = frame.request as { subtype?: string } | undefined;
-  const detail = frame.type === "control_request"
-    ? request?.subtype
-    : frame.type === "stream_event"
-    ? (frame.event as { type: string }).type
-    : frame.subtype === "session_state_changed"
-    ? `session_state_changed:${frame.state}`
-    : frame.subtype;
-  return detail ? `${frame.type}/${detail}` : frame.type;
-}
-
-/** Runs `scenario` under the SDK with `prompt` and `options`; returns the mock's two directions. */
-async function runMock(
-  scenario: Scenario,
-  prompt: string,
-  options: Options,
-): Promise<{ out: Frame[]; written: Frame[]; args: string[] }> {
-  const mock = new MockTransport(scenario, { recordSent: true });
-  let args: string[] = [];
-  const spawn: typeof mock.spawn = (o) => {
-    args = o.args;
-    return mock.spawn(o);
-  };
-  try {
-    for await (
-      const _ of query({ prompt, options: { ...options, spawnClaudeCodeProcess: spawn } })
-    ) {
-      // consume
-    }
-  } catch {
-    // error results make the SDK throw; the frames are what we compare
-  }
-  await mock.exited;
-  return { out: mock.session.sent(), written: mock.writtenMessages(), args };
-}
-
-// Frames whose kinds depend on the real process's timing, not on the protocol.
-const TIMING_ONLY = new Set(["system/session_state_changed:idle"]);
-
+/** Replays tape `name` through the SDK and the mock (see `_fidelity.ts`). */
 async function compare(
   name: string,
   scenario: Scenario,
   options: Options,
-  exactUser = false,
+  values = false,
 ): Promise<void> {
-  const tape = await loadTape(name);
-  const realOut = tape.lines.filter((l) => l.dir === "cli->sdk").map((l) => l.frame);
-  const realIn = tape.lines.filter((l) => l.dir === "sdk->cli").map((l) => l.frame);
-  const firstPrompt = realIn.find((f) => f.type === "user")!;
-  const text = typeof (firstPrompt.message as { content: unknown }).content === "string"
-    ? (firstPrompt.message as { content: string }).content
-    : (firstPrompt.message as { content: Array<{ text: string }> }).content[0].text;
-  const ours = await runMock(scenario, text, options);
-  assert.deepEqual(
-    ours.args.slice(0, tape.args.length).sort(),
-    [...tape.args].sort(),
-    `${name}: CLI args`,
-  );
-  // Chunk boundaries of streamed deltas are the API's choice: a run of deltas counts once.
-  const strip = (frames: Frame[]) =>
-    frames.map(kind).filter((k, i, all) =>
-      !TIMING_ONLY.has(k) && !(k === "stream_event/content_block_delta" && all[i - 1] === k)
-    );
-  assert.deepEqual(strip(ours.out), strip(realOut), `${name}: cli->sdk frame kinds`);
-  assert.deepEqual(ours.written.map(kind), realIn.map(kind), `${name}: sdk->cli frame kinds`);
-  // same top-level keys, frame by frame (ids and values differ)
-  const keep = (f: Frame) =>
-    !TIMING_ONLY.has(kind(f)) && kind(f) !== "stream_event/content_block_delta";
-  const real = realOut.filter(keep);
-  const mine = ours.out.filter(keep);
-  for (let i = 0; i < real.length; i++) {
-    const where = `${name}: frame ${i} (${kind(real[i])})`;
-    assert.deepEqual(Object.keys(mine[i]).sort(), Object.keys(real[i]).sort(), `${where}: keys`);
-    if (real[i].type === "control_request") {
-      const a = mine[i].request as Record<string, unknown>;
-      const b = real[i].request as Record<string, unknown>;
-      assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), `${where}: request keys`);
-      if (b.input && typeof b.input === "object") {
-        assert.deepEqual(
-          Object.keys(a.input as object).sort(),
-          Object.keys(b.input as object).sort(),
-          `${where}: request.input keys`,
-        );
-      }
-    }
-    if (exactUser && real[i].type === "user") {
-      const masked = (v: unknown) => JSON.stringify(v)?.replace(/toolu_\w+/g, "ID");
-      for (const key of ["message", "tool_use_result", "tool_result_meta"]) {
-        assert.equal(masked(mine[i][key]), masked(real[i][key]), `${where}: ${key}`);
-      }
-    }
-  }
+  await compareTape(name, scenario, options, { values });
 }
 
 Deno.test("fidelity: hello", async () => {
@@ -216,7 +109,7 @@ Deno.test("fidelity: partial_messages", async () => {
 });
 
 Deno.test("fidelity: thinking", async () => {
-  const tape = await loadTape("thinking");
+  const tape = await readTape("thinking");
   const blocks = tape.lines.filter((l) => l.frame.type === "assistant").map((l) =>
     (l.frame.message as { content: Array<{ type: string; thinking?: string; text?: string }> })
       .content[0]

@@ -386,8 +386,9 @@ export function canUseToolRequest(
       ? { decision_reason_rule_source: options.decisionReasonRuleSource }
       : {}),
     ...(serverPolicy !== undefined ? { server_policy_ask_only: serverPolicy } : {}),
-    ...(options.requiresUserInteraction ? { requires_user_interaction: true } : {}),
     tool_use_id: toolUse.id,
+    // recorded after tool_use_id (cp_ask_user_question)
+    ...(options.requiresUserInteraction ? { requires_user_interaction: true } : {}),
   };
   return controlRequest(ctx, request, { requestId: options.requestId });
 }

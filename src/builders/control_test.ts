@@ -119,7 +119,11 @@ Deno.test("canUseToolRequest derives display name, description and suggestions",
     description: null,
   });
   assert.equal(ask.request.requires_user_interaction, true);
-  assert.equal(Object.keys(ask.request).at(-1), "tool_use_id");
+  // as recorded (cp_ask_user_question): after tool_use_id
+  assert.deepEqual(Object.keys(ask.request).slice(-2), [
+    "tool_use_id",
+    "requires_user_interaction",
+  ]);
   assert.throws(
     () => canUseToolRequest(ctx, { type: "text" } as never),
     /expected a tool_use block/,

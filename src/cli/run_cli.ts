@@ -162,7 +162,8 @@ async function run(
   const projects = projectDir(io.env, cwd);
   const sessionId = await resolveSession(parsed, projects);
   const invocation = await nextInvocation(stateDir(io.env));
-  const prompt = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io, err);
+  const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io, err);
+  const prompt = input?.prompt;
   const args = [...parsed.args];
   if (has("--dangerously-skip-permissions") && !has("--permission-mode")) {
     args.push("--permission-mode", "bypassPermissions");
@@ -219,7 +220,7 @@ async function run(
           Object.entries(io.env).filter(([k]) => CAPTURED_ENV.test(k)),
         ),
         prompts: prompt !== undefined ? [prompt] : promptsIn(session),
-        ...(prompt !== undefined && !io.stdinIsTerminal ? { stdin: stdinSeen } : {}),
+        ...(input?.stdin !== undefined ? { stdin: input.stdin } : {}),
         sessionId: session.ctx.sessionId,
         exchanges: session.exchangesMatched(),
         frames: written.length,
@@ -238,7 +239,6 @@ const TRANSCRIBED =
   /^\{"type":"(user|assistant)"|"type":"result"|"subtype":"(init|compact_boundary)"/;
 /** Environment a capture records: the fake's own, the SDK's and the retry and timeout knobs. */
 const CAPTURED_ENV = /^(CLAUDE_|ANTHROPIC_BASE_URL$|ANTHROPIC_MODEL$|API_TIMEOUT_MS$|IS_SANDBOX$)/;
-let stdinSeen = "";
 
 /** The prompts the client sent in user frames (duplex mode). */
 function promptsIn(session: Session): string[] {
@@ -385,14 +385,17 @@ function withFailure(scenario: Scenario, name: FailureName): Scenario {
   };
 }
 
-/** The prompt: the argument and piped stdin, joined as the real CLI joins them. */
+/**
+ * The prompt: the argument and piped stdin, joined as the real CLI joins them; and what
+ * stdin carried, when it was piped.
+ */
 async function promptOf(
   parsed: ParsedArgv,
   io: CliIO,
   err: WritableStreamDefaultWriter<Uint8Array>,
-): Promise<string> {
-  let piped = "";
-  if (!io.stdinIsTerminal) piped = await readStdin(io.stdin, err);
+): Promise<{ prompt: string; stdin?: string }> {
+  const stdin = io.stdinIsTerminal ? undefined : await readStdin(io.stdin, err);
+  const piped = (stdin ?? "").replace(/\n$/, "");
   const prompt = parsed.prompt !== undefined && piped !== ""
     ? `${parsed.prompt}\n${piped}`
     : parsed.prompt ?? piped;
@@ -401,7 +404,7 @@ async function promptOf(
       "Error: Input must be provided either through stdin or as a prompt argument when using --print",
     );
   }
-  return prompt;
+  return { prompt, ...(stdin !== undefined ? { stdin } : {}) };
 }
 
 /** All of stdin; an open pipe that stays empty for 3 s is given up on, as the real CLI does. */
@@ -433,8 +436,7 @@ async function readStdin(
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
-    stdinSeen = text + decoder.decode();
-    return stdinSeen.replace(/\n$/, "");
+    return text + decoder.decode();
   } finally {
     clearTimeout(timer);
     reader.releaseLock();

@@ -67,3 +67,18 @@ export function defined(
   for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
   return out;
 }
+
+/** The options a `respond` call's file form keeps, in file order. */
+export const RESPOND_FORM_KEYS = ["thinking", "delay", "outputTokens", "chunkSize", "chunks"];
+/** The options a `uses*` call's file form keeps beside the tool, in file order. */
+export const TOOL_FORM_KEYS = [
+  "say",
+  "permission",
+  "ifDenied",
+  "delay",
+  "outputTokens",
+  "chunkSize",
+  "inputChunks",
+];
+/** The options a `usesTogether` call's file form keeps, in file order. */
+export const TOGETHER_FORM_KEYS = ["say", "delay", "outputTokens", "chunkSize"];

@@ -41,9 +41,17 @@ import type {
   TurnInfo,
 } from "./step.ts";
 import { validateStep } from "./validate_step.ts";
-import { defined, type RecordedForm, recordStepForm } from "./_json_forms.ts";
+import {
+  defined,
+  type RecordedForm,
+  recordStepForm,
+  RESPOND_FORM_KEYS,
+  TOGETHER_FORM_KEYS,
+  TOOL_FORM_KEYS,
+} from "./_json_forms.ts";
 import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
+import { togetherMessage } from "./_uses_together.ts";
 import type {
   AskUserQuestionItem,
   MessageOptions,
@@ -392,26 +400,15 @@ export class ExchangeBuilder {
         name: this.#name,
       }),
     );
-    const parts: MessagePart[] = options.say !== undefined ? [text(options.say)] : [];
-    const inputChunks: string[][] = [];
-    let chunked = false;
-    for (const step of steps) {
-      if (step.kind !== "message" || !step.parts.some((p) => typeof p === "function")) {
-        this.#fail(
-          TypeError,
-          `usesTogether takes only uses* tool helpers, got a '${step.kind}' step`,
-        );
-      }
-      parts.push(...step.parts);
-      inputChunks.push(step.inputChunks?.[0] ?? []);
-      chunked ||= step.inputChunks !== undefined;
-    }
-    if (steps.length === 0) this.#fail(RangeError, "usesTogether needs at least one tool use");
+    const message = togetherMessage(
+      steps,
+      options.say,
+      (kind, problem) => this.#fail(kind, problem),
+    );
     return this.#add({
       kind: "message",
-      parts,
+      ...message,
       ...messageFields(options),
-      ...(chunked ? { inputChunks } : {}),
     }, { together: steps, ...defined({ ...options }, TOGETHER_FORM_KEYS) });
   }
 
@@ -583,21 +580,6 @@ export class ExchangeBuilder {
     }, { ...form, ...defined({ ...options }, TOOL_FORM_KEYS) });
   }
 }
-
-/** The options a `respond` call's file form keeps, in file order. */
-const RESPOND_FORM_KEYS = ["thinking", "delay", "outputTokens", "chunkSize", "chunks"];
-/** The options a `uses*` call's file form keeps beside the tool, in file order. */
-const TOOL_FORM_KEYS = [
-  "say",
-  "permission",
-  "ifDenied",
-  "delay",
-  "outputTokens",
-  "chunkSize",
-  "inputChunks",
-];
-/** The options a `usesTogether` call's file form keeps, in file order. */
-const TOGETHER_FORM_KEYS = ["say", "delay", "outputTokens", "chunkSize"];
 
 /** The message step fields of {@linkcode MessageOptions}. */
 function messageFields(options: MessageOptions): Partial<Step & { kind: "message" }> {

@@ -84,6 +84,35 @@ const CUT_STREAM = { inputTokens: 120, outputTokens: 11 };
 const RESET_STREAM = { inputTokens: 120, outputTokens: 5 };
 const BAD_LINE_STREAM = { inputTokens: 120, outputTokens: 1 };
 
+/** A reset connection, every retry (failures/connection_reset). */
+const CONNECTION_RESET: FailureSpec = {
+  status: null,
+  defaultMessage: "",
+  text: () => RESET,
+  error: "server_error",
+  connection: true,
+  retries: "all",
+  retryError: "unknown",
+};
+/** A stream cut before message_stop (failures/stream_cut). */
+const STREAM_CUT: FailureSpec = {
+  status: null,
+  defaultMessage: "",
+  text: () => "API Error: JSON Parse error: Unterminated string",
+  error: "unknown",
+  retries: 1,
+  retryError: "unknown",
+  billed: CUT_STREAM,
+};
+/** A non-JSON `data:` line (failures/malformed_stream). */
+const MALFORMED_STREAM: FailureSpec = {
+  status: null,
+  defaultMessage: "",
+  text: () => 'API Error: JSON Parse error: Unexpected identifier "this"',
+  error: "unknown",
+  billed: BAD_LINE_STREAM,
+};
+
 /** The recorded behaviour of each named failure. */
 export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
   auth_error: {
@@ -157,25 +186,9 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
     retries: "all",
     retryError: "unknown",
   },
-  connection_reset: {
-    status: null,
-    defaultMessage: "",
-    text: () => RESET,
-    error: "server_error",
-    connection: true,
-    retries: "all",
-    retryError: "unknown",
-  },
-  connection_reset_recovered: {
-    status: null,
-    defaultMessage: "",
-    text: () => RESET,
-    error: "server_error",
-    retries: "all",
-    retryError: "unknown",
-    billed: RESET_STREAM,
-    recovers: true,
-  },
+  connection_reset: CONNECTION_RESET,
+  // a reset mid-stream on every streaming try; the non-streaming fallback answers
+  connection_reset_recovered: { ...CONNECTION_RESET, billed: RESET_STREAM, recovers: true },
   request_timeout: {
     status: null,
     defaultMessage: "",
@@ -192,40 +205,10 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
     error: "server_error",
     waits: "streamIdle",
   },
-  stream_cut: {
-    status: null,
-    defaultMessage: "",
-    text: () => "API Error: JSON Parse error: Unterminated string",
-    error: "unknown",
-    retries: 1,
-    retryError: "unknown",
-    billed: CUT_STREAM,
-  },
-  stream_cut_recovered: {
-    status: null,
-    defaultMessage: "",
-    text: () => "API Error: JSON Parse error: Unterminated string",
-    error: "unknown",
-    retries: 1,
-    retryError: "unknown",
-    billed: CUT_STREAM,
-    recovers: true,
-  },
-  malformed_stream: {
-    status: null,
-    defaultMessage: "",
-    text: () => 'API Error: JSON Parse error: Unexpected identifier "this"',
-    error: "unknown",
-    billed: BAD_LINE_STREAM,
-  },
-  malformed_stream_recovered: {
-    status: null,
-    defaultMessage: "",
-    text: () => 'API Error: JSON Parse error: Unexpected identifier "this"',
-    error: "unknown",
-    billed: BAD_LINE_STREAM,
-    recovers: true,
-  },
+  stream_cut: STREAM_CUT,
+  stream_cut_recovered: { ...STREAM_CUT, recovers: true },
+  malformed_stream: MALFORMED_STREAM,
+  malformed_stream_recovered: { ...MALFORMED_STREAM, recovers: true },
   max_budget: {
     status: null,
     defaultMessage: "",
