@@ -33,6 +33,16 @@ export {
   type InstallFakeClaudeOptions,
 } from "./src/cli/install_fake_claude.ts";
 
+/** Whether stdin is a pipe or socket (or unknown), not a file or device that ends by itself. */
+function stdinMayStall(): boolean {
+  try {
+    const info = Deno.statSync("/dev/stdin");
+    return !(info.isFile || info.isCharDevice);
+  } catch {
+    return true;
+  }
+}
+
 if (import.meta.main) {
   const abort = new AbortController();
   const onTerm = () => abort.abort();
@@ -43,6 +53,7 @@ if (import.meta.main) {
     cwd: Deno.cwd(),
     stdin: Deno.stdin.readable,
     stdinIsTerminal: Deno.stdin.isTerminal(),
+    stdinMayStall: stdinMayStall(),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stdout: Deno.stdout.writable,
     stderr: Deno.stderr.writable,

@@ -17,6 +17,7 @@ import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Step, StepSource } from "../scenario/step.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import { getDefaults } from "../timing/defaults.ts";
+import { realTimeout } from "../timing/real_time.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import {
   appendCapture,
@@ -29,6 +30,7 @@ import {
 } from "./cli_state.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
+import { SUBCOMMANDS } from "./subcommands.ts";
 
 /** What the fake binary runs with: its command line, environment and streams. */
 export interface CliIO {
@@ -42,6 +44,12 @@ export interface CliIO {
   stdin: ReadableStream<Uint8Array>;
   /** Whether standard input is a terminal. */
   stdinIsTerminal: boolean;
+  /**
+   * Whether standard input may stay open without data (a pipe or a socket), so it is given
+   * up on after 3 s of silence as the real CLI does; `false` for a file or `/dev/null`,
+   * which are read to their end. Default `true`.
+   */
+  stdinMayStall?: boolean;
   /** Whether standard output is a terminal. */
   stdoutIsTerminal: boolean;
   /** Standard output. */
@@ -107,6 +115,14 @@ async function run(
   out: WritableStreamDefaultWriter<Uint8Array>,
   err: WritableStreamDefaultWriter<Uint8Array>,
 ): Promise<number> {
+  const sub = SUBCOMMANDS[io.argv[0] ?? ""];
+  if (sub) {
+    return await (await sub())(io.argv.slice(1), {
+      ...io,
+      stdout: writerStream(out),
+      stderr: writerStream(err),
+    });
+  }
   const parsed = parseArgv(io.argv);
   const has = (name: string) => parsed.options.has(name);
   const value = (name: string) => {
@@ -394,7 +410,9 @@ async function promptOf(
   io: CliIO,
   err: WritableStreamDefaultWriter<Uint8Array>,
 ): Promise<{ prompt: string; stdin?: string }> {
-  const stdin = io.stdinIsTerminal ? undefined : await readStdin(io.stdin, err);
+  const stdin = io.stdinIsTerminal
+    ? undefined
+    : await readStdin(io.stdin, { err, mayStall: io.stdinMayStall ?? true });
   const piped = (stdin ?? "").replace(/\n$/, "");
   const prompt = parsed.prompt !== undefined && piped !== ""
     ? `${parsed.prompt}\n${piped}`
@@ -410,18 +428,21 @@ async function promptOf(
 /** All of stdin; an open pipe that stays empty for 3 s is given up on, as the real CLI does. */
 async function readStdin(
   stdin: ReadableStream<Uint8Array>,
-  err: WritableStreamDefaultWriter<Uint8Array>,
+  { err, mayStall }: { err: WritableStreamDefaultWriter<Uint8Array>; mayStall: boolean },
 ): Promise<string> {
   const reader = stdin.getReader();
   const decoder = new TextDecoder();
   let text = "";
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const quiet = new Promise<"quiet">((resolve) => {
-    timer = setTimeout(() => resolve("quiet"), 3000);
-  });
+  let cancel = () => {};
+  // A file or /dev/null ends by itself: no timer (arming one costs start-up time on Deno).
+  const quiet = mayStall
+    ? new Promise<"quiet">((resolve) => {
+      cancel = realTimeout(() => resolve("quiet"), 3000);
+    })
+    : new Promise<never>(() => {});
   try {
     const first = await Promise.race([reader.read(), quiet]);
-    clearTimeout(timer);
+    cancel();
     if (first === "quiet") {
       await err.write(encoder.encode(
         "Warning: no stdin data received in 3s, proceeding without it. If piping from a slow command, redirect stdin explicitly: < /dev/null to skip, or wait longer.\n",
@@ -438,7 +459,7 @@ async function readStdin(
     }
     return text + decoder.decode();
   } finally {
-    clearTimeout(timer);
+    cancel();
     reader.releaseLock();
   }
 }
@@ -539,4 +560,9 @@ async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string
   }
   buffer += decoder.decode();
   if (buffer !== "") yield buffer;
+}
+
+/** A writable over a writer runCli already holds (a subcommand writes through it). */
+function writerStream(writer: WritableStreamDefaultWriter<Uint8Array>): WritableStream<Uint8Array> {
+  return new WritableStream({ write: (chunk) => writer.write(chunk) });
 }

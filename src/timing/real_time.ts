@@ -16,24 +16,28 @@ const g = globalThis as unknown as {
   setImmediate?: (fn: () => void) => unknown;
   performance?: { now(): number };
 };
-const hostSetTimeout: SetTimer = g.setTimeout.bind(globalThis);
-const hostClearTimeout: ClearTimer = g.clearTimeout.bind(globalThis);
-// Captured now, so fake timers installed later do not replace it. On Deno `setImmediate` is a
-// lazy getter that loads the Node compatibility layer (about 15 ms of start-up): the getter
-// is kept and called on the first yield instead.
-const immediateDescriptor = Object.getOwnPropertyDescriptor(globalThis, "setImmediate");
-let hostSetImmediate: ((fn: () => void) => unknown) | undefined | null = immediateDescriptor?.get
-  ? null
-  : g.setImmediate?.bind(globalThis);
-function setImmediateOfHost(): ((fn: () => void) => unknown) | undefined {
-  if (hostSetImmediate === null) {
-    const real = immediateDescriptor?.get?.call(globalThis) as
-      | ((fn: () => void) => unknown)
-      | undefined;
-    hostSetImmediate = real?.bind(globalThis);
-  }
-  return hostSetImmediate;
+// Captured now, so fake timers installed later do not replace them. On Deno the timer globals
+// are lazy getters whose first call loads the timers (about 9 ms of start-up) and
+// `setImmediate`'s loads the Node compatibility layer (about 15 ms): the getters are kept and
+// called on first use instead. Assigning a fake to the global does not change what the kept
+// getter returns.
+function hostGlobal<T extends (...args: never[]) => unknown>(name: string): () => T | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+  let value: T | undefined | null = descriptor?.get
+    ? null
+    : (g as unknown as Record<string, T | undefined>)[name]?.bind(globalThis) as T | undefined;
+  return () => {
+    if (value === null) {
+      value = (descriptor?.get?.call(globalThis) as T | undefined)?.bind(globalThis) as
+        | T
+        | undefined;
+    }
+    return value;
+  };
 }
+const hostSetTimeout = hostGlobal<SetTimer>("setTimeout");
+const hostClearTimeout = hostGlobal<ClearTimer>("clearTimeout");
+const setImmediateOfHost = hostGlobal<(fn: () => void) => unknown>("setImmediate");
 const perf = g.performance;
 const hostNow: () => number = perf && typeof perf.now === "function"
   ? perf.now.bind(perf)
@@ -46,8 +50,8 @@ export function realNow(): number {
 
 /** A real-time timer: calls `fn` after `ms` real milliseconds; returns its canceller. */
 export function realTimeout(fn: () => void, ms: number): () => void {
-  const handle = hostSetTimeout(fn, ms);
-  return () => hostClearTimeout(handle);
+  const handle = hostSetTimeout()!(fn, ms);
+  return () => hostClearTimeout()!(handle);
 }
 
 /** Resolves on a later turn of the event loop (a macrotask), so timers and I/O run. */
@@ -55,7 +59,7 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise<void>((resolve) => {
     const immediate = setImmediateOfHost();
     if (immediate) immediate(resolve);
-    else hostSetTimeout(resolve, 0);
+    else hostSetTimeout()!(resolve, 0);
   });
 }
 

@@ -1,0 +1,14 @@
+/**
+ * The fake binary's own subcommands (`record`, `drift`, `view`): the first argument picks
+ * one; each loads only when used, so print mode's start-up does not pay for them.
+ *
+ * @module
+ */
+
+import type { CliIO } from "./run_cli.ts";
+
+/** A subcommand: its arguments (after its name) and the process's I/O; resolves to the exit code. */
+export type Subcommand = (argv: readonly string[], io: CliIO) => Promise<number>;
+
+/** The subcommands by name, each loaded on first use. */
+export const SUBCOMMANDS: Readonly<Record<string, () => Promise<Subcommand>>> = {};
