@@ -23,6 +23,23 @@ export interface SpawnOptionsLike {
   signal: AbortSignal;
 }
 
+/**
+ * What a {@linkcode MockProcess} runs: a duplex of Web Streams with an exit. A
+ * {@linkcode Session} is one; a tape player is another.
+ */
+export interface ProcessBody {
+  /** stdout. */
+  readonly readable: ReadableStream<Uint8Array>;
+  /** stdin. */
+  readonly writable: WritableStream<Uint8Array | string>;
+  /** Resolves with the exit status once stdout has been written. */
+  readonly exited: Promise<ExitStatus>;
+  /** Whether it has ended. */
+  readonly closed: boolean;
+  /** Ends it like a signal. */
+  kill(signal?: string): void;
+}
+
 /** A listener for a process's `exit` event. */
 export type ExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
 /** A listener for a process's `error` event. */
@@ -44,20 +61,20 @@ export type ErrorListener = (error: Error) => void;
  * await session.exited;
  * ```
  */
-export class MockProcess {
+export class MockProcess<B extends ProcessBody = Session> {
   /** The process's stdin (the SDK writes here). */
   readonly stdin: Writable;
   /** The process's stdout (the SDK reads here). */
   readonly stdout: Readable;
-  /** The session behind it. */
-  readonly session: Session;
+  /** The session (or other body) behind it. */
+  readonly session: B;
   #events = new EventEmitter();
   #killed = false;
   #exitCode: number | null = null;
   #signalCode: NodeJS.Signals | null = null;
 
   /** Wraps `session`; `signal` (the SDK's forwarded abort) kills it when aborted. */
-  constructor(session: Session, options: { signal?: AbortSignal } = {}) {
+  constructor(session: B, options: { signal?: AbortSignal } = {}) {
     this.session = session;
     const writer = session.writable.getWriter();
     writer.closed.catch(() => {});

@@ -1,0 +1,513 @@
+/**
+ * The replay of one tape as a process: stdout gives the tape's CLI frames in order; each
+ * frame the tape says the app sent is a sync point, checked against what the app really
+ * writes on stdin, with the SDK's live request ids put where the tape had the recorded ones.
+ *
+ * @module
+ */
+
+import type { ExitStatus } from "../session/engine.ts";
+import { realTimeout } from "../timing/real_time.ts";
+import type { Frame } from "../wire/frame.ts";
+import { CassetteMismatchError } from "./cassette_mismatch_error.ts";
+import type { Tape, TapeEntry } from "./tape.ts";
+
+/**
+ * How a tape is replayed:
+ * - `inert`: the CLI's requests to the app (permission, hook, MCP) are not sent; the app's
+ *   answers in the tape are skipped;
+ * - `stub`: they are sent, and the answers (from the player's stubs) are checked;
+ * - `verify`: they are sent, and the app's own answers are checked against the tape.
+ */
+export type ReplayMode = "inert" | "stub" | "verify";
+
+/** Requests the SDK answers from its own state: answered from the tape wherever they come. */
+const READ_ONLY = new Set([
+  "mcp_status",
+  "get_context_usage",
+  "get_settings",
+  "supported_commands",
+  "supported_models",
+  "supported_agents",
+  "account_info",
+]);
+
+/** Options of a replay. */
+export interface ReplayOptions {
+  /** How CLI→SDK requests are handled. */
+  mode: ReplayMode;
+  /** How long to wait for the app at a sync point before failing (real ms). */
+  waitMs: number;
+  /** Called with each stderr entry's text as it is reached. */
+  onStderr?: (text: string) => void;
+  /** The ending to use when the tape does not record one. */
+  ending?: { code: number | null; signal: string | null };
+}
+
+const encoder = new TextEncoder();
+
+/** One replay of a tape: a process body for `MockProcess`, and what happened. */
+export class Replay {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array | string>;
+  readonly exited: Promise<ExitStatus>;
+  /** Mismatches, in the order they happened (the first one ended the replay). */
+  readonly mismatches: CassetteMismatchError[] = [];
+  /** What the app wrote, parsed, in order. */
+  readonly received: Frame[] = [];
+  #tape: Tape;
+  #options: ReplayOptions;
+  #pos = 0;
+  #out!: ReadableStreamDefaultController<Uint8Array>;
+  #queue: Frame[] = [];
+  #answers = new Map<string, Frame>();
+  #skipped = new Set<string>();
+  #sentRequests = new Set<string>();
+  #ids = new Map<string, string>();
+  #stdinClosed = false;
+  #closed = false;
+  #resolveExit!: (status: ExitStatus) => void;
+  #cancelWait?: () => void;
+  #waitingAt = -1;
+  #partial = "";
+  #decoder = new TextDecoder();
+  #paused = false;
+  #pauseListeners = new Set<() => void>();
+
+  constructor(tape: Tape, options: ReplayOptions) {
+    this.#tape = tape;
+    this.#options = options;
+    this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
+    this.readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#out = controller;
+      },
+      cancel: () => {
+        this.#stdinClosed = true;
+      },
+    });
+    this.writable = new WritableStream<Uint8Array | string>({
+      write: (chunk) => this.#onChunk(chunk),
+      close: () => this.#onStdinEnd(),
+      abort: () => this.#onStdinEnd(),
+    });
+    queueMicrotask(() => this.#pump());
+  }
+
+  /** Whether the replay has ended. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** How many tape entries were reached. */
+  get position(): number {
+    return this.#pos;
+  }
+
+  /** Ends the replay like a signal. */
+  kill(signal = "SIGTERM"): void {
+    this.#finish({ code: null, signal });
+  }
+
+  #onChunk(chunk: Uint8Array | string): void {
+    if (this.#closed) return;
+    this.#partial += typeof chunk === "string"
+      ? chunk
+      : this.#decoder.decode(chunk, { stream: true });
+    let newline: number;
+    while ((newline = this.#partial.indexOf("\n")) >= 0) {
+      const line = this.#partial.slice(0, newline).trim();
+      this.#partial = this.#partial.slice(newline + 1);
+      if (line !== "") this.#onLine(line);
+    }
+    this.#pump();
+  }
+
+  #onStdinEnd(): void {
+    const rest = this.#partial.trim();
+    this.#partial = "";
+    if (rest !== "") this.#onLine(rest);
+    this.#stdinClosed = true;
+    this.#pump();
+  }
+
+  #onLine(line: string): void {
+    let frame: Frame;
+    try {
+      frame = JSON.parse(line);
+    } catch {
+      this.#fail({
+        reason: "the app wrote a line that is not JSON",
+        line: this.#lineAt(this.#pos),
+        actual: line,
+      });
+      return;
+    }
+    this.received.push(frame);
+    if (frame.type === "control_response") {
+      const id = requestIdOf(frame);
+      if (id !== undefined && this.#skipped.has(id)) return;
+      if (id === undefined || !this.#sentRequests.has(id)) {
+        this.#fail({
+          reason: `the app answered a request the replay never sent (${id ?? "no request_id"})`,
+          line: this.#lineAt(this.#pos),
+          actual: frame,
+        });
+        return;
+      }
+      this.#answers.set(id, frame);
+      return;
+    }
+    const subtype = requestSubtype(frame);
+    if (subtype !== undefined && READ_ONLY.has(subtype) && !this.#nextExpects(frame)) {
+      if (this.#answerReadOnly(frame)) return;
+    }
+    this.#queue.push(frame);
+  }
+
+  /** Whether the next expected app frame is a request like `frame`. */
+  #nextExpects(frame: Frame): boolean {
+    const entry = this.#nextAppEntry();
+    return entry !== undefined && "frame" in entry &&
+      requestSubtype(entry.frame) === requestSubtype(frame);
+  }
+
+  #nextAppEntry(): TapeEntry | undefined {
+    for (let i = this.#pos; i < this.#tape.entries.length; i++) {
+      const entry = this.#tape.entries[i];
+      if (entry.dir !== "sdk->cli") continue;
+      if ("frame" in entry && entry.frame.type === "control_response") continue;
+      return entry;
+    }
+    return undefined;
+  }
+
+  /** A read-only request out of place: answered from the same request elsewhere in the tape. */
+  #answerReadOnly(frame: Frame): boolean {
+    const entries = this.#tape.entries;
+    const request = JSON.stringify((frame as { request?: unknown }).request);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if (entry.dir !== "sdk->cli" || !("frame" in entry)) continue;
+      if (JSON.stringify((entry.frame as { request?: unknown }).request) !== request) continue;
+      const recorded = requestIdOf(entry.frame);
+      const answer = entries.find((e) =>
+        e.dir === "cli->sdk" && "frame" in e && e.frame.type === "control_response" &&
+        requestIdOf(e.frame) === recorded
+      );
+      if (!answer || !("frame" in answer)) return false;
+      this.#emit(withRequestId(answer.frame, requestIdOf(frame)!));
+      return true;
+    }
+    return false;
+  }
+
+  #pump(): void {
+    const entries = this.#tape.entries;
+    this.#paused = false;
+    try {
+      this.#step(entries);
+    } finally {
+      if (this.#paused || this.#closed) {
+        for (const listener of [...this.#pauseListeners]) listener();
+      }
+    }
+  }
+
+  /**
+   * Resolves when the replay waits for the app at entry `minPos` or later (with that entry,
+   * or `undefined` at the end of the tape), or with `null` once it has ended.
+   */
+  pausedAt(minPos: number): Promise<{ pos: number; entry: TapeEntry | undefined } | null> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.#closed) {
+          this.#pauseListeners.delete(check);
+          resolve(null);
+        } else if (this.#paused && this.#pos >= minPos) {
+          this.#pauseListeners.delete(check);
+          resolve({ pos: this.#pos, entry: this.#tape.entries[this.#pos] });
+        }
+      };
+      this.#pauseListeners.add(check);
+      check();
+    });
+  }
+
+  #step(entries: TapeEntry[]): void {
+    while (!this.#closed) {
+      const entry = entries[this.#pos];
+      if (entry === undefined) {
+        this.#atEnd();
+        return;
+      }
+      if (entry.dir === "stderr") {
+        this.#options.onStderr?.(entry.text);
+        this.#pos++;
+        continue;
+      }
+      if (entry.dir === "cli->sdk") {
+        if (!("frame" in entry)) {
+          this.#emitLine(entry.raw);
+          this.#pos++;
+          continue;
+        }
+        const frame = entry.frame;
+        if (isCliRequest(frame) && this.#options.mode === "inert") {
+          const id = requestIdOf(frame);
+          if (id !== undefined) this.#skipped.add(id);
+          this.#pos++;
+          continue;
+        }
+        if (frame.type === "control_cancel_request" && this.#options.mode === "inert") {
+          this.#pos++;
+          continue;
+        }
+        if (isCliRequest(frame)) {
+          const id = requestIdOf(frame);
+          if (id !== undefined) this.#sentRequests.add(id);
+        }
+        const recorded = frame.type === "control_response" ? requestIdOf(frame) : undefined;
+        const live = recorded !== undefined ? this.#ids.get(recorded) : undefined;
+        this.#emit(live !== undefined ? withRequestId(frame, live) : frame);
+        this.#pos++;
+        continue;
+      }
+      // The app's turn.
+      if (!("frame" in entry)) {
+        this.#fail({ reason: "the tape has a non-JSON line from the app", line: entry.line });
+        return;
+      }
+      const expected = entry.frame;
+      if (expected.type === "control_response") {
+        const id = requestIdOf(expected);
+        if (id !== undefined && this.#skipped.has(id)) {
+          this.#pos++;
+          continue;
+        }
+        const answer = id !== undefined ? this.#answers.get(id) : undefined;
+        if (answer === undefined) {
+          if (this.#stdinClosed) {
+            this.#fail({
+              reason: "the app closed its input before answering the CLI's request",
+              line: entry.line,
+              expected,
+            });
+          } else this.#wait();
+          return;
+        }
+        this.#answers.delete(id!);
+        if (!sameAnswer(expected, answer)) {
+          this.#fail({
+            reason: "the app answered differently",
+            line: entry.line,
+            expected,
+            actual: answer,
+          });
+          return;
+        }
+        this.#pos++;
+        continue;
+      }
+      const actual = this.#queue.shift();
+      if (actual === undefined) {
+        if (this.#stdinClosed) {
+          this.#fail({
+            reason: `the app closed its input; the tape expected ${describe(expected)}`,
+            line: entry.line,
+            expected,
+          });
+        } else this.#wait();
+        return;
+      }
+      const reason = this.#differs(expected, actual);
+      if (reason !== undefined) {
+        this.#fail({ reason, line: entry.line, expected, actual });
+        return;
+      }
+      const recorded = expected.type === "control_request" ? requestIdOf(expected) : undefined;
+      const live = requestIdOf(actual);
+      if (recorded !== undefined && live !== undefined) this.#ids.set(recorded, live);
+      this.#pos++;
+    }
+  }
+
+  /** Why the app's frame is not the tape's (undefined when it is). */
+  #differs(expected: Frame, actual: Frame): string | undefined {
+    if (expected.type !== actual.type) {
+      return `the app sent ${describe(actual)}; the tape expected ${describe(expected)}`;
+    }
+    if (expected.type === "user") {
+      const e = {
+        message: expected.message,
+        parent_tool_use_id: expected.parent_tool_use_id ?? null,
+      };
+      const a = { message: actual.message, parent_tool_use_id: actual.parent_tool_use_id ?? null };
+      return equal(e, a) ? undefined : "the app sent another user message";
+    }
+    if (expected.type === "control_request") {
+      const e = (expected as { request?: Record<string, unknown> }).request ?? {};
+      const a = (actual as { request?: Record<string, unknown> }).request ?? {};
+      if (e.subtype !== a.subtype) {
+        return `the app sent ${describe(actual)}; the tape expected ${describe(expected)}`;
+      }
+      // An inert replay sends none of the app's callbacks: its initialize is not checked.
+      if (e.subtype === "initialize" && this.#options.mode === "inert") return undefined;
+      return equal(e, a) ? undefined : `the app sent another ${String(e.subtype)} request`;
+    }
+    const { request_id: _e, ...e } = expected as Record<string, unknown>;
+    const { request_id: _a, ...a } = actual as Record<string, unknown>;
+    return equal(e, a) ? undefined : `the app sent another ${describe(expected)}`;
+  }
+
+  #atEnd(): void {
+    if (this.#queue.length > 0) {
+      this.#fail({
+        reason: "the app sent more than the tape has",
+        line: 0,
+        actual: this.#queue[0],
+      });
+      return;
+    }
+    const tape = this.#tape;
+    if (tape.complete === false) {
+      this.#fail({ reason: "the tape was cut short here (the recording did not finish)", line: 0 });
+      return;
+    }
+    const ending = tape.ending ?? this.#options.ending ?? endingOf(tape);
+    // A process that failed exits on its own; one that succeeded waits for its input to end.
+    if (ending.code === 0 && ending.signal === null && !this.#stdinClosed) {
+      this.#wait();
+      return;
+    }
+    this.#finish({ code: ending.code, signal: ending.signal });
+  }
+
+  #wait(): void {
+    this.#paused = true;
+    if (this.#waitingAt === this.#pos && this.#cancelWait) return;
+    this.#cancelWait?.();
+    this.#waitingAt = this.#pos;
+    const at = this.#pos;
+    this.#cancelWait = realTimeout(() => {
+      this.#cancelWait = undefined;
+      if (this.#closed || this.#pos !== at) return;
+      const entry = this.#tape.entries[at];
+      if (entry === undefined) {
+        // A successful tape waits for the app to close its input, as the CLI does.
+        this.#finish({ code: 0, signal: null });
+        return;
+      }
+      this.#fail({
+        reason: `the app did not send ${
+          "frame" in entry ? describe(entry.frame) : "the next line"
+        } within ${this.#options.waitMs} ms`,
+        line: entry.line,
+        expected: "frame" in entry ? entry.frame : undefined,
+      });
+    }, this.#options.waitMs);
+  }
+
+  #fail(m: { reason: string; line: number; expected?: unknown; actual?: unknown }): void {
+    const error = new CassetteMismatchError({ ...m, source: this.#tape.source });
+    this.mismatches.push(error);
+    this.#options.onStderr?.(`${error.message}\n`);
+    this.#finish({ code: 1, signal: null });
+  }
+
+  #emit(frame: Frame): void {
+    this.#emitLine(JSON.stringify(frame));
+  }
+
+  #emitLine(line: string): void {
+    if (this.#closed) return;
+    try {
+      this.#out.enqueue(encoder.encode(`${line}\n`));
+    } catch {
+      // the app stopped reading
+    }
+  }
+
+  #finish(status: ExitStatus): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#cancelWait?.();
+    this.#cancelWait = undefined;
+    try {
+      this.#out.close();
+    } catch {
+      // already closed or cancelled
+    }
+    this.#resolveExit(status);
+    for (const listener of [...this.#pauseListeners]) listener();
+  }
+
+  #lineAt(pos: number): number {
+    return this.#tape.entries[pos]?.line ?? 0;
+  }
+}
+
+/** The ending of a tape that does not record one: exit 1 exactly when the last result is an error. */
+export function endingOf(tape: Tape): { code: number; signal: null } {
+  for (let i = tape.entries.length - 1; i >= 0; i--) {
+    const entry = tape.entries[i];
+    if (entry.dir === "cli->sdk" && "frame" in entry && entry.frame.type === "result") {
+      return { code: entry.frame.is_error === true ? 1 : 0, signal: null };
+    }
+  }
+  return { code: 0, signal: null };
+}
+
+function isCliRequest(frame: Frame): boolean {
+  return frame.type === "control_request";
+}
+
+function requestIdOf(frame: Frame): string | undefined {
+  const direct = (frame as { request_id?: unknown }).request_id;
+  if (typeof direct === "string") return direct;
+  const nested = (frame as { response?: { request_id?: unknown } }).response?.request_id;
+  return typeof nested === "string" ? nested : undefined;
+}
+
+function requestSubtype(frame: Frame): string | undefined {
+  if (frame.type !== "control_request") return undefined;
+  const subtype = (frame as { request?: { subtype?: unknown } }).request?.subtype;
+  return typeof subtype === "string" ? subtype : undefined;
+}
+
+function withRequestId(frame: Frame, id: string): Frame {
+  const response = (frame as { response?: Record<string, unknown> }).response;
+  return { ...frame, response: { ...response, request_id: id } } as Frame;
+}
+
+function sameAnswer(expected: Frame, actual: Frame): boolean {
+  const strip = (f: Frame) => {
+    const { request_id: _id, ...rest } = (f as { response?: Record<string, unknown> }).response ??
+      {};
+    return rest;
+  };
+  return equal(strip(expected), strip(actual));
+}
+
+function describe(frame: Frame): string {
+  const a = (word: string) => `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
+  if (frame.type === "control_request") {
+    return a(`${String(requestSubtype(frame) ?? "control")} request`);
+  }
+  if (frame.type === "control_response") return "an answer to the CLI's request";
+  if (frame.type === "user") return "a user message";
+  return a(`${frame.type} frame`);
+}
+
+/** Deep equality of JSON values, key order ignored. */
+export function equal(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) =>
+    equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+  );
+}

@@ -1,0 +1,264 @@
+/**
+ * The app's side rebuilt from a tape: `canUseTool`, hooks and in-process MCP servers that
+ * give the recorded answers, and the SDK options the CLI's arguments show, for a `stub`
+ * replay.
+ *
+ * @module
+ */
+
+import type { Frame } from "../wire/frame.ts";
+import type { Tape } from "./tape.ts";
+
+/** A permission callback with the SDK's `canUseTool` shape. */
+export type StubCanUseTool = (
+  toolName: string,
+  input: Record<string, unknown>,
+  options: { signal: AbortSignal; toolUseID?: string },
+) => Promise<Record<string, unknown>>;
+
+/** A hook callback with the SDK's `HookCallback` shape. */
+export type StubHook = (
+  input: Record<string, unknown>,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<Record<string, unknown>>;
+
+/** An in-process MCP server instance: what the SDK connects to its transport. */
+export interface StubMcpInstance {
+  /** Connects the server to the SDK's transport. */
+  connect(transport: StubMcpTransport): Promise<void>;
+  /** Closes it. */
+  close(): Promise<void>;
+}
+
+/** The SDK's in-process MCP transport, as the stub server uses it. */
+export interface StubMcpTransport {
+  /** Set by the server: the SDK delivers each message here. */
+  onmessage?: (message: Record<string, unknown>) => void;
+  /** Sends a message to the SDK. */
+  send(message: Record<string, unknown>): Promise<void>;
+  /** Starts the transport, if it needs it. */
+  start?(): Promise<void>;
+}
+
+/** The SDK options a `stub` replay passes to `query()`: spread them into the app's. */
+export interface ReplayStubOptions {
+  /** Answers each permission request as the tape did. */
+  canUseTool?: StubCanUseTool;
+  /** The tape's hook matchers, each callback answering as the tape did. */
+  hooks?: Record<string, { matcher?: string; hooks: StubHook[]; timeout?: number }[]>;
+  /** The tape's in-process MCP servers, answering as the tape did. */
+  mcpServers?: Record<string, { type: "sdk"; name: string; instance: StubMcpInstance }>;
+  /** `--model` of the recording. */
+  model?: string;
+  /** `--permission-mode` of the recording. */
+  permissionMode?: string;
+  /** `--max-turns` of the recording. */
+  maxTurns?: number;
+  /** `--include-partial-messages` of the recording. */
+  includePartialMessages?: boolean;
+}
+
+interface Exchange {
+  request: Record<string, unknown>;
+  answer?: Record<string, unknown>;
+}
+
+/** The CLI's requests of `subtype` in the tape, each with the app's recorded answer. */
+function exchanges(tape: Tape, subtype: string): Exchange[] {
+  const answers = new Map<string, Record<string, unknown>>();
+  for (const entry of tape.entries) {
+    if (entry.dir !== "sdk->cli" || !("frame" in entry)) continue;
+    const response = (entry.frame as { response?: Record<string, unknown> }).response;
+    if (entry.frame.type === "control_response" && typeof response?.request_id === "string") {
+      answers.set(response.request_id, response);
+    }
+  }
+  const out: Exchange[] = [];
+  for (const entry of tape.entries) {
+    if (entry.dir !== "cli->sdk" || !("frame" in entry)) continue;
+    const frame = entry.frame as Frame & { request_id?: string; request?: Record<string, unknown> };
+    if (frame.type !== "control_request" || frame.request?.subtype !== subtype) continue;
+    out.push({ request: frame.request, answer: answers.get(frame.request_id ?? "") });
+  }
+  return out;
+}
+
+/** The answer as the callback returned it, or a throw / an abort as the tape shows. */
+async function replayAnswer(
+  exchange: Exchange | undefined,
+  signal: AbortSignal,
+  strip: string[],
+  what: string,
+): Promise<Record<string, unknown>> {
+  const answer = exchange?.answer;
+  if (answer === undefined) {
+    throw new Error(`Cannot replay ${what}: the tape has no answer for it`);
+  }
+  if (answer.subtype === "error") {
+    const message = String(answer.error ?? "error");
+    if (/abort/i.test(message)) {
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+    }
+    throw new Error(message);
+  }
+  const body = { ...(answer.response as Record<string, unknown> | undefined ?? {}) };
+  for (const key of strip) delete body[key];
+  return body;
+}
+
+/** Stubs that answer as the tape did, and the options its arguments show. */
+export function replayStubs(tape: Tape): ReplayStubOptions {
+  const options: ReplayStubOptions = {};
+  const permissions = exchanges(tape, "can_use_tool");
+  if (permissions.length > 0) {
+    const used = new Set<Exchange>();
+    options.canUseTool = (toolName, input, { signal, toolUseID }) => {
+      const exchange = permissions.find((e) =>
+        !used.has(e) && (toolUseID !== undefined
+          ? e.request.tool_use_id === toolUseID
+          : e.request.tool_name === toolName)
+      ) ?? permissions.find((e) =>
+        !used.has(e) && e.request.tool_name === toolName
+      );
+      if (exchange) used.add(exchange);
+      void input;
+      return replayAnswer(
+        exchange,
+        signal,
+        ["toolUseID"],
+        `the permission request for ${toolName}`,
+      );
+    };
+  }
+  const init = initializeRequest(tape);
+  const hookConfig = init?.hooks as
+    | Record<string, { matcher?: string; hookCallbackIds: string[]; timeout?: number }[]>
+    | undefined;
+  if (hookConfig && Object.keys(hookConfig).length > 0) {
+    const calls = exchanges(tape, "hook_callback");
+    const used = new Set<Exchange>();
+    const hook = (id: string): StubHook => (_input, _toolUseID, { signal }) => {
+      const exchange = calls.find((e) => !used.has(e) && e.request.callback_id === id);
+      if (exchange) used.add(exchange);
+      return replayAnswer(exchange, signal, [], `hook ${id}`);
+    };
+    options.hooks = {};
+    for (const [event, matchers] of Object.entries(hookConfig)) {
+      options.hooks[event] = matchers.map((m) => ({
+        ...(m.matcher !== undefined && m.matcher !== null ? { matcher: m.matcher } : {}),
+        hooks: m.hookCallbackIds.map(hook),
+        ...(m.timeout !== undefined ? { timeout: m.timeout } : {}),
+      }));
+    }
+  }
+  const servers = init?.sdkMcpServers as string[] | undefined;
+  if (servers && servers.length > 0) {
+    const manifests = (init?.sdkMcpServerManifests ?? {}) as Record<
+      string,
+      { initializeResult?: unknown; toolsListResult?: unknown }
+    >;
+    const calls = exchanges(tape, "mcp_message");
+    options.mcpServers = {};
+    for (const name of servers) {
+      options.mcpServers[name] = {
+        type: "sdk",
+        name,
+        instance: stubServer(name, manifests[name] ?? {}, calls),
+      };
+    }
+  }
+  Object.assign(options, argOptions(tape.header.args ?? []));
+  return options;
+}
+
+function initializeRequest(tape: Tape): Record<string, unknown> | undefined {
+  for (const entry of tape.entries) {
+    if (entry.dir !== "sdk->cli" || !("frame" in entry)) continue;
+    const request = (entry.frame as { request?: Record<string, unknown> }).request;
+    if (entry.frame.type === "control_request" && request?.subtype === "initialize") {
+      return request;
+    }
+  }
+  return undefined;
+}
+
+/** An MCP server that answers the SDK's manifest capture and each call as the tape did. */
+function stubServer(
+  name: string,
+  manifest: { initializeResult?: unknown; toolsListResult?: unknown },
+  calls: Exchange[],
+): StubMcpInstance {
+  const used = new Set<Exchange>();
+  let transport: StubMcpTransport | undefined;
+  return {
+    connect(t) {
+      transport = t;
+      t.onmessage = (message) => {
+        if (!("id" in message)) return; // a notification
+        const reply = (body: Record<string, unknown>) =>
+          void transport?.send({ ...body, jsonrpc: "2.0", id: message.id });
+        if (message.method === "initialize" && manifest.initializeResult !== undefined) {
+          return reply({ result: manifest.initializeResult });
+        }
+        if (message.method === "tools/list" && manifest.toolsListResult !== undefined) {
+          return reply({ result: manifest.toolsListResult });
+        }
+        const wanted = JSON.stringify([message.method, stripMeta(message.params)]);
+        const exchange = calls.find((e) => {
+          const m = e.request.message as Record<string, unknown> | undefined;
+          return !used.has(e) && e.request.server_name === name &&
+            JSON.stringify([m?.method, stripMeta(m?.params)]) === wanted;
+        });
+        if (exchange) used.add(exchange);
+        const response = (exchange?.answer?.response as { mcp_response?: Record<string, unknown> })
+          ?.mcp_response;
+        if (response === undefined) {
+          return reply({
+            error: {
+              code: -32603,
+              message: `Cannot replay ${String(message.method)} on MCP server '${name}': ` +
+                "the tape has no such call",
+            },
+          });
+        }
+        const { id: _id, jsonrpc: _j, ...body } = response;
+        reply(body);
+      };
+      return t.start ? t.start() : Promise.resolve();
+    },
+    close() {
+      transport = undefined;
+      return Promise.resolve();
+    },
+  };
+}
+
+function stripMeta(params: unknown): unknown {
+  if (typeof params !== "object" || params === null) return params;
+  const { _meta: _m, ...rest } = params as Record<string, unknown>;
+  return rest;
+}
+
+/** The SDK options the CLI's arguments show. */
+function argOptions(args: readonly string[]): Partial<ReplayStubOptions> {
+  const out: Partial<ReplayStubOptions> = {};
+  const value = (flag: string): string | undefined => {
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === flag) return args[i + 1];
+      if (args[i].startsWith(`${flag}=`)) return args[i].slice(flag.length + 1);
+    }
+    return undefined;
+  };
+  const model = value("--model");
+  if (model !== undefined) out.model = model;
+  const mode = value("--permission-mode");
+  if (mode !== undefined) out.permissionMode = mode;
+  const turns = Number(value("--max-turns"));
+  if (Number.isSafeInteger(turns)) out.maxTurns = turns;
+  if (args.includes("--include-partial-messages")) out.includePartialMessages = true;
+  return out;
+}
