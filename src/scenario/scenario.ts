@@ -78,6 +78,18 @@ export interface Scenario {
    * (`true`: Read, Write, Edit, Bash, Glob and Grep; or the names of those to run).
    */
   live?: boolean | string[];
+  /**
+   * The exchanges' steps are each turn's whole output, as `tapeToScenario` makes them from a
+   * recording: the engine adds no state changes, init frame, hook calls or result of its own.
+   */
+  verbatim?: boolean;
+  /**
+   * Recorded answers to the app's own control requests (interrupt, set_model, mcp_status,
+   * …), given instead of the engine's when a request matches (a converted recording). Each
+   * is used once, in order: the first whose request equals the app's, else the first of its
+   * subtype.
+   */
+  answers?: readonly RecordedAnswer[];
 }
 
 /**
@@ -102,4 +114,14 @@ export interface CompactOptions {
   durationMs?: number;
   /** Output tokens of each summarization call (default: estimated from the reply). */
   outputTokens?: number;
+}
+
+/** A recorded answer to one of the app's control requests (see {@linkcode Scenario.answers}). */
+export interface RecordedAnswer {
+  /** The request as the app sent it (`subtype` and fields, no `request_id`). */
+  request: { subtype: string; [key: string]: unknown };
+  /** The success answer's body, if it succeeded. */
+  response?: Record<string, unknown>;
+  /** The error text, if it failed. */
+  error?: string;
 }

@@ -208,6 +208,16 @@ export class ScenarioBuilder {
     return this;
   }
 
+  /**
+   * Makes each exchange's steps the turn's whole output: no state changes, init frame, hook
+   * calls or result of the engine's own (what `tapeToScenario` makes from a recording).
+   */
+  verbatim(on = true): this {
+    checkBoolean(on, this.#name, "verbatim");
+    this.#options.verbatim = on;
+    return this;
+  }
+
   /** The finished scenario, checked with {@linkcode validateScenario}. */
   build(): Scenario {
     const exchanges = this.#exchanges.map(({ exchange, steps }) =>

@@ -365,6 +365,14 @@ export interface ScenarioFile {
   speedFactor?: number;
   /** Stream events on or off regardless of the SDK's flag. */
   partialMessages?: boolean;
+  /** Each exchange's steps are the turn's whole output (a converted recording). */
+  verbatim?: boolean;
+  /** Recorded answers to the app's control requests (a converted recording). */
+  answers?: {
+    request: { subtype: string; [key: string]: unknown };
+    response?: Record<string, unknown>;
+    error?: string;
+  }[];
   /** The model frames report. */
   model?: string;
   /** Models `set_model` accepts besides the built-in aliases. */

@@ -121,6 +121,8 @@ const FILE_KEYS = {
   initialize: true,
   compact: true,
   live: true,
+  verbatim: true,
+  answers: true,
   exitCode: true,
   crashAfter: true,
   onConnect: true,

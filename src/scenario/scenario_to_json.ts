@@ -78,6 +78,8 @@ const OPTION_KEYS = [
   "timing",
   "speedFactor",
   "partialMessages",
+  "verbatim",
+  "answers",
   "model",
   "models",
   "sessionId",

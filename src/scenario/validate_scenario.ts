@@ -113,6 +113,8 @@ export function validateScenario(
     c.integer(crash.code, "crashAfter.code", 1, 255);
   }
   if (s.partialMessages !== undefined) c.boolean(s.partialMessages, "partialMessages");
+  if (s.verbatim !== undefined) c.boolean(s.verbatim, "verbatim");
+  if (s.answers !== undefined) checkAnswers(c, s.answers);
   for (const key of ["model", "sessionId", "cwd"] as const) {
     if (s[key] !== undefined) c.string(s[key], key, true);
   }
@@ -174,6 +176,8 @@ const SCENARIO_KEYS = {
   models: true,
   compact: true,
   live: true,
+  verbatim: true,
+  answers: true,
 } as const satisfies Record<keyof Scenario, true>;
 
 const COMPACT_KEYS = {
@@ -249,4 +253,18 @@ class ScenarioChecker extends Checker {
     if (!Array.isArray(value)) this.type(path, what, value);
     value.forEach((step, i) => this.step(step, `${path}[${i}]`, false));
   }
+}
+
+/** Checks recorded answers: `[{request: {subtype, …}, response?, error?}]`. */
+function checkAnswers(c: Checker, answers: unknown): void {
+  if (!Array.isArray(answers)) c.type("answers", "an array of {request, response|error}", answers);
+  (answers as unknown[]).forEach((answer, i) => {
+    const path = `answers[${i}]`;
+    const a = c.object(answer, path, "a {request, response|error} object");
+    c.knownKeys(a, path, { request: true, response: true, error: true }, "answer");
+    const request = c.object(a.request, `${path}.request`, "a control request body");
+    c.string(request.subtype, `${path}.request.subtype`, true);
+    if (a.response !== undefined) c.object(a.response, `${path}.response`, "an object");
+    if (a.error !== undefined) c.string(a.error, `${path}.error`);
+  });
 }

@@ -134,6 +134,9 @@ export class ControlChannel {
   #pending = new Map<string, Pending>();
   #log: ClientRequest[] = [];
   #handlers = new Map<string, ControlHandler<never>>();
+  #intercept?: (
+    request: Record<string, unknown>,
+  ) => { response?: Record<string, unknown>; error?: string } | undefined;
 
   /** Creates the channel. */
   constructor(options: ControlChannelOptions) {
@@ -149,6 +152,17 @@ export class ControlChannel {
   /** Answers client requests of `subtype` with `handler` (replacing any before). */
   handle<S>(subtype: string, handler: ControlHandler<S>): void {
     this.#handlers.set(subtype, handler as ControlHandler<never>);
+  }
+  /**
+   * Answers before the handlers: `intercept` gives a recorded answer for a request, or
+   * `undefined` to let its handler answer.
+   */
+  interceptWith(
+    intercept: (
+      request: Record<string, unknown>,
+    ) => { response?: Record<string, unknown>; error?: string } | undefined,
+  ): void {
+    this.#intercept = intercept;
   }
 
   /**
@@ -248,10 +262,21 @@ export class ControlChannel {
     let answer: Frame;
     let bytes: Uint8Array | undefined;
     let after: (() => Frame[]) | undefined;
+    const recorded = isObject(request) && typeof request.subtype === "string"
+      ? this.#intercept?.(request)
+      : undefined;
     if (!isObject(request) || typeof request.subtype !== "string") {
       const error = "Invalid control request: 'request.subtype' must be a string";
       record.answer = { success: false, error };
       answer = controlError(requestId, error);
+    } else if (recorded !== undefined) {
+      if (recorded.error !== undefined) {
+        record.answer = { success: false, error: recorded.error };
+        answer = controlError(requestId, recorded.error);
+      } else {
+        record.answer = { success: true, response: recorded.response };
+        answer = controlSuccess(requestId, recorded.response);
+      }
     } else {
       const handler = this.#handlers.get(request.subtype);
       if (!handler) {

@@ -224,6 +224,7 @@ export class Engine {
       speedFactor: this.speed,
       prng: () => jitter.nextFloat(),
       recordSent: options.recordSent ?? false,
+      stampTimes: scenario.verbatim !== true,
       signal: this.ended.signal,
       // the reader went away: like a real process, this one dies of SIGPIPE when it writes
       // into the broken pipe (now, if output was waiting; else at its next write)

@@ -37,6 +37,11 @@ export interface OutboxOptions {
   prng: Prng;
   /** Keep every frame written (for `Session.sent()`). */
   recordSent: boolean;
+  /**
+   * Write frames' `timestamp` as the session clock's time (default `true`); `false` keeps
+   * the timestamps the frames carry (a recording's).
+   */
+  stampTimes?: boolean;
   /** Aborted when the process ends: a pacing wait in progress stops (no timer is left). */
   signal: AbortSignal;
   /**
@@ -66,6 +71,7 @@ export class Outbox {
   #clock: Clock;
   #pacer: Pacer;
   #budget = new LoopBudget();
+  #stampTimes: boolean;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #queue: Queued[] = [];
   #draining = false;
@@ -79,6 +85,7 @@ export class Outbox {
   constructor(options: OutboxOptions) {
     this.#clock = options.clock;
     this.#signal = options.signal;
+    this.#stampTimes = options.stampTimes ?? true;
     this.#pacer = new Pacer({
       profile: options.profile,
       speedFactor: options.speedFactor,
@@ -133,7 +140,10 @@ export class Outbox {
       const yieldNow = this.#budget.due();
       if (delay <= 0 && !yieldNow && (this.#controller.desiredSize ?? 0) > 0) {
         this.#pacer.immediate(now);
-        this.#controller.enqueue(item.bytes ?? ENCODER.encode(encodeFrame(stamp(item.frame, now))));
+        this.#controller.enqueue(
+          item.bytes ??
+            ENCODER.encode(encodeFrame(this.#stampTimes ? stamp(item.frame, now) : item.frame)),
+        );
         return DONE;
       }
       return this.#enqueueSlow(item, delay, yieldNow);
@@ -213,7 +223,10 @@ export class Outbox {
         if (this.#closed) break;
         this.#queue.shift();
         this.#controller.enqueue(
-          next.item.bytes ?? ENCODER.encode(encodeFrame(stamp(next.item.frame, now))),
+          next.item.bytes ??
+            ENCODER.encode(
+              encodeFrame(this.#stampTimes ? stamp(next.item.frame, now) : next.item.frame),
+            ),
         );
         next.resolve();
       }

@@ -33,6 +33,24 @@ function deepFreeze<T>(value: T): T {
 export function installSdkRequests(engine: Engine): void {
   const control = engine.control;
   const ctx = engine.ctx;
+  const answers = engine.scenario.answers;
+  if (answers && answers.length > 0) {
+    // a converted recording: the app's requests get the recorded answers, each once
+    const used = new Set<number>();
+    control.interceptWith((request) => {
+      if (request.subtype === "initialize") return undefined;
+      const { request_id: _id, ...body } = request;
+      const wanted = canonical(body);
+      let index = answers.findIndex((a, i) => !used.has(i) && canonical(a.request) === wanted);
+      if (index < 0) {
+        index = answers.findIndex((a, i) => !used.has(i) && a.request.subtype === body.subtype);
+      }
+      if (index < 0) return undefined;
+      used.add(index);
+      const { response, error } = answers[index];
+      return error !== undefined ? { error } : { response };
+    });
+  }
   control.handle(
     "initialize",
     ((request: Record<string, unknown>) => {
@@ -187,4 +205,15 @@ function contextUsage(engine: Engine): Record<string, unknown> {
     isAutoCompactEnabled: true,
     maxThinkingTokens: engine.maxThinkingTokens,
   };
+}
+
+/** JSON with sorted keys: equal for equal values whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_key, v) =>
+      isObject(v) && !Array.isArray(v)
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
+        : v,
+  );
 }

@@ -51,6 +51,7 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
   try {
     await runSteps(engine, turn);
     if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    if (engine.scenario.verbatim) return;
     await engine.send({ frame: sessionStateChanged(engine.ctx, "idle"), delay: 0 });
   } catch (error) {
     await endFailedTurn(engine, turn, error);
@@ -61,13 +62,15 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   const ctx = engine.ctx;
-  const instructions = compactCommand(turn.text);
+  const instructions = engine.scenario.verbatim ? undefined : compactCommand(turn.text);
   if (instructions !== undefined) {
     // as the real CLI: a local command, never matched against the exchanges
     return await runCompact(engine, turn, { instructions, init: () => initFrame(engine) });
   }
-  await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
-  for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
+  // a recording's turn (verbatim) carries its own states, init frame and hook calls
+  const verbatim = engine.scenario.verbatim === true;
+  if (!verbatim) await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
+  for (const callbackId of verbatim ? [] : hookCallbacks(engine, "UserPromptSubmit")) {
     const output = await callHook(engine, callbackId, {
       hook_event_name: "UserPromptSubmit",
       prompt: turn.text,
@@ -79,7 +82,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
       return;
     }
   }
-  await engine.send(initFrame(engine));
+  if (!verbatim) await engine.send(initFrame(engine));
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);
@@ -140,7 +143,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     }
   }
   if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
-  if (!turn.resultSent) {
+  if (!turn.resultSent && !verbatim) {
     // The steps ran out after tool results: the CLI would call the API again, which
     // `--max-turns` may forbid.
     if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
