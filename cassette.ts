@@ -41,3 +41,61 @@ export {
   type StubMcpTransport,
   type TapeUserMessage,
 } from "./src/cassette/snapshot_player.ts";
+export {
+  timelineDiffAnchor,
+  timelineHtml,
+  type TimelineHtmlOptions,
+} from "./src/cassette/timeline_html.ts";
+export {
+  type ConvertedScenario,
+  tapeToScenario,
+  type TapeToScenarioOptions,
+} from "./src/cassette/tape_to_scenario.ts";
+export { parseTape, type ParseTapeOptions, serializeTape } from "./src/cassette/parse_tape.ts";
+export {
+  loadTape,
+  type LoadTapeOptions,
+  readTapeEntries,
+  type TapeSummary,
+} from "./src/cassette/load_tape.ts";
+export {
+  type TapeEntryInit,
+  TapeWriter,
+  type TapeWriterOptions,
+} from "./src/cassette/tape_writer.ts";
+export {
+  type RecordableDuplex,
+  SnapshotRecorder,
+  type SnapshotRecorderOptions,
+} from "./src/cassette/snapshot_recorder.ts";
+export {
+  type ProcessExitListener,
+  type ProcessSpawnOptions,
+  type RecordedProcess,
+  recordingSpawn,
+  type RecordingSpawner,
+  type RecordingSpawnOptions,
+  type SpawnedProcessLike,
+} from "./src/cassette/recording_spawn.ts";
+export { type ScrubOptions, scrubTape } from "./src/cassette/scrub_tape.ts";
+export {
+  type LintOptions,
+  lintTape,
+  type TapeProblem,
+  type TapeProblemCode,
+} from "./src/cassette/lint_tape.ts";
+export {
+  driftCheck,
+  type DriftCode,
+  type DriftFinding,
+  type DriftOptions,
+  type TypeChecker,
+  type TypeDiagnostic,
+} from "./src/cassette/drift.ts";
+export {
+  type Cassette,
+  cassette,
+  type CassetteMode,
+  type CassetteOptions,
+  type CassetteTest,
+} from "./src/cassette/use_cassette.ts";

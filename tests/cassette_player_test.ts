@@ -4,16 +4,13 @@ import assert from "node:assert/strict";
 import { createSdkMcpServer, query, type SDKMessage, tool } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { CassetteMismatchError, SnapshotPlayer } from "../cassette.ts";
-import type { Tape, TapeEntry } from "../cassette.ts";
+import { parseTape, type Tape } from "../cassette.ts";
 import { fromFileUrl } from "./_paths.ts";
 
 const REAL = fromFileUrl(new URL("./fixtures/real/", import.meta.url));
 
 function readTapeFile(name: string): Tape {
-  const path = `${REAL}${name}.jsonl`;
-  const lines = Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "");
-  const entries: TapeEntry[] = lines.slice(1).map((l, i) => ({ ...JSON.parse(l), line: i + 2 }));
-  return { header: JSON.parse(lines[0]), entries, source: `${name}.jsonl` };
+  return parseTape(Deno.readTextFileSync(`${REAL}${name}.jsonl`), { source: `${name}.jsonl` });
 }
 
 function messagesOf(name: string): unknown[] {

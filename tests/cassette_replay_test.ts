@@ -3,16 +3,13 @@
 import assert from "node:assert/strict";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { CassetteMismatchError, SnapshotPlayer } from "../cassette.ts";
-import type { Tape, TapeEntry } from "../cassette.ts";
+import { parseTape, type Tape } from "../cassette.ts";
 import { fromFileUrl } from "./_paths.ts";
 
 const REAL = fromFileUrl(new URL("./fixtures/real/", import.meta.url));
 
 function readTapeFile(path: string): Tape {
-  const lines = Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "");
-  const header = JSON.parse(lines[0]);
-  const entries: TapeEntry[] = lines.slice(1).map((l, i) => ({ ...JSON.parse(l), line: i + 2 }));
-  return { header, entries, source: path };
+  return parseTape(Deno.readTextFileSync(path), { source: path });
 }
 
 function tapeNames(): string[] {

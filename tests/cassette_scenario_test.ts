@@ -2,8 +2,8 @@
 // through the real SDK, gives the app the recorded messages; the file round-trips as JSON.
 import assert from "node:assert/strict";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { SnapshotPlayer, type Tape, tapeToScenario } from "../cassette.ts";
-import { parseTape } from "../src/cassette/parse_tape.ts";
+import { parseTape, SnapshotPlayer, type Tape, tapeToScenario } from "../cassette.ts";
+
 import { MockTransport, scenarioFromJSON } from "../mod.ts";
 import { fromFileUrl } from "./_paths.ts";
 

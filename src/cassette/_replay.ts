@@ -45,6 +45,8 @@ export interface ReplayOptions {
 }
 
 const encoder = new TextEncoder();
+/** Each recorded frame's line, encoded once: a tape replayed again writes the same bytes. */
+const LINES = new WeakMap<Frame, Uint8Array>();
 
 /** One replay of a tape: a process body for `MockProcess`, and what happened. */
 export class Replay {
@@ -269,7 +271,15 @@ export class Replay {
         }
         const recorded = frame.type === "control_response" ? requestIdOf(frame) : undefined;
         const live = recorded !== undefined ? this.#ids.get(recorded) : undefined;
-        this.#emit(live !== undefined ? withRequestId(frame, live) : frame);
+        if (live !== undefined) this.#emit(withRequestId(frame, live));
+        else {
+          let bytes = LINES.get(frame);
+          if (bytes === undefined) {
+            bytes = encoder.encode(`${JSON.stringify(frame)}\n`);
+            LINES.set(frame, bytes);
+          }
+          this.#enqueue(bytes);
+        }
         this.#pos++;
         continue;
       }
@@ -420,9 +430,14 @@ export class Replay {
   }
 
   #emitLine(line: string): void {
+    this.#enqueue(encoder.encode(`${line}\n`));
+  }
+
+  #enqueue(bytes: Uint8Array): void {
     if (this.#closed) return;
     try {
-      this.#out.enqueue(encoder.encode(`${line}\n`));
+      // a copy: the reader owns what it gets, the cached line stays intact
+      this.#out.enqueue(bytes.slice());
     } catch {
       // the app stopped reading
     }

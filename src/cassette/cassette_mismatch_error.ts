@@ -68,6 +68,11 @@ function mismatchMessage(m: CassetteMismatch): string {
   if (m.expected !== undefined || m.actual !== undefined) {
     lines.push(...frameDiff(m.expected, m.actual));
   }
+  if (m.source !== undefined && m.line > 0) {
+    lines.push(
+      `  (see it: \`deno run -A jsr:@x/claude-mock/cli view ${m.source}\`, then open #line-${m.line})`,
+    );
+  }
   return lines.join("\n");
 }
 

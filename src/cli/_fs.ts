@@ -72,3 +72,92 @@ export async function appendText(path: string, text: string): Promise<void> {
 export async function readText(path: string): Promise<string> {
   return deno ? await deno.readTextFile(path) : await (await nodeFs()).readFile(path, "utf8");
 }
+
+// ---- files written and read as streams (tapes) ----
+
+interface DenoFile {
+  write(data: Uint8Array): Promise<number>;
+  read(buffer: Uint8Array): Promise<number | null>;
+  syncData(): Promise<void>;
+  close(): void;
+  readonly readable: ReadableStream<Uint8Array>;
+}
+
+interface DenoFiles {
+  open(
+    path: string,
+    options: { read?: boolean; write?: boolean; createNew?: boolean },
+  ): Promise<DenoFile>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
+}
+
+const denoFiles = (globalThis as { Deno?: DenoFiles }).Deno;
+
+/** A file open for writing: each `write` reaches the OS before it resolves (no buffer here). */
+export interface FileSink {
+  /** Writes all of `bytes` at the end of what was written. */
+  write(bytes: Uint8Array): Promise<void>;
+  /** Flushes the file's data to the disk. */
+  sync(): Promise<void>;
+  /** Closes the file. */
+  close(): Promise<void>;
+}
+
+/** Creates and opens a file that must not exist yet (throws with code `EEXIST` if it does). */
+export async function openNewFile(path: string): Promise<FileSink> {
+  if (denoFiles) {
+    const file = await denoFiles.open(path, { write: true, createNew: true });
+    return {
+      async write(bytes) {
+        for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
+      },
+      sync: () => file.syncData(),
+      close: () => Promise.resolve(file.close()),
+    };
+  }
+  const handle = await (await nodeFs()).open(path, "wx");
+  return {
+    async write(bytes) {
+      for (let done = 0; done < bytes.length;) {
+        done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
+      }
+    },
+    sync: () => handle.datasync(),
+    close: () => handle.close(),
+  };
+}
+
+/** Renames a file (atomically, within one file system), replacing `to` if it exists. */
+export async function renameFile(from: string, to: string): Promise<void> {
+  if (denoFiles) await denoFiles.rename(from, to);
+  else await (await nodeFs()).rename(from, to);
+}
+
+/** Removes a file. */
+export async function removeFile(path: string): Promise<void> {
+  if (denoFiles) await denoFiles.remove(path);
+  else await (await nodeFs()).rm(path);
+}
+
+/** A file's bytes as a stream of chunks (the file closes at its end or when cancelled). */
+export async function readChunks(path: string): Promise<ReadableStream<Uint8Array>> {
+  if (denoFiles) return (await denoFiles.open(path, { read: true })).readable;
+  const handle = await (await nodeFs()).open(path, "r");
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const buffer = new Uint8Array(64 * 1024);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) {
+          await handle.close();
+          controller.close();
+        } else controller.enqueue(buffer.subarray(0, bytesRead));
+      } catch (error) {
+        await handle.close().catch(() => {});
+        controller.error(error);
+      }
+    },
+    cancel: () => handle.close(),
+  });
+}

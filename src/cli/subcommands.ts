@@ -11,4 +11,8 @@ import type { CliIO } from "./run_cli.ts";
 export type Subcommand = (argv: readonly string[], io: CliIO) => Promise<number>;
 
 /** The subcommands by name, each loaded on first use. */
-export const SUBCOMMANDS: Readonly<Record<string, () => Promise<Subcommand>>> = {};
+export const SUBCOMMANDS: Readonly<Record<string, () => Promise<Subcommand>>> = {
+  drift: () => import("./drift_command.ts").then((m) => m.driftCommand),
+  record: () => import("./record_command.ts").then((m) => m.recordCommand),
+  view: () => import("./view_command.ts").then((m) => m.viewCommand),
+};

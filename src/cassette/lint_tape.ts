@@ -1,0 +1,237 @@
+/**
+ * Linting: what is wrong with a tape before it is committed or replayed.
+ *
+ * @module
+ */
+
+import {
+  detect,
+  type Detector,
+  detectorValues,
+  GENERIC_PATH_DETECTORS,
+  scrubJson,
+  valueDetectors,
+} from "./_detectors.ts";
+import { CLI_MESSAGE_KINDS, CONTROL_REQUEST_SUBTYPES } from "./_sdk_kinds.ts";
+import type { ScrubOptions } from "./scrub_tape.ts";
+import type { Tape, TapeDirection, TapeEntry } from "./tape.ts";
+
+/** What kind of problem {@linkcode lintTape} found. */
+export type TapeProblemCode =
+  | "secret"
+  | "path"
+  | "host"
+  | "no-header"
+  | "no-versions"
+  | "not-json"
+  | "unknown-type"
+  | "unknown-control"
+  | "unanswered"
+  | "orphan-response"
+  | "time-order"
+  | "cut";
+
+/** One problem in a tape. */
+export interface TapeProblem {
+  /** The 1-based line in the tape file (the header is line 1; 0 for an in-memory entry). */
+  line: number;
+  /** `"error"`: must be fixed (a secret, no header); `"warning"`: worth a look. */
+  severity: "error" | "warning";
+  /** What kind of problem. */
+  code: TapeProblemCode;
+  /** What is wrong, and where. */
+  message: string;
+}
+
+/**
+ * What {@linkcode lintTape} looks for besides what it always checks: the same values
+ * {@linkcode scrubTape} replaces (see {@linkcode ScrubOptions}). Unlike scrubbing, linting does
+ * not add the running machine's values unless `machine` is `true`, so a committed tape lints
+ * the same everywhere.
+ */
+export type LintOptions = Omit<ScrubOptions, "beforePersist">;
+
+const SEVERITY: Record<TapeProblemCode, "error" | "warning"> = {
+  "secret": "error",
+  "path": "warning",
+  "host": "warning",
+  "no-header": "error",
+  "no-versions": "warning",
+  "not-json": "warning",
+  "unknown-type": "warning",
+  "unknown-control": "warning",
+  "unanswered": "warning",
+  "orphan-response": "warning",
+  "time-order": "warning",
+  "cut": "warning",
+};
+
+const other = (dir: TapeDirection): TapeDirection => dir === "cli->sdk" ? "sdk->cli" : "cli->sdk";
+
+/** How an entry is named in messages. */
+function describe(entry: TapeEntry): string {
+  if ("frame" in entry) {
+    const f = entry.frame as Record<string, unknown>;
+    const request = f.request as { subtype?: unknown } | undefined;
+    const sub = typeof f.subtype === "string"
+      ? `/${f.subtype}`
+      : typeof request?.subtype === "string"
+      ? `/${request.subtype}`
+      : "";
+    return `the ${entry.dir} ${f.type}${sub} frame`;
+  }
+  if ("raw" in entry) return `the ${entry.dir} raw line`;
+  return "the stderr text";
+}
+
+/**
+ * The problems of `tape`, in line order: unscrubbed secrets (errors) and machine paths, host
+ * names and loopback URLs (warnings), found by the same detectors as {@linkcode scrubTape}; a
+ * missing header (error) or missing `cli_version`/`sdk_version`; lines that are not JSON;
+ * frames whose `type`/`subtype` the Agent SDK's types do not know (the SDK version this
+ * library was built against: its `StdoutMessage` union for what the CLI writes, its control
+ * request types both ways); control requests never answered from the other side (and not
+ * cancelled); answers to nothing; times that go back; a cut tape (`complete === false`).
+ *
+ * @example Linting a tape
+ * ```ts
+ * import { lintTape, type Tape } from "@x/claude-mock/cassette";
+ * const tape: Tape = {
+ *   header: { version: 1, cli_version: "2.1.328", sdk_version: "0.3.328" },
+ *   entries: [
+ *     { t: 0, dir: "sdk->cli", line: 2, frame: { type: "control_request", request_id: "a", request: { subtype: "initialize" } } },
+ *     { t: 9, dir: "cli->sdk", line: 3, frame: { type: "system", subtype: "hello", key: "sk-ant-api03-0123456789" } },
+ *   ],
+ *   complete: false,
+ * };
+ * for (const p of lintTape(tape)) console.log(p.line, p.severity, p.code);
+ * // 2 warning unanswered
+ * // 3 error secret
+ * // 3 warning unknown-type
+ * // 3 warning cut
+ * ```
+ */
+export function lintTape(tape: Tape, options: LintOptions = {}): TapeProblem[] {
+  const problems: TapeProblem[] = [];
+  const where = tape.source ? ` (in ${tape.source})` : "";
+  const add = (line: number, code: TapeProblemCode, message: string) =>
+    problems.push({ line, severity: SEVERITY[code], code, message: `${message}${where}` });
+  const detectors = valueDetectors(detectorValues(tape, options, options.machine ?? false));
+  const report = (line: number, value: unknown, what: string) => {
+    const found = [
+      ...detect(value, detectors),
+      ...detect(scrubJson(value, detectors), GENERIC_PATH_DETECTORS),
+    ];
+    for (const { detector, match } of found) {
+      add(line, detector.code, unscrubbed(detector, match, what));
+    }
+  };
+
+  const header = tape.header as Record<string, unknown>;
+  if (typeof header.version !== "number") {
+    add(1, "no-header", "The tape has no header line with a version (line 1)");
+  } else {
+    const missing = ["cli_version", "sdk_version"].filter((k) => typeof header[k] !== "string");
+    if (missing.length > 0) {
+      add(1, "no-versions", `The header does not say ${missing.join(" or ")} (line 1)`);
+    }
+  }
+  report(1, tape.header, "the header");
+
+  const requests = new Map<
+    string,
+    { dir: TapeDirection; line: number; answered: boolean; cancelled: boolean }
+  >();
+  let lastTime = -Infinity;
+  for (const entry of tape.entries) {
+    const line = entry.line;
+    if (entry.t < lastTime) {
+      add(line, "time-order", `Time goes back at line ${line}: ${entry.t} ms after ${lastTime} ms`);
+    }
+    lastTime = Math.max(lastTime, entry.t);
+    if ("text" in entry) {
+      report(line, entry.text, describe(entry));
+      continue;
+    }
+    if ("raw" in entry) {
+      add(line, "not-json", `Line ${line} is not a JSON frame (${entry.dir})`);
+      report(line, entry.raw, describe(entry));
+      continue;
+    }
+    report(line, entry.frame, describe(entry));
+    const frame = entry.frame as Record<string, unknown>;
+    const type = String(frame.type);
+    if (entry.dir === "cli->sdk") {
+      const subtypes = CLI_MESSAGE_KINDS[type];
+      if (!Object.hasOwn(CLI_MESSAGE_KINDS, type)) {
+        add(
+          line,
+          "unknown-type",
+          `The SDK's types do not know message type "${type}" (line ${line})`,
+        );
+      } else if (subtypes && !subtypes.includes(String(frame.subtype))) {
+        add(
+          line,
+          "unknown-type",
+          `The SDK's types do not know ${type} subtype "${frame.subtype}" (line ${line})`,
+        );
+      }
+    }
+    if (type === "control_request") {
+      const subtype = String((frame.request as { subtype?: unknown } | undefined)?.subtype);
+      if (!CONTROL_REQUEST_SUBTYPES.includes(subtype)) {
+        add(
+          line,
+          "unknown-control",
+          `The SDK's types do not know control request subtype "${subtype}" (${entry.dir}, line ${line})`,
+        );
+      }
+      if (typeof frame.request_id === "string") {
+        requests.set(frame.request_id, { dir: entry.dir, line, answered: false, cancelled: false });
+      }
+    } else if (type === "control_response" || type === "control_cancel_request") {
+      const id = type === "control_cancel_request"
+        ? frame.request_id
+        : (frame.response as { request_id?: unknown } | undefined)?.request_id;
+      const request = typeof id === "string" ? requests.get(id) : undefined;
+      const by = type === "control_cancel_request" ? entry.dir : other(entry.dir);
+      if (!request || request.dir !== by) {
+        add(
+          line,
+          "orphan-response",
+          `The ${type} at line ${line} (${entry.dir}) answers no ${by} control request (request_id ${
+            JSON.stringify(id)
+          })`,
+        );
+      } else if (request.answered && type === "control_response") {
+        add(
+          line,
+          "orphan-response",
+          `The control_response at line ${line} answers request ${id} (line ${request.line}) again`,
+        );
+      } else if (type === "control_cancel_request") request.cancelled = true;
+      else request.answered = true;
+    }
+  }
+  for (const [id, request] of requests) {
+    if (request.answered || request.cancelled) continue;
+    add(
+      request.line,
+      "unanswered",
+      `The ${request.dir} control request ${id} at line ${request.line} is never answered`,
+    );
+  }
+  if (tape.complete === false) {
+    const last = tape.entries.at(-1)?.line ?? 1;
+    add(last, "cut", `The tape was cut short after line ${last}: it has no ending line`);
+  }
+  return problems.sort((a, b) => a.line - b.line);
+}
+
+/** The message for a detector's find (secrets are never repeated in it). */
+function unscrubbed(detector: Detector, match: string, what: string): string {
+  const shown = detector.code === "secret" || detector.what.includes(match)
+    ? ""
+    : ` ("${match.slice(0, 80)}")`;
+  return `Unscrubbed ${detector.what}${shown} in ${what}`;
+}

@@ -1,0 +1,368 @@
+/**
+ * Recording the real `claude` under the Agent SDK: a `spawnClaudeCodeProcess` function that
+ * starts the process as the SDK's own default does and records its stdin, stdout, stderr
+ * and exit into a tape file.
+ *
+ * @module
+ */
+
+import { Buffer } from "node:buffer";
+import { spawn as nodeSpawn } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { Readable, Writable } from "node:stream";
+import { realTimeout } from "../timing/real_time.ts";
+import { SnapshotRecorder } from "./snapshot_recorder.ts";
+import type { Tape, TapeHeader } from "./tape.ts";
+
+/** What the SDK hands to `spawnClaudeCodeProcess` (its `SpawnOptions`). */
+export interface ProcessSpawnOptions {
+  /** The command to run. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+  /** The working directory. */
+  cwd?: string;
+  /** The environment. */
+  env: Record<string, string | undefined>;
+  /** Aborted by the SDK (after its graceful close) to kill the process. */
+  signal: AbortSignal;
+}
+
+/** A process as `spawnClaudeCodeProcess` returns it (the SDK's `SpawnedProcess`), with stderr if it has one. */
+export interface SpawnedProcessLike {
+  /** stdin. */
+  stdin: Writable;
+  /** stdout. */
+  stdout: Readable;
+  /** stderr, when the process has one (a `ChildProcess` does). */
+  stderr?: Readable | null;
+  /** Whether it was killed. */
+  readonly killed: boolean;
+  /** Its exit code once exited. */
+  readonly exitCode: number | null;
+  /** The signal that ended it. */
+  readonly signalCode?: NodeJS.Signals | null;
+  /** Sends a signal. */
+  kill(signal?: NodeJS.Signals): boolean;
+  /** Adds an `exit` listener. */
+  on(event: "exit", listener: ProcessExitListener): unknown;
+  /** Adds an `error` listener. */
+  on(event: "error", listener: (error: Error) => void): unknown;
+  /** Adds a one-time `exit` listener. */
+  once(event: "exit", listener: ProcessExitListener): unknown;
+  /** Adds a one-time `error` listener. */
+  once(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** Options for {@linkcode recordingSpawn}. */
+export interface RecordingSpawnOptions {
+  /** The tape file to write (`<out>.partial` while recording). */
+  out: string;
+  /**
+   * Header fields. `args`, `recorded_at` and `sdk_version` (from the
+   * `CLAUDE_AGENT_SDK_VERSION` the SDK puts in the environment) are filled in;
+   * `cli_version` only when given here.
+   */
+  header?: Partial<TapeHeader>;
+  /** Another spawner to record (e.g. a `MockTransport`'s `spawn`); default: the real process. */
+  spawn?: (options: ProcessSpawnOptions) => SpawnedProcessLike;
+  /**
+   * Receives the process's stderr as it comes, decoded and as the bytes read (with
+   * `spawnClaudeCodeProcess`, the SDK's own `stderr` option is not called).
+   */
+  stderr?: (text: string, chunk: Uint8Array | string) => void;
+  /** Milliseconds, for the entries' times. Default: a monotonic real clock. */
+  clock?: () => number;
+}
+
+/** A listener for a process's `exit` event. */
+export type ProcessExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
+
+/** The recorded process the SDK gets: the child's, with stdin and stdout teed into the tape. */
+export interface RecordedProcess {
+  /** stdin (recorded, then passed on). */
+  readonly stdin: Writable;
+  /** stdout (recorded as it is read from the process, then passed on). */
+  readonly stdout: Readable;
+  /** Whether the process was killed. */
+  readonly killed: boolean;
+  /** Its exit code once exited, else `null`. */
+  readonly exitCode: number | null;
+  /** The signal that ended it, else `null`. */
+  readonly signalCode: NodeJS.Signals | null;
+  /** Its process id (when it is a real process that started). */
+  readonly pid: number | undefined;
+  /** Sends a signal to the process. */
+  kill(signal?: NodeJS.Signals): boolean;
+  /** `exit` fires once stdout and stderr are recorded and the tape file is finished. */
+  on(event: "exit", listener: ProcessExitListener): this;
+  /** Adds an `error` listener (a failed spawn). */
+  on(event: "error", listener: (error: Error) => void): this;
+  /** Adds a one-time `exit` listener. */
+  once(event: "exit", listener: ProcessExitListener): this;
+  /** Adds a one-time `error` listener. */
+  once(event: "error", listener: (error: Error) => void): this;
+  /** Removes a listener. */
+  off(event: "exit" | "error", listener: (...args: never[]) => void): this;
+}
+
+/**
+ * The function to pass as `spawnClaudeCodeProcess`; `finished` resolves with the tape once
+ * the process has ended and the file is written (it rejects when the file could not be).
+ */
+export type RecordingSpawner = ((options: ProcessSpawnOptions) => RecordedProcess) & {
+  /** The finished tape (after the process ended and the file was renamed into place). */
+  readonly finished: Promise<Tape>;
+};
+
+/** How long after the exit stdout and stderr may take to end before the tape is closed. */
+const DRAIN_GRACE_MS = 500;
+
+/** The SDK's default spawn: `node:child_process` with three pipes, the SDK's abort signal. */
+function defaultSpawn(options: ProcessSpawnOptions): SpawnedProcessLike {
+  return nodeSpawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    signal: options.signal,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  }) as unknown as SpawnedProcessLike;
+}
+
+/**
+ * Records one `claude` process into a tape: the returned function spawns it as the Agent
+ * SDK's default does (`spawn(command, args, {cwd, env, signal, stdio: pipes})`, stderr read
+ * as it comes) and tees stdin and stdout line by line into `out`, with stderr and the exit
+ * (code, signal). Its `exit` event reaches the SDK once stdout and stderr have ended (as
+ * the SDK's own spawn waits for stderr) and the tape file is finished, so the tape is in
+ * place when the query ends. One spawner records one process: make one per query.
+ *
+ * @param options `out` (the tape file), `header`, `spawn`, `stderr`, `clock`.
+ * @returns The spawner, with `finished`.
+ * @throws {TypeError} Without an `out` path; when the spawner is called a second time.
+ *
+ * @example Recording a query
+ * ```ts ignore
+ * import { query } from "@anthropic-ai/claude-agent-sdk";
+ * import { recordingSpawn } from "@x/claude-mock/cassette";
+ *
+ * const spawn = recordingSpawn({ out: "tapes/hello.jsonl", header: { scenario: "hello" } });
+ * for await (const m of query({ prompt: "hello", options: { spawnClaudeCodeProcess: spawn } })) {
+ *   console.log(m.type);
+ * }
+ * const tape = await spawn.finished;
+ * console.log(tape.entries.length, tape.ending?.code);
+ * ```
+ *
+ * @example Recording an in-process mock through the SDK's spawn seam
+ * ```ts
+ * import { MockTransport, ScenarioBuilder } from "@x/claude-mock";
+ * import { recordingSpawn } from "@x/claude-mock/cassette";
+ * const dir = await Deno.makeTempDir();
+ * const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello").build());
+ * const spawn = recordingSpawn({ out: `${dir}/hi.jsonl`, spawn: mock.spawn });
+ * const child = spawn({ command: "claude", args: [], env: {}, signal: new AbortController().signal });
+ * child.stdout.resume();
+ * child.stdin.end('{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}\n');
+ * const tape = await spawn.finished;
+ * console.log(tape.entries[0].dir, tape.ending?.code); // sdk->cli 0
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner {
+  if (typeof options?.out !== "string" || options.out === "") {
+    throw new TypeError("Cannot record a process: recordingSpawn needs an out path for the tape");
+  }
+  let resolveFinished!: (tape: Tape) => void;
+  let rejectFinished!: (error: unknown) => void;
+  const finished = new Promise<Tape>((resolve, reject) => {
+    resolveFinished = resolve;
+    rejectFinished = reject;
+  });
+  finished.catch(() => {}); // reported to whoever awaits it, never as an unhandled rejection
+  let spawned = false;
+  const spawner = (spawnOptions: ProcessSpawnOptions): RecordedProcess => {
+    if (spawned) {
+      throw new TypeError(
+        `Cannot spawn a second process with this recordingSpawn (tape ${options.out}): make one per query`,
+      );
+    }
+    spawned = true;
+    const sdkVersion = spawnOptions.env?.CLAUDE_AGENT_SDK_VERSION;
+    const recorder = new SnapshotRecorder({
+      out: options.out,
+      ...(options.clock ? { clock: options.clock } : {}),
+      header: {
+        recorded_at: new Date().toISOString(),
+        ...(sdkVersion ? { sdk_version: sdkVersion } : {}),
+        args: [...spawnOptions.args],
+        ...options.header,
+      },
+    });
+    const child = (options.spawn ?? defaultSpawn)(spawnOptions);
+    return new Recorded(child, recorder, {
+      stderr: options.stderr,
+      finish: (promise) => promise.then(resolveFinished, rejectFinished),
+    });
+  };
+  Object.defineProperty(spawner, "finished", { value: finished, enumerable: true });
+  return spawner as RecordingSpawner;
+}
+
+/** The SDK-facing process over a child, recording it. */
+class Recorded implements RecordedProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  #child: SpawnedProcessLike;
+  #events = new EventEmitter();
+  #finishing = false;
+
+  constructor(
+    child: SpawnedProcessLike,
+    recorder: SnapshotRecorder,
+    how: {
+      stderr?: (text: string, chunk: Uint8Array | string) => void;
+      finish: (tape: Promise<Tape>) => void;
+    },
+  ) {
+    this.#child = child;
+    const childIn = child.stdin;
+    this.stdin = new Writable({
+      decodeStrings: false,
+      write(chunk: Uint8Array | string, encoding, done) {
+        recorder.record(
+          "sdk->cli",
+          typeof chunk === "string" && !/^utf-?8$/i.test(encoding)
+            ? new Uint8Array(Buffer.from(chunk, encoding))
+            : chunk,
+        );
+        childIn.write(chunk, encoding, (error) => done(error ?? undefined));
+      },
+      final(done) {
+        recorder.flush("sdk->cli");
+        childIn.end(() => done());
+      },
+      destroy(error, done) {
+        recorder.flush("sdk->cli");
+        if (!childIn.destroyed) childIn.destroy(error ?? undefined);
+        done(error);
+      },
+    });
+    childIn.on("error", (error) => this.stdin.destroy(error));
+
+    const childOut = child.stdout;
+    let clientGone = false;
+    let outEnded = false;
+    this.stdout = new Readable({
+      read() {},
+      destroy(error, done) {
+        // the client closed its end: the process's pipe breaks, as it would without recording
+        clientGone = true;
+        if (!childOut.destroyed) childOut.destroy();
+        done(error);
+      },
+    });
+    const stdoutEnded = new Promise<void>((resolve) => {
+      childOut.on("data", (chunk: Uint8Array | string) => {
+        recorder.record("cli->sdk", chunk);
+        if (!clientGone) this.stdout.push(chunk);
+      });
+      const endOut = () => {
+        recorder.flush("cli->sdk");
+        if (!clientGone && !outEnded) this.stdout.push(null);
+        outEnded = true;
+        resolve();
+      };
+      childOut.once("end", endOut);
+      childOut.once("error", (error) => {
+        if (!clientGone) this.stdout.destroy(error);
+        resolve();
+      });
+      // closed without an end (a failed spawn, a destroyed pipe): the client's stdout ends too
+      childOut.once("close", endOut);
+    });
+
+    const childErr = child.stderr;
+    const stderrEnded = childErr
+      ? new Promise<void>((resolve) => {
+        const decoder = new TextDecoder();
+        childErr.on("data", (chunk: Uint8Array | string) => {
+          const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+          if (text !== "") recorder.stderr(text);
+          how.stderr?.(text, chunk);
+        });
+        childErr.once("end", () => {
+          const rest = decoder.decode();
+          if (rest !== "") recorder.stderr(rest);
+          resolve();
+        });
+        childErr.once("error", () => resolve());
+        childErr.once("close", () => resolve());
+      })
+      : Promise.resolve();
+
+    const finish = (exit?: { code: number | null; signal: NodeJS.Signals | null }) => {
+      if (this.#finishing) return;
+      this.#finishing = true;
+      if (exit) recorder.end(exit);
+      let cancel = () => {};
+      const grace = new Promise<void>((resolve) => (cancel = realTimeout(resolve, DRAIN_GRACE_MS)));
+      const closed = Promise.race([Promise.all([stdoutEnded, stderrEnded]), grace])
+        .then(() => {
+          cancel();
+          return recorder.close();
+        });
+      how.finish(closed);
+      const emitExit = () => {
+        if (exit) this.#events.emit("exit", exit.code, exit.signal);
+      };
+      closed.then(emitExit, emitExit);
+    };
+    child.once("exit", (code, signal) => finish({ code, signal }));
+    child.on("error", (error) => {
+      // a failed spawn never exits: the tape ends without an ending
+      const syscall = (error as { syscall?: unknown })?.syscall;
+      if (typeof syscall === "string" && syscall.startsWith("spawn")) finish();
+      if (this.#events.listenerCount("error") > 0) this.#events.emit("error", error);
+    });
+  }
+
+  get killed(): boolean {
+    return this.#child.killed;
+  }
+
+  get exitCode(): number | null {
+    return this.#child.exitCode;
+  }
+
+  get signalCode(): NodeJS.Signals | null {
+    return this.#child.signalCode ?? null;
+  }
+
+  get pid(): number | undefined {
+    return (this.#child as { pid?: number }).pid;
+  }
+
+  kill(signal?: NodeJS.Signals): boolean {
+    return this.#child.kill(signal);
+  }
+
+  on(event: "exit", listener: ProcessExitListener): this;
+  on(event: "error", listener: (error: Error) => void): this;
+  on(event: "exit" | "error", listener: (...args: never[]) => void): this {
+    this.#events.on(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+
+  once(event: "exit", listener: ProcessExitListener): this;
+  once(event: "error", listener: (error: Error) => void): this;
+  once(event: "exit" | "error", listener: (...args: never[]) => void): this {
+    this.#events.once(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+
+  off(event: "exit" | "error", listener: (...args: never[]) => void): this {
+    this.#events.off(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Scrubbing: a tape without secrets or the recording machine's paths, fit to commit.
+ *
+ * @module
+ */
+
+import { detectorValues, scrubJson, scrubText, valueDetectors } from "./_detectors.ts";
+import type { Tape, TapeEntry, TapeHeader } from "./tape.ts";
+
+/** What {@linkcode scrubTape} replaces, besides the secrets it always finds. */
+export interface ScrubOptions {
+  /**
+   * Working directories to replace by `<CWD>` (and their project slugs, `/work/x` →
+   * `-work-x`, by `<CWD_SLUG>`). Added to the ones the tape names and the machine's.
+   */
+  cwd?: string | readonly string[];
+  /** Home directories to replace by `<HOME>`. */
+  home?: string | readonly string[];
+  /** Temp directories to replace by `<TMP>`. */
+  tmpdir?: string | readonly string[];
+  /** User names to replace by `<USER>` where they name a home folder or stand before `@`. */
+  user?: string | readonly string[];
+  /** Host names to replace by `<HOST>` (whole words, any case). */
+  hostname?: string | readonly string[];
+  /**
+   * The caller's own replacements, applied first to every string: a string (every occurrence)
+   * or a RegExp (every match; `$1` works in the replacement) and what replaces it.
+   */
+  replacements?: Iterable<readonly [string | RegExp, string]>;
+  /**
+   * Also scrub the running process's cwd, home, temp dir, user and host name (with their real
+   * paths), as far as permissions let it read them. Default `true`.
+   */
+  machine?: boolean;
+  /**
+   * Also scrub the cwd and home the tape itself names (`system/init`'s `cwd`, hook inputs'
+   * `cwd`, `~/.claude/projects/…` paths). Default `true`.
+   */
+  infer?: boolean;
+  /** Called last with the scrubbed tape; what it returns is the result. */
+  beforePersist?: (tape: Tape) => Tape;
+}
+
+/**
+ * A copy of `tape` with secrets and machine paths replaced by stable placeholders, inside
+ * frames' decoded strings (recursively; keys untouched, so the JSON stays valid), raw lines,
+ * stderr text and the header (its `args` and every other string).
+ *
+ * Always replaced: `sk-ant-o…` OAuth tokens → `<OAUTH_TOKEN>`, other `sk-ant-…` keys →
+ * `<API_KEY>`, `Bearer …` → `Bearer <TOKEN>`, `NAME=value` for `*API_KEY`, `*_TOKEN`,
+ * `*SECRET`, `*PASSWORD` names → `NAME=<API_KEY>` / `<TOKEN>` / `<SECRET>`, the values of
+ * secret-named keys (`ANTHROPIC_API_KEY`, `apiKey`, `authorization`, `access_token`, …),
+ * `http://127.0.0.1:PORT`-style loopback base URLs → `<BASE_URL>`. From the options, the
+ * tape and the machine: the cwd → `<CWD>`, its project slug → `<CWD_SLUG>`, home → `<HOME>`,
+ * temp dir → `<TMP>`, user name → `<USER>`, host name → `<HOST>`; a path also in its real-path
+ * and macOS `/private` forms, longest first, only where it is a whole path (`/a/b` not in
+ * `/a/bc`).
+ *
+ * Deterministic for the same tape and values, and idempotent (scrubbing twice = once) as long
+ * as the caller's replacements do not bring back what they replace. The entries' `line`,
+ * times, the ending and `source` are kept.
+ *
+ * @example Scrubbing a recording
+ * ```ts
+ * import { scrubTape, type Tape } from "@x/claude-mock/cassette";
+ * const tape: Tape = {
+ *   header: { version: 1, args: ["--settings", "/home/ada/app/.claude.json"] },
+ *   entries: [
+ *     { t: 0, dir: "cli->sdk", line: 2, frame: { type: "system", subtype: "init", cwd: "/home/ada/app" } },
+ *     { t: 5, dir: "stderr", line: 3, text: "ANTHROPIC_API_KEY=sk-ant-api03-abcdefgh1234 via http://127.0.0.1:8123/v1" },
+ *   ],
+ * };
+ * const clean = scrubTape(tape, { home: "/home/ada", machine: false });
+ * console.log(clean.header.args); // [ "--settings", "<CWD>/.claude.json" ]
+ * console.log(clean.entries[1]); // { ..., text: "ANTHROPIC_API_KEY=<API_KEY> via <BASE_URL>/v1" }
+ * ```
+ *
+ * @example Own replacements and a last hook
+ * ```ts
+ * import { scrubTape, type Tape } from "@x/claude-mock/cassette";
+ * const tape: Tape = {
+ *   header: { version: 1 },
+ *   entries: [{ t: 0, dir: "cli->sdk", line: 2, frame: { type: "user", text: "order #4711 for Ada" } }],
+ * };
+ * const clean = scrubTape(tape, {
+ *   machine: false,
+ *   replacements: [[/#\d+/, "#<ORDER>"], ["Ada", "<NAME>"]],
+ *   beforePersist: (t) => ({ ...t, header: { ...t.header, scrubbed: true } }),
+ * });
+ * console.log(clean.entries[0]); // { ..., frame: { type: "user", text: "order #<ORDER> for <NAME>" } }
+ * console.log(clean.header.scrubbed); // true
+ * ```
+ */
+export function scrubTape(tape: Tape, options: ScrubOptions = {}): Tape {
+  const detectors = valueDetectors(detectorValues(tape, options, options.machine ?? true));
+  const entries = tape.entries.map((entry): TapeEntry => {
+    if ("frame" in entry) {
+      return { ...entry, frame: scrubJson(entry.frame, detectors) as typeof entry.frame };
+    }
+    if ("raw" in entry) return { ...entry, raw: scrubText(entry.raw, detectors) };
+    return { ...entry, text: scrubText(entry.text, detectors) };
+  });
+  const scrubbed: Tape = {
+    ...tape,
+    header: scrubJson(tape.header, detectors) as TapeHeader,
+    entries,
+    ...(tape.ending ? { ending: { ...tape.ending } } : {}),
+  };
+  return options.beforePersist ? options.beforePersist(scrubbed) : scrubbed;
+}

@@ -1,0 +1,292 @@
+/**
+ * `cassette(t, name)`: a tape per test, replayed by default, recorded when asked.
+ *
+ * @module
+ */
+
+import { appendText, errorCode, fileTime, mkdirp, removeFile, renameFile } from "../cli/_fs.ts";
+import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
+import { loadTape } from "./load_tape.ts";
+import { serializeTape } from "./parse_tape.ts";
+import { recordingSpawn, type RecordingSpawner } from "./recording_spawn.ts";
+import { type ScrubOptions, scrubTape } from "./scrub_tape.ts";
+import {
+  type ReplayStubOptions,
+  SnapshotPlayer,
+  type SnapshotPlayerOptions,
+} from "./snapshot_player.ts";
+import type { Tape, TapeHeader } from "./tape.ts";
+
+/**
+ * What a cassette does:
+ * - `replay` (default): replays `<dir>/<name>.jsonl`; a missing tape fails, naming the
+ *   command that records it;
+ * - `record`: runs the real CLI and records it (scrubbed), replacing the tape;
+ * - `auto`: replays when the tape exists, else records it;
+ * - `passthrough`: runs the real CLI, records nothing.
+ */
+export type CassetteMode = "replay" | "record" | "auto" | "passthrough";
+
+/** The test a cassette belongs to: a `Deno.TestContext`, a `node:test` context, or its file. */
+export interface CassetteTest {
+  /** The test's name. */
+  name?: string;
+  /** The test module's URL (`Deno.TestContext.origin`). */
+  origin?: string;
+  /** The test file's path (`node:test`'s `t.filePath`). */
+  filePath?: string;
+}
+
+/** Options for {@linkcode cassette}. */
+export interface CassetteOptions {
+  /**
+   * The mode. Default `replay`, or `record` when the test run was asked to record:
+   * `-- --update` (as Deno's `assertSnapshot`) or `CLAUDE_MOCK_RECORD=1`.
+   */
+  mode?: CassetteMode;
+  /** The folder of the tapes (default `__cassettes__` beside the test file). */
+  dir?: string;
+  /** The replay's options (`mode: "inert" | "stub" | "verify"`, `waitMs`, …). */
+  replay?: SnapshotPlayerOptions;
+  /** The scrubbing of a new recording (`false`: none; default on, with these options). */
+  scrub?: ScrubOptions | false;
+  /** Header fields for a new recording (`cli_version`, `scenario`, …). */
+  header?: Partial<TapeHeader>;
+  /** The CLI version in use: a tape recorded by another warns that it is stale. */
+  cliVersion?: string;
+  /** Where warnings go (default `console.warn`). */
+  warn?: (message: string) => void;
+  /** The environment to read `CI` and `CLAUDE_MOCK_RECORD` from (default the process's). */
+  env?: Record<string, string | undefined>;
+  /** The test run's arguments to look for `--update` in (default `Deno.args`). */
+  args?: readonly string[];
+  /** Another spawner to record or pass through instead of the real CLI (for tests). */
+  spawn?: (options: SpawnOptionsLike) => unknown;
+}
+
+/** One test's cassette: pass `spawn` to the SDK, then `close()` (or `await using`). */
+export interface Cassette {
+  /** What it does in this run. */
+  readonly mode: "replay" | "record" | "passthrough";
+  /** The tape's path. */
+  readonly path: string;
+  /** The SDK's `spawnClaudeCodeProcess`. */
+  readonly spawn: (options: SpawnOptionsLike) => unknown;
+  /** The player, when replaying. */
+  readonly player?: SnapshotPlayer;
+  /** The SDK options a `stub` replay needs (empty when recording). */
+  options(): ReplayStubOptions;
+  /** Replay: throws a mismatch or unreached frames. Record: writes the scrubbed tape. */
+  close(): Promise<void>;
+  /** `close()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * A tape for one test, with the vocabulary of Polly, nock.back and VCR: replayed by default
+ * from `__cassettes__/<name>.jsonl` beside the test file; recorded from the real CLI only
+ * when asked (`deno test -A -- --update`, `CLAUDE_MOCK_RECORD=1`, or `mode: "record"` /
+ * `"auto"`), and never when `CI` is set: then a missing tape fails with the command that
+ * records it. A new recording is scrubbed before it is written. A tape recorded by another
+ * CLI version than `cliVersion` warns.
+ *
+ * @example Replaying a committed tape through the Agent SDK
+ * ```ts ignore
+ * import { query } from "@anthropic-ai/claude-agent-sdk";
+ * import { cassette } from "@x/claude-mock/cassette";
+ *
+ * Deno.test("says hello", async (t) => {
+ *   await using tape = await cassette(t, "hello");
+ *   const messages = [];
+ *   for await (const m of query({ prompt: "hello", options: { spawnClaudeCodeProcess: tape.spawn } })) {
+ *     messages.push(m);
+ *   }
+ *   // leaving the block checks the replay reached the end of the tape
+ * });
+ * ```
+ *
+ * @example A missing tape in CI names the command that records it
+ * ```ts
+ * import { cassette } from "@x/claude-mock/cassette";
+ * const dir = await Deno.makeTempDir();
+ * const error = await cassette({ name: "t" }, "nothing-here", { dir, env: { CI: "true" } })
+ *   .catch((e) => e);
+ * console.log(error.message.split("\n")[0]);
+ * // Cannot replay cassette 'nothing-here': .../nothing-here.jsonl does not exist
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function cassette(
+  test: CassetteTest,
+  name: string,
+  options: CassetteOptions = {},
+): Promise<Cassette> {
+  if (typeof name !== "string" || !/^[\w.@+-][\w.@+\/-]*$/.test(name) || name.includes("..")) {
+    throw new TypeError(
+      `Cannot use cassette ${JSON.stringify(name)}: the name must be a relative file name ` +
+        "(letters, digits, . _ - + @ and /)",
+    );
+  }
+  const env = options.env ?? processEnv();
+  const args = options.args ?? processArgs();
+  const dir = options.dir ?? defaultDir(test);
+  const path = `${dir}/${name}.jsonl`;
+  const asked = args.includes("--update") || env.CLAUDE_MOCK_RECORD === "1";
+  const requested: CassetteMode = options.mode ?? (asked ? "record" : "replay");
+  if (!["replay", "record", "auto", "passthrough"].includes(requested)) {
+    throw new TypeError(
+      `Cannot use cassette '${name}': mode must be replay, record, auto or passthrough, got ${
+        JSON.stringify(requested)
+      }`,
+    );
+  }
+  const exists = (await fileTime(path)) !== undefined;
+  const mode = requested === "auto" ? (exists ? "replay" : "record") : requested;
+  const ci = env.CI !== undefined && env.CI !== "" && env.CI !== "false" && env.CI !== "0";
+  if (mode === "record" && ci) {
+    throw new Error(
+      `Cannot record cassette '${name}' in CI (CI is set): record it on a machine with the ` +
+        `real CLI (${recordCommand(test)}) and commit ${path}`,
+    );
+  }
+  if (mode === "replay") {
+    if (!exists) {
+      throw new Error(
+        `Cannot replay cassette '${name}': ${path} does not exist\n` +
+          `Record it with: ${recordCommand(test)} (or CLAUDE_MOCK_RECORD=1)`,
+      );
+    }
+    const tape = await loadTape(path);
+    const recordedBy = tape.header.cli_version;
+    if (options.cliVersion && recordedBy && recordedBy !== options.cliVersion) {
+      (options.warn ?? console.warn)(
+        `Cassette '${name}' was recorded with CLI ${recordedBy}; this run uses ` +
+          `${options.cliVersion}. Re-record it: ${recordCommand(test)}`,
+      );
+    }
+    return replaying(tape, path, options.replay);
+  }
+  if (mode === "passthrough") {
+    const spawn = options.spawn ?? (await realSpawn());
+    return finished({ mode, path, spawn, close: () => Promise.resolve() });
+  }
+  await mkdirp(dir);
+  const recorder: RecordingSpawner = recordingSpawn({
+    out: `${path}.recording`,
+    header: { ...(test.name ? { test: test.name } : {}), scenario: name, ...options.header },
+    ...(options.spawn
+      ? { spawn: options.spawn as Parameters<typeof recordingSpawn>[0]["spawn"] }
+      : {}),
+  });
+  let used = false;
+  const spawn = (spawnOptions: SpawnOptionsLike) => {
+    used = true;
+    return recorder(spawnOptions);
+  };
+  return finished({
+    mode: "record",
+    path,
+    spawn,
+    close: async () => {
+      if (!used) {
+        throw new Error(`Cassette '${name}' recorded nothing: the SDK never spawned the CLI`);
+      }
+      const tape = await recorder.finished;
+      const kept = options.scrub === false ? tape : scrubTape(tape, options.scrub ?? {});
+      await writeAtomically(path, serializeTape(kept));
+      await removeFile(`${path}.recording`).catch(() => {});
+    },
+  });
+}
+
+function replaying(tape: Tape, path: string, options: SnapshotPlayerOptions = {}): Cassette {
+  const player = new SnapshotPlayer(tape, options);
+  return finished({
+    mode: "replay",
+    path,
+    spawn: player.spawn,
+    player,
+    options: () => player.options(),
+    close: async () => {
+      // the replay ends by itself (its waits are bounded by waitMs); never started: assertFinished says so
+      await player.exited.catch(() => {});
+      player.assertFinished();
+    },
+  });
+}
+
+function finished(parts: {
+  mode: Cassette["mode"];
+  path: string;
+  spawn: (options: SpawnOptionsLike) => unknown;
+  player?: SnapshotPlayer;
+  options?: () => ReplayStubOptions;
+  close: () => Promise<void>;
+}): Cassette {
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= parts.close());
+  return {
+    mode: parts.mode,
+    path: parts.path,
+    spawn: parts.spawn,
+    ...(parts.player ? { player: parts.player } : {}),
+    options: parts.options ?? (() => ({})),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await appendText(temp, text);
+    await renameFile(temp, path);
+  } catch (error) {
+    await removeFile(temp).catch(() => {});
+    throw new Error(`Cannot write cassette ${path}: ${errorCode(error) ?? String(error)}`);
+  }
+}
+
+async function realSpawn(): Promise<(options: SpawnOptionsLike) => unknown> {
+  const { spawn } = await import("node:child_process");
+  return (o) =>
+    spawn(o.command, o.args, {
+      cwd: o.cwd,
+      env: o.env as Record<string, string>,
+      signal: o.signal,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+}
+
+function defaultDir(test: CassetteTest): string {
+  const file = test.filePath ??
+    (test.origin?.startsWith("file:") ? decodeURIComponent(new URL(test.origin).pathname) : "");
+  if (!file) {
+    throw new TypeError(
+      "Cannot place the cassette: the test context has neither origin nor filePath; give dir",
+    );
+  }
+  return `${file.slice(0, file.lastIndexOf("/"))}/__cassettes__`;
+}
+
+function recordCommand(test: CassetteTest): string {
+  const file = test.filePath ??
+    (test.origin?.startsWith("file:") ? decodeURIComponent(new URL(test.origin).pathname) : "");
+  return test.filePath !== undefined
+    ? `CLAUDE_MOCK_RECORD=1 node --test ${file}`
+    : `deno test -A ${file || "<test file>"} -- --update`;
+}
+
+function processEnv(): Record<string, string | undefined> {
+  const deno = (globalThis as { Deno?: { env: { toObject(): Record<string, string> } } }).Deno;
+  if (deno) return deno.env.toObject();
+  const proc = (globalThis as { process?: { env: Record<string, string | undefined> } }).process;
+  return proc?.env ?? {};
+}
+
+function processArgs(): readonly string[] {
+  const deno = (globalThis as { Deno?: { args: string[] } }).Deno;
+  if (deno) return deno.args;
+  const proc = (globalThis as { process?: { argv: string[] } }).process;
+  return proc?.argv ?? [];
+}
