@@ -8,6 +8,7 @@
 
 import type { ExitStatus } from "../session/engine.ts";
 import { realTimeout } from "../timing/real_time.ts";
+import { promptText } from "../scenario/prompt_text.ts";
 import type { Frame } from "../wire/frame.ts";
 import { CassetteMismatchError } from "./cassette_mismatch_error.ts";
 import type { Tape, TapeEntry } from "./tape.ts";
@@ -45,6 +46,15 @@ export interface ReplayOptions {
 }
 
 const encoder = new TextEncoder();
+/** The answer to an `initialize` a tape did not record. */
+const UNRECORDED_INIT = {
+  commands: [],
+  agents: [],
+  output_style: "default",
+  available_output_styles: ["default"],
+  models: [],
+  account: {},
+};
 /** Each recorded frame's line, encoded once: a tape replayed again writes the same bytes. */
 const LINES = new WeakMap<Frame, Uint8Array>();
 
@@ -74,12 +84,19 @@ export class Replay {
   #partial = "";
   #decoder = new TextDecoder();
   #paused = false;
+  #recordsInitialize: boolean;
+  #outputOnly: boolean;
   #pauseListeners = new Set<() => void>();
 
   constructor(tape: Tape, options: ReplayOptions) {
     this.#tape = tape;
     this.#options = options;
     this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
+    const fromApp = tape.entries.filter((e) => e.dir === "sdk->cli");
+    this.#outputOnly = fromApp.length === 0;
+    this.#recordsInitialize = fromApp.some((e) =>
+      "frame" in e && requestSubtype(e.frame) === "initialize"
+    );
     this.readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#out = controller;
@@ -146,6 +163,15 @@ export class Replay {
       return;
     }
     this.received.push(frame);
+    if (requestSubtype(frame) === "initialize" && !this.#recordsInitialize) {
+      // a tape of another format (or output only) has no handshake: answer it, unchecked
+      this.#emit({
+        type: "control_response",
+        response: { subtype: "success", request_id: requestIdOf(frame), response: UNRECORDED_INIT },
+      } as Frame);
+      return;
+    }
+    if (this.#outputOnly) return; // a frames file: what the app sends is not recorded
     if (frame.type === "control_response") {
       const id = requestIdOf(frame);
       if (id !== undefined && this.#skipped.has(id)) return;
@@ -347,6 +373,10 @@ export class Replay {
     if (expected.type !== actual.type) {
       return `the app sent ${describe(actual)}; the tape expected ${describe(expected)}`;
     }
+    if (expected.type === "user" && this.#tape.header.converted_from !== undefined) {
+      // other formats keep the prompt in their own shape: the prompt text is compared
+      return promptOf(expected) === promptOf(actual) ? undefined : "the app sent another prompt";
+    }
     if (expected.type === "user") {
       const e = {
         message: expected.message,
@@ -525,4 +555,10 @@ export function equal(a: unknown, b: unknown): boolean {
   return ka.every((k) =>
     equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
   );
+}
+
+/** A user frame's prompt text, also in shapes of other formats (`content` beside `type`). */
+function promptOf(frame: Frame): string {
+  if (frame.message === undefined && typeof frame.content === "string") return frame.content;
+  return promptText(frame);
 }

@@ -192,7 +192,14 @@ export class SnapshotPlayer {
       const frame = entry.frame as Frame & { message?: unknown; parent_tool_use_id?: unknown };
       const message: TapeUserMessage = {
         type: "user",
-        message: frame.message as TapeUserMessage["message"],
+        // other formats keep the prompt beside the type (`{type: "user", content}`)
+        message: (frame.message ??
+          {
+            role: "user",
+            content: (frame as { content?: unknown }).content ?? "",
+          }) as TapeUserMessage[
+            "message"
+          ],
         parent_tool_use_id: (frame.parent_tool_use_id ?? null) as string | null,
         session_id: typeof frame.session_id === "string" ? frame.session_id : "",
       };
