@@ -47,6 +47,7 @@ export * from "./src/timing/system_clock.ts";
 export * from "./src/timing/timing_profile.ts";
 export * from "./src/timing/pace_stream.ts";
 export * from "./src/timing/defaults.ts";
+export * from "./src/timing/settle_with_fake_time.ts";
 // builders
 export * from "./src/builders/build_context.ts";
 export * from "./src/builders/ids.ts";
@@ -101,3 +102,18 @@ export * from "./src/testing/permission_recorder.ts";
 export * from "./src/testing/hook_types.ts";
 export * from "./src/testing/hook_recorder.ts";
 export * from "./src/scenario/named_failures.ts";
+export * from "./src/scenario/builtin_scenarios.ts";
+export * from "./src/scenario/crash_point.ts";
+export * from "./src/scenario/unmatched_strategy.ts";
+export * from "./src/scenario/with_overrides.ts";
+export type {
+  ClientAnswer,
+  ClientHookAnswer,
+  ClientMcpAnswer,
+  ClientPermissionAnswer,
+} from "./src/adapters/client_answers.ts";
+export * from "./src/testing/query_types.ts";
+export * from "./src/testing/run_query.ts";
+export * from "./src/testing/start_query.ts";
+export * from "./src/scenario/mock_command.ts";
+export * from "./src/adapters/mock_sdk_options.ts";

@@ -104,7 +104,7 @@ Deno.test("cli: the prompt argument and piped stdin are joined as the real CLI j
     scenario: new ScenarioBuilder().on(exact("summarize\nline one\nline two")).respond(
       "joined",
     )
-      .onUnmatched("not joined").build(),
+      .onUnmatched({ reply: "not joined" }).build(),
   });
   assert.equal(
     (await claude(fake, ["-p", "summarize"], "line one\nline two\n")).stdout,

@@ -397,9 +397,39 @@ const BAD: Array<[string, unknown, RegExp]> = [
     /'timing\.jitterMs' must be a finite number >= 0, got -5/,
   ],
   [
-    'an unmatched string that is not "error"',
+    'an unmatched string that is not "error" or "warn"',
     { unmatched: "Sorry?", exchanges: [] },
-    /'unmatched' must be "error", got "Sorry\?"/,
+    /'unmatched' must be "error", "warn", a \{reply\} object or an array of steps, got the string "Sorry\?" \(to answer with a text, write \{"reply": "Sorry\?"\}\)/,
+  ],
+  [
+    "a crashAfter without a placement",
+    { crashAfter: { code: 2 }, exchanges: [] },
+    /'crashAfter' must have one of frames, assistantMessages, beforeToolResult, midStream, got none/,
+  ],
+  [
+    "a crashAfter with two placements",
+    { crashAfter: { frames: 3, midStream: 2 }, exchanges: [] },
+    /'crashAfter' has both 'frames' and 'midStream': a crash has one place/,
+  ],
+  [
+    "a crashAfter beforeToolResult of 0",
+    { crashAfter: { beforeToolResult: 0 }, exchanges: [] },
+    /'crashAfter\.beforeToolResult' must be true or an integer >= 1, got 0/,
+  ],
+  [
+    "a crash step with two places",
+    {
+      exchanges: [{
+        on: "x",
+        steps: [{ crash: { midStream: 2, beforeToolResult: true } }, { say: "a" }],
+      }],
+    },
+    /'exchanges\[0\]\.steps\[0\]' has both 'midStream' and 'beforeToolResult'/,
+  ],
+  [
+    "a misspelt crash field",
+    { exchanges: [{ on: "x", steps: [{ crash: { midstream: 2 } }] }] },
+    /'exchanges\[0\]\.steps\[0\]\.crash\.midstream' is not a crash field \(did you mean 'midStream'\?\)/,
   ],
   [
     "a question without choices",

@@ -221,9 +221,9 @@ Deno.test("MockTransport + SDK: an unmatched prompt fails the test with a clear 
 
 Deno.test("MockTransport + SDK: an unmatched prompt can get a default answer instead", async () => {
   const mock = new MockTransport(
-    new ScenarioBuilder().on("weather").respond("Sunny.").onUnmatched(
-      "I can only talk about the weather.",
-    ).build(),
+    new ScenarioBuilder().on("weather").respond("Sunny.").onUnmatched({
+      reply: "I can only talk about the weather.",
+    }).build(),
   );
   const { messages, error } = await runQuery(mock, "tell me a joke");
   assert.equal(error, undefined);

@@ -8,9 +8,18 @@
 
 import type { Scenario } from "../scenario/scenario.ts";
 import type { WriteEntry } from "../session/write_log.ts";
+import { assertProgress } from "../session/scenario_progress.ts";
 import { type ExitStatus, Session, type SessionOptions } from "../session/session.ts";
 import type { Frame } from "../wire/frame.ts";
+import { ClientAnswerLog } from "./_client_answer_log.ts";
+import type {
+  ClientAnswer,
+  ClientHookAnswer,
+  ClientMcpAnswer,
+  ClientPermissionAnswer,
+} from "./client_answers.ts";
 import { MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
+import { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./mock_sdk_options.ts";
 
 /** Options for {@linkcode MockTransport}: the session's, minus the command line. */
 export type MockTransportOptions = Omit<SessionOptions, "args" | "env">;
@@ -62,10 +71,15 @@ export class MockTransport {
   #connectedBy?: string;
   #exited: Promise<ExitStatus>;
   #resolveExited!: (status: ExitStatus) => void;
+  #answers = new ClientAnswerLog();
 
-  /** Prepares a session for `scenario`; nothing runs until `spawn` or `connect`. */
-  constructor(scenario: Scenario, options: MockTransportOptions = {}) {
-    this.scenario = scenario;
+  /**
+   * Prepares a session for `scenario`; nothing runs until `spawn` or `connect`. Without a
+   * scenario the session has no exchanges: `__mock__` commands drive it, and any other
+   * prompt gets the usual unmatched-message error.
+   */
+  constructor(scenario?: Scenario, options: MockTransportOptions = {}) {
+    this.scenario = scenario ?? { exchanges: [] };
     this.#options = options;
     this.#exited = new Promise((resolve) => (this.#resolveExited = resolve));
   }
@@ -77,14 +91,27 @@ export class MockTransport {
    */
   readonly spawn = (options: SpawnOptionsLike): MockProcess => {
     const session = this.#start(options.args ?? [], "spawn()", options.env);
+    this.#answers.attach(session);
     return new MockProcess(session, { signal: options.signal });
   };
+
+  /**
+   * The Agent SDK options that run `query()` against this mock: spread them into `options`
+   * (`{ ...mock.options(), canUseTool }`). `spawnClaudeCodeProcess` is `spawn`;
+   * `pathToClaudeCodeExecutable` keeps the SDK from looking for its optional native binary,
+   * without which (`npm install --omit=optional`) it refuses to start even with a spawn
+   * function. The path is never run.
+   */
+  options(): MockSdkOptions {
+    return { spawnClaudeCodeProcess: this.spawn, pathToClaudeCodeExecutable: MOCK_EXECUTABLE_PATH };
+  }
 
   /** Starts the session and returns its stdout and stdin as Web Streams. */
   connect(
     options: { args?: readonly string[]; env?: Record<string, string | undefined> } = {},
   ): MockDuplex {
     const session = this.#start(options.args ?? [], "connect()", options.env);
+    this.#answers.attach(session);
     return { readable: session.readable, writable: session.writable };
   }
 
@@ -131,6 +158,106 @@ export class MockTransport {
   /** Asserts that the client wrote a frame satisfying `predicate`; returns it. */
   assertWroteJson(predicate: (frame: Frame) => boolean, description?: string): Frame {
     return this.session.writes.assertWroteJson(predicate, description);
+  }
+
+  /**
+   * The client's answers to the mock's `can_use_tool` requests (what the app's
+   * `canUseTool` decided), each with the request it answered, in answer order.
+   *
+   * @example What the app's canUseTool decided
+   * ```ts
+   * import { MockTransport, PermissionRecorder, runQuery, ScenarioBuilder } from "@x/claude-mock";
+   * const mock = new MockTransport(
+   *   new ScenarioBuilder().on("clean").usesBash("rm -rf build", { permission: "ask" }).build(),
+   * );
+   * await runQuery(mock, "clean", { canUseTool: PermissionRecorder.denyAll("No rm.").canUseTool });
+   * const [decision] = mock.permissionDecisions();
+   * console.log(decision.toolName, decision.input, decision.behavior, decision.message);
+   * // Bash { command: "rm -rf build" } deny No rm.
+   * ```
+   */
+  permissionDecisions(): ClientPermissionAnswer[] {
+    return this.#answers.permissionDecisions(this.writes());
+  }
+
+  /** The client's answers to the mock's `hook_callback` requests (hook outputs), in order. */
+  hookOutputs(): ClientHookAnswer[] {
+    return this.#answers.hookOutputs(this.writes());
+  }
+
+  /** The client's answers to the mock's `mcp_message` requests (in-process MCP tools). */
+  mcpResults(): ClientMcpAnswer[] {
+    return this.#answers.mcpResults(this.writes());
+  }
+
+  /** Every answer the client gave to a control request of the mock, with the request. */
+  clientAnswers(): ClientAnswer[] {
+    return this.#answers.answers(this.writes());
+  }
+
+  /**
+   * Asserts that every exchange of the scenario answered at least once (in this run of the
+   * binary: exchanges scripted for another `invocation` are left out), like nock's
+   * `isDone()`. Throws an `AssertionError` naming each exchange never used, with its trigger,
+   * its use count and the closest prompt the session got.
+   *
+   * @example An exchange the app never reached
+   * ```ts
+   * import { MockTransport, ScenarioBuilder } from "@x/claude-mock";
+   * const mock = new MockTransport(
+   *   new ScenarioBuilder({ name: "deploy" }).on("build").respond("Built.")
+   *     .on("delete the build dir").respond("Deleted.").onUnmatched("error").build(),
+   * );
+   * const { readable, writable } = mock.connect();
+   * const stdin = writable.getWriter();
+   * for (const text of ["build it", "delete the buld dir"]) {
+   *   await stdin.write(JSON.stringify({ type: "user", message: { role: "user", content: text } }) + "\n");
+   * }
+   * await stdin.close();
+   * await new Response(readable).text();
+   * try {
+   *   mock.assertAllExchangesUsed();
+   * } catch (error) {
+   *   console.log((error as Error).message);
+   *   // MockTransport 'deploy': 1 of 2 exchanges were never used:
+   *   // - exchanges[1] on contains "delete the build dir" (used 0 of 1 times); closest prompt:
+   *   //   "delete the buld dir" (turn 2, which matched no exchange)
+   * }
+   * ```
+   */
+  assertAllExchangesUsed(): void {
+    assertProgress(this.#session, this.scenario, {
+      finished: false,
+      who: `MockTransport${this.#label()}`,
+      invocation: this.#options.invocation,
+    });
+  }
+
+  /**
+   * Asserts that the scenario ran to its end, like the OpenAI Agents SDK's scripted model's
+   * `assert_complete`: every exchange used up (`times(n)`: n times; `repeat()`: at least
+   * once), no user message unmatched (under `onUnmatched("warn")` or a reply too), and the
+   * scenario's `crashAfter` point reached. Throws an `AssertionError` listing each problem
+   * with the exchange, its trigger and the closest candidate.
+   *
+   * @example A finished scenario
+   * ```ts
+   * import { MockTransport, ScenarioBuilder } from "@x/claude-mock";
+   * const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
+   * const { readable, writable } = mock.connect();
+   * const stdin = writable.getWriter();
+   * await stdin.write('{"type":"user","message":{"role":"user","content":"hi"}}\n');
+   * await stdin.close();
+   * await new Response(readable).text();
+   * mock.assertScenarioFinished(); // passes
+   * ```
+   */
+  assertScenarioFinished(): void {
+    assertProgress(this.#session, this.scenario, {
+      finished: true,
+      who: `MockTransport${this.#label()}`,
+      invocation: this.#options.invocation,
+    });
   }
 
   /** Ends the process now (like SIGTERM); resolves with its exit status. */

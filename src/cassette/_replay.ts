@@ -11,6 +11,7 @@ import { realTimeout } from "../timing/real_time.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Frame } from "../wire/frame.ts";
 import { CassetteMismatchError } from "./cassette_mismatch_error.ts";
+import { recordedFrameText } from "./_frame_texts.ts";
 import type { Tape, TapeEntry } from "./tape.ts";
 
 /**
@@ -55,7 +56,7 @@ const UNRECORDED_INIT = {
   models: [],
   account: {},
 };
-/** Each recorded frame's line, encoded once: a tape replayed again writes the same bytes. */
+/** Each frozen (parsed) frame's line, encoded once: a tape replayed again writes the same bytes. */
 const LINES = new WeakMap<Frame, Uint8Array>();
 
 /** One replay of a tape: a process body for `MockProcess`, and what happened. */
@@ -300,9 +301,11 @@ export class Replay {
         if (live !== undefined) this.#emit(withRequestId(frame, live));
         else {
           let bytes = LINES.get(frame);
-          if (bytes === undefined) {
-            bytes = encoder.encode(`${JSON.stringify(frame)}\n`);
-            LINES.set(frame, bytes);
+          if (bytes === undefined || !Object.isFrozen(frame)) {
+            // the bytes the tape has for it when kept, else the frame serialized
+            bytes = encoder.encode(`${recordedFrameText(frame) ?? JSON.stringify(frame)}\n`);
+            // only a frozen frame's bytes are kept: a frame that can change is encoded anew
+            if (Object.isFrozen(frame)) LINES.set(frame, bytes);
           }
           this.#enqueue(bytes);
         }

@@ -112,7 +112,7 @@ export async function* readTapeEntries(
   try {
     let rest = "";
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch (cause) {

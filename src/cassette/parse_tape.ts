@@ -17,6 +17,7 @@
  */
 
 import { type Frame, isObject } from "../wire/frame.ts";
+import { keepFrameText } from "./_frame_texts.ts";
 import {
   type Tape,
   TAPE_FORMAT,
@@ -109,7 +110,7 @@ export class TapeLineParser {
       throw this.#error(SyntaxError, line, "comes after the snapshot document on line 1");
     }
     const value = this.#json(text, line);
-    if (this.#kind === "tape") return this.#tapeLine(value, line);
+    if (this.#kind === "tape") return this.#tapeLine(value, line, text);
     if (this.#kind === "cassette") return this.#cassetteLine(value, line);
     return [this.#frameLine(value, line)];
   }
@@ -232,7 +233,7 @@ export class TapeLineParser {
     return value as TapeHeader;
   }
 
-  #tapeLine(value: unknown, line: number): TapeEntry[] {
+  #tapeLine(value: unknown, line: number, text = ""): TapeEntry[] {
     if (this.#blankLine !== 0) {
       throw this.#error(SyntaxError, this.#blankLine, "is blank, in the middle of the tape");
     }
@@ -274,6 +275,7 @@ export class TapeLineParser {
       if (!isObject(value.frame)) {
         throw this.#error(SyntaxError, line, "has a frame that is not a JSON object");
       }
+      keepFrameText(value, text);
       return [{ t, dir, frame: value.frame as Frame, line }];
     }
     if (typeof value.raw === "string") return [{ t, dir, raw: value.raw, line }];

@@ -37,7 +37,7 @@ export interface SnapshotRecorderOptions {
 }
 
 interface LineState {
-  decoder: TextDecoder;
+  decoder: InstanceType<typeof TextDecoder>;
   buffer: string;
 }
 

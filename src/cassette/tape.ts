@@ -51,7 +51,10 @@ export interface TapeFrameEntry {
   t: number;
   /** Which way it went. */
   dir: TapeDirection;
-  /** The frame, parsed. */
+  /**
+   * The frame, parsed. Frames `parseTape` reads from this library's tapes are frozen (a replay
+   * writes their bytes as recorded): copy one to change it.
+   */
   frame: Frame;
   /** 1-based line in the tape file (0 when built in memory). */
   line: number;

@@ -258,9 +258,21 @@ async function realSpawn(): Promise<(options: SpawnOptionsLike) => unknown> {
     });
 }
 
+/**
+ * The test file: `filePath` (node:test from Node 22.6), `origin` (Deno), else the script Node
+ * runs (`node --test` runs each test file in a process of its own).
+ */
+function testFile(test: CassetteTest): string {
+  if (test.filePath) return test.filePath;
+  if (test.origin?.startsWith("file:")) return decodeURIComponent(new URL(test.origin).pathname);
+  const deno = (globalThis as { Deno?: unknown }).Deno;
+  const proc = (globalThis as { process?: { argv?: string[] } }).process;
+  const script = deno === undefined ? proc?.argv?.[1] : undefined;
+  return script && /\.[cm]?[jt]sx?$/.test(script) ? script : "";
+}
+
 function defaultDir(test: CassetteTest): string {
-  const file = test.filePath ??
-    (test.origin?.startsWith("file:") ? decodeURIComponent(new URL(test.origin).pathname) : "");
+  const file = testFile(test);
   if (!file) {
     throw new TypeError(
       "Cannot place the cassette: the test context has neither origin nor filePath; give dir",
@@ -270,9 +282,8 @@ function defaultDir(test: CassetteTest): string {
 }
 
 function recordCommand(test: CassetteTest): string {
-  const file = test.filePath ??
-    (test.origin?.startsWith("file:") ? decodeURIComponent(new URL(test.origin).pathname) : "");
-  return test.filePath !== undefined
+  const file = testFile(test);
+  return test.origin === undefined && file !== ""
     ? `CLAUDE_MOCK_RECORD=1 node --test ${file}`
     : `deno test -A ${file || "<test file>"} -- --update`;
 }

@@ -161,3 +161,53 @@ export async function readChunks(path: string): Promise<ReadableStream<Uint8Arra
     cancel: () => handle.close(),
   });
 }
+
+// ---- what installFakeClaude and live mode need ----
+
+interface DenoMore {
+  writeTextFile(path: string, data: string): Promise<void>;
+  makeTempDir(options: { prefix: string }): Promise<string>;
+  remove(path: string, options: { recursive: boolean }): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+  readDir(path: string): AsyncIterable<{ name: string; isDirectory: boolean }>;
+}
+
+const denoMore = (globalThis as { Deno?: DenoMore }).Deno;
+
+/** Writes a file's text (creating or replacing it). */
+export async function writeText(path: string, text: string): Promise<void> {
+  if (denoMore) await denoMore.writeTextFile(path, text);
+  else await (await nodeFs()).writeFile(path, text);
+}
+
+/** Creates a new folder in the system's temporary folder; returns its path. */
+export async function makeTempDir(prefix: string): Promise<string> {
+  if (denoMore) return await denoMore.makeTempDir({ prefix });
+  const { tmpdir } = await import("node:os");
+  return await (await nodeFs()).mkdtemp(`${tmpdir().replace(/\/$/, "")}/${prefix}`);
+}
+
+/** Removes a file or a folder with all it holds. */
+export async function removeTree(path: string): Promise<void> {
+  if (denoMore) await denoMore.remove(path, { recursive: true });
+  else await (await nodeFs()).rm(path, { recursive: true });
+}
+
+/** Changes a file's permission bits. */
+export async function chmod(path: string, mode: number): Promise<void> {
+  if (denoMore) await denoMore.chmod(path, mode);
+  else await (await nodeFs()).chmod(path, mode);
+}
+
+/** A folder's entries: names, and which are folders. */
+export async function listDir(path: string): Promise<{ name: string; isDirectory: boolean }[]> {
+  if (!denoMore) {
+    const entries = await (await nodeFs()).readdir(path, { withFileTypes: true });
+    return entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+  }
+  const entries: { name: string; isDirectory: boolean }[] = [];
+  for await (const e of denoMore.readDir(path)) {
+    entries.push({ name: e.name, isDirectory: e.isDirectory });
+  }
+  return entries;
+}

@@ -1,7 +1,8 @@
 /**
  * Puts a fake `claude` executable into a temporary folder for tests: a program that shells
  * out to `claude` finds it first on `PATH`, and the SDK runs it through
- * `pathToClaudeCodeExecutable`. Deno only (it writes files and spawns Deno).
+ * `pathToClaudeCodeExecutable`. On Deno the executable runs `cli.ts` with this Deno, on Node
+ * the package's `bin` with this Node.
  *
  * @module
  */
@@ -10,6 +11,8 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioToJSON } from "../scenario/scenario_to_json.ts";
 import type { FailureName } from "../scenario/named_failures.ts";
 import { type CaptureLog, readCapture } from "./capture.ts";
+import { chmod, makeTempDir, removeTree, writeText } from "./_fs.ts";
+import { hostEnv, hostExecPath, onDeno } from "./_host.ts";
 
 /** Options for {@linkcode installFakeClaude}. */
 export interface InstallFakeClaudeOptions {
@@ -41,8 +44,8 @@ export interface FakeClaude extends AsyncDisposable {
 }
 
 /**
- * Writes a `claude` executable (a shell script running `cli.ts` with this Deno) into a new
- * temporary folder.
+ * Writes a `claude` executable into a new temporary folder: a shell script running `cli.ts`
+ * with this Deno, or on Node the npm package's `bin` with this Node.
  *
  * @example A fake `claude` on PATH
  * ```ts
@@ -55,11 +58,11 @@ export interface FakeClaude extends AsyncDisposable {
 export async function installFakeClaude(
   options: InstallFakeClaudeOptions = {},
 ): Promise<FakeClaude> {
-  const dir = await Deno.makeTempDir({ prefix: "fake-claude-" });
+  const dir = await makeTempDir("fake-claude-");
   const captureFile = `${dir}/capture.jsonl`;
   // its own config and state folders: transcripts and invocation counts stay in the folder
   const env: Record<string, string> = {
-    PATH: `${dir}:${Deno.env.get("PATH") ?? ""}`,
+    PATH: `${dir}:${hostEnv().PATH ?? ""}`,
     CLAUDE_CONFIG_DIR: `${dir}/config`,
     CLAUDE_MOCK_STATE_DIR: `${dir}/state`,
     CLAUDE_MOCK_CAPTURE: captureFile,
@@ -68,19 +71,15 @@ export async function installFakeClaude(
   if (typeof options.scenario === "string") env.CLAUDE_MOCK_SCENARIO = options.scenario;
   else if (options.scenario) {
     const file = `${dir}/scenario.json`;
-    await Deno.writeTextFile(file, JSON.stringify(scenarioToJSON(options.scenario)));
+    await writeText(file, JSON.stringify(scenarioToJSON(options.scenario)));
     env.CLAUDE_MOCK_SCENARIO = file;
   }
   if (options.failure) env.CLAUDE_MOCK_FAILURE = options.failure;
-  const cli = new URL("../../cli.ts", import.meta.url);
-  const target = cli.protocol === "file:" ? decodeURIComponent(cli.pathname) : cli.href;
   const path = `${dir}/claude`;
-  await Deno.writeTextFile(
-    path,
-    `#!/bin/sh\nexec ${quote(Deno.execPath())} run -A --no-config --quiet ${quote(target)} "$@"\n`,
-  );
-  await Deno.chmod(path, 0o755);
-  const dispose = () => Deno.remove(dir, { recursive: true }).catch(() => {});
+  const command = [hostExecPath(), ...runArgs()].map(quote).join(" ");
+  await writeText(path, `#!/bin/sh\nexec ${command} "$@"\n`);
+  await chmod(path, 0o755);
+  const dispose = () => removeTree(dir).catch(() => {});
   return {
     path,
     dir,
@@ -90,6 +89,18 @@ export async function installFakeClaude(
     dispose,
     [Symbol.asyncDispose]: dispose,
   };
+}
+
+/** The runtime's arguments that run the fake binary: `cli.ts` on Deno, `bin.js` on Node. */
+function runArgs(): string[] {
+  const local = (url: URL) =>
+    url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
+  if (onDeno) {
+    return ["run", "-A", "--no-config", "--quiet", local(new URL("../../cli.ts", import.meta.url))];
+  }
+  // this module's own extension: `.js` in the npm package, `.ts` where Node runs the sources
+  const ext = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? ".js";
+  return [local(new URL(`./bin${ext}`, import.meta.url))];
 }
 
 function quote(s: string): string {

@@ -1,13 +1,16 @@
 /**
  * The fake binary's live mode: allowed tool uses of Read, Write, Edit, Bash, Glob and Grep
  * really run in the session's working directory (permissions are decided first, as the real
- * CLI decides them), and their results take the real CLI's shapes. Deno only.
+ * CLI decides them), and their results take the real CLI's shapes. On Deno and Node (through
+ * the runtime seam).
  *
  * @module
  */
 
 import { bashTool, editTool, genericTool, readTool, writeTool } from "../builders/tools.ts";
 import type { ToolRunner } from "../session/engine.ts";
+import { listDir, readText, writeText } from "./_fs.ts";
+import { runShell } from "./_host.ts";
 
 /** The tools live mode can run. */
 export const LIVE_TOOLS: readonly string[] = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
@@ -33,7 +36,7 @@ export function liveToolRunner(cwd: string, tools: readonly string[] = LIVE_TOOL
         const file = path(input.file_path);
         const before = await readOrNull(file);
         const content = String(input.content ?? "");
-        await Deno.writeTextFile(file, content);
+        await writeText(file, content);
         return writeTool(ctx, file, { content, originalFile: before }).result;
       }
       case "Edit": {
@@ -49,7 +52,7 @@ export function liveToolRunner(cwd: string, tools: readonly string[] = LIVE_TOOL
           originalFile: before ?? "",
         });
         if (before !== null && !call.result.isError) {
-          await Deno.writeTextFile(
+          await writeText(
             file,
             replaceAll
               ? before.split(oldString).join(newString)
@@ -60,17 +63,10 @@ export function liveToolRunner(cwd: string, tools: readonly string[] = LIVE_TOOL
       }
       case "Bash": {
         const command = String(input.command ?? "");
-        const out = await new Deno.Command("sh", {
-          args: ["-c", command],
-          cwd,
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const decoder = new TextDecoder();
+        const out = await runShell(command, cwd);
         return bashTool(ctx, command, {
-          stdout: decoder.decode(out.stdout),
-          stderr: decoder.decode(out.stderr),
+          stdout: out.stdout,
+          stderr: out.stderr,
           exitCode: out.code,
         }).result;
       }
@@ -106,7 +102,7 @@ export function liveToolRunner(cwd: string, tools: readonly string[] = LIVE_TOOL
 
 async function readOrNull(file: string): Promise<string | null> {
   try {
-    return await Deno.readTextFile(file);
+    return await readText(file);
   } catch {
     return null;
   }
@@ -117,9 +113,9 @@ async function glob(base: string, pattern: string): Promise<string[]> {
   const regex = globRegExp(pattern);
   const found: string[] = [];
   const walk = async (dir: string, rel: string) => {
-    let entries: Deno.DirEntry[];
+    let entries: { name: string; isDirectory: boolean }[];
     try {
-      entries = await Array.fromAsync(Deno.readDir(dir));
+      entries = await listDir(dir);
     } catch {
       return;
     }

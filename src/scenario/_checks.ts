@@ -23,9 +23,9 @@ export interface CheckerContext {
 /** What a step list must be, for messages. */
 export const STEPS = "an array of steps or a step function";
 /** `integer(..., MAX_SAFE)` reads `an integer >= min`. */
-export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+export const MAX_SAFE: number = Number.MAX_SAFE_INTEGER;
 /** The permission rule lists, and a tool call's permission override. */
-export const PERMISSIONS = ["allow", "ask", "deny"];
+export const PERMISSIONS: string[] = ["allow", "ask", "deny"];
 
 /**
  * Walks values and throws the first problem in the module's format. Problems read
@@ -88,7 +88,7 @@ export class Checker {
   }
 
   /** A finite number from 0 to `max`. */
-  number(value: unknown, path: string, max = Infinity): void {
+  number(value: unknown, path: string, max: number = Infinity): void {
     const what = "a finite number >= 0";
     if (typeof value !== "number") this.type(path, what, value);
     if (!Number.isFinite(value) || value < 0) this.range(path, what, value);
@@ -201,14 +201,14 @@ export function nearest(key: string, known: readonly string[]): string | undefin
   let bestDistance = Infinity;
   for (const candidate of known) {
     if (candidate.toLowerCase() === lower) return candidate;
-    const d = distance(lower, candidate.toLowerCase());
+    const d = editDistance(lower, candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return bestDistance <= Math.min(2, Math.floor(key.length / 3)) ? best : undefined;
 }
 
-/** Levenshtein distance. */
-function distance(a: string, b: string): number {
+/** Levenshtein distance (shared by the suggestions of the scenario layer). */
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

@@ -69,9 +69,15 @@ export function defined(
 }
 
 /** The options a `respond` call's file form keeps, in file order. */
-export const RESPOND_FORM_KEYS = ["thinking", "delay", "outputTokens", "chunkSize", "chunks"];
+export const RESPOND_FORM_KEYS: string[] = [
+  "thinking",
+  "delay",
+  "outputTokens",
+  "chunkSize",
+  "chunks",
+];
 /** The options a `uses*` call's file form keeps beside the tool, in file order. */
-export const TOOL_FORM_KEYS = [
+export const TOOL_FORM_KEYS: string[] = [
   "say",
   "permission",
   "ifDenied",
@@ -81,4 +87,4 @@ export const TOOL_FORM_KEYS = [
   "inputChunks",
 ];
 /** The options a `usesTogether` call's file form keeps, in file order. */
-export const TOGETHER_FORM_KEYS = ["say", "delay", "outputTokens", "chunkSize"];
+export const TOGETHER_FORM_KEYS: string[] = ["say", "delay", "outputTokens", "chunkSize"];

@@ -15,7 +15,7 @@ import {
   writeTool,
 } from "../builders/tools.ts";
 import type { Timing } from "../timing/timing_profile.ts";
-import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
+import type { Frame } from "../wire/frame.ts";
 import { type ErrorClass, kindOf } from "./_checks.ts";
 import {
   type At,
@@ -32,14 +32,7 @@ import type { Exchange, Scenario } from "./scenario.ts";
 import type { FailureName } from "./named_failures.ts";
 // A type-only import: ScenarioBuilder imports this module at run time, not the reverse.
 import type { ScenarioBuilder } from "./scenario_builder.ts";
-import type {
-  MessagePart,
-  ResultOptions,
-  ScriptedToolCall,
-  Step,
-  StepSource,
-  TurnInfo,
-} from "./step.ts";
+import type { MessagePart, ResultOptions, ScriptedToolCall, Step, TurnInfo } from "./step.ts";
 import { validateStep } from "./validate_step.ts";
 import {
   defined,
@@ -52,6 +45,8 @@ import {
 import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
 import { togetherMessage } from "./_uses_together.ts";
+import { messageFields, toParts } from "./_message_fields.ts";
+import type { CrashPoint } from "./crash_point.ts";
 import type {
   AskUserQuestionItem,
   MessageOptions,
@@ -491,6 +486,23 @@ export class ExchangeBuilder {
     return this.#add({ kind: "exit", code });
   }
 
+  /**
+   * The process crashes with `code` (default 1): here, or with `midStream: k` after k stream
+   * events of the message that follows (before its first frame when it does not stream),
+   * or with `beforeToolResult: true` just before the next tool result (see `CrashStep`).
+   *
+   * @example A crash in the middle of a streamed reply
+   * ```ts
+   * import { ScenarioBuilder, type Step } from "@x/claude-mock";
+   * const s = new ScenarioBuilder().on("go").crash({ midStream: 4 }).respond("Cut.").build();
+   * console.log((s.exchanges[0].steps as Step[])[0]); // { kind: "crash", midStream: 4 }
+   * ```
+   */
+  crash(options: { code?: number; midStream?: number; beforeToolResult?: boolean } = {}): this {
+    checkObject(options, this.#name, this.#path, "crash options");
+    return this.#add({ kind: "crash", ...options });
+  }
+
   /** Adds any steps. */
   steps(...steps: Step[]): this {
     for (const step of steps) this.#add(step);
@@ -525,13 +537,13 @@ export class ExchangeBuilder {
   }
 
   /** See {@linkcode ScenarioBuilder.onUnmatched}. */
-  onUnmatched(answer: "error" | StepSource | string): ScenarioBuilder {
-    return this.#parent.onUnmatched(answer);
+  onUnmatched(strategy: Parameters<ScenarioBuilder["onUnmatched"]>[0]): ScenarioBuilder {
+    return this.#parent.onUnmatched(strategy);
   }
 
   /** See {@linkcode ScenarioBuilder.crashAfter}. */
-  crashAfter(frames: number, code?: number): ScenarioBuilder {
-    return this.#parent.crashAfter(frames, code);
+  crashAfter(point: number | CrashPoint, code?: number): ScenarioBuilder {
+    return this.#parent.crashAfter(point, code);
   }
 
   /** See {@linkcode ScenarioBuilder.withExitCode}. */
@@ -579,19 +591,4 @@ export class ExchangeBuilder {
       ...(options.inputChunks !== undefined ? { inputChunks: [options.inputChunks] } : {}),
     }, { ...form, ...defined({ ...options }, TOOL_FORM_KEYS) });
   }
-}
-
-/** The message step fields of {@linkcode MessageOptions}. */
-function messageFields(options: MessageOptions): Partial<Step & { kind: "message" }> {
-  return {
-    ...(options.delay !== undefined ? { delay: options.delay } : {}),
-    ...(options.outputTokens !== undefined ? { outputTokens: options.outputTokens } : {}),
-    ...(options.chunkSize !== undefined ? { chunkSize: options.chunkSize } : {}),
-  };
-}
-
-function toParts(content: ResponseContent): MessagePart[] {
-  if (typeof content === "string") return [text(content)];
-  if (Array.isArray(content)) return content.map((c) => typeof c === "string" ? text(c) : c);
-  return [content as AssistantContentBlock | ScriptedToolCall];
 }

@@ -8,12 +8,14 @@
 import { sourceSuffix } from "./_checks.ts";
 import type { Scenario } from "./scenario.ts";
 import { scenarioFromJSON } from "./scenario_from_json.ts";
+import { builtinFromReference, isBuiltinReference } from "./_builtin_reference.ts";
 
 /**
  * Reads a scenario file and makes its {@linkcode Scenario} with
  * {@linkcode scenarioFromJSON}. A `string` without a scheme is a file path; a `file:` URL
  * (string or `URL`) is read from disk, any other URL (`http:`, `https:`, `data:`) with
- * `fetch`. Errors name the file: text that is not JSON throws a `SyntaxError` with the
+ * `fetch`; `builtin:<name>` is a predefined scenario (`builtinScenario`), and an
+ * unknown name a `RangeError` listing the names. Errors name the file: text that is not JSON throws a `SyntaxError` with the
  * line and column, a file that does not fit the format the error `scenarioFromJSON`
  * throws (naming the JSON path), a file that cannot be read an `Error` whose `cause` is
  * the reader's error. Works in Deno and in Node.
@@ -31,6 +33,13 @@ import { scenarioFromJSON } from "./scenario_from_json.ts";
  * console.log(scenario.name, new Session(scenario).scenario === scenario); // chat true
  * ```
  *
+ * @example A predefined scenario
+ * ```ts
+ * import { loadScenario } from "@x/claude-mock";
+ * const scenario = await loadScenario("builtin:multi_tool");
+ * console.log(scenario.name); // multi_tool
+ * ```
+ *
  * @example Text that is not JSON
  * ```ts
  * import { loadScenario } from "@x/claude-mock";
@@ -45,6 +54,7 @@ import { scenarioFromJSON } from "./scenario_from_json.ts";
  * ```
  */
 export async function loadScenario(pathOrUrl: string | URL): Promise<Scenario> {
+  if (isBuiltinReference(pathOrUrl)) return builtinFromReference(String(pathOrUrl));
   const url = asUrl(pathOrUrl);
   const source = url?.protocol === "data:" ? "a data: URL" : String(pathOrUrl);
   let text: string;

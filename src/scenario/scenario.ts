@@ -8,6 +8,8 @@ import type { Timing } from "../timing/timing_profile.ts";
 import type { PermissionRules } from "./permission_rules.ts";
 import type { Matcher } from "./matcher.ts";
 import type { StepSource } from "./step.ts";
+import type { CrashPoint } from "./crash_point.ts";
+import type { UnmatchedStrategy } from "./unmatched_strategy.ts";
 
 /** One exchange: a trigger on a user message, and the steps that answer it. */
 export interface Exchange {
@@ -42,13 +44,14 @@ export interface Scenario {
   exchanges: readonly Exchange[];
   /**
    * What a user message no exchange matches gets: `error` (default: an error result that
-   * names the message and the triggers) or steps to answer with.
+   * names the message, the triggers and the closest exchange), `warn` (a warning and a
+   * default reply), steps, or a function deciding per message.
    */
-  unmatched?: "error" | StepSource;
+  unmatched?: UnmatchedStrategy;
   /** The exit code when stdin closes (default: 1 after an error result, else 0). */
   exitCode?: number;
-  /** Crash: exit with `code` right after `frames` frames were written. */
-  crashAfter?: { frames: number; code: number };
+  /** Crash: where the process dies, by meaning or by frames written (see {@linkcode CrashPoint}). */
+  crashAfter?: CrashPoint;
   /** The timing profile (default: the global default, `instant`). */
   timing?: Timing;
   /** The seed for ids and jitter (default: the global default). */

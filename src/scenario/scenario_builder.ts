@@ -8,11 +8,21 @@ import { text } from "../builders/assistant.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { Frame } from "../wire/frame.ts";
 import { kindOf } from "./_checks.ts";
-import { BUILD, checkBoolean, checkObject, fail, isRecord, triggerAt } from "./_builder_checks.ts";
+import {
+  BUILD,
+  checkBoolean,
+  checkObject,
+  fail,
+  isRecord,
+  show,
+  triggerAt,
+} from "./_builder_checks.ts";
+import type { CrashPoint } from "./crash_point.ts";
+import type { UnmatchedHandler, UnmatchedStrategy } from "./unmatched_strategy.ts";
 import { ExchangeBuilder } from "./exchange_builder.ts";
 import type { Trigger } from "./matcher.ts";
 import type { Exchange, Scenario } from "./scenario.ts";
-import type { Step, StepSource, TurnInfo } from "./step.ts";
+import type { Step, TurnInfo } from "./step.ts";
 import { validateScenario } from "./validate_scenario.ts";
 import { validateStep } from "./validate_step.ts";
 import { validateTiming } from "./validate_timing.ts";
@@ -53,7 +63,7 @@ export class ScenarioBuilder {
   #options: ScenarioOptions;
   #exchanges: Array<{ exchange: Exchange; steps: Step[] | null }> = [];
   #onConnect: Step[] = [];
-  #unmatched: "error" | StepSource = "error";
+  #unmatched?: UnmatchedStrategy;
 
   /** Starts a scenario with session-wide options (checked now). */
   constructor(options: ScenarioOptions = {}) {
@@ -152,36 +162,105 @@ export class ScenarioBuilder {
     return this;
   }
 
-  /** What unmatched user messages get: `error` (default), a text reply, or steps. */
-  onUnmatched(answer: "error" | StepSource | string): this {
-    if (typeof answer === "string") {
-      if (answer === "error") this.#unmatched = "error";
-      else {
-        const steps: Step[] = [{ kind: "message", parts: [text(answer)] }];
-        recordReply(steps, answer);
-        this.#unmatched = steps;
-      }
-    } else if (typeof answer === "function") {
-      this.#unmatched = answer;
-    } else if (Array.isArray(answer)) {
-      answer.forEach((step, i) => validateStep(step, `unmatched[${i}]`, BUILD(this.#name)));
-      this.#unmatched = [...answer];
-    } else {
+  /**
+   * What user messages no exchange matches get (see {@linkcode UnmatchedStrategy}):
+   * `"error"` (default: an error result naming the message, the open triggers and the
+   * closest exchange), `"warn"` (that text as a warning on stderr, and a default reply),
+   * `{ reply: "text" }`, an array of steps, or a function `(prompt, turn)` returning one of
+   * those. Any other string is a `TypeError`: a reply text is `{ reply }`.
+   *
+   * @example A warning instead of an error, and a reply
+   * ```ts
+   * import { ScenarioBuilder } from "@x/claude-mock";
+   * const lenient = new ScenarioBuilder().on("hi").respond("Hello!").onUnmatched("warn").build();
+   * const polite = new ScenarioBuilder().onUnmatched({ reply: "Sorry?" }).build();
+   * console.log(lenient.unmatched, Array.isArray(polite.unmatched)); // warn true
+   * try {
+   *   new ScenarioBuilder().onUnmatched("Sorry?" as "warn");
+   * } catch (error) {
+   *   console.log((error as Error).message);
+   *   // Cannot build scenario: 'unmatched' must be "error", "warn", {reply}, an array of steps
+   *   // or a function, got the string "Sorry?" (to answer with a text: onUnmatched({ reply: "Sorry?" }))
+   * }
+   * ```
+   */
+  onUnmatched(
+    strategy: "error" | "warn" | { reply: string } | readonly Step[] | UnmatchedHandler,
+  ): this {
+    const what = `"error", "warn", {reply}, an array of steps or a function`;
+    if (strategy === "error" || strategy === "warn") this.#unmatched = strategy;
+    else if (typeof strategy === "string") {
       fail(
         TypeError,
         this.#name,
         "unmatched",
-        `must be "error", a reply text, an array of steps or a step function, got ${
-          kindOf(answer)
-        }`,
+        `must be ${what}, got the string ${
+          show(strategy)
+        } (to answer with a text: onUnmatched({ reply: ${show(strategy)} }))`,
       );
+    } else if (typeof strategy === "function") {
+      this.#unmatched = strategy;
+    } else if (Array.isArray(strategy)) {
+      strategy.forEach((step, i) => validateStep(step, `unmatched[${i}]`, BUILD(this.#name)));
+      this.#unmatched = [...strategy];
+    } else if (isRecord(strategy) && !Array.isArray(strategy)) {
+      const reply = (strategy as { reply?: unknown }).reply;
+      for (const key of Object.keys(strategy)) {
+        if (key !== "reply") {
+          fail(
+            TypeError,
+            this.#name,
+            `unmatched.${key}`,
+            "is not an onUnmatched field (only reply)",
+          );
+        }
+      }
+      if (typeof reply !== "string") {
+        fail(TypeError, this.#name, "unmatched.reply", `must be a string, got ${kindOf(reply)}`);
+      }
+      const steps: Step[] = [{ kind: "message", parts: [text(reply)] }];
+      recordReply(steps, reply);
+      this.#unmatched = steps;
+    } else {
+      fail(TypeError, this.#name, "unmatched", `must be ${what}, got ${kindOf(strategy)}`);
     }
     return this;
   }
 
-  /** The process exits with `code` (default 1, from 1 to 255) right after `frames` frames. */
-  crashAfter(frames: number, code = 1): this {
-    const crashAfter = { frames, code };
+  /**
+   * The process crashes (exits with `code`, default 1, from 1 to 255) at a point given by
+   * meaning or by frames (see {@linkcode CrashPoint}): `crashAfter(n, code?)` right after n
+   * frames; `crashAfter({ assistantMessages: 2 })` right after the second assistant
+   * message; `crashAfter({ beforeToolResult: true })` just before the first tool result;
+   * `crashAfter({ midStream: 5 })` five stream events into the first assistant message
+   * (with `assistantMessages: n`, into the message after the nth). The code goes in the
+   * object or as the second argument, not both.
+   *
+   * @example Crashing before the tool result
+   * ```ts
+   * import { ScenarioBuilder } from "@x/claude-mock";
+   * const scenario = new ScenarioBuilder()
+   *   .on("deploy").usesBash("make deploy", { stdout: "ok" }).respond("Deployed.")
+   *   .crashAfter({ beforeToolResult: true }, 3)
+   *   .build();
+   * console.log(scenario.crashAfter); // { beforeToolResult: true, code: 3 }
+   * ```
+   */
+  crashAfter(point: number | CrashPoint, code?: number): this {
+    let crashAfter: CrashPoint;
+    if (typeof point === "number") crashAfter = { frames: point, code: code ?? 1 };
+    else {
+      checkObject(point, this.#name, "crashAfter", "crashAfter() point");
+      if (code !== undefined && point.code !== undefined) {
+        fail(
+          TypeError,
+          this.#name,
+          "crashAfter.code",
+          `is given twice (${point.code} in the point, ${code} as the second argument): give it once`,
+        );
+      }
+      crashAfter = { ...point, code: point.code ?? code ?? 1 };
+    }
     validateScenario({ name: this.#name, exchanges: [], crashAfter });
     this.#options.crashAfter = crashAfter;
     return this;
@@ -227,7 +306,7 @@ export class ScenarioBuilder {
       ...this.#options,
       onConnect: [...this.#onConnect],
       exchanges,
-      unmatched: this.#unmatched,
+      ...(this.#unmatched !== undefined ? { unmatched: this.#unmatched } : {}),
     });
   }
 }

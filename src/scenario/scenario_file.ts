@@ -6,7 +6,7 @@
  *
  * A step does one thing, named by its action key (`say`, `read`, `write`, `edit`, `bash`,
  * `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
- * `apiError`, `result`, `exit`, or `delay` on its own); the options of that action sit
+ * `apiError`, `failure`, `result`, `exit`, `crash`, or `delay` on its own); the options of that action sit
  * beside the key (`{"read": {...}, "permission": "ask", "ifDenied": "..."}`), as the
  * builder's options sit beside its arguments.
  *
@@ -18,7 +18,9 @@ import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
 import type { PermissionRules } from "./permission_rules.ts";
 import type { FailureName } from "./named_failures.ts";
 import type { CompactOptions } from "./scenario.ts";
+import type { CrashPoint } from "./crash_point.ts";
 import type { ResultOptions } from "./step.ts";
+import type { BuiltinScenarioName } from "./builtin_scenarios.ts";
 
 /**
  * Where the JSON Schema of scenario files is published (the `$schema` that
@@ -281,6 +283,21 @@ export interface ExitStepFile {
 }
 
 /**
+ * The process crashes (`crash`): here, or placed in the message that follows.
+ *
+ * @example Cutting the next message after three stream events
+ * ```ts
+ * import type { CrashStepFile } from "@x/claude-mock";
+ * const step: CrashStepFile = { crash: { midStream: 3, code: 2 } };
+ * console.log(step.crash.midStream); // 3
+ * ```
+ */
+export interface CrashStepFile {
+  /** Where and how (`{}`: here, with exit code 1). */
+  crash: { code?: number; midStream?: number; beforeToolResult?: boolean };
+}
+
+/**
  * A step of a scenario file.
  *
  * @example Steps
@@ -306,7 +323,8 @@ export type StepFile =
   | ApiErrorStepFile
   | FailureStepFile
   | ResultStepFile
-  | ExitStepFile;
+  | ExitStepFile
+  | CrashStepFile;
 
 /** A step `onConnect` runs: an emit, raw or delay step. */
 export type ConnectStepFile = EmitStepFile | RawStepFile | DelayStepFile;
@@ -355,6 +373,11 @@ export interface ExchangeFile {
 export interface ScenarioFile {
   /** The schema, for editors (ignored by the loader). */
   $schema?: string;
+  /**
+   * A predefined scenario this file builds on: its exchanges are tried after the file's,
+   * and the file's top-level fields replace its own.
+   */
+  extends?: `builtin:${BuiltinScenarioName}`;
   /** A name for messages and reports. */
   name?: string;
   /** The seed for ids and jitter. */
@@ -393,12 +416,12 @@ export interface ScenarioFile {
   live?: boolean | string[];
   /** The exit code when stdin closes. */
   exitCode?: number;
-  /** Crash: exit with `code` right after `frames` frames. */
-  crashAfter?: { frames: number; code: number };
+  /** Crash: where the process dies, by meaning or by frames written (see `CrashPoint`). */
+  crashAfter?: CrashPoint;
   /** Steps written as soon as the process starts (emit, raw and delay steps). */
   onConnect?: ConnectStepFile[];
-  /** What unmatched user messages get: an error result, a reply, or steps. */
-  unmatched?: "error" | { reply: string } | StepFile[];
+  /** What unmatched user messages get: an error result, a warning and a default reply, a reply, or steps. */
+  unmatched?: "error" | "warn" | { reply: string } | StepFile[];
   /** The exchanges, tried in order (default: none). */
   exchanges?: ExchangeFile[];
 }

@@ -7,7 +7,7 @@
  */
 
 import { isObject } from "../wire/frame.ts";
-import { Checker, type CheckerContext, kindOf, MAX_SAFE, sourceSuffix } from "./_checks.ts";
+import { Checker, type CheckerContext, kindOf, MAX_SAFE, show, sourceSuffix } from "./_checks.ts";
 import { recordMatcherForm } from "./_json_forms.ts";
 import { ExchangeBuilder } from "./exchange_builder.ts";
 import { any, contains, exact, glob, type Matcher, regex } from "./matcher.ts";
@@ -21,6 +21,7 @@ import { validateStep } from "./validate_step.ts";
 import { TOOL_KINDS, toolStepKeys, ToolSteps } from "./_file_tools.ts";
 import { validateTiming } from "./validate_timing.ts";
 import type { Timing } from "../timing/timing_profile.ts";
+import { BUILTIN_REFERENCES, builtinFromReference } from "./_builtin_reference.ts";
 
 /**
  * Options of {@linkcode scenarioFromJSON}.
@@ -45,6 +46,9 @@ export interface ScenarioFromJSONOptions {
  * and the source: a wrong type throws a `TypeError` (an unknown key too, with the key it
  * resembles), a value out of range a `RangeError`, a bad regular expression a
  * `SyntaxError`. The scenario keeps references to objects of `data` (frames, tool inputs).
+ * `"extends": "builtin:<name>"` builds on a predefined scenario (`builtinScenario`): the
+ * file's exchanges are tried first, then the builtin's, and the file's top-level fields
+ * (`seed`, `model`, `compact`, `onConnect`, `unmatched`, …) replace the builtin's.
  *
  * @example A chat
  * ```ts
@@ -60,6 +64,18 @@ export interface ScenarioFromJSONOptions {
  *   ],
  * });
  * console.log(scenario.exchanges[1].trigger.description); // matches /notes?/i
+ * ```
+ *
+ * @example A predefined scenario with one more exchange
+ * ```ts
+ * import { scenarioFromJSON } from "@x/claude-mock";
+ * const scenario = scenarioFromJSON({
+ *   extends: "builtin:simple_conversation",
+ *   model: "claude-sonnet-5-5",
+ *   exchanges: [{ on: "deploy", steps: [{ say: "Deployed." }] }],
+ * });
+ * console.log(scenario.name, scenario.model, scenario.exchanges.length);
+ * // simple_conversation claude-sonnet-5-5 3
  * ```
  *
  * @example A mistake names the path
@@ -107,6 +123,7 @@ export function scenarioFromJSON(data: unknown, options: ScenarioFromJSONOptions
 
 const FILE_KEYS = {
   $schema: true,
+  extends: true,
   name: true,
   seed: true,
   timing: true,
@@ -130,7 +147,7 @@ const FILE_KEYS = {
   exchanges: true,
 };
 const OPTION_KEYS = Object.keys(FILE_KEYS).filter((key) =>
-  !["$schema", "onConnect", "unmatched", "exchanges"].includes(key)
+  !["$schema", "extends", "onConnect", "unmatched", "exchanges"].includes(key)
 );
 const EXCHANGE_KEYS = {
   on: true,
@@ -162,6 +179,7 @@ const STEP_KEYS: Record<string, Record<string, true>> = {
   failure: { failure: true, message: true },
   result: { result: true },
   exit: { exit: true },
+  crash: { crash: true },
 };
 for (const kind of TOOL_KINDS) STEP_KEYS[kind] = toolStepKeys(kind);
 /** Keys that name a step's action on their own; `say` and `delay` also modify others. */
@@ -169,6 +187,7 @@ const ACTIONS = Object.keys(STEP_KEYS).filter((key) => key !== "say" && key !== 
 const ALL_STEP_KEYS = Object.fromEntries(
   Object.values(STEP_KEYS).flatMap((keys) => Object.keys(keys)).map((key) => [key, true]),
 );
+const CRASH_KEYS = { code: true, midStream: true, beforeToolResult: true };
 const API_ERROR_KEYS = {
   status: true,
   message: true,
@@ -192,6 +211,9 @@ class FileLoader extends Checker {
   scenario(data: Record<string, unknown>): Scenario {
     this.knownKeys(data, "", FILE_KEYS, "a scenario file field");
     if (data.$schema !== undefined) this.string(data.$schema, "$schema");
+    if (data.extends !== undefined) {
+      this.nameIn(data.extends, "extends", BUILTIN_REFERENCES, "a builtin scenario reference");
+    }
     const options: Record<string, unknown> = {};
     for (const key of OPTION_KEYS) if (data[key] !== undefined) options[key] = data[key];
     if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
@@ -209,7 +231,18 @@ class FileLoader extends Checker {
       }
       data.exchanges.forEach((exchange, i) => this.#exchange(exchange, `exchanges[${i}]`));
     }
-    return validateScenario({ ...this.#builder.build(), onConnect }, this.#context);
+    const own = validateScenario({ ...this.#builder.build(), onConnect }, this.#context);
+    if (data.extends === undefined) return own;
+    // `extends`: the file's exchanges first, its fields over the builtin's
+    const base = builtinFromReference(data.extends as string);
+    const set = own as unknown as Record<string, unknown>;
+    return validateScenario({
+      ...base,
+      ...Object.fromEntries(Object.keys(options).map((key) => [key, set[key]])),
+      exchanges: [...own.exchanges, ...base.exchanges],
+      onConnect: data.onConnect === undefined ? base.onConnect : own.onConnect,
+      unmatched: data.unmatched === undefined ? base.unmatched : own.unmatched,
+    }, this.#context);
   }
 
   #onConnect(value: unknown): Step[] {
@@ -233,15 +266,23 @@ class FileLoader extends Checker {
 
   #unmatched(value: unknown): void {
     if (value === "error") return;
+    if (value === "warn") return void this.#builder.onUnmatched("warn");
     if (isObject(value)) {
       this.knownKeys(value, "unmatched", { reply: true }, "an unmatched field");
-      this.#builder.onUnmatched(this.string(value.reply, "unmatched.reply"));
+      this.#builder.onUnmatched({ reply: this.string(value.reply, "unmatched.reply") });
       return;
     }
-    if (typeof value === "string") this.range("unmatched", `"error"`, value);
-    if (!Array.isArray(value)) {
-      this.type("unmatched", `"error", a {reply} object or an array of steps`, value);
+    const what = `"error", "warn", a {reply} object or an array of steps`;
+    if (typeof value === "string") {
+      this.fail(
+        TypeError,
+        "unmatched",
+        `must be ${what}, got the string ${show(value)} (to answer with a text, write {"reply": ${
+          show(value)
+        }})`,
+      );
     }
+    if (!Array.isArray(value)) this.type("unmatched", what, value);
     this.#builder.onUnmatched(this.steps(value, "unmatched"));
   }
 
@@ -466,6 +507,24 @@ class FileLoader extends Checker {
         this.integer(step.exit, `${path}.exit`, 0, 255);
         builder.exit(step.exit as number);
         break;
+      case "crash": {
+        const at = `${path}.crash`;
+        const crash = this.object(
+          step.crash,
+          at,
+          "an object ({code, midStream, beforeToolResult})",
+        );
+        this.knownKeys(crash, at, CRASH_KEYS, "a crash field");
+        if (crash.code !== undefined) this.integer(crash.code, `${at}.code`, 1, 255);
+        if (crash.midStream !== undefined) {
+          this.integer(crash.midStream, `${at}.midStream`, 1, MAX_SAFE);
+        }
+        if (crash.beforeToolResult !== undefined) {
+          this.boolean(crash.beforeToolResult, `${at}.beforeToolResult`);
+        }
+        builder.crash(crash);
+        break;
+      }
     }
   }
 }

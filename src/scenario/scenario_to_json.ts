@@ -110,8 +110,10 @@ class Writer {
     }
     const onConnect = this.#steps(s.onConnect ?? [], "onConnect");
     if (onConnect.length > 0) file.onConnect = onConnect;
-    if (s.unmatched !== undefined && s.unmatched !== "error") {
-      const reply = typeof s.unmatched === "function" ? undefined : recordedReply(s.unmatched);
+    if (s.unmatched === "warn") file.unmatched = "warn";
+    else if (s.unmatched !== undefined && s.unmatched !== "error") {
+      if (typeof s.unmatched === "function") this.#code("unmatched", "a function");
+      const reply = recordedReply(s.unmatched);
       file.unmatched = reply !== undefined ? { reply } : this.#steps(s.unmatched, "unmatched");
     }
     file.exchanges = s.exchanges.map((exchange, i) => this.#exchange(exchange, `exchanges[${i}]`));
@@ -228,6 +230,10 @@ class Writer {
         return { result: this.plain(step.options, `${path}.options`) } as StepFile;
       case "exit":
         return { exit: step.code };
+      case "crash": {
+        const { kind: _, ...crash } = step;
+        return { crash };
+      }
       case "failure":
         return {
           failure: step.name,

@@ -269,7 +269,7 @@ Deno.test("round trip: the rest (reply, crash, exit, waits, requests, raw blocks
     .on("stop")
     .respond("Stopping.")
     .exit(3)
-    .onUnmatched("Sorry?")
+    .onUnmatched({ reply: "Sorry?" })
     .withExitCode(2)
     .crashAfter(40, 9)
     .build();
@@ -370,7 +370,7 @@ const CODE: Array<[string, () => Scenario, RegExp]> = [
   [
     "an unmatched function",
     () => new ScenarioBuilder().onUnmatched(() => []).build(),
-    /'unmatched' is a step function \(code\)/,
+    /'unmatched' is a function \(code\)/,
   ],
   [
     "an emit frame function",

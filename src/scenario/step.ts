@@ -195,6 +195,32 @@ export interface ExitStep {
   code: number;
 }
 
+/**
+ * The process crashes with `code` (default 1, from 1 to 255), output already written
+ * delivered. Without a placement it crashes at this point of the exchange; `midStream: k`
+ * cuts the message that follows in the exchange after k stream events (before its first
+ * frame when it does not stream); `beforeToolResult: true` crashes just before the next
+ * tool result (the tool ran, its result never comes). A placed crash the turn does not reach
+ * comes before the turn's result.
+ *
+ * @example Cutting the next message after three stream events
+ * ```ts
+ * import type { CrashStep } from "@x/claude-mock";
+ * const step: CrashStep = { kind: "crash", midStream: 3, code: 2 };
+ * console.log(step.midStream); // 3
+ * ```
+ */
+export interface CrashStep {
+  /** Step kind. */
+  kind: "crash";
+  /** The exit code (default 1). */
+  code?: number;
+  /** Crash after this many stream events of the message that follows. */
+  midStream?: number;
+  /** Crash just before the next tool result. */
+  beforeToolResult?: boolean;
+}
+
 /** A step of any kind. */
 export type Step =
   | EmitStep
@@ -206,7 +232,8 @@ export type Step =
   | RequestStep
   | ApiErrorStep
   | FailureStep
-  | ExitStep;
+  | ExitStep
+  | CrashStep;
 
 /** Steps, or a function producing them lazily when the turn runs (a generator is ideal). */
 export type StepSource =

@@ -21,12 +21,14 @@ import {
   type CheckerContext,
   kindOf,
   PERMISSIONS,
+  show,
   sourceSuffix,
   STEPS,
 } from "./_checks.ts";
 import type { CompactOptions, Exchange, Scenario } from "./scenario.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 import type { ValidateScenarioOptions } from "./validate_scenario_options.ts";
+import { checkCrashPlacement, checkCrashPoint } from "./_crash_checks.ts";
 import { validateStep } from "./validate_step.ts";
 import { validateTiming } from "./validate_timing.ts";
 
@@ -106,12 +108,7 @@ export function validateScenario(
   }
   if (s.timing !== undefined) c.timing(s.timing, "timing");
   if (s.exitCode !== undefined) c.integer(s.exitCode, "exitCode", 0, 255);
-  if (s.crashAfter !== undefined) {
-    const crash = c.object(s.crashAfter, "crashAfter", "a {frames, code} object");
-    c.knownKeys(crash, "crashAfter", { frames: true, code: true }, "a crashAfter field");
-    c.integer(crash.frames, "crashAfter.frames", 0, Number.MAX_SAFE_INTEGER);
-    c.integer(crash.code, "crashAfter.code", 1, 255);
-  }
+  if (s.crashAfter !== undefined) checkCrashPoint(c, s.crashAfter, "crashAfter");
   if (s.partialMessages !== undefined) c.boolean(s.partialMessages, "partialMessages");
   if (s.verbatim !== undefined) c.boolean(s.verbatim, "verbatim");
   if (s.answers !== undefined) checkAnswers(c, s.answers);
@@ -145,9 +142,18 @@ export function validateScenario(
   }
   if (!Array.isArray(s.exchanges)) c.type("exchanges", "an array of exchanges", s.exchanges);
   s.exchanges.forEach((exchange, i) => c.exchange(exchange, `exchanges[${i}]`));
-  if (s.unmatched !== undefined && s.unmatched !== "error") {
-    if (typeof s.unmatched === "string") c.range("unmatched", `"error" or steps`, s.unmatched);
-    c.stepSource(s.unmatched, "unmatched", `"error", ${STEPS}`);
+  if (s.unmatched !== undefined && s.unmatched !== "error" && s.unmatched !== "warn") {
+    const what = `"error", "warn", an array of steps or a function`;
+    if (typeof s.unmatched === "string") {
+      c.fail(
+        TypeError,
+        "unmatched",
+        `must be ${what}, got the string ${
+          show(s.unmatched)
+        } (to answer with a text: onUnmatched({ reply: ${show(s.unmatched)} }))`,
+      );
+    }
+    c.stepSource(s.unmatched, "unmatched", what);
   }
   return scenario as unknown as Scenario;
 }
@@ -252,6 +258,7 @@ class ScenarioChecker extends Checker {
     if (typeof value === "function") return;
     if (!Array.isArray(value)) this.type(path, what, value);
     value.forEach((step, i) => this.step(step, `${path}[${i}]`, false));
+    checkCrashPlacement(this, value, path);
   }
 }
 

@@ -167,7 +167,8 @@ const RAW_CASES: BadCase[] = [
     name: "crashAfter not an object",
     run: fields({ crashAfter: 3 }),
     error: TypeError,
-    message: `${P}'crashAfter' must be a {frames, code} object, got a number`,
+    message:
+      `${P}'crashAfter' must be a crash point object ({frames}, {assistantMessages}, {beforeToolResult} or {midStream}, and an optional code), got a number`,
   },
   {
     name: "partialMessages a string",
@@ -226,14 +227,16 @@ const RAW_CASES: BadCase[] = [
   {
     name: "unmatched an unknown string",
     run: fields({ unmatched: "oops" }),
-    error: RangeError,
-    message: `${P}'unmatched' must be "error" or steps, got "oops"`,
+    error: TypeError,
+    message:
+      `${P}'unmatched' must be "error", "warn", an array of steps or a function, got the string "oops" (to answer with a text: onUnmatched({ reply: "oops" }))`,
   },
   {
     name: "unmatched a number",
     run: fields({ unmatched: 42 }),
     error: TypeError,
-    message: `${P}'unmatched' must be "error", an array of steps or a step function, got a number`,
+    message:
+      `${P}'unmatched' must be "error", "warn", an array of steps or a function, got a number`,
   },
   {
     name: "unmatched with a bad step",
@@ -304,7 +307,7 @@ const RAW_CASES: BadCase[] = [
     run: step({ kind: "emitt" }),
     error: TypeError,
     message:
-      `${P}'exchanges[0].steps[0].kind' must be one of emit, message, delay, raw, result, waitForWrite, request, apiError, failure, exit, got "emitt"`,
+      `${P}'exchanges[0].steps[0].kind' must be one of emit, message, delay, raw, result, waitForWrite, request, apiError, failure, exit, crash, got "emitt"`,
   },
   {
     name: "unknown step field",
@@ -917,7 +920,7 @@ const BUILDER_CASES: BadCase[] = [
     run: () => named().onUnmatched(42 as never),
     error: TypeError,
     message:
-      `${B}'unmatched' must be "error", a reply text, an array of steps or a step function, got a number`,
+      `${B}'unmatched' must be "error", "warn", {reply}, an array of steps or a function, got a number`,
   },
   {
     name: "onConnect a frame without type",
@@ -994,7 +997,7 @@ Deno.test("ScenarioBuilder: every method, used well, builds a valid scenario", (
     .onLazy("lazy", function* () {
       yield { kind: "delay", ms: 1 } as Step;
     }, { repeat: true, timing: "instant" })
-    .onUnmatched("Sorry?")
+    .onUnmatched({ reply: "Sorry?" })
     .crashAfter(100, 2)
     .withExitCode(0)
     .build();

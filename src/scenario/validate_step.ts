@@ -11,9 +11,11 @@ import type { ResultSubtype, TerminalReason } from "../builders/result.ts";
 import { isObject } from "../wire/frame.ts";
 import { Checker, MAX_SAFE, PERMISSIONS, show, STEPS } from "./_checks.ts";
 import { FAILURE_NAMES } from "./named_failures.ts";
+import { checkCrashPlacement, checkCrashStep } from "./_crash_checks.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 import type {
   ApiErrorStep,
+  CrashStep,
   DelayStep,
   EmitStep,
   ExitStep,
@@ -118,6 +120,10 @@ const STEP_KEYS: { readonly [K in Step["kind"]]: Record<string, true> } = {
   } satisfies Record<keyof ApiErrorStep, true>,
   failure: { kind: true, name: true, message: true } satisfies Record<keyof FailureStep, true>,
   exit: { kind: true, code: true } satisfies Record<keyof ExitStep, true>,
+  crash: { kind: true, code: true, midStream: true, beforeToolResult: true } satisfies Record<
+    keyof CrashStep,
+    true
+  >,
 };
 const STEP_KINDS = Object.keys(STEP_KEYS);
 const CONNECT_KINDS = ["emit", "raw", "delay"];
@@ -176,6 +182,7 @@ class StepChecker extends Checker {
     if (typeof value === "function") return;
     if (!Array.isArray(value)) this.type(path, what, value);
     value.forEach((step, i) => this.step(step, `${path}[${i}]`, false));
+    checkCrashPlacement(this, value, path);
   }
 
   step(value: unknown, path: string, onConnect: boolean): void {
@@ -243,6 +250,8 @@ class StepChecker extends Checker {
         return;
       case "exit":
         return this.integer(step.code, `${path}.code`, 0, 255);
+      case "crash":
+        return checkCrashStep(this, step, path);
     }
   }
 

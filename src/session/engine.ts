@@ -23,7 +23,10 @@ import type { Frame, UserFrame } from "../wire/frame.ts";
 import { type DecodedLine, type LineSink, LineSplitter } from "../wire/ndjson_decode_stream.ts";
 import type { CliFlags } from "./cli_args.ts";
 import { ControlChannel } from "./control_channel.ts";
+import { CrashWatch } from "./crash_watch.ts";
 import { ExchangePicker } from "./exchange_picker.ts";
+import { mockCommandPlanner } from "./mock_commands.ts";
+import { registerEngine } from "./scenario_progress.ts";
 import { Outbox, type Outgoing } from "./outbox.ts";
 import { SESSION_ENDED, type TurnState } from "./turn_state.ts";
 import { UsageLedger } from "./usage_ledger.ts";
@@ -149,8 +152,12 @@ export class Engine {
     options: SystemInitOptions;
     key: string;
   };
-  /** Consulted in order before the exchange picker. */
-  readonly planners: TurnPlanner[] = [];
+  /** Consulted in order before the exchange picker (`__mock__` commands first). */
+  readonly planners: TurnPlanner[] = [mockCommandPlanner(this)];
+  /** The crash points (the scenario's `crashAfter`, armed `crash` steps), if any. */
+  crashes?: CrashWatch;
+  /** Warnings given so far (the first 100). */
+  readonly warnings: string[] = [];
   #resolveExit!: (status: ExitStatus) => void;
   #exit?: ExitStatus;
   #exiting = false;
@@ -233,6 +240,7 @@ export class Engine {
       },
     });
     this.picker = new ExchangePicker(scenario, { invocation: options.invocation });
+    if (scenario.crashAfter) this.crashes = new CrashWatch(scenario.crashAfter);
     this.control = new ControlChannel({
       ctx: this.ctx,
       send: (item) => this.send(item),
@@ -261,6 +269,7 @@ export class Engine {
   startInput(session: unknown, ready: Promise<void>): void {
     this.#ready = ready;
     this.#session = session;
+    if (typeof session === "object" && session !== null) registerEngine(session, this);
   }
 
   /**
@@ -310,15 +319,32 @@ export class Engine {
         throw SESSION_ENDED;
       });
     }
+    const watch = this.crashes;
+    const before = watch?.before(item.frame, this.turn);
+    if (before !== undefined) return this.crash(before);
     const sent = this.outbox.send(item);
-    const crash = this.scenario.crashAfter;
-    if (crash && this.outbox.count >= crash.frames) {
+    const after = watch?.after(item.frame, this.turn, this.outbox.count);
+    if (after !== undefined) {
       sent.catch(() => {});
-      return this.shutdown({ code: crash.code, signal: null }, true).then(() => {
-        throw SESSION_ENDED;
-      });
+      return this.crash(after);
     }
     return sent;
+  }
+
+  /**
+   * Crashes now: the process exits with `code`, what was written is delivered; rejects with
+   * the session-ended sentinel (what runs unwinds).
+   */
+  crash(code: number): Promise<never> {
+    return this.shutdown({ code, signal: null }, true).then(() => {
+      throw SESSION_ENDED;
+    });
+  }
+
+  /** A warning (an unmatched prompt under `"warn"`): kept, and written to stderr. */
+  warn(message: string): void {
+    if (this.warnings.length < 100) this.warnings.push(message);
+    console.warn(message);
   }
 
   /** The delay of `frame` in `turn`: the exchange's profile, plus time to first token. */

@@ -3,13 +3,15 @@
  * first one that is still open (used fewer than `maxMatches` times, default once; always
  * with `repeat`) and whose trigger matches answers it.
  * Used exchanges are skipped in near-constant time, so a 10,000-exchange scenario costs a
- * turn no more than a 10-exchange one.
+ * turn no more than a 10-exchange one. It also keeps how often each exchange answered and
+ * the first prompts of the session, so messages can name the closest candidate.
  *
  * @module
  */
 
 import type { Exchange, Scenario } from "../scenario/scenario.ts";
 import type { UserFrame } from "../wire/frame.ts";
+import { closestTrigger } from "./closest_exchange.ts";
 import { TurnFailure } from "./turn_state.ts";
 
 /** The exchange that answers a message. */
@@ -22,8 +24,20 @@ export interface PickedExchange {
   match?: RegExpExecArray;
 }
 
+/** A user message the picker saw: its turn (0 for the first), text and exchange (-1: none). */
+export interface SeenPrompt {
+  /** 0 for the session's first turn. */
+  turn: number;
+  /** The prompt text (cut to 500 characters). */
+  text: string;
+  /** The index of the exchange that answered it, or -1. */
+  index: number;
+}
+
 /** How many open triggers an unmatched-message error lists. */
 const LISTED = 10;
+/** How many prompts are kept for messages (the first ones of the session). */
+const KEPT_PROMPTS = 200;
 
 /** The scenario's exchanges, and which are used. */
 export class ExchangePicker {
@@ -32,7 +46,10 @@ export class ExchangePicker {
   #next: Int32Array;
   /** How often each exchange answered (allocated on first use). */
   #counts?: Float64Array;
+  #invocation: number;
   #label: string;
+  #prompts: SeenPrompt[] = [];
+  #unmatched = 0;
 
   /**
    * Starts with every exchange open, except those scripted for another `invocation` of the
@@ -43,6 +60,7 @@ export class ExchangePicker {
     const n = this.#exchanges.length;
     this.#next = new Int32Array(n + 1);
     const invocation = options.invocation ?? 1;
+    this.#invocation = invocation;
     for (let i = 0; i <= n; i++) {
       const only = this.#exchanges[i]?.invocation;
       this.#next[i] = only !== undefined && only !== invocation ? i + 1 : i;
@@ -53,8 +71,9 @@ export class ExchangePicker {
   /**
    * The first open exchange whose trigger matches `text`, marked used unless it repeats.
    * A trigger that throws fails the turn with an error naming the exchange and trigger.
+   * With `turn`, the prompt is kept for messages (and counted when nothing matched).
    */
-  pick(text: string, input: UserFrame): PickedExchange | undefined {
+  pick(text: string, input: UserFrame, turn?: number): PickedExchange | undefined {
     const n = this.#exchanges.length;
     for (let i = this.#find(0); i < n; i = this.#find(i + 1)) {
       const exchange = this.#exchanges[i];
@@ -69,18 +88,21 @@ export class ExchangePicker {
         );
       }
       if (!matched) continue;
-      if (!exchange.repeat) {
-        const max = exchange.maxMatches ?? 1;
-        const counts = this.#counts ??= new Float64Array(n);
-        if (++counts[i] >= max) this.#next[i] = i + 1;
-      }
+      const counts = this.#counts ??= new Float64Array(n);
+      counts[i]++;
+      if (!exchange.repeat && counts[i] >= (exchange.maxMatches ?? 1)) this.#next[i] = i + 1;
       let match: RegExpExecArray | undefined;
       try {
         match = exchange.trigger.exec?.(text) ?? undefined;
       } catch {
         match = undefined;
       }
+      if (turn !== undefined) this.#keep(text, turn, i);
       return { exchange, index: i, match };
+    }
+    if (turn !== undefined) {
+      this.#unmatched++;
+      this.#keep(text, turn, -1);
     }
     return undefined;
   }
@@ -91,8 +113,72 @@ export class ExchangePicker {
     return `exchange ${index + 1} (${exchange?.trigger.description ?? "?"})`;
   }
 
+  /** How often exchange `index` answered. */
+  used(index: number): number {
+    return this.#counts?.[index] ?? 0;
+  }
+
+  /** Whether exchange `index` answers in this run (not scripted for another invocation). */
+  active(index: number): boolean {
+    const only = this.#exchanges[index]?.invocation;
+    return only === undefined || only === this.#invocation;
+  }
+
+  /** The first prompts of the session, with the exchange that answered each. */
+  prompts(): readonly SeenPrompt[] {
+    return this.#prompts;
+  }
+
+  /** How many user messages no exchange matched. */
+  get unmatchedCount(): number {
+    return this.#unmatched;
+  }
+
+  /**
+   * `exchanges[1] on contains "x" (used 1 of 1 times)`: the exchange, its trigger and how
+   * much of it is used.
+   */
+  describeUse(index: number): string {
+    const exchange = this.#exchanges[index];
+    const used = this.used(index);
+    const only = exchange.invocation;
+    const use = exchange.repeat
+      ? `repeats, used ${used} time${used === 1 ? "" : "s"}`
+      : `used ${used} of ${exchange.maxMatches ?? 1} times`;
+    const run = this.active(index) ? "" : `; only in invocation ${only}`;
+    return `exchanges[${index}] on ${exchange.trigger.description} (${use}${run})`;
+  }
+
+  /** Whether exchange `index` cannot answer anymore (used up). */
+  usedUp(index: number): boolean {
+    const exchange = this.#exchanges[index];
+    return !exchange.repeat && this.used(index) >= (exchange.maxMatches ?? 1);
+  }
+
+  /**
+   * `Closest: exchanges[1] on contains "x" (used 1 of 1 times)`, for a prompt no open
+   * exchange matched; "" when no exchange comes close. A used-up exchange whose trigger
+   * matches says so, and how to let it answer more.
+   */
+  closestText(text: string, input?: UserFrame): string {
+    const n = this.#exchanges.length;
+    const closest = closestTrigger((i) => this.#exchanges[i].trigger, text, {
+      order: this.#order(n),
+      input,
+    });
+    if (!closest) return "";
+    const i = closest.index;
+    let hint = "";
+    if (closest.distance === 0 && !this.active(i)) {
+      hint = ": it matches, but answers only in another run of the binary";
+    } else if (closest.distance === 0 && this.usedUp(i)) {
+      hint = ": it matches, but is used up (.times(n) or .repeat() lets it answer more)";
+    }
+    return `Closest: ${this.describeUse(i)}${hint}`;
+  }
+
   /** The error text for a user message no open exchange matches. */
-  unmatchedMessage(text: string, turn: number): string {
+  unmatchedMessage(text: string, turn: number, input?: UserFrame): string {
     const n = this.#exchanges.length;
     const open: string[] = [];
     let more = 0;
@@ -105,11 +191,24 @@ export class ExchangePicker {
         more > 0 ? ` (or ${more} more open exchange${more === 1 ? "" : "s"})` : ""
       }`
       : n > 0
-      ? "every exchange of the scenario was already used"
+      ? `every exchange of the scenario was already used (${n} exchange${n === 1 ? "" : "s"})`
       : "the scenario has no exchanges";
+    const closest = n > 0 ? this.closestText(text, input) : "";
     return `claude-mock: no exchange of scenario${this.#label} matched user message ${
       JSON.stringify(truncate(text, 200))
-    } (turn ${turn + 1}): ${expected}`;
+    } (turn ${turn + 1}): ${expected}${closest ? `. ${closest}` : ""}`;
+  }
+
+  /** Open exchanges first (they could have answered), then the others. */
+  *#order(n: number): Generator<number> {
+    for (let i = this.#find(0); i < n; i = this.#find(i + 1)) yield i;
+    for (let i = 0; i < n; i++) if (this.#find(i) !== i) yield i;
+  }
+
+  #keep(text: string, turn: number, index: number): void {
+    if (this.#prompts.length < KEPT_PROMPTS) {
+      this.#prompts.push({ turn, text: truncate(text, 500), index });
+    }
   }
 
   #find(i: number): number {

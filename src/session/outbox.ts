@@ -79,6 +79,8 @@ export class Outbox {
   #cancelled = false;
   #waiters: Array<() => void> = [];
   #sent?: Frame[];
+  /** The control requests written to the client, by request id (their bodies). */
+  readonly sentRequests: Map<string, Record<string, unknown>> = new Map();
   #signal: AbortSignal;
 
   /** Creates the output. */
@@ -131,8 +133,14 @@ export class Outbox {
   send(item: Outgoing): Promise<void> {
     if (this.#closed) return Promise.reject(SESSION_ENDED);
     this.count++;
-    if (this.#sent && typeof (item.frame as Frame).type === "string") {
-      this.#sent.push(item.frame as Frame);
+    const frame = item.frame as Frame;
+    if (this.#sent && typeof frame.type === "string") this.#sent.push(frame);
+    if (frame.type === "control_request" && typeof frame.request_id === "string") {
+      // what the client is asked, kept so its answers can be paired with it
+      const request = frame.request;
+      if (request && typeof request === "object") {
+        this.sentRequests.set(frame.request_id, request as Record<string, unknown>);
+      }
     }
     if (!this.#draining && this.#queue.length === 0) {
       const delay = this.#delayOf(item);

@@ -171,6 +171,11 @@ export class Session {
     return [...sent];
   }
 
+  /** The control requests the session wrote to the client (bodies by request id). */
+  sentRequests(): ReadonlyMap<string, Record<string, unknown>> {
+    return this.#engine.outbox.sentRequests;
+  }
+
   /** The control requests the client sent, with the answers given. */
   clientRequests(): ClientRequest[] {
     return [...this.#engine.control.clientRequests];

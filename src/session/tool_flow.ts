@@ -6,7 +6,12 @@
  * @module
  */
 
-import { canUseToolRequest, mcpToolCallRequest } from "../builders/control.ts";
+import {
+  type CanUseToolRequest,
+  canUseToolRequest,
+  type ControlRequestFrameOut,
+  mcpToolCallRequest,
+} from "../builders/control.ts";
 import type { ToolResultContent } from "../builders/user.ts";
 import {
   decidePermission,
@@ -156,6 +161,23 @@ async function askClient(
       }
       : {}),
   });
+  return await askWith(engine, turn, { request, block });
+}
+
+/**
+ * Sends a built `can_use_tool` request and takes the client's answer as the real CLI does:
+ * `requires_action` while it waits, `allow` (with `updatedInput`), `deny` (with `interrupt`),
+ * a malformed answer fails the turn, an interrupt while it waits rejects the tool.
+ */
+export async function askWith(
+  engine: Engine,
+  turn: TurnState,
+  { request, block }: {
+    request: ControlRequestFrameOut<CanUseToolRequest>;
+    block: ScriptedToolCall["block"];
+  },
+): Promise<ToolDecision> {
+  const input = block.input;
   await engine.send({ frame: sessionStateChanged(engine.ctx, "requires_action"), delay: 0 });
   turn.pendingPermission = { requestId: request.request_id, block };
   let answer: Record<string, unknown>;

@@ -19,6 +19,8 @@ import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { compactCommand, runCompact } from "./compact.ts";
 import { runFailure } from "./failure_step.ts";
+import { CrashWatch } from "./crash_watch.ts";
+import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
@@ -88,25 +90,9 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     source = plan(turn);
     if (source) break;
   }
-  const found = source ? undefined : engine.picker.pick(turn.text, turn.input);
+  const planned = source !== undefined;
+  const found = source ? undefined : engine.picker.pick(turn.text, turn.input, turn.index);
   engine.matched.push(found?.index ?? -1);
-  if (source) {
-    // a front end answers this turn itself
-  } else if (found) {
-    turn.exchange = found.exchange;
-    turn.exchangeIndex = found.index;
-    if (found.exchange.timing) turn.profile = timingProfile(found.exchange.timing);
-    source = found.exchange.steps;
-  } else if (engine.scenario.unmatched && engine.scenario.unmatched !== "error") {
-    source = engine.scenario.unmatched;
-  }
-  if (!source) {
-    await sendResult(engine, turn, {
-      subtype: "error_during_execution",
-      errors: [engine.picker.unmatchedMessage(turn.text, turn.index)],
-    });
-    return;
-  }
   const info: TurnInfo = {
     input: turn.input,
     text: turn.text,
@@ -114,11 +100,24 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     ctx,
     match: found?.match,
   };
-  let path = found
-    ? `exchanges[${found.index}].steps`
-    : source === engine.scenario.unmatched
-    ? "unmatched"
-    : "steps";
+  if (source) {
+    // a front end answers this turn itself
+  } else if (found) {
+    turn.exchange = found.exchange;
+    turn.exchangeIndex = found.index;
+    if (found.exchange.timing) turn.profile = timingProfile(found.exchange.timing);
+    source = found.exchange.steps;
+  } else {
+    source = await unmatchedAnswer(engine, turn, info);
+  }
+  if (!source) {
+    await sendResult(engine, turn, {
+      subtype: "error_during_execution",
+      errors: [engine.picker.unmatchedMessage(turn.text, turn.index, turn.input)],
+    });
+    return;
+  }
+  let path = found ? `exchanges[${found.index}].steps` : planned ? "steps" : "unmatched";
   let n = 0;
   let steps: StepSource | undefined = source;
   while (steps) {
@@ -216,6 +215,13 @@ async function runStep(engine: Engine, step: Step, turn: TurnState, n: number): 
     case "exit":
       await engine.shutdown({ code: step.code, signal: null }, true);
       throw SESSION_ENDED;
+    case "crash":
+      // here, or armed for the message that follows (see CrashWatch)
+      if (step.midStream === undefined && step.beforeToolResult !== true) {
+        return engine.crash(step.code ?? 1);
+      }
+      (engine.crashes ??= new CrashWatch()).arm(step, turn);
+      return;
     default:
       throw new TypeError(
         `unknown step kind ${JSON.stringify((step as { kind?: unknown }).kind)} (step ${n})`,

@@ -7,9 +7,9 @@
 
 import { AssertionError } from "../session/assertion_error.ts";
 import { errorText, json, plural, settle, show, truncate } from "./_shared.ts";
+import { type RecorderEntry, recordingHook, type SpiedHooks, spyEntries } from "./_hook_spy.ts";
 import {
   HOOK_EVENT_NAMES,
-  type HookCallbackFunction,
   type HookCallbackInput,
   type HookContextEvent,
   type HookEventName,
@@ -78,13 +78,6 @@ export interface HookRecorderOptions {
   clock?: { now(): number };
 }
 
-interface Entry {
-  event: HookEventName;
-  matcher: string | undefined;
-  timeout: number | undefined;
-  callback: HookCallbackFunction;
-}
-
 const WHERE = "HookRecorder";
 
 /**
@@ -114,7 +107,7 @@ const WHERE = "HookRecorder";
  */
 export class HookRecorder {
   #clock: { now(): number } | undefined;
-  #entries: Entry[] = [];
+  #entries: RecorderEntry[] = [];
   #records: HookInvocation[] = [];
 
   /**
@@ -190,48 +183,75 @@ export class HookRecorder {
         `${where}: options.timeout must be a positive number of seconds, got ${show(timeout)}`,
       );
     }
-    const callback: HookCallbackFunction = async (input, toolUseID, callOptions) => {
-      if (typeof input !== "object" || input === null) {
-        throw new TypeError(`${where} callback: input must be an object, got ${show(input)}`);
+    const callback = recordingHook(this.#target(event, matcher, where), async (input, id, call) => {
+      if (typeof output !== "function") {
+        return output === undefined ? { continue: true } : { ...output };
       }
-      const toolUseId = typeof toolUseID === "string"
-        ? toolUseID
-        : typeof input.tool_use_id === "string"
-        ? input.tool_use_id
-        : undefined;
-      const record: HookInvocation = {
-        event,
-        matcher,
-        ...(typeof input.tool_name === "string" ? { toolName: input.tool_name } : {}),
-        ...(toolUseId !== undefined ? { toolUseId } : {}),
-        input,
-        output: undefined,
-        at: this.#clock ? this.#clock.now() : Date.now(),
-      };
-      this.#records.push(record);
-      try {
-        let answer: unknown;
-        if (typeof output === "function") {
-          answer = await settle(output(input, toolUseID, callOptions), callOptions?.signal);
-          if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
-            throw new TypeError(
-              `${where}: the output function returned ${
-                show(answer)
-              }; expected a hook output object such as { continue: true }`,
-            );
-          }
-        } else {
-          answer = output === undefined ? { continue: true } : { ...output };
-        }
-        record.output = answer as HookOutput;
-        return answer as HookOutput;
-      } catch (error) {
-        record.error = error;
-        throw error;
+      const answer = await settle(output(input, id, call), call?.signal);
+      if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
+        throw new TypeError(
+          `${where}: the output function returned ${
+            show(answer)
+          }; expected a hook output object such as { continue: true }`,
+        );
       }
-    };
-    this.#entries.push({ event, matcher, timeout, callback });
+      return answer;
+    });
+    this.#entries.push({ event, matcher, timeout, callbacks: [callback] });
     return this;
+  }
+
+  /**
+   * A spy on the app's own `hooks` option: the same events, matcher entries and fields,
+   * each callback wrapped so that the app's hook runs, its output (or error) reaches the
+   * SDK unchanged, and the call is recorded. Pass `spy.hooks` to `query()`; `on()` adds
+   * scripted hooks after the app's.
+   *
+   * @example Record what the app's own hooks answered
+   * ```ts
+   * import { HookRecorder } from "@x/claude-mock";
+   * const log: string[] = [];
+   * const appHooks = {
+   *   PreToolUse: [{
+   *     matcher: "Bash",
+   *     hooks: [async (input: { tool_input?: unknown }) => {
+   *       log.push(JSON.stringify(input.tool_input));
+   *       return { continue: true };
+   *     }],
+   *   }],
+   * };
+   * const hooks = HookRecorder.spy(appHooks);
+   * // query({ prompt, options: { spawnClaudeCodeProcess: mock.spawn, hooks: hooks.hooks } })
+   * const [entry] = hooks.hooks.PreToolUse ?? [];
+   * console.log(entry.matcher); // Bash
+   * await entry.hooks[0](
+   *   { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } },
+   *   "toolu_1",
+   *   { signal: new AbortController().signal },
+   * );
+   * console.log(log, hooks.invocations()[0].output); // [ '{"command":"ls"}' ] { continue: true }
+   * hooks.assertToolUsed("Bash");
+   * ```
+   */
+  static spy(hooks: SpiedHooks, options: HookRecorderOptions = {}): HookRecorder {
+    const recorder = new HookRecorder(options);
+    const where = `${WHERE}.spy(hooks)`;
+    recorder.#entries = spyEntries(hooks, where, (event, matcher, callback) =>
+      recordingHook(
+        recorder.#target(event, matcher, where),
+        (input, id, call) => callback(input, id, call),
+      ));
+    return recorder;
+  }
+
+  #target(event: HookEventName, matcher: string | undefined, where: string) {
+    return {
+      event,
+      matcher,
+      where,
+      now: () => this.#clock ? this.#clock.now() : Date.now(),
+      push: (record: HookInvocation) => void this.#records.push(record),
+    };
   }
 
   /**
@@ -248,10 +268,11 @@ export class HookRecorder {
    */
   get hooks(): HooksOption {
     const hooks: HooksOption = {};
-    for (const { event, matcher, timeout, callback } of this.#entries) {
+    for (const { event, matcher, timeout, callbacks, rest } of this.#entries) {
       (hooks[event] ??= []).push({
+        ...rest,
         ...(matcher !== undefined ? { matcher } : {}),
-        hooks: [callback],
+        hooks: [...callbacks],
         ...(timeout !== undefined ? { timeout } : {}),
       });
     }

@@ -444,3 +444,77 @@ Deno.test("HookRecorder callbacks keep call order under 50 concurrent calls", as
   });
   rec.assertCalled("PreToolUse", 50);
 });
+
+Deno.test("HookRecorder.spy: the same shape out, the app's outputs through, each call recorded", async () => {
+  const log: string[] = [];
+  const allow = { continue: true };
+  const logHook = (input: HookCallbackInput) => {
+    log.push(`log ${input.tool_name}`);
+    return Promise.resolve(allow);
+  };
+  const auditHook = (input: HookCallbackInput, toolUseID: string | undefined) => {
+    log.push(`audit ${toolUseID}`);
+    return Promise.resolve({ systemMessage: `audited ${input.tool_name}` });
+  };
+  const stopHook = () => Promise.reject(new Error("the app's Stop hook failed"));
+  const app = {
+    PreToolUse: [{ matcher: "Bash", hooks: [logHook, auditHook], timeout: 5, extra: "kept" }],
+    Stop: [{ hooks: [stopHook] }],
+  };
+  const spy = HookRecorder.spy(app, { clock: { now: () => 9 } }).on("PostToolUse");
+  const hooks = spy.hooks;
+  assert.deepEqual(Object.keys(hooks), ["PreToolUse", "Stop", "PostToolUse"]);
+  const [entry] = hooks.PreToolUse!;
+  assert.equal(entry.matcher, "Bash");
+  assert.equal(entry.timeout, 5);
+  assert.equal((entry as unknown as { extra: string }).extra, "kept");
+  assert.equal(entry.hooks.length, 2);
+  assert.notEqual(entry.hooks[0], logHook); // wrapped
+  const input = { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } };
+  const options = { signal: new AbortController().signal };
+  assert.equal(await entry.hooks[0](input, "toolu_1", options), allow); // the app's own object
+  assert.deepEqual(await entry.hooks[1](input, "toolu_1", options), {
+    systemMessage: "audited Bash",
+  });
+  await assert.rejects(
+    hooks.Stop![0].hooks[0]({ hook_event_name: "Stop" }, undefined, options),
+    /the app's Stop hook failed/,
+  );
+  assert.deepEqual(log, ["log Bash", "audit toolu_1"]);
+  const calls = spy.invocations();
+  assert.deepEqual(calls.map((c) => [c.event, c.matcher, c.toolName, c.toolUseId, c.at]), [
+    ["PreToolUse", "Bash", "Bash", "toolu_1", 9],
+    ["PreToolUse", "Bash", "Bash", "toolu_1", 9],
+    ["Stop", undefined, undefined, undefined, 9],
+  ]);
+  assert.equal(calls[0].output, allow);
+  assert.match(String(calls[2].error), /the app's Stop hook failed/);
+  spy.assertCalled("PreToolUse", 2, { matcher: "Bash" });
+  spy.assertToolUsed("Bash");
+  spy.assertNotCalled("PostToolUse");
+  assert.deepEqual(HookRecorder.spy({}).hooks, {});
+});
+
+Deno.test("HookRecorder.spy: a malformed hooks option is refused, naming the path", () => {
+  const fn = () => Promise.resolve({});
+  assert.throws(
+    () => HookRecorder.spy(null as never),
+    /HookRecorder\.spy\(hooks\): hooks must be the app's hooks option/,
+  );
+  assert.throws(
+    () => HookRecorder.spy({ PreToolUse: {} as never }),
+    /hooks\.PreToolUse must be an array of matcher entries, got \{\}/,
+  );
+  assert.throws(
+    () => HookRecorder.spy({ Stop: [{ hooks: [fn] }, { matcher: "x" } as never] }),
+    /hooks\.Stop\[1\] must be \{ matcher\?, hooks: \[callbacks\] \}/,
+  );
+  assert.throws(
+    () => HookRecorder.spy({ Stop: [{ hooks: [fn, "nope" as never] }] }),
+    /hooks\.Stop\[0\]\.hooks\[1\] must be a function, got "nope"/,
+  );
+  assert.throws(
+    () => HookRecorder.spy({ Stop: [{ matcher: 3 as never, hooks: [fn] }] }),
+    /hooks\.Stop\[0\]\.matcher must be a string, got 3/,
+  );
+});

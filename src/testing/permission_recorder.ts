@@ -107,6 +107,7 @@ export class PermissionRecorder {
   #exact = new Map<string, PermissionResponse>();
   #prefixes = new Map<string, PermissionResponse>();
   #records: PermissionRecord[] = [];
+  #app?: CanUseToolCallback;
 
   /**
    * Creates a recorder that answers unscripted tools with `options.default` (allow).
@@ -151,6 +152,49 @@ export class PermissionRecorder {
       ? () => message
       : (toolName) => `Tool '${toolName}' is not allowed by the PermissionRecorder`;
     this.#clock = options.clock;
+  }
+
+  /**
+   * A spy on the app's own `canUseTool` (any function of the SDK's `CanUseTool` type):
+   * every call goes to it, and its answer (or error) reaches the SDK unchanged and is
+   * recorded. Tools scripted on the spy
+   * (`deny`, `allow`, `respond`) are answered by the script instead.
+   *
+   * @example Record what the app's own callback decided
+   * ```ts
+   * import { PermissionRecorder, type ToolPermissionResult } from "@x/claude-mock";
+   * const appCanUseTool = (tool: string, input: Record<string, unknown>): Promise<ToolPermissionResult> =>
+   *   Promise.resolve(
+   *     tool === "Bash" && String(input.command).startsWith("rm ")
+   *       ? { behavior: "deny", message: "No rm." }
+   *       : { behavior: "allow", updatedInput: input },
+   *   );
+   * const permissions = PermissionRecorder.spy(appCanUseTool);
+   * // query({ prompt, options: { spawnClaudeCodeProcess: mock.spawn, canUseTool: permissions.canUseTool } })
+   * const signal = new AbortController().signal;
+   * const answer = await permissions.canUseTool("Bash", { command: "rm -rf /" }, { signal, toolUseID: "t1" });
+   * console.log(answer); // { behavior: "deny", message: "No rm." } (as the app answered)
+   * permissions.assertAsked("Bash", 1);
+   * ```
+   */
+  static spy(
+    canUseTool: (
+      toolName: string,
+      input: Record<string, unknown>,
+      options: never,
+    ) => Promise<unknown>,
+    options: Pick<PermissionRecorderOptions, "clock"> = {},
+  ): PermissionRecorder {
+    if (typeof canUseTool !== "function") {
+      throw new TypeError(
+        `${WHERE}.spy(canUseTool): canUseTool must be the app's canUseTool function, got ${
+          show(canUseTool)
+        }`,
+      );
+    }
+    const recorder = new PermissionRecorder(options);
+    recorder.#app = canUseTool as CanUseToolCallback;
+    return recorder;
   }
 
   /**
@@ -362,6 +406,11 @@ export class PermissionRecorder {
     };
     this.#records.push(record);
     try {
+      if (this.#app && this.#responseFor(toolName) === undefined) {
+        const answer = await this.#app(toolName, input, options);
+        record.result = answer;
+        return answer;
+      }
       const raw = await settle(this.#answer(toolName, input, options), options.signal);
       const result = normalize(raw, toolName, input, options.toolUseID);
       record.result = result;

@@ -470,3 +470,44 @@ Deno.test("PermissionRecorder.canUseTool keeps call order under 50 concurrent ca
     );
   });
 });
+
+Deno.test("PermissionRecorder.spy: the app's answer reaches the SDK unchanged and is recorded", async () => {
+  const calls: string[] = [];
+  const answers = new Map<string, ToolPermissionResult>([
+    ["Bash", { behavior: "deny", message: "No rm." }],
+    ["Read", { behavior: "allow" }], // no updatedInput: the spy does not add one
+  ]);
+  const app = (tool: string, input: Record<string, unknown>, options: ToolPermissionContext) => {
+    calls.push(`${tool} ${JSON.stringify(input)} ${options.toolUseID}`);
+    return Promise.resolve(answers.get(tool)!);
+  };
+  const spy = PermissionRecorder.spy(app, { clock: { now: () => 5 } });
+  const bash = await spy.canUseTool("Bash", { command: "rm -rf /" }, ctx("t1"));
+  const read = await spy.canUseTool("Read", { file_path: "/a" }, ctx("t2"));
+  assert.equal(bash, answers.get("Bash")); // the very object the app returned
+  assert.equal(read, answers.get("Read"));
+  assert.deepEqual(calls, ['Bash {"command":"rm -rf /"} t1', 'Read {"file_path":"/a"} t2']);
+  assert.deepEqual(
+    spy.decisions().map((d) => [d.tool, d.result, d.at]),
+    [["Bash", answers.get("Bash"), 5], ["Read", answers.get("Read"), 5]],
+  );
+  spy.assertAsked("Bash", 1);
+  assert.throws(() => spy.assertNotAsked("Read"), AssertionError);
+});
+
+Deno.test("PermissionRecorder.spy: the app's errors go through; scripted tools win", async () => {
+  const failure = new Error("the app's policy service is down");
+  const spy = PermissionRecorder.spy((tool: string) =>
+    tool === "Write" ? Promise.reject(failure) : Promise.resolve({ behavior: "allow" })
+  ).deny("Bash", "Not in this test");
+  await assert.rejects(spy.canUseTool("Write", {}, ctx()), failure);
+  const bash = await spy.canUseTool("Bash", { command: "ls" }, ctx("t9"));
+  assert.deepEqual(bash, { behavior: "deny", message: "Not in this test", toolUseID: "t9" });
+  const [write] = spy.decisions();
+  assert.equal(write.error, failure);
+  assert.equal(write.result, undefined);
+  assert.throws(
+    () => PermissionRecorder.spy("allow" as never),
+    /PermissionRecorder\.spy\(canUseTool\): canUseTool must be the app's canUseTool function, got "allow"/,
+  );
+});

@@ -130,3 +130,23 @@ Deno.test("HookRecorder.hooks fits the SDK's Options and HookJSONOutput", async 
 Deno.test("HOOK_EVENT_NAMES equals the SDK's HOOK_EVENTS", () => {
   assert.deepEqual([...HOOK_EVENT_NAMES], [...HOOK_EVENTS]);
 });
+
+Deno.test("PermissionRecorder.spy and HookRecorder.spy take the SDK's own callback types", async () => {
+  const app: CanUseTool = (_tool, input) =>
+    Promise.resolve({ behavior: "allow", updatedInput: input });
+  const hook: HookCallback = () => Promise.resolve({ continue: true });
+  const appHooks: NonNullable<Options["hooks"]> = {
+    PreToolUse: [{ matcher: "Bash", hooks: [hook] }],
+  };
+  const o: Options = {
+    canUseTool: PermissionRecorder.spy(app).canUseTool,
+    hooks: HookRecorder.spy(appHooks).hooks,
+  };
+  const r = await o.canUseTool!("Bash", { command: "ls" }, {
+    signal,
+    toolUseID: "t1",
+    requestId: "r",
+  });
+  assert.deepEqual(r, { behavior: "allow", updatedInput: { command: "ls" } });
+  assert.equal(o.hooks!.PreToolUse![0].matcher, "Bash");
+});

@@ -1,0 +1,163 @@
+// The fake claude binary under Node with no Deno anywhere on PATH: the package's bin
+// (node_modules/.bin/claude-mock), installFakeClaude's `claude` on PATH, the SDK through
+// pathToClaudeCodeExecutable, live tools, and SIGTERM.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { MockTransport, ScenarioBuilder } from "@x/claude-mock";
+import { installFakeClaude } from "@x/claude-mock/cli";
+import { collect, kinds, pathWithoutDeno, projectDir } from "./_helpers.mjs";
+
+const bin = join(projectDir, "node_modules", ".bin", "claude-mock");
+const noDeno = pathWithoutDeno();
+let cwd;
+before(async () => (cwd = await mkdtemp(join(tmpdir(), "claude-mock-bin-"))));
+after(() => rm(cwd, { recursive: true }));
+
+/** Runs a command to its end: stdin is /dev/null unless `input` is given. */
+function exec(cmd, args, { env = {}, input, dir = cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd: dir,
+      env: { ...process.env, PATH: noDeno, ...env },
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+  });
+}
+
+test("no deno on the PATH the binary runs with", async () => {
+  const found = await exec("sh", ["-c", "command -v deno || echo none"]);
+  assert.equal(found.stdout.trim(), "none");
+});
+
+test("the bin: print mode, --version, a refused flag", async () => {
+  const hello = await exec(bin, ["-p", "hello"]);
+  assert.deepEqual(hello, {
+    code: 0,
+    signal: null,
+    stdout: "Hello! How can I help?\n",
+    stderr: "",
+  });
+  assert.equal((await exec(bin, ["--version"])).stdout, "2.1.328 (Claude Code)\n");
+  const bad = await exec(bin, ["--verbos"]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /error: unknown option '--verbos'/);
+  const piped = await exec(bin, ["-p", "--output-format", "json"], { input: "hello from stdin" });
+  assert.equal(JSON.parse(piped.stdout).result, "Hello! How can I help?");
+});
+
+test("on PATH: a shell finds claude-mock in node_modules/.bin", async () => {
+  const out = await exec("sh", ["-c", "claude-mock -p hi --output-format stream-json --verbose"], {
+    env: { PATH: `${join(projectDir, "node_modules", ".bin")}:${noDeno}` },
+  });
+  assert.equal(out.code, 0, out.stderr);
+  const frames = out.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(frames.map((f) => f.type), ["system", "assistant", "result"]);
+});
+
+test("installFakeClaude: `claude` on PATH runs the scenario; the capture sees the flags", async (t) => {
+  const claude = await installFakeClaude({
+    scenario: new ScenarioBuilder().on("release notes").respond("v1.2: two fixes.").build(),
+  });
+  t.after(() => claude.dispose());
+  const out = await exec("sh", ["-c", 'claude -p "write the release notes" --output-format json'], {
+    env: { ...claude.env, PATH: `${claude.dir}:${noDeno}` },
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(JSON.parse(out.stdout).result, "v1.2: two fixes.");
+  const capture = await claude.capture();
+  capture.assertFlags("--output-format", { value: "json" });
+  capture.assertInvoked(1);
+});
+
+test("the SDK through pathToClaudeCodeExecutable: the same messages as in-process", async (t) => {
+  const scenario = () =>
+    new ScenarioBuilder({ seed: 5 }).on("notes").usesRead("/p/notes.txt", { content: "a" })
+      .respond("One line.").build();
+  const inProcess = await collect("notes?", new MockTransport(scenario()).options());
+  const claude = await installFakeClaude({ scenario: scenario() });
+  t.after(() => claude.dispose());
+  for (const path of [claude.path, bin]) {
+    const out = await collect("notes?", {
+      pathToClaudeCodeExecutable: path,
+      env: { ...process.env, ...claude.env, PATH: `${claude.dir}:${noDeno}` },
+    });
+    assert.equal(out.error, undefined, `${path}: ${out.error?.message}`);
+    assert.deepEqual(kinds(out.messages), kinds(inProcess.messages));
+    assert.equal(out.messages.at(-1).result, "One line.");
+  }
+});
+
+test("live mode under Node: allowed Bash and Write really run in the cwd", async (t) => {
+  const claude = await installFakeClaude({
+    scenario: new ScenarioBuilder().on("make")
+      .usesBash("echo made > made.txt")
+      .usesWrite(join(cwd, "notes.txt"), { content: "written\n" })
+      .usesTool("Glob", { pattern: "*.txt" }, { result: "scripted" }) // live: the real listing
+      .usesRead(join(cwd, "made.txt"), { content: "scripted" }) // live: the real file
+      .respond("Made.").build(),
+    env: { CLAUDE_MOCK_LIVE: "1" },
+  });
+  t.after(() => claude.dispose());
+  const out = await exec("claude", [
+    "-p",
+    "make it",
+    "--allowedTools",
+    "Bash,Write",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+  ], {
+    env: { ...claude.env, PATH: `${claude.dir}:${noDeno}` },
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(await readFile(join(cwd, "made.txt"), "utf8"), "made\n");
+  assert.equal(await readFile(join(cwd, "notes.txt"), "utf8"), "written\n");
+  const results = out.stdout.trim().split("\n").map((l) => JSON.parse(l))
+    .filter((f) => f.type === "user").map((f) => JSON.stringify(f.message.content));
+  assert.equal(results.length, 4); // Bash, Write, Glob, Read
+  assert.match(results[2], /made\.txt\\n.*notes\.txt/);
+  assert.match(results[3], /made/);
+  assert.doesNotMatch(results.join(""), /scripted/);
+});
+
+test("SIGTERM ends a session that stays alive after its result with exit 143", async () => {
+  const child = spawn(bin, [
+    "--input-format",
+    "stream-json",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+  ], {
+    cwd,
+    env: { ...process.env, PATH: noDeno, CLAUDE_MOCK_HANG: "1" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = new Promise((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal }))
+  );
+  let stdout = "";
+  const sawResult = new Promise((resolve) =>
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('"type":"result"')) resolve();
+    })
+  );
+  child.stdin.write(
+    '{"type":"user","session_id":"","message":{"role":"user","content":"hello"},"parent_tool_use_id":null}\n',
+  );
+  await sawResult; // stdin stays open and CLAUDE_MOCK_HANG keeps it running
+  child.kill("SIGTERM");
+  assert.deepEqual(await exited, { code: 143, signal: null });
+  child.stdin.destroy();
+});

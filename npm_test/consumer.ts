@@ -1,0 +1,59 @@
+// Type-checked by scripts/npm_check.ts with tsc (moduleResolution nodenext and bundler) in a
+// project that installed the packed package: the declarations resolve through `exports`,
+// and what the mock gives fits the real SDK's types.
+import { type Options, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import {
+  HookRecorder,
+  loadScenario,
+  MOCK_EXECUTABLE_PATH,
+  type MockSdkOptions,
+  MockTransport,
+  PermissionRecorder,
+  type Scenario,
+  ScenarioBuilder,
+} from "@x/claude-mock";
+import { type CliIO, type FakeClaude, installFakeClaude, runCli } from "@x/claude-mock/cli";
+import { loadTape, SnapshotPlayer, type Tape } from "@x/claude-mock/cassette";
+
+const scenario: Scenario = new ScenarioBuilder({ name: "types" })
+  .on("deploy")
+  .usesBash("make deploy", { ifDenied: "Not allowed." })
+  .respond("Deployed.")
+  .build();
+const mock = new MockTransport(scenario);
+const mockOptions: MockSdkOptions = mock.options();
+const path: string = MOCK_EXECUTABLE_PATH;
+const permissions = PermissionRecorder.allowTools(["Read"]).deny("Bash", "No shell in tests.");
+const hooks = new HookRecorder().on("PostToolUse", { matcher: "Read" });
+
+// what the mock and the recorders give is what the SDK's Options take
+const options: Options = {
+  ...mockOptions,
+  canUseTool: permissions.canUseTool,
+  hooks: hooks.hooks,
+  pathToClaudeCodeExecutable: path,
+};
+const spawnOnly: Options = { spawnClaudeCodeProcess: mock.spawn };
+
+export async function run(): Promise<SDKMessage[]> {
+  const messages: SDKMessage[] = [];
+  for await (const message of query({ prompt: "deploy", options })) messages.push(message);
+  const fromFile: Scenario = await loadScenario("scenario.json");
+  const tape: Tape = await loadTape("hello.jsonl");
+  const player = new SnapshotPlayer(tape);
+  for await (
+    const message of query({
+      prompt: "hello",
+      options: { ...spawnOnly, spawnClaudeCodeProcess: player.spawn },
+    })
+  ) messages.push(message);
+  await using claude: FakeClaude = await installFakeClaude({ scenario: fromFile });
+  const io: Partial<CliIO> = { argv: ["-p", "hi"], env: claude.env };
+  const code: number = await runCli({ ...(io as CliIO) });
+  return code === 0 ? messages : [];
+}
+
+// @ts-expect-error: a number is not a scenario (the types are real, not `any`)
+new MockTransport(42);
+// @ts-expect-error: options() takes no argument and gives no `model`
+mock.options().model;

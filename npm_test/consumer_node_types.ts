@@ -1,0 +1,16 @@
+// Type-checked by scripts/npm_check.ts with Node's typings and no DOM library (tsconfig
+// node-types): every declaration of the package type-checks (skipLibCheck off) with what a
+// Node-only project has. The SDK is left out: its MCP peer's declarations need the DOM's.
+import * as mock from "@x/claude-mock";
+import * as cassette from "@x/claude-mock/cassette";
+import * as cli from "@x/claude-mock/cli";
+
+const scenario: mock.Scenario = new mock.ScenarioBuilder().on("hi").respond("Hello").build();
+const transport = new mock.MockTransport(scenario);
+const duplex: mock.MockDuplex = transport.connect();
+const stream: ReadableStream<Uint8Array> = duplex.readable;
+const options: mock.MockSdkOptions = transport.options();
+const tape: cassette.Tape = cassette.parseTape('{"version":1}\n');
+const io: Pick<cli.CliIO, "argv"> = { argv: ["-p", "hi"] };
+
+export const used: unknown[] = [stream, options, tape, io];

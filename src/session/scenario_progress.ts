@@ -1,0 +1,103 @@
+/**
+ * How far a session got through its scenario, for the end-of-test assertions of
+ * `MockTransport` (`assertAllExchangesUsed`, `assertScenarioFinished`): which exchanges
+ * answered how often, which prompts matched nothing, which crash points were not reached.
+ * Each problem names the exchange, its trigger and the closest candidate.
+ *
+ * @module
+ */
+
+import type { Scenario } from "../scenario/scenario.ts";
+import { AssertionError } from "./assertion_error.ts";
+import { closestPrompt } from "./closest_exchange.ts";
+import type { Engine } from "./engine.ts";
+import { ExchangePicker } from "./exchange_picker.ts";
+
+/** How many unmatched prompts a message lists. */
+const LISTED = 10;
+
+const engines = new WeakMap<object, Engine>();
+
+/** Remembers the engine behind `session` (called by the engine when its session starts). */
+export function registerEngine(session: object, engine: Engine): void {
+  engines.set(session, engine);
+}
+
+/** What the assertions check, and how the message names the mock. */
+export interface ProgressOptions {
+  /** `true`: every exchange used up and every prompt matched; `false`: every exchange used. */
+  finished: boolean;
+  /** `MockTransport 'name'`. */
+  who: string;
+  /** Which run of the binary the session is (default 1). */
+  invocation?: number;
+}
+
+/**
+ * Throws an `AssertionError` listing what `session` (or, before it started, nothing) left
+ * undone of `scenario`; returns quietly when nothing is.
+ */
+export function assertProgress(
+  session: object | undefined,
+  scenario: Scenario,
+  options: ProgressOptions,
+): void {
+  const engine = session ? engines.get(session) : undefined;
+  const picker = engine?.picker ?? new ExchangePicker(scenario, options);
+  const prompts = picker.prompts();
+  const problems: string[] = [];
+  let unused = 0;
+  let active = 0;
+  scenario.exchanges.forEach((exchange, i) => {
+    if (!picker.active(i)) return;
+    active++;
+    const used = picker.used(i);
+    const done = options.finished ? (exchange.repeat ? used > 0 : picker.usedUp(i)) : used > 0;
+    if (done) return;
+    if (used === 0) unused++;
+    const near = used === 0
+      ? closestPrompt(exchange.trigger, prompts.map((p) => p.text))
+      : undefined;
+    let line = picker.describeUse(i);
+    if (near) {
+      const prompt = prompts[near.index];
+      line += `; closest prompt: ${JSON.stringify(prompt.text)} (turn ${prompt.turn + 1}, ${
+        prompt.index < 0 ? "which matched no exchange" : `answered by exchanges[${prompt.index}]`
+      })`;
+    }
+    problems.push(line);
+  });
+  if (options.finished) {
+    const missed = prompts.filter((p) => p.index < 0);
+    for (const prompt of missed.slice(0, LISTED)) {
+      const closest = picker.closestText(prompt.text);
+      problems.push(
+        `user message ${JSON.stringify(prompt.text)} (turn ${prompt.turn + 1}) matched no exchange${
+          closest ? `; ${closest[0].toLowerCase()}${closest.slice(1)}` : ""
+        }`,
+      );
+    }
+    const more = picker.unmatchedCount - Math.min(missed.length, LISTED);
+    if (more > 0) {
+      problems.push(`${more} more user message${more === 1 ? "" : "s"} matched no exchange`);
+    }
+    const crashes = engine?.crashes;
+    for (const what of crashes?.pending() ?? []) {
+      const m = crashes!.messages;
+      const t = crashes!.toolResults;
+      problems.push(
+        `${what} was never reached (${m} assistant message${
+          m === 1 ? "" : "s"
+        } and ${t} tool result${t === 1 ? "" : "s"} were written)`,
+      );
+    }
+  }
+  if (problems.length === 0) return;
+  const never = session ? "" : " never ran (pass mock.spawn to the SDK or call connect())";
+  const head = options.finished
+    ? `${options.who}${never}: the scenario did not finish`
+    : `${options.who}${never}: ${unused} of ${active} exchange${
+      active === 1 ? " was" : "s were"
+    } never used`;
+  throw new AssertionError(`${head}:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+}

@@ -1,0 +1,100 @@
+/**
+ * `settleWithFakeTime`: drives installed fake timers until a promise settles.
+ *
+ * @module
+ */
+
+import { realNow, yieldToEventLoop } from "./real_time.ts";
+
+/**
+ * A fake clock that can run its next timer: `@sinonjs/fake-timers`' clock and
+ * `@std/testing`'s `FakeTime` both have `nextAsync()`.
+ */
+export interface SteppableFakeTime {
+  /** Runs the next timer (after the microtasks queued so far). */
+  nextAsync(): Promise<unknown>;
+}
+
+/** Options for {@linkcode settleWithFakeTime}. */
+export interface SettleWithFakeTimeOptions {
+  /** At most this many timers are run before giving up (default 100,000). */
+  maxSteps?: number;
+  /** At most this much real time (ms) is spent before giving up (default 10,000). */
+  realTimeoutMs?: number;
+}
+
+/**
+ * Runs the fake clock's timers, one at a time, until `promise` settles, and returns its
+ * value (or throws its error). A single `tickAsync` is not enough for a query: the SDK arms
+ * new timers as it goes (its write queue, its close grace period), and the mock's paced
+ * output on the system clock waits on timers too. Between timers the event loop gets a real
+ * turn, so stream work that no timer drives goes on. Gives up with a `RangeError` after
+ * `maxSteps` timers or `realTimeoutMs` of real time, never hanging.
+ *
+ * @example Driving `@sinonjs/fake-timers` until a paced session ends
+ * ```ts
+ * import FakeTimers from "@sinonjs/fake-timers";
+ * import { MockTransport, ScenarioBuilder, settleWithFakeTime } from "@x/claude-mock";
+ *
+ * const fake = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+ * try {
+ *   const scenario = new ScenarioBuilder({ timing: "realistic" }).on("hi").respond("Hello").build();
+ *   const mock = new MockTransport(scenario, { clock: "system" }); // pacing on the fake timers
+ *   const { readable, writable } = mock.connect();
+ *   const writer = writable.getWriter();
+ *   await writer.write('{"type":"user","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}\n');
+ *   await writer.close();
+ *   const output = await settleWithFakeTime(new Response(readable).text(), fake);
+ *   console.log(output.trim().split("\n").length > 2); // true: paced by fake time, in no real time
+ * } finally {
+ *   fake.uninstall();
+ * }
+ * ```
+ */
+export async function settleWithFakeTime<T>(
+  promise: Promise<T>,
+  fake: SteppableFakeTime,
+  options: SettleWithFakeTimeOptions = {},
+): Promise<T> {
+  const maxSteps = options.maxSteps ?? 100_000;
+  const realTimeoutMs = options.realTimeoutMs ?? 10_000;
+  if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) {
+    throw new RangeError(
+      `Cannot drive fake time: maxSteps must be a positive integer, got ${maxSteps}`,
+    );
+  }
+  if (!Number.isFinite(realTimeoutMs) || realTimeoutMs <= 0) {
+    throw new RangeError(
+      `Cannot drive fake time: realTimeoutMs must be a positive number, got ${realTimeoutMs}`,
+    );
+  }
+  if (typeof fake?.nextAsync !== "function") {
+    throw new TypeError(
+      "Cannot drive fake time: the clock has no nextAsync() (pass @sinonjs/fake-timers' clock " +
+        "or @std/testing's FakeTime)",
+    );
+  }
+  let settled = false;
+  promise.then(() => (settled = true), () => (settled = true));
+  const started = realNow();
+  let steps = 0;
+  while (!settled) {
+    if (steps >= maxSteps) {
+      throw new RangeError(
+        `The promise did not settle after ${maxSteps} fake timers (maxSteps): something keeps ` +
+          "re-arming a timer",
+      );
+    }
+    if (realNow() - started > realTimeoutMs) {
+      throw new RangeError(
+        `The promise did not settle within ${realTimeoutMs} ms of real time while fake time ` +
+          `was driven (${steps} timers run): it waits on something no timer drives`,
+      );
+    }
+    steps++;
+    await fake.nextAsync();
+    // a real turn of the event loop: I/O and stream work that no fake timer drives
+    if (!settled) await yieldToEventLoop();
+  }
+  return await promise;
+}

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import FakeTimers from "@sinonjs/fake-timers";
+import { settleWithFakeTime } from "./settle_with_fake_time.ts";
+
+Deno.test("settleWithFakeTime runs timers until the promise settles, re-armed ones too", async () => {
+  const fake = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  try {
+    let ticks = 0;
+    const done = new Promise<number>((resolve) => {
+      const again = () => (++ticks === 25 ? resolve(ticks) : setTimeout(again, 1000));
+      setTimeout(again, 1000);
+    });
+    assert.equal(await settleWithFakeTime(done, fake), 25);
+    assert.equal(Date.now(), 25_000); // 25 fake seconds, no real ones
+  } finally {
+    fake.uninstall();
+  }
+});
+
+Deno.test("settleWithFakeTime passes a rejection through", async () => {
+  const fake = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    const failing = new Promise((_, reject) => setTimeout(() => reject(new Error("boom")), 50));
+    await assert.rejects(() => settleWithFakeTime(failing, fake), /boom/);
+  } finally {
+    fake.uninstall();
+  }
+});
+
+Deno.test("settleWithFakeTime gives up instead of hanging", async () => {
+  const fake = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    const forever = new Promise(() => {
+      const again = () => setTimeout(again, 10);
+      again();
+    });
+    await assert.rejects(
+      () => settleWithFakeTime(forever, fake, { maxSteps: 50 }),
+      /did not settle after 50 fake timers/,
+    );
+    const stuck = new Promise(() => {}); // no timer at all
+    await assert.rejects(
+      () => settleWithFakeTime(stuck, fake, { realTimeoutMs: 30 }),
+      /within 30 ms of real time/,
+    );
+    fake.reset();
+  } finally {
+    fake.uninstall();
+  }
+});
+
+Deno.test("settleWithFakeTime checks its arguments", async () => {
+  await assert.rejects(
+    () => settleWithFakeTime(Promise.resolve(1), {} as never),
+    /has no nextAsync/,
+  );
+  await assert.rejects(
+    () =>
+      settleWithFakeTime(Promise.resolve(1), { nextAsync: () => Promise.resolve() }, {
+        maxSteps: 0,
+      }),
+    RangeError,
+  );
+  assert.equal(
+    await settleWithFakeTime(Promise.resolve(7), { nextAsync: () => Promise.resolve() }),
+    7,
+  );
+});
