@@ -7,26 +7,34 @@
  * and scenarios as the in-process mock. Its own options: `--scenario <file>`
  * (`CLAUDE_MOCK_SCENARIO`), `--failure <name>` (`CLAUDE_MOCK_FAILURE`).
  *
- * @example Running the fake binary from code
+ * @example A print-mode run of the fake binary, in process
  * ```ts
  * import { runCli } from "@x/claude-mock/cli";
- * console.log(typeof runCli); // function
+ *
+ * let out = "";
+ * const code = await runCli({
+ *   argv: ["-p", "hello"],
+ *   env: {},
+ *   cwd: "/",
+ *   stdin: new Blob([]).stream(),
+ *   stdinIsTerminal: true,
+ *   stdoutIsTerminal: false,
+ *   stdout: new WritableStream({ write: (c) => void (out += new TextDecoder().decode(c)) }),
+ *   stderr: new WritableStream(),
+ * });
+ * console.log(code, out); // 0 Hello! How can I help?
  * ```
+ *
+ * As a program: `deno run -A jsr:@x/claude-mock/cli -p hello`, or `installFakeClaude()` to put
+ * a `claude` on `PATH` for the code under test.
  *
  * @module
  */
 
 import { runMain } from "./src/cli/_main.ts";
 
-export {
-  CLAIMED_VERSION,
-  type CliIO,
-  DEFAULT_REPLY,
-  defaultScenario,
-  runCli,
-} from "./src/cli/run_cli.ts";
-export { CliUsageError, parseArgv, type ParsedArgv } from "./src/cli/parse_argv.ts";
-export { CLI_OPTIONS, type CliOption, type CliOptionKind } from "./src/cli/cli_options.ts";
+export { CLAIMED_VERSION, type CliIO, runCli } from "./src/cli/run_cli.ts";
+export { CliUsageError } from "./src/cli/parse_argv.ts";
 export { type CapturedInvocation, CaptureLog, readCapture } from "./src/cli/capture.ts";
 export {
   type FakeClaude,

@@ -5,7 +5,14 @@
  * A mock session is a duplex of Web Streams carrying stream-json lines. Scenarios (built
  * with {@linkcode ScenarioBuilder}) say what the session answers; {@linkcode MockTransport}
  * runs one session and hands it to the Agent SDK (`spawnClaudeCodeProcess: mock.spawn`)
- * or to any client (`mock.connect()`); frame builders make frames in the real CLI's shapes.
+ * or to any client (`mock.connect()`); {@linkcode runQuery} and {@linkcode startQuery} run
+ * the app's query against it, {@linkcode PermissionRecorder} and {@linkcode HookRecorder}
+ * stand in for its callbacks.
+ *
+ * This is the core. The other entry points: `@x/claude-mock/builders` (frames in the real
+ * CLI's shapes), `@x/claude-mock/wire` (frame types, NDJSON streams, pacing, seeded random),
+ * `@x/claude-mock/cassette` (record, replay and check tapes of real sessions) and
+ * `@x/claude-mock/cli` (the fake `claude` binary).
  *
  * @example A scripted session on the raw duplex
  * ```ts
@@ -29,91 +36,152 @@
  * @module
  */
 
-// wire
-export * from "./src/wire/frame.ts";
-export * from "./src/wire/wire_error.ts";
+// The core: the mock and its runner. Frame builders are in `./builders.ts`, the wire format
+// and its streams in `./wire.ts`, cassettes in `./cassette.ts`, the fake binary in `./cli.ts`.
+
+// adapters: the in-process doors
 export {
-  type DecodedLine,
-  NdjsonDecodeStream,
-  type NdjsonDecodeStreamOptions,
-  parseFrameLine,
-} from "./src/wire/ndjson_decode_stream.ts";
-export * from "./src/wire/ndjson_encode_stream.ts";
-// random, timing
-export * from "./src/random/pcg32.ts";
-export * from "./src/timing/clock.ts";
-export * from "./src/timing/virtual_clock.ts";
-export * from "./src/timing/system_clock.ts";
-export * from "./src/timing/timing_profile.ts";
-export * from "./src/timing/pace_stream.ts";
-export * from "./src/timing/defaults.ts";
-export * from "./src/timing/settle_with_fake_time.ts";
-// builders
-export * from "./src/builders/build_context.ts";
-export * from "./src/builders/ids.ts";
-export * from "./src/builders/assistant.ts";
-export * from "./src/builders/api_error_message.ts";
-export * from "./src/builders/permission_denied.ts";
-export * from "./src/builders/user.ts";
-export * from "./src/builders/system.ts";
-export * from "./src/builders/fast_mode.ts";
-export * from "./src/builders/compact_boundary.ts";
-export * from "./src/builders/thinking_tokens.ts";
-export * from "./src/builders/task_frames.ts";
-export * from "./src/builders/stream_events.ts";
-export * from "./src/builders/result.ts";
-export * from "./src/builders/control.ts";
-export * from "./src/builders/tools.ts";
-export * from "./src/builders/usage.ts";
-export * from "./src/builders/subagent.ts";
-export * from "./src/builders/inventory.ts";
-export * from "./src/builders/slash_commands.ts";
-export * from "./src/builders/skills.ts";
-export * from "./src/builders/agents.ts";
-export * from "./src/builders/plugins.ts";
-export * from "./src/builders/models.ts";
-export * from "./src/builders/capabilities.ts";
-export * from "./src/builders/output_styles.ts";
-export * from "./src/builders/project_paths.ts";
-export * from "./src/builders/structured_patch.ts";
-// scenario
-export * from "./src/scenario/matcher.ts";
-export * from "./src/scenario/permission_rules.ts";
-export * from "./src/scenario/step.ts";
-export * from "./src/scenario/scenario.ts";
-export * from "./src/scenario/scenario_builder.ts";
-export * from "./src/scenario/exchange_builder.ts";
-export * from "./src/scenario/exchange_options.ts";
-export * from "./src/scenario/scenario_file.ts";
-export * from "./src/scenario/scenario_from_json.ts";
-export * from "./src/scenario/load_scenario.ts";
-export * from "./src/scenario/scenario_to_json.ts";
-// session
-export * from "./src/session/assertion_error.ts";
-export * from "./src/session/write_log.ts";
-export * from "./src/session/cli_args.ts";
-export * from "./src/session/session.ts";
-// adapters
-export * from "./src/adapters/mock_process.ts";
-export * from "./src/adapters/mock_transport.ts";
-// testing
-export * from "./src/testing/permission_types.ts";
-export * from "./src/testing/permission_recorder.ts";
-export * from "./src/testing/hook_types.ts";
-export * from "./src/testing/hook_recorder.ts";
-export * from "./src/scenario/named_failures.ts";
-export * from "./src/scenario/builtin_scenarios.ts";
-export * from "./src/scenario/crash_point.ts";
-export * from "./src/scenario/unmatched_strategy.ts";
-export * from "./src/scenario/with_overrides.ts";
+  type MockDuplex,
+  MockTransport,
+  type MockTransportOptions,
+} from "./src/adapters/mock_transport.ts";
+export {
+  type ErrorListener,
+  type ExitListener,
+  MockProcess,
+  type ProcessBody,
+  type SpawnOptionsLike,
+} from "./src/adapters/mock_process.ts";
+export { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./src/adapters/mock_sdk_options.ts";
 export type {
   ClientAnswer,
   ClientHookAnswer,
   ClientMcpAnswer,
   ClientPermissionAnswer,
 } from "./src/adapters/client_answers.ts";
+// scenarios
+export { ScenarioBuilder, type ScenarioOptions } from "./src/scenario/scenario_builder.ts";
+export { ExchangeBuilder } from "./src/scenario/exchange_builder.ts";
+export type {
+  AskUserQuestionItem,
+  MessageOptions,
+  RespondOptions,
+  ResponseContent,
+  UsesOptions,
+} from "./src/scenario/exchange_options.ts";
+export type {
+  CompactOptions,
+  Exchange,
+  RecordedAnswer,
+  Scenario,
+} from "./src/scenario/scenario.ts";
+export type {
+  ApiErrorStep,
+  CrashStep,
+  DelayStep,
+  EmitStep,
+  ExitStep,
+  FailureStep,
+  MessagePart,
+  MessageStep,
+  RawStep,
+  RequestStep,
+  ResultOptions,
+  ResultStep,
+  ScriptedToolCall,
+  Step,
+  StepSource,
+  TurnInfo,
+  WaitForWriteStep,
+} from "./src/scenario/step.ts";
+export {
+  any,
+  contains,
+  exact,
+  glob,
+  type Matcher,
+  predicate,
+  regex,
+  type Trigger,
+} from "./src/scenario/matcher.ts";
+export {
+  decidePermission,
+  type PermissionRules,
+  type PermissionVerdict,
+  ruleMatches,
+  type RuleSource,
+} from "./src/scenario/permission_rules.ts";
+export type { CrashPoint } from "./src/scenario/crash_point.ts";
+export type {
+  UnmatchedAnswer,
+  UnmatchedHandler,
+  UnmatchedStrategy,
+} from "./src/scenario/unmatched_strategy.ts";
+export { withOverrides } from "./src/scenario/with_overrides.ts";
+export {
+  BUILTIN_SCENARIO_NAMES,
+  builtinScenario,
+  type BuiltinScenarioName,
+  type BuiltinScenarioOptions,
+} from "./src/scenario/builtin_scenarios.ts";
+export { FAILURE_NAMES, type FailureName, isFailureName } from "./src/scenario/named_failures.ts";
+export {
+  type AgentOption,
+  MOCK_COMMAND_NAMES,
+  type MockCommand,
+  mockCommand,
+  type MockCommandBuilders,
+  type MockCommandName,
+  type MockCompactBoundaryOptions,
+  type MockErrorOptions,
+  type MockPermissionRequestOptions,
+  type MockResultOptions,
+  type MockSystemInitOptions,
+  type MockToolResultOptions,
+  type MockToolUseOptions,
+} from "./src/scenario/mock_command.ts";
+// scenario files
+export * from "./src/scenario/scenario_file.ts";
+export {
+  scenarioFromJSON,
+  type ScenarioFromJSONOptions,
+} from "./src/scenario/scenario_from_json.ts";
+export { loadScenario } from "./src/scenario/load_scenario.ts";
+export { scenarioToJSON } from "./src/scenario/scenario_to_json.ts";
+// the session, for raw use
+export { Session, type SessionOptions } from "./src/session/session.ts";
+export type { ExitStatus, ToolRunner } from "./src/session/engine.ts";
+export {
+  AnswerThen,
+  type ClientRequest,
+  ControlError,
+  type ControlHandler,
+} from "./src/session/control_channel.ts";
+export type { CliFlags } from "./src/session/cli_args.ts";
+export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
+export { AssertionError, type AssertionErrorOptions } from "./src/session/assertion_error.ts";
+// time
+export type { Clock, WaitOptions } from "./src/timing/clock.ts";
+export { VirtualClock, type VirtualClockOptions } from "./src/timing/virtual_clock.ts";
+export { SystemClock } from "./src/timing/system_clock.ts";
+export {
+  type Delay,
+  type Timing,
+  type TimingProfile,
+  timingProfile,
+  type TimingProfileName,
+} from "./src/timing/timing_profile.ts";
+export { getDefaults, type MockDefaults, setDefaults } from "./src/timing/defaults.ts";
+export {
+  settleWithFakeTime,
+  type SettleWithFakeTimeOptions,
+  type SteppableFakeTime,
+} from "./src/timing/settle_with_fake_time.ts";
+// the app's side: queries, permissions, hooks
 export * from "./src/testing/query_types.ts";
-export * from "./src/testing/run_query.ts";
-export * from "./src/testing/start_query.ts";
-export * from "./src/scenario/mock_command.ts";
-export * from "./src/adapters/mock_sdk_options.ts";
+export { runQuery } from "./src/testing/run_query.ts";
+export { RunningQuery, startQuery } from "./src/testing/start_query.ts";
+export * from "./src/testing/permission_types.ts";
+export * from "./src/testing/permission_recorder.ts";
+export * from "./src/testing/hook_types.ts";
+export * from "./src/testing/hook_recorder.ts";

@@ -14,6 +14,8 @@ import {
 } from "@x/claude-mock";
 import { type CliIO, type FakeClaude, installFakeClaude, runCli } from "@x/claude-mock/cli";
 import { loadTape, SnapshotPlayer, type Tape } from "@x/claude-mock/cassette";
+import { assistantMessage, createBuildContext, resultFrame } from "@x/claude-mock/builders";
+import { type Frame, NdjsonDecodeStream, NdjsonEncodeStream } from "@x/claude-mock/wire";
 
 const scenario: Scenario = new ScenarioBuilder({ name: "types" })
   .on("deploy")
@@ -52,6 +54,12 @@ export async function run(): Promise<SDKMessage[]> {
   const code: number = await runCli({ ...(io as CliIO) });
   return code === 0 ? messages : [];
 }
+
+// the builders' frames are wire frames; the wire streams resolve too
+const ctx = createBuildContext({ seed: 1 });
+export const frames: Frame[] = [...assistantMessage(ctx, "hi"), resultFrame(ctx)];
+export const decoder: NdjsonDecodeStream = new NdjsonDecodeStream();
+export const encoder: NdjsonEncodeStream = new NdjsonEncodeStream();
 
 // @ts-expect-error: a number is not a scenario (the types are real, not `any`)
 new MockTransport(42);

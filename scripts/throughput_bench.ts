@@ -1,14 +1,8 @@
 // Benchmark (b): frames per second through builder → pace(instant) → encode → decode, vs
 // plain JSON.stringify + JSON.parse of the same frames.
 //   deno bench -A scripts/throughput_bench.ts
-import {
-  assistantMessage,
-  createBuildContext,
-  type Frame,
-  NdjsonDecodeStream,
-  NdjsonEncodeStream,
-  PaceStream,
-} from "../mod.ts";
+import { assistantMessage, createBuildContext } from "../builders.ts";
+import { type Frame, NdjsonDecodeStream, NdjsonEncodeStream, PaceStream } from "../wire.ts";
 
 const N = 20_000;
 

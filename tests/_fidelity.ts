@@ -3,7 +3,8 @@
 // the same frames in the same order, with the same keys, and the values an app asserts on.
 import assert from "node:assert/strict";
 import { type Options, type Query, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { type Frame, MockTransport, type Scenario } from "../mod.ts";
+import { MockTransport, type Scenario } from "../mod.ts";
+import type { Frame } from "../wire.ts";
 
 /** One line of a tape. */
 export interface TapeLine {

@@ -18,12 +18,12 @@ import {
   BUILTIN_SCENARIO_NAMES,
   builtinScenario,
   type Clock,
-  type Frame,
   MockTransport,
   PermissionRecorder,
   type Scenario,
   SystemClock,
 } from "../mod.ts";
+import type { Frame } from "../wire.ts";
 import {
   appValues,
   compareTape,

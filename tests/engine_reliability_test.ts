@@ -12,8 +12,8 @@ import {
   type Scenario,
   ScenarioBuilder,
   Session,
-  text,
 } from "../mod.ts";
+import { text } from "../builders.ts";
 import { FlooringFakeTime } from "./_flooring_fake_time.ts";
 import { runQuery } from "./_sdk.ts";
 

@@ -22,8 +22,8 @@ import {
   ScenarioBuilder,
   startQuery,
   type Step,
-  text,
 } from "../mod.ts";
+import { text } from "../builders.ts";
 
 function kinds(messages: readonly SDKMessage[]): string[] {
   return messages.map((m) => "subtype" in m ? `${m.type}/${m.subtype}` : m.type);

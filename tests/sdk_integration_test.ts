@@ -8,7 +8,8 @@ import {
   type SDKMessage,
   type SDKResultMessage,
 } from "@anthropic-ai/claude-agent-sdk";
-import { MockTransport, ScenarioBuilder, SystemClock, text, thinking } from "../mod.ts";
+import { MockTransport, ScenarioBuilder, SystemClock } from "../mod.ts";
+import { text, thinking } from "../builders.ts";
 import { driveFakeTime, kinds, promptStream, runQuery } from "./_sdk.ts";
 
 function resultOf(messages: readonly { type: string }[]): SDKResultMessage {

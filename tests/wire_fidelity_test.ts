@@ -9,7 +9,8 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { compareTape, readTape } from "./_fidelity.ts";
-import { readTool, type Scenario, ScenarioBuilder, taskTool, text, thinking } from "../mod.ts";
+import { type Scenario, ScenarioBuilder } from "../mod.ts";
+import { readTool, taskTool, text, thinking } from "../builders.ts";
 
 /** Replays tape `name` through the SDK and the mock (see `_fidelity.ts`). */
 async function compare(

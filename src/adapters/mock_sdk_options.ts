@@ -28,7 +28,7 @@ export const MOCK_EXECUTABLE_PATH = "claude";
  *
  * @example Spreading them
  * ```ts
- * import { MockTransport, type MockSdkOptions, ScenarioBuilder } from "@x/claude-mock";
+ * import { type MockSdkOptions, MockTransport, ScenarioBuilder } from "@x/claude-mock";
  * const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
  * const options: MockSdkOptions = mock.options();
  * console.log(Object.keys({ ...options, maxTurns: 3 }));

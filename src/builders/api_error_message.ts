@@ -129,7 +129,7 @@ const STATUS_DEFAULTS: Record<
  *
  * @example A 400 from the API
  * ```ts
- * import { apiErrorMessage, createBuildContext } from "@x/claude-mock";
+ * import { apiErrorMessage, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = apiErrorMessage(ctx, 400, { message: "messages: bad request" });
  * console.log(frame.message.content[0].text); // API Error: 400 messages: bad request
@@ -183,7 +183,7 @@ export interface ApiFailureMessageOptions {
  *
  * @example A refused connection
  * ```ts
- * import { apiFailureMessage, createBuildContext } from "@x/claude-mock";
+ * import { apiFailureMessage, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = apiFailureMessage(ctx, {
  *   text: "API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)",

@@ -153,7 +153,7 @@ export interface AssistantMessageOptions {
  *
  * @example A text block
  * ```ts
- * import { text } from "@x/claude-mock";
+ * import { text } from "@x/claude-mock/builders";
  * console.log(text("Hello!")); // { type: "text", text: "Hello!" }
  * ```
  */
@@ -168,7 +168,7 @@ export function text(s: string): PlainTextBlock {
  *
  * @example A thinking block
  * ```ts
- * import { thinking } from "@x/claude-mock";
+ * import { thinking } from "@x/claude-mock/builders";
  * const block = thinking("17 * 23 = 391");
  * console.log(block.signature.startsWith("sig_")); // true
  * ```
@@ -184,7 +184,7 @@ export function thinking(s: string, options: { signature?: string } = {}): Think
  *
  * @example A tool use block
  * ```ts
- * import { toolUse } from "@x/claude-mock";
+ * import { toolUse } from "@x/claude-mock/builders";
  * const block = toolUse("Read", { file_path: "/home/user/project/notes.txt" }, { id: "toolu_01A" });
  * console.log(block.id); // toolu_01A
  * ```
@@ -216,7 +216,7 @@ export function toolUse(
  *
  * @example A text reply
  * ```ts
- * import { assistantMessage, createBuildContext } from "@x/claude-mock";
+ * import { assistantMessage, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const [frame] = assistantMessage(ctx, "Hello! How can I help you today?");
  * console.log(frame.message.content[0]); // { type: "text", text: "Hello! ..." }
@@ -224,7 +224,7 @@ export function toolUse(
  *
  * @example Text then a tool use: two frames, one message id
  * ```ts
- * import { assistantMessage, createBuildContext, text, toolUse } from "@x/claude-mock";
+ * import { assistantMessage, createBuildContext, text, toolUse } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frames = assistantMessage(ctx, [
  *   text("I'll read the file."),
@@ -310,7 +310,7 @@ export function assistantMessage(
  *
  * @example MCP tool metadata
  * ```ts
- * import { mcpToolUseMeta } from "@x/claude-mock";
+ * import { mcpToolUseMeta } from "@x/claude-mock/builders";
  * const meta = mcpToolUseMeta({ type: "tool_use", id: "toolu_01", name: "mcp__calc__add", input: {} });
  * console.log(meta?.display_name); // Add
  * ```

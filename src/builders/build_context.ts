@@ -59,7 +59,7 @@ export interface BuildContextOptions {
  *
  * @example A context for builders
  * ```ts
- * import { createBuildContext } from "@x/claude-mock";
+ * import { createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1, model: "claude-sonnet-5-5" });
  * console.log(ctx.sessionId, ctx.model);
  * ```

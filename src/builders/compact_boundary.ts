@@ -51,7 +51,7 @@ export interface CompactBoundaryOptions {
  *
  * @example A manual compaction boundary
  * ```ts
- * import { compactBoundary, createBuildContext } from "@x/claude-mock";
+ * import { compactBoundary, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * console.log(compactBoundary(ctx).compact_metadata.trigger); // manual
  * ```

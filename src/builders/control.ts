@@ -33,7 +33,7 @@ export interface ControlRequestFrameOut<R extends { subtype: string } = { subtyp
  *
  * @example An interrupt request
  * ```ts
- * import { controlRequest, createBuildContext } from "@x/claude-mock";
+ * import { controlRequest, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = controlRequest(ctx, { subtype: "interrupt" }, { requestId: ctx.ids.shortId() });
  * console.log(frame.request.subtype); // interrupt
@@ -81,7 +81,7 @@ export interface ControlErrorFrame extends ControlResponseFrame {
  *
  * @example Answering an interrupt
  * ```ts
- * import { controlSuccess } from "@x/claude-mock";
+ * import { controlSuccess } from "@x/claude-mock/builders";
  * console.log(JSON.stringify(controlSuccess("8oazmpmefcx", { still_queued: [] })));
  * ```
  */
@@ -110,7 +110,7 @@ export function controlSuccess(
  *
  * @example Refusing an unknown request
  * ```ts
- * import { controlError } from "@x/claude-mock";
+ * import { controlError } from "@x/claude-mock/builders";
  * console.log(controlError("req1", "Unsupported control request subtype: frobnicate").response.error);
  * ```
  */
@@ -197,7 +197,7 @@ export interface InitializeResponseOptions {
  *
  * @example Answering initialize
  * ```ts
- * import { controlSuccess, createBuildContext, initializeResponse } from "@x/claude-mock";
+ * import { controlSuccess, createBuildContext, initializeResponse } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = controlSuccess("o4kdaq6ovgg", initializeResponse(ctx), { pending: true });
  * console.log(frame.response.subtype); // success
@@ -333,7 +333,7 @@ export interface CanUseToolRequestOptions {
  *
  * @example Asking to run a Bash command
  * ```ts
- * import { canUseToolRequest, createBuildContext } from "@x/claude-mock";
+ * import { canUseToolRequest, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = canUseToolRequest(ctx, {
  *   type: "tool_use",
@@ -416,7 +416,7 @@ export interface HookCallbackRequestOptions {
  *
  * @example Calling a PreToolUse hook
  * ```ts
- * import { createBuildContext, hookCallbackRequest, hookInput } from "@x/claude-mock";
+ * import { createBuildContext, hookCallbackRequest, hookInput } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const input = hookInput(ctx, {
  *   hook_event_name: "PreToolUse",
@@ -460,7 +460,7 @@ export interface HookEventFields {
  *
  * @example PreToolUse input
  * ```ts
- * import { createBuildContext, hookInput } from "@x/claude-mock";
+ * import { createBuildContext, hookInput } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const input = hookInput(ctx, { hook_event_name: "PreToolUse", tool_name: "Read" });
  * console.log(input.transcript_path);
@@ -501,7 +501,7 @@ export type McpMessageRequest = {
  *
  * @example Calling an SDK MCP tool
  * ```ts
- * import { createBuildContext, mcpToolCallRequest } from "@x/claude-mock";
+ * import { createBuildContext, mcpToolCallRequest } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = mcpToolCallRequest(ctx, {
  *   type: "tool_use", id: "toolu_01McpAdd", name: "mcp__calc__add", input: { a: 2, b: 3 },

@@ -37,7 +37,7 @@ function hex8(n: number): string {
  *
  * @example Deterministic ids
  * ```ts
- * import { IdGenerator } from "@x/claude-mock";
+ * import { IdGenerator } from "@x/claude-mock/builders";
  * const a = new IdGenerator({ seed: 7 });
  * const b = new IdGenerator({ seed: 7 });
  * if (a.messageId() !== b.messageId()) throw new Error("ids differ");

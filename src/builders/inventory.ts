@@ -49,7 +49,7 @@ export const PERMISSION_PROMPT_TOOLS: readonly string[] = Object.freeze([
  *
  * @example The tools of a session with `canUseTool` and one MCP tool
  * ```ts
- * import { defaultTools } from "@x/claude-mock";
+ * import { defaultTools } from "./inventory.ts";
  * console.log(defaultTools({ canUseTool: true, mcpTools: ["mcp__calc__add"] }));
  * ```
  */
@@ -69,7 +69,7 @@ export function defaultTools(
  *
  * @example Resolving a model alias
  * ```ts
- * import { resolveModel } from "@x/claude-mock";
+ * import { resolveModel } from "./inventory.ts";
  * console.log(resolveModel("sonnet")); // claude-sonnet-5-5
  * ```
  */

@@ -31,7 +31,7 @@ export interface PermissionDeniedFrame extends SystemFrame {
  *
  * @example A denied Bash command
  * ```ts
- * import { createBuildContext, permissionDenied } from "@x/claude-mock";
+ * import { createBuildContext, permissionDenied } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = permissionDenied(ctx, { toolName: "Bash", toolUseId: "toolu_01A", message: "no" });
  * console.log(frame.subtype); // permission_denied

@@ -14,7 +14,7 @@ export const DEFAULT_HOME = "/home/user";
  *
  * @example A project slug
  * ```ts
- * import { projectSlug } from "@x/claude-mock";
+ * import { projectSlug } from "./project_paths.ts";
  * console.log(projectSlug("/home/user/project")); // -home-user-project
  * ```
  */

@@ -82,7 +82,7 @@ export type SubagentStats = {
  *
  * @example Stats for one general-purpose subagent
  * ```ts
- * import { subagentStats } from "@x/claude-mock";
+ * import { subagentStats } from "@x/claude-mock/builders";
  * console.log(subagentStats({ "general-purpose": 1 }).spawned); // 1
  * ```
  */
@@ -284,7 +284,7 @@ const SUBTYPES: readonly ResultSubtype[] = [
  *
  * @example A successful turn
  * ```ts
- * import { createBuildContext, resultFrame } from "@x/claude-mock";
+ * import { createBuildContext, resultFrame } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const result = resultFrame(ctx, { result: "Hello! How can I help you today?" });
  * console.log(result.subtype, result.total_cost_usd); // success 0.00098
@@ -292,7 +292,7 @@ const SUBTYPES: readonly ResultSubtype[] = [
  *
  * @example Reaching the turn limit
  * ```ts
- * import { createBuildContext, resultFrame } from "@x/claude-mock";
+ * import { createBuildContext, resultFrame } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const result = resultFrame(ctx, { subtype: "error_max_turns", numTurns: 2, maxTurns: 1 });
  * if (result.subtype !== "success") console.log(result.errors); // ["Reached maximum number of turns (1)"]

@@ -144,7 +144,7 @@ export interface StreamEventsOptions {
  *
  * @example Streaming a text reply
  * ```ts
- * import { assistantMessage, createBuildContext, streamEventsIter } from "@x/claude-mock";
+ * import { assistantMessage, createBuildContext, streamEventsIter } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * for (const frame of streamEventsIter(ctx, assistantMessage(ctx, "One, two, three."))) {
  *   console.log(frame.type === "stream_event" ? frame.event.type : frame.type);
@@ -292,7 +292,14 @@ export function* streamEventsIter(
  *
  * @example Thinking, text and a tool use
  * ```ts
- * import { assistantMessage, createBuildContext, streamEvents, text, thinking, toolUse } from "@x/claude-mock";
+ * import {
+ *   assistantMessage,
+ *   createBuildContext,
+ *   streamEvents,
+ *   text,
+ *   thinking,
+ *   toolUse,
+ * } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frames = streamEvents(ctx, assistantMessage(ctx, [
  *   thinking("I should read the notes file first."),
@@ -328,7 +335,7 @@ export interface AbortedStreamEndOptions {
  *
  * @example Closing an interrupted stream
  * ```ts
- * import { abortedStreamEnd, assistantMessage, createBuildContext } from "@x/claude-mock";
+ * import { abortedStreamEnd, assistantMessage, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const [partial] = assistantMessage(ctx, "Sentence 1 about the sea. ", { aborted: true });
  * const tail = abortedStreamEnd(ctx, partial);
@@ -389,7 +396,7 @@ export function abortedStreamEnd(
  *
  * @example Chunking text
  * ```ts
- * import { chunkText } from "@x/claude-mock";
+ * import { chunkText } from "./stream_events.ts";
  * console.log(chunkText("One, two, three, four, five.", 10)); // ["One, two, ", "three, ", "four, ", "five."]
  * ```
  */
@@ -432,7 +439,7 @@ export function chunkText(s: string, chunkSize: number): string[] {
  *
  * @example Estimating thinking tokens
  * ```ts
- * import { estimateTokens } from "@x/claude-mock";
+ * import { estimateTokens } from "./stream_events.ts";
  * console.log(estimateTokens("I should read the ")); // 5
  * ```
  */
@@ -447,7 +454,7 @@ export function estimateTokens(s: string): number {
  *
  * @example Tool input fragments
  * ```ts
- * import { splitToolInput } from "@x/claude-mock";
+ * import { splitToolInput } from "./stream_events.ts";
  * console.log(splitToolInput({ file_path: "/a.txt" })); // ['{"file_path":', '"/a.txt"}']
  * ```
  */
@@ -496,7 +503,7 @@ function checkMessage(message: readonly AssistantFrame[]): readonly AssistantFra
  *
  * @example Thinking-token frames for a thinking block
  * ```ts
- * import { createBuildContext, thinkingTokenFrames } from "@x/claude-mock";
+ * import { createBuildContext, thinkingTokenFrames } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frames = thinkingTokenFrames(ctx, "The user wants 17 * 23. 17 * 20 = 340.");
  * console.log(frames.map((f) => f.estimated_tokens));

@@ -34,7 +34,7 @@ const MAX_CELLS = 4_000_000;
  *
  * @example The patch of a one-word edit
  * ```ts
- * import { structuredPatch } from "@x/claude-mock";
+ * import { structuredPatch } from "@x/claude-mock/builders";
  * const [hunk] = structuredPatch("a\nuse make\nb\n", "a\nuse ninja\nb\n");
  * console.log(hunk.lines); // [" a", "-use make", "+use ninja", " b"]
  * ```

@@ -43,7 +43,7 @@ export const PERMISSION_MODES: readonly PermissionMode[] = Object.freeze([
  *
  * @example Validating a permission mode
  * ```ts
- * import { permissionModeOf } from "@x/claude-mock";
+ * import { permissionModeOf } from "./system.ts";
  * console.log(permissionModeOf("acceptEdits", "ctx.permissionMode")); // acceptEdits
  * ```
  */
@@ -167,7 +167,7 @@ export interface SystemInitOptions {
  *
  * @example The init frame of a turn
  * ```ts
- * import { createBuildContext, systemInit } from "@x/claude-mock";
+ * import { createBuildContext, systemInit } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const init = systemInit(ctx, { mcpServers: [{ name: "calc", status: "connected", source: "sdk" }] });
  * console.log(init.model, init.permissionMode, init.cwd);
@@ -238,7 +238,7 @@ export interface SessionStateChangedFrame extends SystemFrame {
  *
  * @example Marking the session as running
  * ```ts
- * import { createBuildContext, sessionStateChanged } from "@x/claude-mock";
+ * import { createBuildContext, sessionStateChanged } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * console.log(sessionStateChanged(ctx, "running").state); // running
  * ```
@@ -303,7 +303,7 @@ export interface SystemStatusOptions {
  *
  * @example Status before an API call, and after a mode change
  * ```ts
- * import { createBuildContext, systemStatus } from "@x/claude-mock";
+ * import { createBuildContext, systemStatus } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * systemStatus(ctx, "requesting");
  * console.log(systemStatus(ctx, null, { permissionMode: "acceptEdits" }).permissionMode);
@@ -392,7 +392,7 @@ export interface ApiRetryOptions {
  *
  * @example An overloaded API, first retry
  * ```ts
- * import { apiRetry, createBuildContext } from "@x/claude-mock";
+ * import { apiRetry, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * console.log(apiRetry(ctx, { attempt: 1, errorStatus: 529 }).error); // overloaded
  * ```

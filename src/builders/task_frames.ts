@@ -38,7 +38,7 @@ export interface TaskInfo {
  *
  * @example A task for an Agent tool use
  * ```ts
- * import { createBuildContext, newTask } from "@x/claude-mock";
+ * import { createBuildContext, newTask } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const task = newTask(ctx, { toolUseId: "toolu_01A", description: "Summarize notes file" });
  * console.log(task.taskId.length); // 17
@@ -97,7 +97,7 @@ export interface TaskStartedFrame extends SystemFrame {
  *
  * @example Starting a subagent task
  * ```ts
- * import { createBuildContext, newTask, taskStarted } from "@x/claude-mock";
+ * import { createBuildContext, newTask, taskStarted } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const task = newTask(ctx, { toolUseId: "toolu_01A", description: "Summarize", prompt: "Summarize notes.txt" });
  * console.log(taskStarted(ctx, task).subagent_type); // general-purpose
@@ -171,7 +171,7 @@ export interface TaskProgressOptions {
  *
  * @example Progress of a subagent
  * ```ts
- * import { createBuildContext, newTask, taskProgress } from "@x/claude-mock";
+ * import { createBuildContext, newTask, taskProgress } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const task = newTask(ctx, { toolUseId: "toolu_01A", description: "Summarize" });
  * console.log(taskProgress(ctx, task, { description: "Reading notes.txt", lastToolName: "Read" }).usage);
@@ -234,7 +234,7 @@ export interface TaskUpdatedFrame extends SystemFrame {
  *
  * @example A finished task
  * ```ts
- * import { createBuildContext, newTask, taskUpdated } from "@x/claude-mock";
+ * import { createBuildContext, newTask, taskUpdated } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const task = newTask(ctx, { toolUseId: "toolu_01A", description: "Summarize" });
  * console.log(taskUpdated(ctx, task).patch.status); // completed
@@ -299,7 +299,7 @@ export interface TaskNotificationOptions {
  *
  * @example A completed subagent
  * ```ts
- * import { createBuildContext, newTask, taskNotification } from "@x/claude-mock";
+ * import { createBuildContext, newTask, taskNotification } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const task = newTask(ctx, { toolUseId: "toolu_01A", description: "Summarize" });
  * console.log(taskNotification(ctx, task, { summary: "Build with make." }).status); // completed

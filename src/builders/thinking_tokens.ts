@@ -30,7 +30,7 @@ export interface ThinkingTokensFrame extends SystemFrame {
  *
  * @example A thinking-token estimate
  * ```ts
- * import { createBuildContext, thinkingTokens } from "@x/claude-mock";
+ * import { createBuildContext, thinkingTokens } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * console.log(thinkingTokens(ctx, { estimatedTokens: 10, estimatedTokensDelta: 5 }).estimated_tokens);
  * ```

@@ -82,7 +82,7 @@ export interface ReadToolOptions {
  *
  * @example Reading a file
  * ```ts
- * import { createBuildContext, readTool } from "@x/claude-mock";
+ * import { createBuildContext, readTool } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const call = readTool(ctx, "/home/user/project/notes.txt", { content: "Project notes\n" });
  * console.log(call.result.content); // "1\tProject notes\n2\t"
@@ -153,7 +153,7 @@ export interface WriteToolOptions {
  *
  * @example Creating a file
  * ```ts
- * import { createBuildContext, writeTool } from "@x/claude-mock";
+ * import { createBuildContext, writeTool } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const call = writeTool(ctx, "/home/user/project/new.txt", { content: "hello\n" });
  * console.log(call.result.content); // File created successfully at: /home/user/project/new.txt (…)
@@ -235,7 +235,7 @@ export interface EditToolOptions {
  *
  * @example Editing a file
  * ```ts
- * import { createBuildContext, editTool } from "@x/claude-mock";
+ * import { createBuildContext, editTool } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const call = editTool(ctx, "/home/user/project/notes.txt", {
  *   oldString: "make",
@@ -331,7 +331,7 @@ export interface BashToolOptions {
  *
  * @example A command that prints
  * ```ts
- * import { bashTool, createBuildContext } from "@x/claude-mock";
+ * import { bashTool, createBuildContext } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const call = bashTool(ctx, "echo hi", { stdout: "hi\n", description: "Say hi" });
  * console.log(call.result.content); // hi
@@ -405,7 +405,7 @@ export interface GenericToolOptions {
  *
  * @example An MCP tool call
  * ```ts
- * import { createBuildContext, genericTool } from "@x/claude-mock";
+ * import { createBuildContext, genericTool } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const call = genericTool(ctx, "mcp__calc__add", {
  *   input: { a: 2, b: 3 },
@@ -494,7 +494,7 @@ export interface TaskToolOptions {
  *
  * @example A subagent that reads a file
  * ```ts
- * import { createBuildContext, readTool, taskTool } from "@x/claude-mock";
+ * import { createBuildContext, readTool, taskTool } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const call = taskTool(ctx, "Summarize notes file", {
  *   prompt: "Read notes.txt and summarize it in one sentence.",

@@ -115,7 +115,7 @@ export interface ModelUsageEntry {
  *
  * @example The cost of the recordings' default call
  * ```ts
- * import { apiCallCost } from "@x/claude-mock";
+ * import { apiCallCost } from "./usage.ts";
  * console.log(apiCallCost("claude-opus-5-5", { inputTokens: 120, outputTokens: 25 })); // 0.00098
  * ```
  */
@@ -134,7 +134,7 @@ export function apiCallCost(model: string, call: ApiCallUsage): number {
  *
  * @example Usage of a turn with two API calls
  * ```ts
- * import { resultUsage } from "@x/claude-mock";
+ * import { resultUsage } from "@x/claude-mock/builders";
  * const usage = resultUsage([{}, {}]);
  * console.log(usage.input_tokens, usage.output_tokens); // 240 50
  * ```
@@ -185,7 +185,7 @@ export function resultUsage(calls: readonly ApiCallUsage[]): ResultUsage {
  *
  * @example Two calls on two models
  * ```ts
- * import { modelUsage } from "@x/claude-mock";
+ * import { modelUsage } from "@x/claude-mock/builders";
  * const byModel = modelUsage([{ model: "claude-opus-5-5" }, { model: "claude-sonnet-5-5" }]);
  * console.log(byModel["claude-sonnet-5-5"].costUSD); // 0.00049
  * ```
@@ -234,7 +234,8 @@ export function modelUsage(
  *
  * @example Total cost
  * ```ts
- * import { modelUsage, totalCost } from "@x/claude-mock";
+ * import { modelUsage } from "@x/claude-mock/builders";
+ * import { totalCost } from "./usage.ts";
  * console.log(totalCost(modelUsage([{}, {}], { model: "claude-opus-5-5" }))); // 0.00196
  * ```
  */

@@ -148,7 +148,7 @@ const DECISIONS: Record<PermissionDecisionName, PermissionDecision> = {
  *
  * @example A denied Bash command
  * ```ts
- * import { createBuildContext, toolResult } from "@x/claude-mock";
+ * import { createBuildContext, toolResult } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = toolResult(ctx, "toolu_01BashRm", {
  *   content: "The user does not allow deleting files in this test.",
@@ -248,7 +248,7 @@ export interface UserTextOptions {
  *
  * @example The interrupt notice
  * ```ts
- * import { createBuildContext, userText } from "@x/claude-mock";
+ * import { createBuildContext, userText } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = userText(ctx, "[Request interrupted by user]");
  * console.log(frame.message.content); // [{ type: "text", text: "[Request interrupted by user]" }]
@@ -256,7 +256,7 @@ export interface UserTextOptions {
  *
  * @example A replayed local command output
  * ```ts
- * import { createBuildContext, userText } from "@x/claude-mock";
+ * import { createBuildContext, userText } from "@x/claude-mock/builders";
  * const ctx = createBuildContext({ seed: 1 });
  * const frame = userText(ctx, "<local-command-stdout>Set model to `sonnet`</local-command-stdout>", {
  *   isReplay: true,
@@ -321,7 +321,7 @@ export interface UserPromptFrame extends Frame {
  *
  * @example The frame of a string prompt
  * ```ts
- * import { userPrompt } from "@x/claude-mock";
+ * import { userPrompt } from "@x/claude-mock/builders";
  * console.log(JSON.stringify(userPrompt("hello")));
  * ```
  */

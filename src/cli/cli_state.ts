@@ -9,9 +9,16 @@
 import { appendText, createNew, errorCode, fileTime, mkdirp, readDir } from "./_fs.ts";
 import { projectSlug } from "../builders/project_paths.ts";
 
-/** The config folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`, as the real CLI. */
+/**
+ * The config folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`, as the real CLI. An environment
+ * that names no home (an in-process run given `env: {}`) never writes into the working
+ * directory: it gets `claude-mock-home/.claude` in the temp folder.
+ */
 export function configDir(env: Record<string, string | undefined>): string {
-  return env.CLAUDE_CONFIG_DIR ?? `${env.HOME ?? "."}/.claude`;
+  if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
+  if (env.HOME) return `${env.HOME}/.claude`;
+  const tmp = (env.TMPDIR || "/tmp").replace(/\/+$/, "");
+  return `${tmp}/claude-mock-home/.claude`;
 }
 
 /** The fake's state folder: `CLAUDE_MOCK_STATE_DIR`, else `claude-mock/` in the config folder. */

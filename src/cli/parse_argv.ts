@@ -44,7 +44,7 @@ const MOCK_OPTIONS = new Set(["--scenario", "--failure", "--capture"]);
  *
  * @example A print-mode command line
  * ```ts
- * import { parseArgv } from "@x/claude-mock/cli";
+ * import { parseArgv } from "./parse_argv.ts";
  * const parsed = parseArgv(["-p", "hello", "--output-format=json"]);
  * console.log(parsed.prompt, parsed.options.get("--output-format")); // hello json
  * ```

@@ -44,7 +44,7 @@ function seededState(seed: bigint): readonly [number, number, number, number] {
  *
  * @example Same seed, same numbers
  * ```ts
- * import { Pcg32 } from "@x/claude-mock";
+ * import { Pcg32 } from "@x/claude-mock/wire";
  * const a = new Pcg32(42n);
  * const b = new Pcg32(42n);
  * if (a.nextU32() !== b.nextU32()) throw new Error("not deterministic");
@@ -146,7 +146,7 @@ export interface RandomIntegerOptions {
  *
  * @example Dice from a seed
  * ```ts
- * import { randomIntegerBetween, randomSeeded } from "@x/claude-mock";
+ * import { randomIntegerBetween, randomSeeded } from "@x/claude-mock/wire";
  * const prng = randomSeeded(42n);
  * const roll = randomIntegerBetween(1, 6, { prng });
  * if (roll < 1 || roll > 6) throw new Error("out of range");
@@ -171,7 +171,7 @@ export function randomIntegerBetween(
  *
  * @example Seeded floats
  * ```ts
- * import { randomSeeded } from "@x/claude-mock";
+ * import { randomSeeded } from "@x/claude-mock/wire";
  * const prng = randomSeeded(1n);
  * console.log(prng()); // 0.20176767697557807
  * ```

@@ -144,7 +144,7 @@ export function predicate(
  *
  * @example Shorthands
  * ```ts
- * import { toMatcher } from "@x/claude-mock";
+ * import { toMatcher } from "./matcher.ts";
  * console.log(toMatcher("hi").kind, toMatcher(/hi/).kind); // contains regex
  * ```
  */
@@ -167,7 +167,7 @@ export function toMatcher(trigger: Trigger): Matcher {
  *
  * @example Text of a prompt
  * ```ts
- * import { frameText } from "@x/claude-mock";
+ * import { frameText } from "./matcher.ts";
  * const frame = { type: "user", message: { role: "user", content: [{ type: "text", text: "hi" }] } };
  * console.log(frameText(frame)); // hi
  * ```

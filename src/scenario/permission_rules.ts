@@ -191,7 +191,7 @@ const READ_ONLY_GIT = new Set(["status", "log", "diff", "show", "branch", "rev-p
  *
  * @example Read-only commands
  * ```ts
- * import { isReadOnlyCommand } from "@x/claude-mock";
+ * import { isReadOnlyCommand } from "./permission_rules.ts";
  * console.log(isReadOnlyCommand("ls -la"), isReadOnlyCommand("rm -rf build")); // true false
  * ```
  */
@@ -257,13 +257,13 @@ function contentMatches(pattern: string, subject: string): boolean {
  *
  * @example Settings from the SDK
  * ```ts
- * import { rulesFromSettings } from "@x/claude-mock";
+ * import { rulesFromSettings } from "./permission_rules.ts";
  * console.log(rulesFromSettings('{"permissions":{"ask":["Read"]}}')); // { ask: ["Read"] }
  * ```
  *
  * @example A string where a list belongs
  * ```ts
- * import { rulesFromSettings } from "@x/claude-mock";
+ * import { rulesFromSettings } from "./permission_rules.ts";
  * try {
  *   rulesFromSettings('{"permissions":{"allow":"Bash"}}');
  * } catch (error) {

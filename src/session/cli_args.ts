@@ -54,7 +54,7 @@ const LIST_FLAGS = new Set([
  *
  * @example The SDK's command line
  * ```ts
- * import { parseCliFlags } from "@x/claude-mock";
+ * import { parseCliFlags } from "./cli_args.ts";
  * const flags = parseCliFlags(["--verbose", "--max-turns=3", "--include-partial-messages"]);
  * console.log(flags.maxTurns, flags.includePartialMessages); // 3 true
  * ```

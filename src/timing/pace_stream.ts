@@ -47,7 +47,8 @@ export interface PaceOptions<T, U> {
  *
  * @example Pacing frames on a virtual clock
  * ```ts
- * import { PaceStream, VirtualClock } from "@x/claude-mock";
+ * import { VirtualClock } from "@x/claude-mock";
+ * import { PaceStream } from "@x/claude-mock/wire";
  * const clock = new VirtualClock({ start: 0 });
  * const paced = ReadableStream.from([{ type: "a" }, { type: "b" }])
  *   .pipeThrough(new PaceStream({ clock, timing: { baseMs: 500, jitterMs: 0 } }));

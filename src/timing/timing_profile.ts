@@ -41,7 +41,7 @@ export type Timing = TimingProfileName | (Partial<TimingProfile> & Delay);
  *
  * @example Pick a profile
  * ```ts
- * import { TIMING_PROFILES } from "@x/claude-mock";
+ * import { TIMING_PROFILES } from "./timing_profile.ts";
  * console.log(TIMING_PROFILES.realistic.firstFrameMs); // 100
  * ```
  */

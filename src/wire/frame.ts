@@ -23,7 +23,7 @@ export type Uuid = `${string}-${string}-${string}-${string}-${string}`;
  *
  * @example Narrowing a frame
  * ```ts
- * import type { Frame } from "@x/claude-mock";
+ * import type { Frame } from "@x/claude-mock/wire";
  * const frame: Frame = { type: "keep_alive" };
  * if (frame.type === "keep_alive") console.log("ping");
  * ```

@@ -30,7 +30,7 @@ const BOM = 0xfeff;
  *
  * @example Handling both outcomes
  * ```ts
- * import { type DecodedLine, parseFrameLine } from "@x/claude-mock";
+ * import { type DecodedLine, parseFrameLine } from "@x/claude-mock/wire";
  * const decoded: DecodedLine = parseFrameLine('{"type":"keep_alive"}', 1);
  * if (decoded.ok) console.log(decoded.frame.type);
  * else console.error(decoded.error.message);
@@ -63,7 +63,7 @@ export interface NdjsonDecodeStreamOptions {
  *
  * @example Parsing a good and a bad line
  * ```ts
- * import { parseFrameLine } from "@x/claude-mock";
+ * import { parseFrameLine } from "@x/claude-mock/wire";
  * const good = parseFrameLine('{"type":"result","subtype":"success"}', 1);
  * if (!good.ok || good.frame.type !== "result") throw new Error("expected a frame");
  * const bad = parseFrameLine("[1,2]", 2);
@@ -105,7 +105,7 @@ export function parseFrameLine(raw: string, line: number): DecodedLine {
  *
  * @example Decoding a stream
  * ```ts
- * import { NdjsonDecodeStream } from "@x/claude-mock";
+ * import { NdjsonDecodeStream } from "@x/claude-mock/wire";
  * const input = ReadableStream.from(['{"type":"system","subtype":"init"}\r\n', "oops\n"]);
  * const lines = await Array.fromAsync(input.pipeThrough(new NdjsonDecodeStream()));
  * if (!lines[0].ok || lines[0].frame.type !== "system") throw new Error("expected a frame");

@@ -21,7 +21,7 @@ const utf8 = new TextEncoder();
  *
  * @example Encoding frames and raw lines
  * ```ts
- * import { encodeFrame } from "@x/claude-mock";
+ * import { encodeFrame } from "@x/claude-mock/wire";
  * const line = encodeFrame({ type: "keep_alive" });
  * if (line !== '{"type":"keep_alive"}\n') throw new Error("unexpected line");
  * if (encodeFrame({ raw: "{not json" }) !== "{not json\n") throw new Error("unexpected raw");
@@ -72,7 +72,7 @@ export function encodeFrame(frame: Frame | RawLine): string {
  *
  * @example Encoding a stream
  * ```ts
- * import { NdjsonEncodeStream } from "@x/claude-mock";
+ * import { NdjsonEncodeStream } from "@x/claude-mock/wire";
  * const frames = ReadableStream.from([{ type: "keep_alive" }, { raw: "garbage" }]);
  * const output = frames.pipeThrough(new NdjsonEncodeStream()).pipeThrough(new TextDecoderStream());
  * const text = (await Array.fromAsync(output)).join("");

@@ -28,7 +28,7 @@ export interface WireErrorOptions {
  *
  * @example Reporting a bad line
  * ```ts
- * import { WireError } from "@x/claude-mock";
+ * import { WireError } from "@x/claude-mock/wire";
  * const error = new WireError("not valid JSON", { line: 3, raw: "{oops" });
  * if (error.line !== 3 || error.snippet !== "{oops") throw new Error("unexpected");
  * console.log(error.message); // Cannot decode stream-json line 3: not valid JSON near "{oops"
