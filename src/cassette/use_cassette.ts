@@ -4,7 +4,7 @@
  * @module
  */
 
-import { appendText, errorCode, fileTime, mkdirp, removeFile, renameFile } from "../cli/_fs.ts";
+import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../cli/_fs.ts";
 import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
 import { loadTape } from "./load_tape.ts";
 import { serializeTape } from "./parse_tape.ts";
@@ -193,7 +193,11 @@ export async function cassette(
       }
       const tape = await recorder.finished;
       const kept = options.scrub === false ? tape : scrubTape(tape, options.scrub ?? {});
-      await writeAtomically(path, serializeTape(kept));
+      try {
+        await writeWhole(path, serializeTape(kept));
+      } catch (error) {
+        throw new Error(`Cannot write cassette ${path}: ${errorCode(error) ?? String(error)}`);
+      }
       await removeFile(`${path}.recording`).catch(() => {});
     },
   });
@@ -234,17 +238,6 @@ function finished(parts: {
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = `${path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
-  try {
-    await appendText(temp, text);
-    await renameFile(temp, path);
-  } catch (error) {
-    await removeFile(temp).catch(() => {});
-    throw new Error(`Cannot write cassette ${path}: ${errorCode(error) ?? String(error)}`);
-  }
 }
 
 async function realSpawn(): Promise<(options: SpawnOptionsLike) => unknown> {

@@ -211,3 +211,20 @@ export async function listDir(path: string): Promise<{ name: string; isDirectory
   }
   return entries;
 }
+
+/** Writes `text` to `path` whole: a new file beside it, then renamed over it (atomic). */
+export async function writeWhole(path: string, text: string): Promise<void> {
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16))
+    .join("");
+  const temp = `${path}.${suffix}.tmp`;
+  const file = await openNewFile(temp);
+  try {
+    await file.write(new TextEncoder().encode(text));
+    await file.close();
+    await renameFile(temp, path);
+  } catch (error) {
+    await file.close().catch(() => {});
+    await removeFile(temp).catch(() => {});
+    throw error;
+  }
+}

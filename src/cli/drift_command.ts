@@ -10,7 +10,7 @@ import { driftCheck, type DriftFinding, type TypeChecker } from "../cassette/dri
 import { loadTape } from "../cassette/load_tape.ts";
 import type { Tape, TapeDirection } from "../cassette/tape.ts";
 import { denoTypeChecker } from "./_deno_check.ts";
-import { fileTime, openNewFile, readDir, readText, removeFile, renameFile } from "./_fs.ts";
+import { fileTime, readDir, readText, writeWhole } from "./_fs.ts";
 import type { CliIO } from "./run_cli.ts";
 
 /** The usage text of `drift`. */
@@ -150,21 +150,6 @@ async function readBaseline(path: string): Promise<KnownFinding[]> {
     }
   });
   return findings as KnownFinding[];
-}
-
-/** Writes `text` to `path` whole: a new file beside it, then renamed over it. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = await openNewFile(temp);
-  try {
-    await file.write(encoder.encode(text));
-    await file.close();
-    await renameFile(temp, path);
-  } catch (error) {
-    await file.close().catch(() => {});
-    await removeFile(temp).catch(() => {});
-    throw error;
-  }
 }
 
 function baselineText(findings: readonly DriftFinding[], old: readonly KnownFinding[]): string {

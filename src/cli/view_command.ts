@@ -8,7 +8,7 @@
 import { loadTape } from "../cassette/load_tape.ts";
 import type { Tape } from "../cassette/tape.ts";
 import { timelineHtml } from "../cassette/timeline_html.ts";
-import { openNewFile, removeFile, renameFile } from "./_fs.ts";
+import { writeWhole } from "./_fs.ts";
 import type { CliIO } from "./run_cli.ts";
 
 /** The usage text of `view`. */
@@ -90,23 +90,6 @@ function defaultOut(tape: string, cwd: string): string {
   return /\.(jsonl|ndjson|json|tape)$/i.test(path)
     ? path.replace(/\.(jsonl|ndjson|json|tape)$/i, ".html")
     : `${path}.html`;
-}
-
-/** Writes `text` to `path` whole: a new file beside it, then renamed over it. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16))
-    .join("");
-  const temp = `${path}.${suffix}.tmp`;
-  const file = await openNewFile(temp);
-  try {
-    await file.write(encoder.encode(text));
-    await file.close();
-    await renameFile(temp, path);
-  } catch (error) {
-    await file.close().catch(() => {});
-    await removeFile(temp).catch(() => {});
-    throw error;
-  }
 }
 
 async function load(pathOrUrl: string, cwd: string): Promise<Tape> {
