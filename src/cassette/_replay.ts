@@ -56,8 +56,6 @@ const UNRECORDED_INIT = {
   models: [],
   account: {},
 };
-/** Each frozen (parsed) frame's line, encoded once: a tape replayed again writes the same bytes. */
-const LINES = new WeakMap<Frame, Uint8Array>();
 
 /** One replay of a tape: a process body for `MockProcess`, and what happened. */
 export class Replay {
@@ -300,14 +298,8 @@ export class Replay {
         const live = recorded !== undefined ? this.#ids.get(recorded) : undefined;
         if (live !== undefined) this.#emit(withRequestId(frame, live));
         else {
-          let bytes = LINES.get(frame);
-          if (bytes === undefined || !Object.isFrozen(frame)) {
-            // the bytes the tape has for it when kept, else the frame serialized
-            bytes = encoder.encode(`${recordedFrameText(frame) ?? JSON.stringify(frame)}\n`);
-            // only a frozen frame's bytes are kept: a frame that can change is encoded anew
-            if (Object.isFrozen(frame)) LINES.set(frame, bytes);
-          }
-          this.#enqueue(bytes);
+          // the text the tape has for it (a parsed, frozen frame), else the frame serialized
+          this.#emitLine(recordedFrameText(frame) ?? JSON.stringify(frame));
         }
         this.#pos++;
         continue;
@@ -463,14 +455,9 @@ export class Replay {
   }
 
   #emitLine(line: string): void {
-    this.#enqueue(encoder.encode(`${line}\n`));
-  }
-
-  #enqueue(bytes: Uint8Array): void {
     if (this.#closed) return;
     try {
-      // a copy: the reader owns what it gets, the cached line stays intact
-      this.#out.enqueue(bytes.slice());
+      this.#out.enqueue(encoder.encode(`${line}\n`));
     } catch {
       // the app stopped reading
     }
