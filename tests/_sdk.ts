@@ -1,5 +1,12 @@
 // Helpers for integration tests that drive the real Agent SDK through the mock.
-import { type Options, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import {
+  createSdkMcpServer,
+  type Options,
+  query,
+  type SDKMessage,
+  tool,
+} from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
 import type { MockTransport } from "../mod.ts";
 
 /** Runs `query()` through `mock` and collects every message and the error thrown, if any. */
@@ -105,4 +112,34 @@ export async function driveFakeTime(
   while (!settled) {
     if (!(await fake.nextAsync())) await new Promise((r) => queueMicrotask(() => r(undefined)));
   }
+}
+
+/**
+ * The in-process MCP server the recordings used: `calc` with `add` (a + b, or `answer` when
+ * given) and, with `divide`, a `divide` tool that fails on zero.
+ */
+export function calcServer(
+  options: { answer?: string; divide?: boolean } = {},
+): ReturnType<typeof createSdkMcpServer> {
+  const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+  const add = tool(
+    "add",
+    "Add two numbers",
+    { a: z.number(), b: z.number() },
+    ({ a, b }) => Promise.resolve(text(options.answer ?? String(a + b))),
+  );
+  const divide = tool(
+    "divide",
+    "Divide",
+    { a: z.number(), b: z.number() },
+    ({ a, b }) =>
+      Promise.resolve(
+        b === 0 ? { ...text("division by zero"), isError: true } : text(String(a / b)),
+      ),
+  );
+  return createSdkMcpServer({
+    name: "calc",
+    version: "1.0.0",
+    tools: options.divide ? [add, divide] : [add],
+  });
 }

@@ -1,8 +1,8 @@
 // SnapshotPlayer's modes and failure paths with the real Agent SDK: verify checks the app's own
 // answers, lockstep checks its requests, a divergence fails closed, a cut tape never hangs.
 import assert from "node:assert/strict";
-import { createSdkMcpServer, query, type SDKMessage, tool } from "@anthropic-ai/claude-agent-sdk";
-import { z } from "zod";
+import { calcServer } from "./_sdk.ts";
+import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { CassetteMismatchError, SnapshotPlayer } from "../cassette.ts";
 import { parseTape, type Tape } from "../cassette.ts";
 import { fromFileUrl } from "./_paths.ts";
@@ -65,18 +65,7 @@ Deno.test("verify: an app that answers differently fails with the diff of the an
 });
 
 Deno.test("verify: the app's own in-process MCP server answers the recorded call", async () => {
-  const calc = createSdkMcpServer({
-    name: "calc",
-    version: "1.0.0",
-    tools: [
-      tool(
-        "add",
-        "Add two numbers",
-        { a: z.number(), b: z.number() },
-        ({ a, b }) => Promise.resolve({ content: [{ type: "text", text: String(a + b) }] }),
-      ),
-    ],
-  });
+  const calc = calcServer();
   const player = new SnapshotPlayer(readTapeFile("mcp_sdk_tool"), { mode: "verify" });
   const { messages } = await run(player, player.prompt(), {
     mcpServers: { calc },
@@ -88,18 +77,7 @@ Deno.test("verify: the app's own in-process MCP server answers the recorded call
 });
 
 Deno.test("verify: an MCP tool that returns another result is a mismatch", async () => {
-  const calc = createSdkMcpServer({
-    name: "calc",
-    version: "1.0.0",
-    tools: [
-      tool(
-        "add",
-        "Add two numbers",
-        { a: z.number(), b: z.number() },
-        () => Promise.resolve({ content: [{ type: "text", text: "6" }] }),
-      ),
-    ],
-  });
+  const calc = calcServer({ answer: "6" });
   const player = new SnapshotPlayer(readTapeFile("mcp_sdk_tool"), { mode: "verify" });
   await run(player, player.prompt(), {
     mcpServers: { calc },

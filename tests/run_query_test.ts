@@ -1,18 +1,16 @@
 // The query runner (runQuery, startQuery), the spies on the app's own callbacks, and the
 // mock's accessors for the app's answers, against the real Agent SDK.
 import assert from "node:assert/strict";
+import { calcServer } from "./_sdk.ts";
 import {
   type CanUseTool,
-  createSdkMcpServer,
   type HookCallbackMatcher,
   type HookEvent,
   query,
   type SDKMessage,
   type SDKResultMessage,
   type SDKUserMessage,
-  tool,
 } from "@anthropic-ai/claude-agent-sdk";
-import { z } from "zod";
 import {
   HookRecorder,
   MockTransport,
@@ -264,24 +262,7 @@ Deno.test("spies: the app's own canUseTool refuses rm, its PreToolUse hook logs;
 });
 
 Deno.test("mcpResults: an in-process MCP tool's results, each with its call", async () => {
-  const calc = createSdkMcpServer({
-    name: "calc",
-    version: "1.0.0",
-    tools: [
-      tool(
-        "add",
-        "Add two numbers",
-        { a: z.number(), b: z.number() },
-        (args) => Promise.resolve({ content: [{ type: "text", text: String(args.a + args.b) }] }),
-      ),
-      tool("divide", "Divide", { a: z.number(), b: z.number() }, (args) =>
-        Promise.resolve(
-          args.b === 0
-            ? { content: [{ type: "text", text: "division by zero" }], isError: true }
-            : { content: [{ type: "text", text: String(args.a / args.b) }] },
-        )),
-    ],
-  });
+  const calc = calcServer({ divide: true });
   const mock = new MockTransport(
     new ScenarioBuilder()
       .on("math")

@@ -9,6 +9,7 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { compareTape, readTape } from "./_fidelity.ts";
+import { calcServer } from "./_sdk.ts";
 import { type Scenario, ScenarioBuilder } from "../mod.ts";
 import { readTool, taskTool, text, thinking } from "../builders.ts";
 
@@ -124,18 +125,7 @@ Deno.test("fidelity: thinking", async () => {
 });
 
 Deno.test("fidelity: mcp_sdk_tool", async () => {
-  const calc = createSdkMcpServer({
-    name: "calc",
-    version: "1.0.0",
-    tools: [
-      tool(
-        "add",
-        "Add two numbers",
-        { a: z.number(), b: z.number() },
-        (a) => Promise.resolve({ content: [{ type: "text", text: String(a.a + a.b) }] }),
-      ),
-    ],
-  });
+  const calc = calcServer();
   await compare(
     "mcp_sdk_tool",
     new ScenarioBuilder().on(/.*/).usesTool("mcp__calc__add", { a: 2, b: 3 }).respond("2 + 3 = 5.")
