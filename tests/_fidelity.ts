@@ -2,8 +2,14 @@
 // recording of the real CLI 2.1.328 (tests/fixtures/real/), and both directions must carry
 // the same frames in the same order, with the same keys, and the values an app asserts on.
 import assert from "node:assert/strict";
-import { type Options, type Query, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { MockTransport, type Scenario } from "../mod.ts";
+import {
+  type CanUseTool,
+  type Options,
+  type Query,
+  query,
+  type SDKMessage,
+} from "@anthropic-ai/claude-agent-sdk";
+import { type Clock, MockTransport, type Scenario } from "../mod.ts";
 import type { Frame } from "../wire.ts";
 
 /** One line of a tape. */
@@ -55,6 +61,17 @@ export function kindsFrom(frames: Frame[], first: string, count: number): string
   return kinds.slice(i, i + count);
 }
 
+/** The recordings' `canUseTool`: allows as asked, and logs what the app was handed. */
+export function recAllow(): { canUseTool: CanUseTool; calls: Array<Record<string, unknown>> } {
+  const calls: Array<Record<string, unknown>> = [];
+  const canUseTool: CanUseTool = (toolName, input, options) => {
+    const { signal: _signal, ...rest } = options;
+    calls.push({ toolName, ...rest });
+    return Promise.resolve({ behavior: "allow", updatedInput: input });
+  };
+  return { canUseTool, calls };
+}
+
 /** A turn of the conversation: a prompt, or something the app does between results. */
 export type TurnStep = string | ((q: Query) => Promise<unknown>);
 
@@ -75,9 +92,16 @@ export interface MockRun {
 export async function runMock(
   scenario: Scenario,
   steps: TurnStep[],
-  options: Options & { env?: Record<string, string | undefined> },
+  runOptions: Options & {
+    env?: Record<string, string | undefined>;
+    /** Sees each message and the query (an app that reacts: interrupts, asks). */
+    onMessage?: (m: SDKMessage, q: Query) => Promise<void>;
+    /** The session clock (default the virtual one). */
+    clock?: Clock;
+  },
 ): Promise<MockRun> {
-  const mock = new MockTransport(scenario, { recordSent: true });
+  const { onMessage, clock, ...options } = runOptions;
+  const mock = new MockTransport(scenario, { recordSent: true, ...(clock ? { clock } : {}) });
   let args: string[] = [];
   const spawn: typeof mock.spawn = (o) => {
     args = o.args;
@@ -117,6 +141,7 @@ export async function runMock(
     q = query({ prompt, options: { ...options, spawnClaudeCodeProcess: spawn } });
     for await (const message of q) {
       messages.push(message);
+      await onMessage?.(message, q);
       if (message.type === "result") {
         results++;
         for (const w of [...waiters]) w();

@@ -6,21 +6,12 @@
 // rest exactly. Then each on any prompt, in two turns, twice: the same frames. (Files and
 // the fake binary: builtin_scenario_doors_test.ts.)
 import assert from "node:assert/strict";
-import {
-  type CanUseTool,
-  type Options,
-  type Query,
-  query,
-  type SDKMessage,
-} from "@anthropic-ai/claude-agent-sdk";
+import type { CanUseTool, Query, SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import FakeTimers from "@sinonjs/fake-timers";
 import {
   BUILTIN_SCENARIO_NAMES,
   builtinScenario,
-  type Clock,
-  MockTransport,
   PermissionRecorder,
-  type Scenario,
   SystemClock,
 } from "../mod.ts";
 import type { Frame } from "../wire.ts";
@@ -30,6 +21,7 @@ import {
   kind,
   type MockRun,
   readTape,
+  recAllow,
   runMock as runTurns,
   type Tape,
   type TapeLine,
@@ -61,17 +53,6 @@ function assertValues(name: string, real: Frame[], mine: Frame[], renames: Renam
       `${name}: frame ${i} (${kind(real[i])}): values`,
     );
   }
-}
-
-/** The recordings' `canUseTool`: allows as asked, and logs what the app was handed. */
-function recAllow(): { canUseTool: CanUseTool; calls: Array<Record<string, unknown>> } {
-  const calls: Array<Record<string, unknown>> = [];
-  const canUseTool: CanUseTool = (toolName, input, options) => {
-    const { signal: _signal, ...rest } = options;
-    calls.push({ toolName, ...rest });
-    return Promise.resolve({ behavior: "allow", updatedInput: input });
-  };
-  return { canUseTool, calls };
 }
 
 const base = { permissionMode: "default" as const };
@@ -156,7 +137,7 @@ async function multiToolTape(): Promise<Tape> {
 Deno.test("builtin multi_tool: two Reads in one message, then Bash ls (two recordings)", async () => {
   const tape = await multiToolTape();
   const { canUseTool, calls } = recAllow();
-  const ours = await runMock(builtinScenario("multi_tool"), "Read notes.txt and todo.txt.", {
+  const ours = await runTurns(builtinScenario("multi_tool"), ["Read notes.txt and todo.txt."], {
     ...base,
     maxTurns: 5,
     canUseTool,
@@ -287,12 +268,12 @@ Deno.test("builtin interrupt_mid_stream: interrupted at four lines, as recorded 
   });
   let ours: MockRun;
   try {
-    const run = runMock(
-      builtinScenario("interrupt_mid_stream"),
-      "Write a long story.",
-      { maxTurns: 1, includePartialMessages: true },
-      { onMessage: interruptAfter(3), clock: new SystemClock() },
-    );
+    const run = runTurns(builtinScenario("interrupt_mid_stream"), ["Write a long story."], {
+      maxTurns: 1,
+      includePartialMessages: true,
+      onMessage: interruptAfter(3),
+      clock: new SystemClock(),
+    });
     await driveFakeTime(fake, run);
     ours = await run;
   } finally {
@@ -311,10 +292,11 @@ Deno.test("builtin interrupt_mid_stream: interrupted at four lines, as recorded 
 
 Deno.test("builtin interrupt_mid_stream: on the virtual clock the interrupt lands later, the frames are the same", async () => {
   const tape = await readTape("cp_interrupt_partial");
-  const ours = await runMock(builtinScenario("interrupt_mid_stream"), "Write a long story.", {
+  const ours = await runTurns(builtinScenario("interrupt_mid_stream"), ["Write a long story."], {
     maxTurns: 1,
     includePartialMessages: true,
-  }, { onMessage: interruptAfter(4) });
+    onMessage: interruptAfter(4),
+  });
   const { seen, partial } = streamedText(ours);
   // the partial message holds what was streamed: whole lines, from the first
   assert.equal(partial, seen);
@@ -362,49 +344,6 @@ for (const name of BUILTIN_SCENARIO_NAMES) {
 }
 
 // ---- a run and a comparison for what compareTape cannot drive ----------------------------
-
-/** Runs `scenario` under the SDK with one prompt; `onMessage` sees each message and the query. */
-async function runMock(
-  scenario: Scenario,
-  prompt: string,
-  options: Options,
-  how: { onMessage?: (m: SDKMessage, q: Query) => Promise<void>; clock?: Clock } = {},
-): Promise<MockRun> {
-  const mock = new MockTransport(scenario, {
-    recordSent: true,
-    ...(how.clock ? { clock: how.clock } : {}),
-  });
-  let args: string[] = [];
-  const messages: SDKMessage[] = [];
-  let error: Error | undefined;
-  try {
-    const q = query({
-      prompt,
-      options: {
-        ...options,
-        spawnClaudeCodeProcess: (o) => {
-          args = o.args;
-          return mock.spawn(o);
-        },
-      },
-    });
-    for await (const m of q) {
-      messages.push(m);
-      await how.onMessage?.(m, q);
-    }
-  } catch (e) {
-    error = e as Error;
-  }
-  const exit = await mock.exited;
-  return {
-    out: mock.session.sent(),
-    written: mock.writtenMessages(),
-    args,
-    messages,
-    error,
-    exitCode: exit.code,
-  };
-}
 
 /** compareTape's checks, for a run made here and a tape that may be spliced. */
 function compareRun(name: string, tape: Tape, ours: MockRun, renames: Renames = []): void {

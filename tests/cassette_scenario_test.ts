@@ -5,6 +5,7 @@ import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { parseTape, SnapshotPlayer, type Tape, tapeToScenario } from "../cassette.ts";
 
 import { MockTransport, scenarioFromJSON } from "../mod.ts";
+import { jsonEqual } from "../src/wire/_canonical_json.ts";
 import { fromFileUrl } from "./_paths.ts";
 
 const REAL = fromFileUrl(new URL("./fixtures/real/", import.meta.url));
@@ -25,16 +26,7 @@ const readJsonl = (path: string) =>
   Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
 
 /** Frames equal for the app: the same JSON, key order ignored. */
-const same = (a: unknown, b: unknown) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (v && typeof v === "object") {
-    return Object.fromEntries(
-      Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-    );
-  }
-  return v;
-}
+const same = jsonEqual;
 
 interface AppAction {
   /** Fire once the app has received this many messages. */

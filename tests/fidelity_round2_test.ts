@@ -2,31 +2,15 @@
 // (see FINDINGS_round2.md) replayed through the real SDK and the mock, both directions
 // compared frame by frame (kinds, keys, order) with the values an app asserts on.
 import assert from "node:assert/strict";
-import {
-  type CanUseTool,
-  createSdkMcpServer,
-  type HookCallback,
-  tool,
-} from "@anthropic-ai/claude-agent-sdk";
+import { createSdkMcpServer, type HookCallback, tool } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { ScenarioBuilder } from "../mod.ts";
-import { compareTape, kindsFrom } from "./_fidelity.ts";
+import { compareTape, kindsFrom, recAllow } from "./_fidelity.ts";
 
 const CWD = "/home/user/project";
 const NOTES =
   "Project notes\n=============\n1. The build uses make.\n2. Tests live in tests/.\n3. Release on Fridays.\n";
 const TODO = "TODO\n- write docs\n- fix flaky test\n";
-
-/** The recordings' `canUseTool`: allows, and logs what the app was handed. */
-function recAllow(): { canUseTool: CanUseTool; calls: Array<Record<string, unknown>> } {
-  const calls: Array<Record<string, unknown>> = [];
-  const canUseTool: CanUseTool = (toolName, input, options) => {
-    const { signal: _signal, ...rest } = options;
-    calls.push({ toolName, ...rest });
-    return Promise.resolve({ behavior: "allow", updatedInput: input });
-  };
-  return { canUseTool, calls };
-}
 
 const base = { permissionMode: "default" as const };
 

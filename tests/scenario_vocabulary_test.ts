@@ -6,46 +6,15 @@ import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import {
   AssertionError,
   MockTransport,
+  runQuery as runPrompts,
   ScenarioBuilder,
   scenarioFromJSON,
   withOverrides,
 } from "../mod.ts";
-import { kinds, promptStream, runQuery } from "./_sdk.ts";
+import { kinds, runQuery } from "./_sdk.ts";
 
-/** Runs `prompts` through the SDK, each after the previous turn's result. */
-async function converse(
-  mock: MockTransport,
-  prompts: string[],
-): Promise<{ messages: SDKMessage[]; error?: Error }> {
-  let seen = 0;
-  const waiters: Array<() => void> = [];
-  const resultSeen = () =>
-    new Promise<void>((resolve) => {
-      if (seen > 0) {
-        seen--;
-        resolve();
-      } else waiters.push(resolve);
-    });
-  const messages: SDKMessage[] = [];
-  try {
-    for await (
-      const m of query({
-        prompt: promptStream(prompts, resultSeen),
-        options: { spawnClaudeCodeProcess: mock.spawn },
-      })
-    ) {
-      messages.push(m);
-      if (m.type === "result") {
-        const w = waiters.shift();
-        if (w) w();
-        else seen++;
-      }
-    }
-    return { messages };
-  } catch (error) {
-    return { messages, error: error as Error };
-  }
-}
+/** Runs `prompts` through the SDK, each after the previous turn's result (the library's runner). */
+const converse = (mock: MockTransport, prompts: string[]) => runPrompts(mock, prompts, { query });
 
 const texts = (messages: SDKMessage[]) =>
   messages.flatMap((m) =>

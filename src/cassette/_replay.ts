@@ -9,6 +9,7 @@
 import type { ExitStatus } from "../session/engine.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import { promptText } from "../scenario/prompt_text.ts";
+import { jsonEqual } from "../wire/_canonical_json.ts";
 import type { Frame } from "../wire/frame.ts";
 import { CassetteMismatchError } from "./cassette_mismatch_error.ts";
 import { recordedFrameText } from "./_frame_texts.ts";
@@ -378,7 +379,7 @@ export class Replay {
         parent_tool_use_id: expected.parent_tool_use_id ?? null,
       };
       const a = { message: actual.message, parent_tool_use_id: actual.parent_tool_use_id ?? null };
-      return equal(e, a) ? undefined : "the app sent another user message";
+      return jsonEqual(e, a) ? undefined : "the app sent another user message";
     }
     if (expected.type === "control_request") {
       const e = (expected as { request?: Record<string, unknown> }).request ?? {};
@@ -388,11 +389,11 @@ export class Replay {
       }
       // An inert replay sends none of the app's callbacks: its initialize is not checked.
       if (e.subtype === "initialize" && this.#options.mode === "inert") return undefined;
-      return equal(e, a) ? undefined : `the app sent another ${String(e.subtype)} request`;
+      return jsonEqual(e, a) ? undefined : `the app sent another ${String(e.subtype)} request`;
     }
     const { request_id: _e, ...e } = expected as Record<string, unknown>;
     const { request_id: _a, ...a } = actual as Record<string, unknown>;
-    return equal(e, a) ? undefined : `the app sent another ${describe(expected)}`;
+    return jsonEqual(e, a) ? undefined : `the app sent another ${describe(expected)}`;
   }
 
   #atEnd(): void {
@@ -521,7 +522,7 @@ function sameAnswer(expected: Frame, actual: Frame): boolean {
       {};
     return rest;
   };
-  return equal(strip(expected), strip(actual));
+  return jsonEqual(strip(expected), strip(actual));
 }
 
 function describe(frame: Frame): string {
@@ -532,19 +533,6 @@ function describe(frame: Frame): string {
   if (frame.type === "control_response") return "an answer to the CLI's request";
   if (frame.type === "user") return "a user message";
   return a(`${frame.type} frame`);
-}
-
-/** Deep equality of JSON values, key order ignored. */
-export function equal(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) =>
-    equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
-  );
 }
 
 /** A user frame's prompt text, also in shapes of other formats (`content` beside `type`). */

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { parseCliFlags } from "../session/cli_args.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { Tape } from "./tape.ts";
 
@@ -243,22 +244,13 @@ function stripMeta(params: unknown): unknown {
   return rest;
 }
 
-/** The SDK options the CLI's arguments show. */
+/** The SDK options the CLI's arguments show (read as the engine reads the SDK's flags). */
 function argOptions(args: readonly string[]): Partial<ReplayStubOptions> {
-  const out: Partial<ReplayStubOptions> = {};
-  const value = (flag: string): string | undefined => {
-    for (let i = 0; i < args.length; i++) {
-      if (args[i] === flag) return args[i + 1];
-      if (args[i].startsWith(`${flag}=`)) return args[i].slice(flag.length + 1);
-    }
-    return undefined;
+  const flags = parseCliFlags(args);
+  return {
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+    ...(flags.permissionMode !== undefined ? { permissionMode: flags.permissionMode } : {}),
+    ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+    ...(flags.includePartialMessages ? { includePartialMessages: true } : {}),
   };
-  const model = value("--model");
-  if (model !== undefined) out.model = model;
-  const mode = value("--permission-mode");
-  if (mode !== undefined) out.permissionMode = mode;
-  const turns = Number(value("--max-turns"));
-  if (Number.isSafeInteger(turns)) out.maxTurns = turns;
-  if (args.includes("--include-partial-messages")) out.includePartialMessages = true;
-  return out;
 }

@@ -18,6 +18,7 @@ import { AnswerThen, ControlError, type ControlHandler, EncodedAnswer } from "./
 import type { Engine } from "./engine.ts";
 import { mcpToolsOf, sdkMcpServers } from "./mcp_servers.ts";
 import { Interrupted } from "./turn_state.ts";
+import { canonicalJson } from "../wire/_canonical_json.ts";
 
 const INITIALIZE_ANSWERS = new Map<string, EncodedAnswer>();
 
@@ -40,8 +41,8 @@ export function installSdkRequests(engine: Engine): void {
     control.interceptWith((request) => {
       if (request.subtype === "initialize") return undefined;
       const { request_id: _id, ...body } = request;
-      const wanted = canonical(body);
-      let index = answers.findIndex((a, i) => !used.has(i) && canonical(a.request) === wanted);
+      const wanted = canonicalJson(body);
+      let index = answers.findIndex((a, i) => !used.has(i) && canonicalJson(a.request) === wanted);
       if (index < 0) {
         index = answers.findIndex((a, i) => !used.has(i) && a.request.subtype === body.subtype);
       }
@@ -205,15 +206,4 @@ function contextUsage(engine: Engine): Record<string, unknown> {
     isAutoCompactEnabled: true,
     maxThinkingTokens: engine.maxThinkingTokens,
   };
-}
-
-/** JSON with sorted keys: equal for equal values whatever their key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(
-    value,
-    (_key, v) =>
-      isObject(v) && !Array.isArray(v)
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
-        : v,
-  );
 }
