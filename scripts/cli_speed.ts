@@ -1,6 +1,7 @@
-// The fake binary's start-up cost: `cli.ts -p hello --output-format json` against two floors,
-// `deno run` of an empty script and of a script that only imports mod.ts, interleaved
-// (A B C A B C ...), medians of time to the first stdout byte and of wall time, as ratios.
+// The fake binary's start-up cost: `-p hello --output-format json` run as `installFakeClaude()`
+// runs it (`dist/bin.js`, the bundle) and from the sources (`cli.ts`), against two floors:
+// `deno run` of an empty script and of a script that only imports mod.ts. Interleaved
+// (A B C D A B C D ...), medians of time to the first stdout byte and of wall time, as ratios.
 // Run: deno run -A scripts/cli_speed.ts [rounds=15]
 const rounds = Number(Deno.args[0] ?? 15);
 const dir = await Deno.makeTempDir();
@@ -14,6 +15,7 @@ const deno = Deno.execPath();
 const variants: Record<string, string[]> = {
   empty: ["run", "-A", "--no-config", `${dir}/empty.ts`],
   importMod: ["run", "-A", "--no-config", `${dir}/import_mod.ts`],
+  bin: ["run", "-A", "--no-config", `${root}dist/bin.js`, "-p", "hello", "--output-format", "json"],
   cli: ["run", "-A", "--no-config", `${root}cli.ts`, "-p", "hello", "--output-format", "json"],
 };
 const env = {
@@ -65,9 +67,11 @@ for (const name of Object.keys(variants)) {
   );
 }
 for (const key of ["first", "wall"] as const) {
-  console.log(
-    `${key.padEnd(5)} cli/empty ${(m("cli", key) / m("empty", key)).toFixed(2)}x, cli/importMod ${
-      (m("cli", key) / m("importMod", key)).toFixed(2)
-    }x`,
-  );
+  for (const name of ["bin", "cli"]) {
+    console.log(
+      `${key.padEnd(5)} ${name}/empty ${
+        (m(name, key) / m("empty", key)).toFixed(2)
+      }x, ${name}/importMod ${(m(name, key) / m("importMod", key)).toFixed(2)}x`,
+    );
+  }
 }

@@ -1,8 +1,9 @@
 /**
  * Puts a fake `claude` executable into a temporary folder for tests: a program that shells
  * out to `claude` finds it first on `PATH`, and the SDK runs it through
- * `pathToClaudeCodeExecutable`. On Deno the executable runs `cli.ts` with this Deno, on Node
- * the package's `bin` with this Node.
+ * `pathToClaudeCodeExecutable`. On Deno the executable runs the bundled binary (`dist/bin.js`,
+ * built from `cli.ts`'s sources by `deno task build:bin`) with this Deno, on Node the package's
+ * `bin` with this Node.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioToJSON } from "../scenario/scenario_to_json.ts";
 import type { FailureName } from "../scenario/named_failures.ts";
 import { type CaptureLog, readCapture } from "./capture.ts";
-import { chmod, makeTempDir, removeTree, writeText } from "./_fs.ts";
+import { chmod, fileTime, makeTempDir, removeTree, writeText } from "./_fs.ts";
 import { hostEnv, hostExecPath, onDeno } from "./_host.ts";
 
 /** Options for {@linkcode installFakeClaude}. */
@@ -44,8 +45,9 @@ export interface FakeClaude extends AsyncDisposable {
 }
 
 /**
- * Writes a `claude` executable into a new temporary folder: a shell script running `cli.ts`
- * with this Deno, or on Node the npm package's `bin` with this Node.
+ * Writes a `claude` executable into a new temporary folder: a shell script running the bundled
+ * binary (`dist/bin.js`; `cli.ts` where there is no bundle) with this Deno, or on Node the npm
+ * package's `bin` with this Node.
  *
  * @example A fake `claude` on PATH
  * ```ts
@@ -76,7 +78,7 @@ export async function installFakeClaude(
   }
   if (options.failure) env.CLAUDE_MOCK_FAILURE = options.failure;
   const path = `${dir}/claude`;
-  const command = [hostExecPath(), ...runArgs()].map(quote).join(" ");
+  const command = [hostExecPath(), ...await runArgs()].map(quote).join(" ");
   await writeText(path, `#!/bin/sh\nexec ${command} "$@"\n`);
   await chmod(path, 0o755);
   const dispose = () => removeTree(dir).catch(() => {});
@@ -91,12 +93,20 @@ export async function installFakeClaude(
   };
 }
 
-/** The runtime's arguments that run the fake binary: `cli.ts` on Deno, `bin.js` on Node. */
-function runArgs(): string[] {
+/**
+ * The runtime's arguments that run the fake binary: on Deno the bundle (one module to load
+ * instead of ~120: most of the binary's start-up), or `cli.ts` in a checkout without
+ * `dist/`; on Node, `bin.js`.
+ */
+async function runArgs(): Promise<string[]> {
   const local = (url: URL) =>
     url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
   if (onDeno) {
-    return ["run", "-A", "--no-config", "--quiet", local(new URL("../../cli.ts", import.meta.url))];
+    const bundle = new URL("../../dist/bin.js", import.meta.url);
+    const entry = bundle.protocol !== "file:" || (await fileTime(local(bundle))) !== undefined
+      ? bundle
+      : new URL("../../cli.ts", import.meta.url);
+    return ["run", "-A", "--no-config", "--quiet", local(entry)];
   }
   // this module's own extension: `.js` in the npm package, `.ts` where Node runs the sources
   const ext = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? ".js";

@@ -12,7 +12,7 @@ import { realTimeout } from "../timing/real_time.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
-import { SESSION_ENDED, TurnFailure } from "./turn_state.ts";
+import { sessionEnded, TurnFailure } from "./turn_state.ts";
 
 /** A control request the client sent the session, as recorded. */
 export interface ClientRequest {
@@ -324,7 +324,7 @@ export class ControlChannel {
 
   /** Fails every request still waiting (the process ended). */
   rejectAll(): void {
-    for (const pending of this.#pending.values()) pending.reject(SESSION_ENDED);
+    for (const pending of this.#pending.values()) pending.reject(sessionEnded());
     this.#pending.clear();
   }
 }

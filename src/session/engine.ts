@@ -28,7 +28,7 @@ import { ExchangePicker } from "./exchange_picker.ts";
 import { mockCommandPlanner } from "./mock_commands.ts";
 import { registerEngine } from "./scenario_progress.ts";
 import { Outbox, type Outgoing } from "./outbox.ts";
-import { SESSION_ENDED, type TurnState } from "./turn_state.ts";
+import { sessionEnded, type TurnState } from "./turn_state.ts";
 import { UsageLedger } from "./usage_ledger.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
 
@@ -313,10 +313,10 @@ export class Engine {
    * sentinel once the process is ending; a scenario's crash point ends it here.
    */
   send(item: Outgoing): Promise<void> {
-    if (this.closed) return Promise.reject(SESSION_ENDED);
+    if (this.closed) return Promise.reject(sessionEnded());
     if (this.outbox.broken) {
       return this.shutdown({ code: null, signal: "SIGPIPE" }, false).then(() => {
-        throw SESSION_ENDED;
+        throw sessionEnded();
       });
     }
     const watch = this.crashes;
@@ -337,7 +337,7 @@ export class Engine {
    */
   crash(code: number): Promise<never> {
     return this.shutdown({ code, signal: null }, true).then(() => {
-      throw SESSION_ENDED;
+      throw sessionEnded();
     });
   }
 
@@ -374,12 +374,12 @@ export class Engine {
   async shutdown(status: ExitStatus, flush: boolean): Promise<void> {
     if (this.closed) return this.exited.then(() => {});
     this.#exiting = true;
-    this.turn?.abort.abort(SESSION_ENDED);
+    this.turn?.abort.abort(sessionEnded());
     this.control.rejectAll();
     this.#inputClosed = true;
     if (flush) await this.outbox.close();
     else this.outbox.terminate();
-    this.ended.abort(SESSION_ENDED);
+    this.ended.abort(sessionEnded());
     this.#exit = status;
     this.#resolveExit(status);
   }

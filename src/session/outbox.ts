@@ -13,7 +13,7 @@ import { LoopBudget, yieldToEventLoop } from "../timing/real_time.ts";
 import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, RawLine } from "../wire/frame.ts";
 import { encodeFrame } from "../wire/ndjson_encode_stream.ts";
-import { SESSION_ENDED } from "./turn_state.ts";
+import { sessionEnded } from "./turn_state.ts";
 
 /** One frame (or raw line) to write, with its delay instead of the profile's. */
 export interface Outgoing {
@@ -131,7 +131,7 @@ export class Outbox {
    * with the session-ended sentinel once output has ended).
    */
   send(item: Outgoing): Promise<void> {
-    if (this.#closed) return Promise.reject(SESSION_ENDED);
+    if (this.#closed) return Promise.reject(sessionEnded());
     this.count++;
     const frame = item.frame as Frame;
     if (this.#sent && typeof frame.type === "string") this.#sent.push(frame);
@@ -249,7 +249,7 @@ export class Outbox {
 
   #rejectQueued(): void {
     if (!this.#closed) return;
-    for (const queued of this.#queue.splice(0)) queued.reject(SESSION_ENDED);
+    for (const queued of this.#queue.splice(0)) queued.reject(sessionEnded());
   }
 
   #waitForWake(): Promise<void> {

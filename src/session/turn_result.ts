@@ -11,7 +11,7 @@ import { type ApiCallUsage, modelUsage } from "../builders/usage.ts";
 import type { ResultOptions } from "../scenario/step.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { SESSION_ENDED, TurnFailure, type TurnState } from "./turn_state.ts";
+import { SessionEnded, TurnFailure, type TurnState } from "./turn_state.ts";
 
 /** Overrides of what a result counts. */
 export interface ResultOverride {
@@ -92,7 +92,7 @@ export async function sendFailure(engine: Engine, turn: TurnState, message: stri
     await sendResult(engine, turn, { subtype: "error_during_execution", errors: [message] });
     return;
   } catch (error) {
-    if (error === SESSION_ENDED || engine.closed) return;
+    if (error instanceof SessionEnded || engine.closed) return;
     message = `${message}\n${error instanceof Error ? error.message : String(error)}`;
   }
   try {
@@ -100,7 +100,7 @@ export async function sendFailure(engine: Engine, turn: TurnState, message: stri
     turn.resultSent = true;
     await engine.send({ frame, delay: 0 });
   } catch (error) {
-    if (error === SESSION_ENDED || engine.closed) return;
+    if (error instanceof SessionEnded || engine.closed) return;
     await engine.shutdown({ code: 1, signal: null }, true);
   }
 }

@@ -38,8 +38,8 @@ import {
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
   Interrupted,
-  SESSION_ENDED,
   SessionEnded,
+  sessionEnded,
   TurnFailure,
   type TurnState,
 } from "./turn_state.ts";
@@ -214,7 +214,7 @@ async function runStep(engine: Engine, step: Step, turn: TurnState, n: number): 
       return runFailure(engine, step, turn);
     case "exit":
       await engine.shutdown({ code: step.code, signal: null }, true);
-      throw SESSION_ENDED;
+      throw sessionEnded();
     case "crash":
       // here, or armed for the message that follows (see CrashWatch)
       if (step.midStream === undefined && step.beforeToolResult !== true) {

@@ -111,15 +111,22 @@ export class Interrupted extends Error {
 
 /** Unwinds whatever runs when the process ends. One instance: it carries no detail. */
 export class SessionEnded extends Error {
-  /** Creates the sentinel (use {@linkcode SESSION_ENDED}). */
+  /** Creates the sentinel (use {@linkcode sessionEnded}). */
   constructor() {
     super("The claude-mock session ended");
     this.name = "SessionEnded";
   }
 }
 
-/** The one {@linkcode SessionEnded}: thrown and used as abort reason, never rebuilt. */
-export const SESSION_ENDED: SessionEnded = new SessionEnded();
+let ended: SessionEnded | undefined;
+/**
+ * The one {@linkcode SessionEnded}: thrown and used as abort reason, never rebuilt. Made on
+ * first use, not when the module loads: an error built during a bundle's evaluation makes V8
+ * re-parse the whole bundle for the error's location (about 6 ms of the binary's start-up).
+ */
+export function sessionEnded(): SessionEnded {
+  return ended ??= new SessionEnded();
+}
 
 /** A failure a turn reports as an error result (and keeps the session alive). */
 export class TurnFailure extends Error {
