@@ -95,21 +95,21 @@ export async function installFakeClaude(
 
 /**
  * The runtime's arguments that run the fake binary: on Deno the bundle (one module to load
- * instead of ~120: most of the binary's start-up), or `cli.ts` in a checkout without
- * `dist/`; on Node, `bin.js`.
+ * instead of ~120: most of the binary's start-up), or the `cli` entry where there is no
+ * `dist/` (the npm package run by Deno); on Node, `bin.js`.
  */
 async function runArgs(): Promise<string[]> {
   const local = (url: URL) =>
     url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
+  // this module's own extension: `.js` in the npm package, `.ts` in the sources
+  const ext = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? ".js";
   if (onDeno) {
     const bundle = new URL("../../dist/bin.js", import.meta.url);
     const entry = bundle.protocol !== "file:" || (await fileTime(local(bundle))) !== undefined
       ? bundle
-      : new URL("../../cli.ts", import.meta.url);
+      : new URL(`../../cli${ext}`, import.meta.url);
     return ["run", "-A", "--no-config", "--quiet", local(entry)];
   }
-  // this module's own extension: `.js` in the npm package, `.ts` where Node runs the sources
-  const ext = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? ".js";
   return [local(new URL(`./bin${ext}`, import.meta.url))];
 }
 

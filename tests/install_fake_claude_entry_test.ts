@@ -1,0 +1,36 @@
+// Which program the fake `claude` runs on Deno: the bundle (`dist/bin.js`) when it is there,
+// else the `cli` entry beside the sources (a checkout without `dist/`, or the npm package).
+import { installFakeClaude } from "../cli.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+async function run(path: string, env: Record<string, string>): Promise<string> {
+  const out = await new Deno.Command(path, { args: ["--version"], env, stdin: "null" }).output();
+  if (out.code !== 0) throw new Error(`exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+Deno.test("installFakeClaude runs the bundle, dist/bin.js", async () => {
+  await using claude = await installFakeClaude();
+  const script = await Deno.readTextFile(claude.path);
+  if (!script.includes(`'${ROOT}dist/bin.js'`)) throw new Error(`not the bundle:\n${script}`);
+  const version = await run(claude.path, claude.env);
+  if (version !== "2.1.328 (Claude Code)\n") throw new Error(`--version printed ${version}`);
+});
+
+Deno.test("without dist/, installFakeClaude runs cli.ts", async () => {
+  const copy = await Deno.makeTempDir({ prefix: "claude-mock-nodist-" });
+  try {
+    await new Deno.Command("cp", { args: ["-r", `${ROOT}src`, `${ROOT}cli.ts`, copy] }).output();
+    const { installFakeClaude: install } = await import(`file://${copy}/cli.ts`) as {
+      installFakeClaude: typeof installFakeClaude;
+    };
+    await using claude = await install();
+    const script = await Deno.readTextFile(claude.path);
+    if (!script.includes(`'${copy}/cli.ts'`)) throw new Error(`not the copy's cli.ts:\n${script}`);
+    const version = await run(claude.path, claude.env);
+    if (version !== "2.1.328 (Claude Code)\n") throw new Error(`--version printed ${version}`);
+  } finally {
+    await Deno.remove(copy, { recursive: true });
+  }
+});
