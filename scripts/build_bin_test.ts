@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { buildBin } from "./build_bin.ts";
 
 const DIST = new URL("../dist/", import.meta.url).pathname;
@@ -63,12 +64,8 @@ Deno.test("dist/bin.js and cli.ts are the same program", async (t) => {
       try {
         const bundled = await run(`${DIST}bin.js`, args, `${dir}/a`);
         const source = await run(`${ROOT}cli.ts`, args, `${dir}/b`);
-        if (JSON.stringify(bundled) !== JSON.stringify(source)) {
-          throw new Error(
-            `dist/bin.js and cli.ts differ:\n${JSON.stringify(bundled)}\n${JSON.stringify(source)}`,
-          );
-        }
-        if (bundled.stdout === "" && bundled.stderr === "") throw new Error("no output at all");
+        assert.deepEqual(bundled, source, "dist/bin.js and cli.ts differ");
+        assert.notEqual(bundled.stdout + bundled.stderr, "", "no output at all");
       } finally {
         await Deno.remove(dir, { recursive: true });
       }
@@ -79,21 +76,11 @@ Deno.test("dist/bin.js and cli.ts are the same program", async (t) => {
 Deno.test("dist/bin.js runs as the fake claude", async () => {
   const dir = await Deno.makeTempDir({ prefix: "claude-mock-bin-" });
   try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-config", `${DIST}bin.js`, "-p", "hello", "--output-format", "json"],
-      env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
-    if (out.code !== 0) {
-      throw new Error(`exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`);
-    }
-    const result = JSON.parse(text);
-    if (result.type !== "result" || result.result !== "Hello! How can I help?") {
-      throw new Error(`unexpected output: ${text}`);
-    }
+    const out = await run(`${DIST}bin.js`, ["-p", "hello", "--output-format", "json"], dir);
+    assert.equal(out.code, 0, out.stderr);
+    const result = JSON.parse(out.stdout);
+    assert.equal(result.type, "result");
+    assert.equal(result.result, "Hello! How can I help?");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
