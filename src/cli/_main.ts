@@ -1,26 +1,38 @@
 /**
  * The fake binary's process: its arguments, environment, working directory and standard
- * streams, SIGTERM and the exit code, taken from the host runtime and handed to `runCli`.
- * Deno's own API on Deno (`cli.ts` run as the main module), Node's `process` on Node
+ * streams, SIGTERM and the exit code, taken from the host runtime and handed to
+ * `runCliProcess`. The standard streams go as functions over the host's handles, not as Web
+ * Streams (on Deno the first stream loads the streams implementation). Deno's own API on Deno (`cli.ts` run as the main module), Node's `process` on Node
  * (`bin.ts`, the npm package's `bin`). Part of the runtime seam. Internal.
  *
  * @module
  */
 
-import { type CliIO, runCli } from "./run_cli.ts";
+import { runCliProcess } from "./run_cli.ts";
+import type { Stdio } from "./_stdio.ts";
+
+interface DenoFile {
+  write(data: Uint8Array): Promise<number>;
+  isTerminal(): boolean;
+}
 
 interface DenoProcess {
   args: string[];
   env: { toObject(): Record<string, string> };
   cwd(): string;
-  stdin: { readable: ReadableStream<Uint8Array>; isTerminal(): boolean };
-  stdout: { writable: WritableStream<Uint8Array>; isTerminal(): boolean };
-  stderr: { writable: WritableStream<Uint8Array> };
+  stdin: { read(buffer: Uint8Array): Promise<number | null>; isTerminal(): boolean };
+  stdout: DenoFile;
+  stderr: DenoFile;
   uid?(): number | null;
   statSync(path: string): { isFile: boolean; isCharDevice: boolean | null };
   addSignalListener(signal: "SIGTERM", handler: () => void): void;
   removeSignalListener(signal: "SIGTERM", handler: () => void): void;
   exit(code: number): never;
+}
+
+interface NodeStream {
+  write(chunk: Uint8Array, done: (error?: Error | null) => void): boolean;
+  on(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** Runs the fake `claude` as this process: reads its command line and stdio, then exits. */
@@ -30,19 +42,17 @@ export async function runMain(): Promise<void> {
   const onTerm = () => abort.abort();
   if (deno) {
     deno.addSignalListener("SIGTERM", onTerm);
-    const code = await runCli({
+    const code = await runCliProcess({
       argv: deno.args,
       env: deno.env.toObject(),
       cwd: deno.cwd(),
-      stdin: deno.stdin.readable,
       stdinIsTerminal: deno.stdin.isTerminal(),
       stdinMayStall: mayStall(() => {
         const info = deno.statSync("/dev/stdin");
         return info.isFile || info.isCharDevice === true;
       }),
       stdoutIsTerminal: deno.stdout.isTerminal(),
-      stdout: deno.stdout.writable,
-      stderr: deno.stderr.writable,
+      stdio: denoStdio(deno),
       isRoot: deno.uid?.() === 0,
       signal: abort.signal,
     });
@@ -51,25 +61,25 @@ export async function runMain(): Promise<void> {
   }
   const { default: process } = await import("node:process");
   const { fstatSync } = await import("node:fs");
-  const { Readable } = await import("node:stream");
   process.on("SIGTERM", onTerm);
-  const io: CliIO = {
+  const code = await runCliProcess({
     argv: process.argv.slice(2),
     env: { ...process.env },
     cwd: process.cwd(),
-    stdin: lazyReadable(() => Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
     stdinIsTerminal: process.stdin.isTTY === true,
     stdinMayStall: mayStall(() => {
       const info = fstatSync(0);
       return info.isFile() || info.isCharacterDevice();
     }),
     stdoutIsTerminal: process.stdout.isTTY === true,
-    stdout: nodeWritable(process.stdout),
-    stderr: nodeWritable(process.stderr),
+    stdio: {
+      ...chunksOf(() => process.stdin),
+      write: nodeWrite(process.stdout),
+      writeErr: nodeWrite(process.stderr),
+    },
     isRoot: process.getuid?.() === 0,
     signal: abort.signal,
-  };
-  const code = await runCli(io);
+  });
   process.off("SIGTERM", onTerm);
   process.exit(code);
 }
@@ -83,31 +93,54 @@ function mayStall(endsByItself: () => boolean): boolean {
   }
 }
 
-/** A stream that opens its source on the first read (stdin is not touched unless read). */
-function lazyReadable(open: () => ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      reader ??= open().getReader();
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
+/** Deno's standard streams through their handles: no Web Stream is made. */
+function denoStdio(deno: DenoProcess): Stdio {
+  let buffer: Uint8Array | undefined;
+  return {
+    async read() {
+      buffer ??= new Uint8Array(64 * 1024);
+      const n = await deno.stdin.read(buffer);
+      return n === null ? null : buffer.slice(0, n);
     },
-    cancel: (reason) => reader?.cancel(reason),
-  }, { highWaterMark: 0 });
+    // a read in progress cannot be called off; the process exits without waiting for it
+    cancelRead: () => {},
+    write: serialWriter(deno.stdout),
+    writeErr: serialWriter(deno.stderr),
+  };
 }
 
-/** One of Node's standard streams as a Web stream: each write resolves once it is handed on. */
-function nodeWritable(stream: {
-  write(chunk: Uint8Array, done: (error?: Error | null) => void): boolean;
-  on(event: "error", listener: (error: Error) => void): unknown;
-}): WritableStream<Uint8Array> {
+/** Writes all of each chunk, one chunk after the other; after a failure every write fails. */
+function serialWriter(file: DenoFile): (chunk: Uint8Array) => Promise<void> {
+  let tail: Promise<void> = Promise.resolve();
+  return (chunk) => {
+    tail = tail.then(async () => {
+      for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+    });
+    return tail;
+  };
+}
+
+/** A Node readable's chunks, opened on the first read (stdin is not touched unless read). */
+function chunksOf(
+  open: () => AsyncIterable<Uint8Array>,
+): Pick<Stdio, "read" | "cancelRead"> {
+  let chunks: AsyncIterator<Uint8Array> | undefined;
+  return {
+    async read() {
+      chunks ??= open()[Symbol.asyncIterator]();
+      const { done, value } = await chunks.next();
+      return done ? null : value;
+    },
+    cancelRead: () => void chunks?.return?.()?.catch(() => {}),
+  };
+}
+
+/** Writes to one of Node's standard streams: each write resolves once it is handed on. */
+function nodeWrite(stream: NodeStream): (chunk: Uint8Array) => Promise<void> {
   // a reader that went away (EPIPE) fails the write below, not the process
   stream.on("error", () => {});
-  return new WritableStream<Uint8Array>({
-    write: (chunk) =>
-      new Promise<void>((resolve, reject) => {
-        stream.write(chunk, (error) => (error ? reject(error) : resolve()));
-      }),
-  });
+  return (chunk) =>
+    new Promise<void>((resolve, reject) => {
+      stream.write(chunk, (error) => (error ? reject(error) : resolve()));
+    });
 }

@@ -13,11 +13,9 @@ import { loadScenario } from "../scenario/load_scenario.ts";
 import { any } from "../scenario/matcher.ts";
 import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/named_failures.ts";
 import type { Scenario } from "../scenario/scenario.ts";
-import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Step, StepSource } from "../scenario/step.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import { getDefaults } from "../timing/defaults.ts";
-import { realTimeout } from "../timing/real_time.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import {
   appendCapture,
@@ -29,6 +27,8 @@ import {
   stateDir,
 } from "./cli_state.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
+import { PrintOutput } from "./_print_output.ts";
+import { readableOf, readAllStdin, type Stdio, streamStdio, writableOf } from "./_stdio.ts";
 import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 import { SUBCOMMANDS } from "./subcommands.ts";
 
@@ -94,33 +94,69 @@ const encoder = new TextEncoder();
  * ```
  */
 export async function runCli(io: CliIO): Promise<number> {
-  const out = io.stdout.getWriter();
-  const err = io.stderr.getWriter();
+  const { stdin: _in, stdout: _out, stderr: _err, ...rest } = io;
+  const stdio = streamStdio(io);
   try {
-    return await run(io, out, err);
+    return await runCliProcess({ ...rest, stdio });
+  } finally {
+    await stdio.close();
+  }
+}
+
+/**
+ * What the binary runs with when its standard streams are the host's own handles, given as
+ * functions (no Web Streams): {@linkcode CliIO} without the streams, and `stdio`.
+ */
+export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr"> {
+  /** Standard input, output and error. */
+  stdio: Stdio;
+}
+
+/**
+ * {@linkcode runCli} on the host's own standard streams (the binary's process). Internal:
+ * not re-exported by the entry point.
+ *
+ * @example `claude --version` through functions
+ * ```ts
+ * import { runCliProcess } from "./run_cli.ts";
+ * let out = "";
+ * const code = await runCliProcess({
+ *   argv: ["--version"],
+ *   env: {},
+ *   cwd: "/",
+ *   stdinIsTerminal: true,
+ *   stdoutIsTerminal: false,
+ *   stdio: {
+ *     read: () => Promise.resolve(null),
+ *     cancelRead: () => {},
+ *     write: (chunk) => Promise.resolve(void (out += new TextDecoder().decode(chunk))),
+ *     writeErr: () => Promise.resolve(),
+ *   },
+ * });
+ * console.log(code, out); // 0 2.1.328 (Claude Code)
+ * ```
+ */
+export async function runCliProcess(io: CliProcess): Promise<number> {
+  try {
+    return await run(io);
   } catch (error) {
     const message = error instanceof CliUsageError
       ? error.message
       : `claude-mock: ${error instanceof Error ? error.message : String(error)}`;
-    await err.write(encoder.encode(`${message}\n`)).catch(() => {});
+    await io.stdio.writeErr(encoder.encode(`${message}\n`)).catch(() => {});
     return error instanceof CliUsageError ? error.exitCode : 1;
-  } finally {
-    await out.close().catch(() => {});
-    await err.close().catch(() => {});
   }
 }
 
-async function run(
-  io: CliIO,
-  out: WritableStreamDefaultWriter<Uint8Array>,
-  err: WritableStreamDefaultWriter<Uint8Array>,
-): Promise<number> {
+async function run(io: CliProcess): Promise<number> {
+  const { stdio } = io;
   const sub = SUBCOMMANDS[io.argv[0] ?? ""];
   if (sub) {
     return await (await sub())(io.argv.slice(1), {
       ...io,
-      stdout: writerStream(out),
-      stderr: writerStream(err),
+      stdin: readableOf(stdio),
+      stdout: writableOf(stdio.write),
+      stderr: writableOf(stdio.writeErr),
     });
   }
   const parsed = parseArgv(io.argv);
@@ -130,14 +166,14 @@ async function run(
     return typeof v === "string" ? v : undefined;
   };
   if (has("--version")) {
-    await out.write(
+    await stdio.write(
       encoder.encode(`${io.env.CLAUDE_MOCK_VERSION ?? CLAIMED_VERSION} (Claude Code)\n`),
     );
     return 0;
   }
   if (has("--help")) {
     const { HELP_TEXT } = await import("./help_text.ts");
-    await out.write(encoder.encode(HELP_TEXT));
+    await stdio.write(encoder.encode(HELP_TEXT));
     return 0;
   }
   const outputFormat = value("--output-format") ?? "text";
@@ -178,13 +214,22 @@ async function run(
   const projects = projectDir(io.env, cwd);
   const sessionId = await resolveSession(parsed, projects);
   const invocation = await nextInvocation(stateDir(io.env));
-  const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io, err);
+  const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const prompt = input?.prompt;
   const args = [...parsed.args];
   if (has("--dangerously-skip-permissions") && !has("--permission-mode")) {
     args.push("--permission-mode", "bypassPermissions");
   }
   const crash = Number(io.env.CLAUDE_MOCK_CRASH_AFTER || NaN);
+  // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
+  const crashAfter = Number.isSafeInteger(crash) && crash >= 0 ? crash : Infinity;
+  const output = new PrintOutput({
+    format: prompt === undefined ? "stream-json" : outputFormat,
+    keepState: io.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
+    crashAfter,
+    write: stdio.write,
+    onCrash: () => queueMicrotask(() => session.kill("SIGKILL")),
+  });
   const session = new Session({
     ...scenario,
     cwd,
@@ -195,9 +240,10 @@ async function run(
     invocation,
     ...sessionOptions(io.env, scenario, invocation),
     ...liveOption(io.env, scenario, cwd),
+    output: output.push,
   });
   for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
-    await err.write(encoder.encode(`${line}\n`));
+    await stdio.writeErr(encoder.encode(`${line}\n`));
   }
   const ignoreTerm = io.env.CLAUDE_MOCK_IGNORE_SIGTERM === "1";
   const onAbort = () => {
@@ -205,16 +251,17 @@ async function run(
   };
   io.signal?.addEventListener("abort", onAbort, { once: true });
   if (io.signal?.aborted) onAbort();
-  const written: string[] = [];
-  // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
-  const crashAfter = Number.isSafeInteger(crash) && crash >= 0 ? crash : Infinity;
   try {
     if (crashAfter === 0) session.kill("SIGKILL");
-    else if (prompt === undefined) await duplex(io, session, out, { written, crashAfter });
-    else await printMode(session, { prompt, outputFormat, env: io.env, out, written, crashAfter });
-    const crashed = written.length >= crashAfter;
-    if (crashed) session.kill("SIGKILL");
+    else if (prompt === undefined) feedStdin(stdio, session);
+    else {
+      session.write(`${JSON.stringify(userPrompt(prompt))}\n`);
+      session.endInput();
+    }
     const status = await session.exited;
+    await output.finish();
+    const crashed = crashAfter === 0 || output.crashed;
+    const { written } = output;
     let code = crashed ? 1 : status.signal ? 143 : status.code ?? 1;
     if (io.env.CLAUDE_MOCK_HANG === "1" && !status.signal) {
       await hang(io.signal, ignoreTerm);
@@ -361,7 +408,7 @@ function checkSessionFlags(parsed: ParsedArgv): void {
 }
 
 /** `--scenario` / `CLAUDE_MOCK_SCENARIO`, `--failure` / `CLAUDE_MOCK_FAILURE`, or the default. */
-async function chooseScenario(parsed: ParsedArgv, io: CliIO): Promise<Scenario> {
+async function chooseScenario(parsed: ParsedArgv, io: CliProcess): Promise<Scenario> {
   const file = parsed.mock.scenario ?? io.env.CLAUDE_MOCK_SCENARIO;
   const failure = parsed.mock.failure ?? io.env.CLAUDE_MOCK_FAILURE;
   if (failure !== undefined && !isFailureName(failure)) {
@@ -381,8 +428,17 @@ async function chooseScenario(parsed: ParsedArgv, io: CliIO): Promise<Scenario> 
 
 /** The scenario with no file: every prompt gets {@linkcode DEFAULT_REPLY}. */
 export function defaultScenario(): Scenario {
-  return new ScenarioBuilder({ name: "default" }).on(any()).repeat().respond(DEFAULT_REPLY)
-    .build();
+  // what `new ScenarioBuilder({ name: "default" }).on(any()).repeat().respond(DEFAULT_REPLY)
+  // .build()` makes (a test keeps the two equal), without running the builder at every start
+  return {
+    name: "default",
+    onConnect: [],
+    exchanges: [{
+      trigger: any(),
+      steps: [{ kind: "message", parts: [{ type: "text", text: DEFAULT_REPLY }] }],
+      repeat: true,
+    }],
+  };
 }
 
 /** `scenario` with the named failure before each exchange's steps. */
@@ -407,12 +463,11 @@ function withFailure(scenario: Scenario, name: FailureName): Scenario {
  */
 async function promptOf(
   parsed: ParsedArgv,
-  io: CliIO,
-  err: WritableStreamDefaultWriter<Uint8Array>,
+  io: CliProcess,
 ): Promise<{ prompt: string; stdin?: string }> {
   const stdin = io.stdinIsTerminal
     ? undefined
-    : await readStdin(io.stdin, { err, mayStall: io.stdinMayStall ?? true });
+    : await readAllStdin(io.stdio, io.stdinMayStall ?? true);
   const piped = (stdin ?? "").replace(/\n$/, "");
   const prompt = parsed.prompt !== undefined && piped !== ""
     ? `${parsed.prompt}\n${piped}`
@@ -425,144 +480,13 @@ async function promptOf(
   return { prompt, ...(stdin !== undefined ? { stdin } : {}) };
 }
 
-/** All of stdin; an open pipe that stays empty for 3 s is given up on, as the real CLI does. */
-async function readStdin(
-  stdin: ReadableStream<Uint8Array>,
-  { err, mayStall }: { err: WritableStreamDefaultWriter<Uint8Array>; mayStall: boolean },
-): Promise<string> {
-  const reader = stdin.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let cancel = () => {};
-  // A file or /dev/null ends by itself: no timer (arming one costs start-up time on Deno).
-  const quiet = mayStall
-    ? new Promise<"quiet">((resolve) => {
-      cancel = realTimeout(() => resolve("quiet"), 3000);
-    })
-    : new Promise<never>(() => {});
-  try {
-    const first = await Promise.race([reader.read(), quiet]);
-    cancel();
-    if (first === "quiet") {
-      await err.write(encoder.encode(
-        "Warning: no stdin data received in 3s, proceeding without it. If piping from a slow command, redirect stdin explicitly: < /dev/null to skip, or wait longer.\n",
-      ));
-      reader.cancel().catch(() => {});
-      return "";
+/** `--input-format stream-json`: stdin to the engine until it ends or the engine exits. */
+function feedStdin(stdio: Stdio, session: Session): void {
+  (async () => {
+    for (let chunk = await stdio.read(); chunk !== null; chunk = await stdio.read()) {
+      if (session.closed) return;
+      session.write(chunk);
     }
-    if (first.done) return "";
-    text += decoder.decode(first.value, { stream: true });
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    return text + decoder.decode();
-  } finally {
-    cancel();
-    reader.releaseLock();
-  }
-}
-
-/** Whether the client asked for `session_state_changed` frames (the SDK does). */
-function wantsSessionState(env: Record<string, string | undefined>): boolean {
-  return env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1";
-}
-
-/** `--input-format stream-json`: stdin to the engine, the engine's lines to stdout. */
-async function duplex(
-  io: CliIO,
-  session: Session,
-  out: WritableStreamDefaultWriter<Uint8Array>,
-  how: { written: string[]; crashAfter: number },
-): Promise<void> {
-  const feeding = io.stdin.pipeTo(session.writable).catch(() => {});
-  const keepState = wantsSessionState(io.env);
-  for await (const line of lines(session.readable)) {
-    if (!keepState && line.includes('"subtype":"session_state_changed"')) continue;
-    how.written.push(line);
-    await out.write(encoder.encode(`${line}\n`));
-    if (how.written.length >= how.crashAfter) return;
-  }
-  await Promise.race([feeding, session.exited]);
-}
-
-/** Print mode: one prompt, the frames rendered as the output format asks. */
-async function printMode(
-  session: Session,
-  how: {
-    prompt: string;
-    outputFormat: string;
-    env: Record<string, string | undefined>;
-    out: WritableStreamDefaultWriter<Uint8Array>;
-    written: string[];
-    crashAfter: number;
-  },
-): Promise<void> {
-  const writer = session.writable.getWriter();
-  await writer.write(`${JSON.stringify(userPrompt(how.prompt))}\n`);
-  await writer.close();
-  const keepState = wantsSessionState(how.env);
-  let result: Record<string, unknown> | undefined;
-  for await (const line of lines(session.readable)) {
-    if (!keepState && line.includes('"subtype":"session_state_changed"')) continue;
-    how.written.push(line);
-    if (how.outputFormat === "stream-json") {
-      await how.out.write(encoder.encode(`${line}\n`));
-      if (how.written.length >= how.crashAfter) return;
-      continue;
-    }
-    if (how.written.length >= how.crashAfter) return;
-    if (!line.startsWith('{"') || !line.includes('"type":"result"')) continue;
-    try {
-      const frame = JSON.parse(line);
-      if (frame.type === "result") result = frame;
-    } catch {
-      // a malformed line the scenario wrote on purpose: not a result
-    }
-  }
-  if (!result) return;
-  if (how.outputFormat === "json") {
-    const { model_usage_since_last_result: _, ...json } = result;
-    await how.out.write(encoder.encode(`${JSON.stringify(json)}\n`));
-  } else {
-    await how.out.write(encoder.encode(`${textOf(result)}\n`));
-  }
-}
-
-/** What `--output-format text` prints for a result (the real CLI's texts). */
-function textOf(result: Record<string, unknown>): string {
-  const errors = Array.isArray(result.errors) ? result.errors.map(String) : [];
-  switch (result.subtype) {
-    case "success":
-      return String(result.result ?? "");
-    case "error_max_turns": {
-      const n = /\((\d+)\)/.exec(errors[0] ?? "")?.[1] ?? "";
-      return `Error: Reached max turns (${n})`;
-    }
-    default:
-      return `Error: ${errors.join("\n") || String(result.subtype)}`;
-  }
-}
-
-/** The lines of a byte stream. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of stream) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line !== "") yield line;
-    }
-  }
-  buffer += decoder.decode();
-  if (buffer !== "") yield buffer;
-}
-
-/** A writable over a writer runCli already holds (a subcommand writes through it). */
-function writerStream(writer: WritableStreamDefaultWriter<Uint8Array>): WritableStream<Uint8Array> {
-  return new WritableStream({ write: (chunk) => writer.write(chunk) });
+    session.endInput();
+  })().catch(() => {});
 }

@@ -20,7 +20,7 @@ import { SystemClock } from "../timing/system_clock.ts";
 import { type Delay, type TimingProfile, timingProfile } from "../timing/timing_profile.ts";
 import { VirtualClock } from "../timing/virtual_clock.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
-import { type DecodedLine, type LineSink, LineSplitter } from "../wire/ndjson_decode_stream.ts";
+import { type DecodedLine, type LineSink, LineSplitter } from "../wire/line_splitter.ts";
 import type { CliFlags } from "./cli_args.ts";
 import { ControlChannel } from "./control_channel.ts";
 import { CrashWatch } from "./crash_watch.ts";
@@ -40,9 +40,9 @@ export interface ExitStatus {
   signal: string | null;
 }
 
-/** What the engine is built from. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What the engine is built from. */
 export interface EngineOptions {
   /** The scenario (validated). */
   scenario: Scenario;
@@ -68,6 +68,8 @@ export interface EngineOptions {
   invocation?: number;
   /** Runs tools for real (the binary's live mode). */
   runTool?: ToolRunner;
+  /** Where stdout's lines go instead of a stream (`SessionOptions.output`). */
+  output?: (line: Uint8Array) => void | Promise<void>;
 }
 
 /**
@@ -231,6 +233,7 @@ export class Engine {
       speedFactor: this.speed,
       prng: () => jitter.nextFloat(),
       recordSent: options.recordSent ?? false,
+      output: options.output,
       stampTimes: scenario.verbatim !== true,
       signal: this.ended.signal,
       // the reader went away: like a real process, this one dies of SIGPIPE when it writes

@@ -12,7 +12,7 @@ import { Pacer } from "../timing/pacer.ts";
 import { LoopBudget, yieldToEventLoop } from "../timing/real_time.ts";
 import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, RawLine } from "../wire/frame.ts";
-import { encodeFrame } from "../wire/ndjson_encode_stream.ts";
+import { encodeFrame } from "../wire/encode_frame.ts";
 import { sessionEnded } from "./turn_state.ts";
 
 /** One frame (or raw line) to write, with its delay instead of the profile's. */
@@ -38,6 +38,12 @@ export interface OutboxOptions {
   /** Keep every frame written (for `Session.sent()`). */
   recordSent: boolean;
   /**
+   * Where the lines go instead of {@linkcode Outbox.readable}: each line's bytes in order; a
+   * promise it returns holds output back until it settles (up to 16 lines in flight), and a
+   * rejection or a throw is a broken pipe. No stream is made.
+   */
+  output?: (line: Uint8Array) => void | Promise<void>;
+  /**
    * Write frames' `timestamp` as the session clock's time (default `true`); `false` keeps
    * the timestamps the frames carry (a recording's).
    */
@@ -62,17 +68,23 @@ const DONE: Promise<void> = Promise.resolve();
 /** Chunks the reader may lag behind before `send` waits for it. */
 const HIGH_WATER_MARK = 16;
 
+/** Where the lines go: the readable's controller, or the host's function. */
+interface Channel {
+  readonly desiredSize: number | null;
+  enqueue(chunk: Uint8Array): void;
+  close(): void;
+}
+
 /** The session's output: `send` frames, read them from `readable`. */
 export class Outbox {
-  /** The session's stdout. */
-  readonly readable: ReadableStream<Uint8Array>;
+  #readable?: ReadableStream<Uint8Array>;
   /** How many frames were handed to `send` (crashes count them). */
   count = 0;
   #clock: Clock;
   #pacer: Pacer;
   #budget = new LoopBudget();
   #stampTimes: boolean;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #controller!: Channel;
   #queue: Queued[] = [];
   #draining = false;
   #closed = false;
@@ -95,20 +107,36 @@ export class Outbox {
       maxCatchUpMs: 100,
     });
     if (options.recordSent) this.#sent = [];
-    this.readable = new ReadableStream<Uint8Array>({
+    const cancel = (wrote: boolean) => {
+      if (this.#cancelled) return;
+      const pending = wrote || this.#queue.length > 0;
+      this.#cancelled = true;
+      this.#closed = true;
+      this.#rejectQueued();
+      this.#wake();
+      options.onCancel(pending);
+    };
+    if (options.output) {
+      this.#controller = sinkChannel(options.output, () => this.#wake(), () => cancel(true));
+      return;
+    }
+    this.#readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#controller = controller;
       },
       pull: () => this.#wake(),
-      cancel: () => {
-        const pending = this.#queue.length > 0;
-        this.#cancelled = true;
-        this.#closed = true;
-        this.#rejectQueued();
-        this.#wake();
-        options.onCancel(pending);
-      },
+      cancel: () => cancel(false),
     }, { highWaterMark: HIGH_WATER_MARK });
+  }
+
+  /** The session's stdout (a `TypeError` when the lines go to the `output` function). */
+  get readable(): ReadableStream<Uint8Array> {
+    if (!this.#readable) {
+      throw new TypeError(
+        "Cannot read the session's stdout: its lines go to the 'output' function it was given",
+      );
+    }
+    return this.#readable;
   }
 
   /** The frames written so far (only with `recordSent`). */
@@ -269,4 +297,43 @@ function stamp(frame: Frame | RawLine, now: number): Frame | RawLine {
     return { ...frame, timestamp: new Date(now).toISOString() };
   }
   return frame;
+}
+
+/**
+ * A channel that hands each line to `output`: its promises count against the high-water
+ * mark and wake the outbox as they settle; a failure (a reader that went away) cancels.
+ */
+function sinkChannel(
+  output: (line: Uint8Array) => void | Promise<void>,
+  wake: () => void,
+  cancel: () => void,
+): Channel {
+  let pending = 0;
+  const settled = () => {
+    pending--;
+    wake();
+  };
+  const failed = () => {
+    pending--;
+    cancel();
+  };
+  return {
+    get desiredSize() {
+      return HIGH_WATER_MARK - pending;
+    },
+    enqueue(chunk) {
+      let result: void | Promise<void>;
+      try {
+        result = output(chunk);
+      } catch {
+        cancel();
+        return;
+      }
+      if (result && typeof result.then === "function") {
+        pending++;
+        result.then(settled, failed);
+      }
+    },
+    close() {},
+  };
 }

@@ -69,6 +69,15 @@ export interface SessionOptions {
    * binary's live mode); `undefined` from it keeps the scripted result.
    */
   runTool?: ToolRunner;
+  /**
+   * Where the session's stdout goes instead of {@linkcode Session.readable}: each
+   * stream-json line's bytes (newline included), in order. A promise it returns holds
+   * further output back until it settles (up to 16 lines in flight); a rejection or a
+   * throw is a reader that went away (a broken pipe). Then `readable` throws a
+   * `TypeError`, and no Web Stream is made: hosts that write their stdout themselves (the
+   * fake binary) use it with {@linkcode Session.write} and {@linkcode Session.endInput}.
+   */
+  output?: (line: Uint8Array) => void | Promise<void>;
 }
 
 /**
@@ -92,10 +101,6 @@ export interface SessionOptions {
  * ```
  */
 export class Session {
-  /** The session's stdout: stream-json lines. */
-  readonly readable: ReadableStream<Uint8Array>;
-  /** The session's stdin: stream-json lines, as bytes or strings. */
-  readonly writable: WritableStream<Uint8Array | string>;
   /** Resolves when the process has exited. */
   readonly exited: Promise<ExitStatus>;
   /** Everything the client wrote. */
@@ -109,6 +114,7 @@ export class Session {
   /** The scenario. */
   readonly scenario: Scenario;
   #engine: Engine;
+  #writable?: WritableStream<Uint8Array | string>;
 
   /** Starts the process. */
   constructor(scenario: Scenario, options: SessionOptions = {}) {
@@ -127,6 +133,7 @@ export class Session {
       recordSent: options.recordSent,
       invocation: options.invocation,
       runTool: options.runTool,
+      output: options.output,
     });
     this.#engine = engine;
     this.scenario = scenario;
@@ -134,24 +141,50 @@ export class Session {
     this.clock = engine.clock;
     this.ctx = engine.ctx;
     this.exited = engine.exited;
-    this.readable = engine.outbox.readable;
     engine.runTurn = runTurn;
     installSdkRequests(engine);
     engine.startInput(this, runConnect(engine));
-    this.writable = new WritableStream<Uint8Array | string>({
-      write: (chunk) => {
-        if (engine.closed) {
-          throw new TypeError(
-            `Cannot write to the claude-mock process${engine.label()}: it has exited (${
-              describeExit(engine.exit)
-            })`,
-          );
-        }
-        engine.input(chunk);
-      },
-      close: () => engine.endInput(),
-      abort: () => engine.endInput(),
+  }
+
+  /**
+   * The session's stdout: stream-json lines (a `TypeError` when the session was given an
+   * `output` function instead).
+   */
+  get readable(): ReadableStream<Uint8Array> {
+    return this.#engine.outbox.readable;
+  }
+
+  /** The session's stdin: stream-json lines, as bytes or strings. */
+  get writable(): WritableStream<Uint8Array | string> {
+    this.#writable ??= new WritableStream<Uint8Array | string>({
+      write: (chunk) => this.write(chunk),
+      close: () => this.endInput(),
+      abort: () => this.endInput(),
     });
+    return this.#writable;
+  }
+
+  /**
+   * Writes stream-json to the session's stdin without a stream: what a write to
+   * {@linkcode Session.writable} does. Lines may be split across writes.
+   *
+   * @throws {TypeError} When the process has exited.
+   */
+  write(chunk: Uint8Array | string): void {
+    const engine = this.#engine;
+    if (engine.closed) {
+      throw new TypeError(
+        `Cannot write to the claude-mock process${engine.label()}: it has exited (${
+          describeExit(engine.exit)
+        })`,
+      );
+    }
+    engine.input(chunk);
+  }
+
+  /** Closes the session's stdin: what closing {@linkcode Session.writable} does. */
+  endInput(): void {
+    this.#engine.endInput();
   }
 
   /** What the client sent in `initialize` (hooks, MCP servers, ...), once it did. */

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { PrintOutput, type PrintOutputOptions } from "./_print_output.ts";
+
+const encoder = new TextEncoder();
+const line = (frame: Record<string, unknown>) => JSON.stringify(frame);
+const init = line({ type: "system", subtype: "init" });
+const state = line({ type: "system", subtype: "session_state_changed", state: "idle" });
+const assistant = line({ type: "assistant", message: { content: [] } });
+const result = (extra: Record<string, unknown> = {}) =>
+  line({
+    type: "result",
+    subtype: "success",
+    result: "Hi!",
+    model_usage_since_last_result: {},
+    ...extra,
+  });
+
+function output(options: Partial<PrintOutputOptions> = {}) {
+  let out = "";
+  let crashes = 0;
+  const printed = new PrintOutput({
+    format: "stream-json",
+    keepState: false,
+    crashAfter: Infinity,
+    write: (chunk) => Promise.resolve(void (out += new TextDecoder().decode(chunk))),
+    onCrash: () => crashes++,
+    ...options,
+  });
+  return { printed, out: () => out, crashes: () => crashes };
+}
+
+Deno.test("PrintOutput stream-json: each line as it comes, across chunk boundaries; session_state_changed only when asked", async () => {
+  const bytes = encoder.encode([init, state, assistant, result()].join("\n") + "\n");
+  for (const keepState of [false, true]) {
+    const { printed, out } = output({ keepState });
+    for (let at = 0; at < bytes.length; at += 7) await printed.push(bytes.subarray(at, at + 7));
+    await printed.finish();
+    const expected = keepState ? [init, state, assistant, result()] : [init, assistant, result()];
+    assert.equal(out(), expected.join("\n") + "\n");
+    assert.deepEqual(printed.written, expected);
+  }
+});
+
+Deno.test("PrintOutput json and text: the result alone at the end, in the real CLI's shapes", async () => {
+  const json = output({ format: "json" });
+  json.printed.push(encoder.encode(`${init}\n${assistant}\n${result()}`));
+  assert.equal(json.out(), "", "nothing before the end");
+  await json.printed.finish();
+  assert.deepEqual(JSON.parse(json.out()), { type: "result", subtype: "success", result: "Hi!" });
+
+  const text = output({ format: "text" });
+  text.printed.push(encoder.encode(`${init}\n{not json, "type":"result"\n${result()}\n`));
+  await text.printed.finish();
+  assert.equal(text.out(), "Hi!\n");
+
+  const maxTurns = output({ format: "text" });
+  maxTurns.printed.push(encoder.encode(
+    result({ subtype: "error_max_turns", errors: ["Reached maximum number of turns (2)"] }) + "\n",
+  ));
+  await maxTurns.printed.finish();
+  assert.equal(maxTurns.out(), "Error: Reached max turns (2)\n");
+
+  const none = output({ format: "json" });
+  none.printed.push(encoder.encode(`${init}\n`));
+  await none.printed.finish();
+  assert.equal(none.out(), "", "no result, nothing printed");
+});
+
+Deno.test("PrintOutput crashAfter: the crash point is called once, and nothing more is written", async () => {
+  const { printed, out, crashes } = output({ crashAfter: 2 });
+  printed.push(encoder.encode(`${init}\n${state}\n${assistant}\n${result()}\n`));
+  await printed.finish();
+  assert.equal(crashes(), 1);
+  assert.equal(printed.crashed, true);
+  assert.equal(out(), `${init}\n${assistant}\n`);
+
+  const json = output({ format: "json", crashAfter: 3 });
+  json.printed.push(encoder.encode(`${init}\n${assistant}\n${result()}\n`));
+  await json.printed.finish();
+  assert.equal(json.crashes(), 1);
+  assert.equal(json.out(), "", "a run that crashed prints no result");
+});

@@ -1,0 +1,131 @@
+/**
+ * The fake binary's standard streams as three functions: read a chunk of stdin, write to
+ * stdout, write to stderr. The binary's own process hands it the host's file handles
+ * (`_main.ts`), so print mode never makes a Web Stream (on Deno the first one loads the
+ * streams implementation, about 5 ms of start-up); `runCli` adapts the Web Streams it is
+ * given. Internal.
+ *
+ * @module
+ */
+
+import { realTimeout } from "../timing/real_time.ts";
+
+/** Standard input, output and error, as functions. */
+export interface Stdio {
+  /** The next chunk of stdin, or `null` at its end. */
+  read(): Promise<Uint8Array | null>;
+  /** Gives up on stdin: a read in progress may be dropped. */
+  cancelRead(): void;
+  /** Writes to stdout, in call order; rejects when its reader went away. */
+  write(chunk: Uint8Array): Promise<void>;
+  /** Writes to stderr, in call order. */
+  writeErr(chunk: Uint8Array): Promise<void>;
+}
+
+/** {@linkcode Stdio} over Web Streams; `close` closes stdout and stderr and lets go of stdin. */
+export function streamStdio(
+  streams: {
+    stdin: ReadableStream<Uint8Array>;
+    stdout: WritableStream<Uint8Array>;
+    stderr: WritableStream<Uint8Array>;
+  },
+): Stdio & { close(): Promise<void> } {
+  const out = streams.stdout.getWriter();
+  const err = streams.stderr.getWriter();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    async read() {
+      reader ??= streams.stdin.getReader();
+      const { done, value } = await reader.read();
+      return done ? null : value;
+    },
+    cancelRead: () => void reader?.cancel().catch(() => {}),
+    write: (chunk) => out.write(chunk),
+    writeErr: (chunk) => err.write(chunk),
+    async close() {
+      await out.close().catch(() => {});
+      await err.close().catch(() => {});
+      try {
+        reader?.releaseLock();
+      } catch {
+        // a read still pending keeps the lock
+      }
+    },
+  };
+}
+
+/** Stdin as a stream, read on demand (a subcommand takes streams). */
+export function readableOf(stdio: Stdio): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await stdio.read();
+      if (chunk === null) controller.close();
+      else controller.enqueue(chunk);
+    },
+    cancel: () => stdio.cancelRead(),
+  }, { highWaterMark: 0 });
+}
+
+/** A writable over one of the write functions (a subcommand takes streams). */
+export function writableOf(
+  write: (chunk: Uint8Array) => Promise<void>,
+): WritableStream<Uint8Array> {
+  return new WritableStream<Uint8Array>({ write: (chunk) => write(chunk) });
+}
+
+/** The warning the real CLI prints when piped stdin stays silent for 3 s. */
+const QUIET_WARNING =
+  "Warning: no stdin data received in 3s, proceeding without it. If piping from a slow command, redirect stdin explicitly: < /dev/null to skip, or wait longer.\n";
+
+/**
+ * All of stdin as text. A stdin that may stall (a pipe or a socket) and stays empty for 3 s
+ * is given up on with the real CLI's warning on stderr; a file or `/dev/null` ends by itself
+ * and is read without a timer (arming one costs start-up time on Deno).
+ */
+export async function readAllStdin(stdio: Stdio, mayStall: boolean): Promise<string> {
+  const decoder = new TextDecoder();
+  let cancel = () => {};
+  const quiet = mayStall
+    ? new Promise<"quiet">((resolve) => {
+      cancel = realTimeout(() => resolve("quiet"), 3000);
+    })
+    : undefined;
+  try {
+    const first = quiet ? await Promise.race([stdio.read(), quiet]) : await stdio.read();
+    cancel();
+    if (first === "quiet") {
+      await stdio.writeErr(new TextEncoder().encode(QUIET_WARNING));
+      stdio.cancelRead();
+      return "";
+    }
+    if (first === null) return "";
+    let text = decoder.decode(first, { stream: true });
+    for (let chunk = await stdio.read(); chunk !== null; chunk = await stdio.read()) {
+      text += decoder.decode(chunk, { stream: true });
+    }
+    return text + decoder.decode();
+  } finally {
+    cancel();
+  }
+}
+
+/** Splits bytes into lines (without their newlines; empty lines dropped), across chunks. */
+export class LineBuffer {
+  #decoder = new TextDecoder();
+  #rest = "";
+
+  /** The lines `chunk` completes. */
+  push(chunk: Uint8Array): string[] {
+    const text = this.#rest + this.#decoder.decode(chunk, { stream: true });
+    const parts = text.split("\n");
+    this.#rest = parts.pop()!;
+    return parts.filter((line) => line !== "");
+  }
+
+  /** The last line, when the bytes did not end with a newline. */
+  end(): string[] {
+    const rest = this.#rest + this.#decoder.decode();
+    this.#rest = "";
+    return rest === "" ? [] : [rest];
+  }
+}

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import {
+  LineBuffer,
+  readableOf,
+  readAllStdin,
+  type Stdio,
+  streamStdio,
+  writableOf,
+} from "./_stdio.ts";
+
+const encoder = new TextEncoder();
+
+function chunksStdio(chunks: Uint8Array[], sink: string[] = []): Stdio {
+  return {
+    read: () => Promise.resolve(chunks.shift() ?? null),
+    cancelRead: () => {},
+    write: (chunk) => Promise.resolve(void sink.push(new TextDecoder().decode(chunk))),
+    writeErr: (chunk) => Promise.resolve(void sink.push(`err:${new TextDecoder().decode(chunk)}`)),
+  };
+}
+
+Deno.test("readAllStdin: all of stdin as text, a character split across chunks included", async () => {
+  const bytes = encoder.encode("héllo\nwörld\n");
+  const chunks = [bytes.subarray(0, 2), bytes.subarray(2, 9), bytes.subarray(9)];
+  assert.equal(await readAllStdin(chunksStdio(chunks), false), "héllo\nwörld\n");
+  assert.equal(await readAllStdin(chunksStdio([]), false), "");
+  // a pipe that answers at once arms no warning (the timer is cancelled)
+  assert.equal(await readAllStdin(chunksStdio([encoder.encode("x")]), true), "x");
+});
+
+Deno.test("streamStdio: Web Streams as functions; close closes stdout and stderr", async () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  let closed = 0;
+  const sink = (into: string[]) =>
+    new WritableStream<Uint8Array>({
+      write: (c) => void into.push(new TextDecoder().decode(c)),
+      close: () => void closed++,
+    });
+  const stdio = streamStdio({
+    stdin: new Blob(["ab", "c"]).stream(),
+    stdout: sink(out),
+    stderr: sink(err),
+  });
+  assert.equal(await readAllStdin(stdio, false), "abc");
+  await stdio.write(encoder.encode("o"));
+  await stdio.writeErr(encoder.encode("e"));
+  await stdio.close();
+  assert.deepEqual([out, err, closed], [["o"], ["e"], 2]);
+});
+
+Deno.test("readableOf and writableOf: streams over the functions, for subcommands", async () => {
+  const sink: string[] = [];
+  const stdio = chunksStdio([encoder.encode("in1"), encoder.encode("in2")], sink);
+  assert.equal(await new Response(readableOf(stdio)).text(), "in1in2");
+  const writer = writableOf(stdio.writeErr).getWriter();
+  await writer.write(encoder.encode("x"));
+  await writer.close();
+  assert.deepEqual(sink, ["err:x"]);
+});
+
+Deno.test("LineBuffer: lines across chunks, empty lines dropped, a last line without newline", () => {
+  const lines = new LineBuffer();
+  const bytes = encoder.encode("a\n\nbé");
+  assert.deepEqual(lines.push(bytes.subarray(0, 5)), ["a"]);
+  assert.deepEqual(lines.push(bytes.subarray(5)), []);
+  assert.deepEqual(lines.push(encoder.encode("c\nd")), ["béc"]);
+  assert.deepEqual(lines.end(), ["d"]);
+  assert.deepEqual(lines.end(), []);
+});
