@@ -10,7 +10,7 @@ import { type Frame, isObject } from "./frame.ts";
 import { WireError } from "./wire_error.ts";
 
 /** The default line length limit (`NdjsonDecodeStreamOptions.maxLineLength`): 16 MiB of characters. */
-export const DEFAULT_MAX_LINE_LENGTH = 16 * 1024 * 1024;
+export const DEFAULT_MAX_LINE_LENGTH: number = 16 * 1024 * 1024;
 
 /** How much of an over-long line {@linkcode DecodedLine} `raw` keeps. */
 const OVERLONG_RAW_LENGTH = 1024;
