@@ -20,7 +20,11 @@ interface DenoProcess {
   args: string[];
   env: { toObject(): Record<string, string> };
   cwd(): string;
-  stdin: { read(buffer: Uint8Array): Promise<number | null>; isTerminal(): boolean };
+  stdin: {
+    read(buffer: Uint8Array): Promise<number | null>;
+    readSync(buffer: Uint8Array): number | null;
+    isTerminal(): boolean;
+  };
   stdout: DenoFile;
   stderr: DenoFile;
   uid?(): number | null;
@@ -42,17 +46,20 @@ export async function runMain(): Promise<void> {
   const onTerm = () => abort.abort();
   if (deno) {
     deno.addSignalListener("SIGTERM", onTerm);
+    const stdinIsTerminal = deno.stdin.isTerminal();
+    const stdinMayStall = mayStall(() => {
+      const info = deno.statSync("/dev/stdin");
+      return info.isFile || info.isCharDevice === true;
+    });
     const code = await runCliProcess({
       argv: deno.args,
       env: deno.env.toObject(),
       cwd: deno.cwd(),
-      stdinIsTerminal: deno.stdin.isTerminal(),
-      stdinMayStall: mayStall(() => {
-        const info = deno.statSync("/dev/stdin");
-        return info.isFile || info.isCharDevice === true;
-      }),
+      stdinIsTerminal,
+      stdinMayStall,
       stdoutIsTerminal: deno.stdout.isTerminal(),
-      stdio: denoStdio(deno),
+      // a file or /dev/null is read at once: no trip through the runtime's thread pool
+      stdio: denoStdio(deno, !stdinMayStall && !stdinIsTerminal),
       isRoot: deno.uid?.() === 0,
       signal: abort.signal,
     });
@@ -93,13 +100,16 @@ function mayStall(endsByItself: () => boolean): boolean {
   }
 }
 
-/** Deno's standard streams through their handles: no Web Stream is made. */
-function denoStdio(deno: DenoProcess): Stdio {
+/**
+ * Deno's standard streams through their handles: no Web Stream is made. `readAtOnce`: stdin
+ * is a file (or `/dev/null`), read synchronously.
+ */
+function denoStdio(deno: DenoProcess, readAtOnce: boolean): Stdio {
   let buffer: Uint8Array | undefined;
   return {
     async read() {
       buffer ??= new Uint8Array(64 * 1024);
-      const n = await deno.stdin.read(buffer);
+      const n = readAtOnce ? deno.stdin.readSync(buffer) : await deno.stdin.read(buffer);
       return n === null ? null : buffer.slice(0, n);
     },
     // a read in progress cannot be called off; the process exits without waiting for it
