@@ -22,7 +22,7 @@ export interface Stdio {
   writeErr(chunk: Uint8Array): Promise<void>;
 }
 
-/** {@linkcode Stdio} over Web Streams; `close` closes stdout and stderr and lets go of stdin. */
+/** {@linkcode Stdio} over Web Streams; `close` closes stdout and stderr and cancels stdin. */
 export function streamStdio(
   streams: {
     stdin: ReadableStream<Uint8Array>;
@@ -45,11 +45,8 @@ export function streamStdio(
     async close() {
       await out.close().catch(() => {});
       await err.close().catch(() => {});
-      try {
-        reader?.releaseLock();
-      } catch {
-        // a read still pending keeps the lock
-      }
+      // as a process that exits closes its stdin: a read still pending ends, the writer sees it
+      await reader?.cancel().catch(() => {});
     },
   };
 }

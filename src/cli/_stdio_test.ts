@@ -68,3 +68,16 @@ Deno.test("LineBuffer: lines across chunks, empty lines dropped, a last line wit
   assert.deepEqual(lines.end(), ["d"]);
   assert.deepEqual(lines.end(), []);
 });
+
+Deno.test("streamStdio close: stdin is cancelled, as a process that exits closes it", async () => {
+  let cancelled: unknown = "no";
+  const stdio = streamStdio({
+    stdin: new ReadableStream<Uint8Array>({ cancel: (reason) => void (cancelled = reason) }),
+    stdout: new WritableStream(),
+    stderr: new WritableStream(),
+  });
+  const pending = stdio.read();
+  await stdio.close();
+  assert.equal(await pending, null);
+  assert.equal(cancelled, undefined);
+});

@@ -1,16 +1,11 @@
 import assert from "node:assert/strict";
+import { userPrompt } from "../builders/user.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import { any } from "../scenario/matcher.ts";
 import type { Frame } from "../wire/frame.ts";
 import { Session } from "./session.ts";
 
-const prompt = (content: string) =>
-  JSON.stringify({
-    type: "user",
-    session_id: "",
-    message: { role: "user", content },
-    parent_tool_use_id: null,
-  }) + "\n";
+const prompt = (text: string) => `${JSON.stringify(userPrompt(text))}\n`;
 const decoder = new TextDecoder();
 const scenario = () => new ScenarioBuilder({ seed: 7 }).on(any()).respond("Hello!").build();
 /** A scenario whose one turn writes 40 frames and a result. */
