@@ -9,7 +9,7 @@
  */
 
 import { runCliProcess } from "./run_cli.ts";
-import type { Stdio } from "./_stdio.ts";
+import { serialWriter, type Stdio } from "./_stdio.ts";
 
 interface DenoFile {
   write(data: Uint8Array): Promise<number>;
@@ -116,17 +116,6 @@ function denoStdio(deno: DenoProcess, readAtOnce: boolean): Stdio {
     cancelRead: () => {},
     write: serialWriter(deno.stdout),
     writeErr: serialWriter(deno.stderr),
-  };
-}
-
-/** Writes all of each chunk, one chunk after the other; after a failure every write fails. */
-function serialWriter(file: DenoFile): (chunk: Uint8Array) => Promise<void> {
-  let tail: Promise<void> = Promise.resolve();
-  return (chunk) => {
-    tail = tail.then(async () => {
-      for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
-    });
-    return tail;
   };
 }
 

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 
 // On Deno the first Web Stream loads the streams implementation (about 5 ms of the binary's
-// start-up): the binary's print mode reaches stdio through the handles and files through
-// sync operations. This run records every way in that a change could bring streams back.
-Deno.test("on Deno, the binary's print mode makes no Web Stream (stdio through handles, files without writeTextFile)", async () => {
+// start-up), the first setTimeout the timers (about 6 ms) and the first setImmediate the Node
+// compatibility layer (about 10 ms): the binary's print mode reaches stdio through the handles,
+// files through sync operations, and gives the event loop its turns by waiting on its own
+// writes. This run records every way in that a change could bring them back.
+Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no timer (stdio through handles, files without writeTextFile)", async () => {
   const main = new URL("./_main.ts", import.meta.url).href;
   const script = `
     const touched = new Set();
@@ -16,7 +18,9 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream (stdio through h
         get() { touched.add(label); return own.get ? own.get.call(this) : own.value; },
       });
     };
-    for (const name of ["ReadableStream", "WritableStream", "TransformStream"]) watch(globalThis, name, name);
+    for (const name of ["ReadableStream", "WritableStream", "TransformStream", "setImmediate", "setTimeout"]) {
+      watch(globalThis, name, name);
+    }
     watch(Deno.stdin, "readable", "Deno.stdin.readable");
     watch(Deno.stdout, "writable", "Deno.stdout.writable");
     watch(Deno.stderr, "writable", "Deno.stderr.writable");
@@ -33,20 +37,25 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream (stdio through h
     await runMain();
   `;
   const dir = await Deno.makeTempDir();
+  // a reply long enough that the engine works for more than its 4 ms between event loop turns
+  const long = { exchanges: [{ on: { any: true }, steps: [{ say: "word ".repeat(3000) }] }] };
+  await Deno.writeTextFile(`${dir}/long.json`, JSON.stringify(long));
+  const runs = [
+    ["--output-format", "json"],
+    ["--output-format", "stream-json", "--verbose"],
+    [
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--include-partial-messages",
+      "--scenario",
+      `${dir}/long.json`,
+    ],
+  ];
   try {
-    for (const format of ["json", "stream-json"]) {
+    for (const args of runs) {
       const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "eval",
-          "--no-config",
-          script,
-          "--",
-          "-p",
-          "hello",
-          "--output-format",
-          format,
-          "--verbose",
-        ],
+        args: ["eval", "--no-config", script, "--", "-p", "hello", ...args],
         env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
         stdin: "null",
         stdout: "piped",
@@ -56,10 +65,14 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream (stdio through h
       const report = JSON.parse(decoder.decode(out.stderr).trim().split("\n").at(-1)!);
       assert.deepEqual(report, { code: 0, touched: [] }, decoder.decode(out.stderr));
       const lines = decoder.decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
-      assert.equal(lines.at(-1).result, "Hello! How can I help?");
+      assert.equal(lines.at(-1).type, "result");
+      if (args.includes("--include-partial-messages")) {
+        assert.ok(lines.length > 500, `${lines.length} lines`);
+      }
     }
-    const transcripts = [...Deno.readDirSync(`${dir}/config/projects`)];
-    assert.equal(transcripts.length, 1, "the runs kept their transcripts");
+    const projects = [...Deno.readDirSync(`${dir}/config/projects`)];
+    const transcripts = [...Deno.readDirSync(`${dir}/config/projects/${projects[0].name}`)];
+    assert.equal(transcripts.length, 3, "the runs kept their transcripts");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

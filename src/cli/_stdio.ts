@@ -126,3 +126,49 @@ export class LineBuffer {
     return rest === "" ? [] : [rest];
   }
 }
+
+/**
+ * Writes all of each chunk, in call order; after a failure every write fails. Chunks handed
+ * over while a write is in flight go out together in the next write (one system call for a
+ * burst of lines).
+ */
+export function serialWriter(
+  file: { write(data: Uint8Array): Promise<number> },
+): (chunk: Uint8Array) => Promise<void> {
+  let queued: Uint8Array[] = [];
+  let next: Promise<void> | undefined;
+  let failure: { error: unknown } | undefined;
+  const writeAll = async (bytes: Uint8Array) => {
+    for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+  };
+  const flush = async (): Promise<void> => {
+    const chunks = queued;
+    queued = [];
+    next = undefined;
+    if (failure) throw failure.error;
+    try {
+      await writeAll(chunks.length === 1 ? chunks[0] : concat(chunks));
+    } catch (error) {
+      failure = { error };
+      throw error;
+    }
+  };
+  let last: Promise<void> = Promise.resolve();
+  return (chunk) => {
+    queued.push(chunk);
+    // the chunks queued before `last` settles share one write
+    next ??= last.then(flush, flush);
+    last = next;
+    return next;
+  };
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}

@@ -3,6 +3,7 @@ import {
   LineBuffer,
   readableOf,
   readAllStdin,
+  serialWriter,
   type Stdio,
   streamStdio,
   writableOf,
@@ -80,4 +81,37 @@ Deno.test("streamStdio close: stdin is cancelled, as a process that exits closes
   await stdio.close();
   assert.equal(await pending, null);
   assert.equal(cancelled, undefined);
+});
+
+Deno.test("serialWriter: in call order, all of each chunk, what queues up meanwhile in one write; after a failure every write fails", async () => {
+  const calls: string[] = [];
+  let gate: (() => void) | undefined;
+  let fail = false;
+  const file = {
+    async write(data: Uint8Array): Promise<number> {
+      if (fail) throw new Error("EPIPE");
+      if (gate === undefined) await new Promise<void>((resolve) => (gate = resolve));
+      // a short write: at most 4 bytes at a time
+      const n = Math.min(4, data.length);
+      calls.push(new TextDecoder().decode(data.subarray(0, n)));
+      return n;
+    },
+  };
+  const write = serialWriter(file);
+  const first = write(encoder.encode("ab"));
+  while (gate === undefined) await Promise.resolve();
+  // the first write is in flight: these three wait, then go out together
+  const burst = [
+    write(encoder.encode("cd")),
+    write(encoder.encode("ef")),
+    write(encoder.encode("g")),
+  ];
+  gate();
+  await Promise.all([first, ...burst]);
+  assert.deepEqual(calls, ["ab", "cdef", "g"]);
+  fail = true;
+  await assert.rejects(write(encoder.encode("h")), /EPIPE/);
+  fail = false;
+  await assert.rejects(write(encoder.encode("i")), /EPIPE/, "a failed stream stays failed");
+  assert.equal(calls.join(""), "abcdefg");
 });

@@ -75,6 +75,11 @@ interface Channel {
   close(): void;
 }
 
+/** The host's function as a channel: how many of its writes are still in flight. */
+interface SinkChannel extends Channel {
+  readonly pending: number;
+}
+
 /** The session's output: `send` frames, read them from `readable`. */
 export class Outbox {
   #readable?: ReadableStream<Uint8Array>;
@@ -85,6 +90,7 @@ export class Outbox {
   #budget = new LoopBudget();
   #stampTimes: boolean;
   #controller!: Channel;
+  #sink?: SinkChannel;
   #queue: Queued[] = [];
   #draining = false;
   #closed = false;
@@ -117,7 +123,8 @@ export class Outbox {
       options.onCancel(pending);
     };
     if (options.output) {
-      this.#controller = sinkChannel(options.output, () => this.#wake(), () => cancel(true));
+      this.#sink = sinkChannel(options.output, () => this.#wake(), () => cancel(true));
+      this.#controller = this.#sink;
       return;
     }
     this.#readable = new ReadableStream<Uint8Array>({
@@ -173,7 +180,7 @@ export class Outbox {
     if (!this.#draining && this.#queue.length === 0) {
       const delay = this.#delayOf(item);
       const now = this.#clock.now();
-      const yieldNow = this.#budget.due();
+      const yieldNow = this.#yieldDue();
       if (delay <= 0 && !yieldNow && (this.#controller.desiredSize ?? 0) > 0) {
         this.#pacer.immediate(now);
         this.#controller.enqueue(
@@ -220,6 +227,22 @@ export class Outbox {
     this.#wake();
   }
 
+  /**
+   * Whether the work has run long enough to give the event loop a turn. Writing to the host's
+   * function, that turn is the completion of a write in flight (with none in flight, nothing
+   * waits on this process's output): no timer, and on Deno no `setImmediate`, whose first use
+   * loads the Node compatibility layer.
+   */
+  #yieldDue(): boolean {
+    return this.#budget.due() && (this.#sink === undefined || this.#sink.pending > 0);
+  }
+
+  #yield(): Promise<void> {
+    if (!this.#sink) return yieldToEventLoop();
+    // a write in flight wakes the outbox as it settles; none in flight, there is nothing to wait for
+    return this.#sink.pending > 0 ? this.#waitForWake() : DONE;
+  }
+
   #delayOf(item: Outgoing): number {
     const frame = item.frame as { type?: unknown };
     return this.#pacer.delay(item.delay, typeof frame.type === "string" ? frame.type : undefined);
@@ -251,7 +274,7 @@ export class Outbox {
           now = this.#clock.now();
         } else {
           this.#pacer.immediate(now);
-          if (yieldHere || this.#budget.due()) await yieldToEventLoop();
+          if (yieldHere || this.#yieldDue()) await this.#yield();
         }
         while (!this.#closed && (this.#controller.desiredSize ?? 0) <= 0) {
           await this.#waitForWake();
@@ -307,7 +330,7 @@ function sinkChannel(
   output: (line: Uint8Array) => void | Promise<void>,
   wake: () => void,
   cancel: () => void,
-): Channel {
+): SinkChannel {
   let pending = 0;
   const settled = () => {
     pending--;
@@ -318,6 +341,9 @@ function sinkChannel(
     cancel();
   };
   return {
+    get pending() {
+      return pending;
+    },
     get desiredSize() {
       return HIGH_WATER_MARK - pending;
     },
