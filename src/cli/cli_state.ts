@@ -26,16 +26,38 @@ export function stateDir(env: Record<string, string | undefined>): string {
   return env.CLAUDE_MOCK_STATE_DIR ?? `${configDir(env)}/claude-mock`;
 }
 
-/** Claims the next invocation number (1 for the first run) in `dir`. */
+/**
+ * Claims the next invocation number (1 for the first run) in `dir`: each claim creates the
+ * file of its number exclusively, so runs that overlap never share one. The first free
+ * number is found by probing (1, 2, 4, … then halving), a few file checks however many runs
+ * came before, instead of listing them all.
+ */
 export async function nextInvocation(dir: string): Promise<number> {
   const folder = `${dir}/invocations`;
   await mkdirp(folder);
-  const taken = (await readDir(folder)).map(Number).filter(Number.isSafeInteger);
-  for (let n = taken.length + 1;; n++) {
+  const taken = async (n: number) => (await fileTime(`${folder}/${n}`)) !== undefined;
+  let free = 1;
+  if (await taken(1)) {
+    // claims are made in order: 1..k are taken; find the first free one above
+    let low = 1;
+    let high = 2;
+    while (await taken(high)) {
+      low = high;
+      high *= 2;
+    }
+    while (high - low > 1) {
+      const mid = low + Math.floor((high - low) / 2);
+      if (await taken(mid)) low = mid;
+      else high = mid;
+    }
+    free = high;
+  }
+  for (let n = free;; n++) {
     try {
       await createNew(`${folder}/${n}`);
       return n;
     } catch (error) {
+      // another run claimed it meanwhile
       if (errorCode(error) !== "EEXIST") throw error;
     }
   }
