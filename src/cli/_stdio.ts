@@ -79,12 +79,21 @@ const QUIET_WARNING =
  * is given up on with the real CLI's warning on stderr; a file or `/dev/null` ends by itself
  * and is read without a timer (arming one costs start-up time on Deno).
  */
-export async function readAllStdin(stdio: Stdio, mayStall: boolean): Promise<string> {
+export async function readAllStdin(
+  stdio: Stdio,
+  options: {
+    /** Whether stdin may stay open without data (a pipe or a socket). */
+    mayStall: boolean;
+    /** Arms a timer, returns its canceller (default: the host's real `setTimeout`). */
+    timer?: (fn: () => void, ms: number) => () => void;
+  },
+): Promise<string> {
   const decoder = new TextDecoder();
   let cancel = () => {};
-  const quiet = mayStall
+  const timer = options.timer ?? realTimeout;
+  const quiet = options.mayStall
     ? new Promise<"quiet">((resolve) => {
-      cancel = realTimeout(() => resolve("quiet"), 3000);
+      cancel = timer(() => resolve("quiet"), 3000);
     })
     : undefined;
   try {

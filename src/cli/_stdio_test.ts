@@ -23,10 +23,40 @@ function chunksStdio(chunks: Uint8Array[], sink: string[] = []): Stdio {
 Deno.test("readAllStdin: all of stdin as text, a character split across chunks included", async () => {
   const bytes = encoder.encode("héllo\nwörld\n");
   const chunks = [bytes.subarray(0, 2), bytes.subarray(2, 9), bytes.subarray(9)];
-  assert.equal(await readAllStdin(chunksStdio(chunks), false), "héllo\nwörld\n");
-  assert.equal(await readAllStdin(chunksStdio([]), false), "");
-  // a pipe that answers at once arms no warning (the timer is cancelled)
-  assert.equal(await readAllStdin(chunksStdio([encoder.encode("x")]), true), "x");
+  assert.equal(await readAllStdin(chunksStdio(chunks), { mayStall: false }), "héllo\nwörld\n");
+  assert.equal(await readAllStdin(chunksStdio([]), { mayStall: false }), "");
+});
+
+Deno.test("readAllStdin: a pipe silent for 3 s is given up on with the real CLI's warning; one that answers is read", async () => {
+  const timers: { ms: number; fire: () => void; cancelled: boolean }[] = [];
+  const timer = (fire: () => void, ms: number) => {
+    const t = { ms, fire, cancelled: false };
+    timers.push(t);
+    return () => void (t.cancelled = true);
+  };
+  const sink: string[] = [];
+  let cancelledRead = false;
+  const silent: Stdio = {
+    ...chunksStdio([], sink),
+    read: () => new Promise(() => {}),
+    cancelRead: () => void (cancelledRead = true),
+  };
+  const reading = readAllStdin(silent, { mayStall: true, timer });
+  assert.equal(timers.length, 1);
+  assert.equal(timers[0].ms, 3000);
+  timers[0].fire();
+  assert.equal(await reading, "");
+  assert.equal(cancelledRead, true);
+  assert.deepEqual(sink, [
+    "err:Warning: no stdin data received in 3s, proceeding without it. If piping from a slow command, redirect stdin explicitly: < /dev/null to skip, or wait longer.\n",
+  ]);
+
+  const answered = await readAllStdin(chunksStdio([encoder.encode("x")]), {
+    mayStall: true,
+    timer,
+  });
+  assert.equal(answered, "x");
+  assert.equal(timers[1].cancelled, true, "the timer of a pipe that answered is cancelled");
 });
 
 Deno.test("streamStdio: Web Streams as functions; close closes stdout and stderr", async () => {
@@ -43,7 +73,7 @@ Deno.test("streamStdio: Web Streams as functions; close closes stdout and stderr
     stdout: sink(out),
     stderr: sink(err),
   });
-  assert.equal(await readAllStdin(stdio, false), "abc");
+  assert.equal(await readAllStdin(stdio, { mayStall: false }), "abc");
   await stdio.write(encoder.encode("o"));
   await stdio.writeErr(encoder.encode("e"));
   await stdio.close();

@@ -467,7 +467,7 @@ async function promptOf(
 ): Promise<{ prompt: string; stdin?: string }> {
   const stdin = io.stdinIsTerminal
     ? undefined
-    : await readAllStdin(io.stdio, io.stdinMayStall ?? true);
+    : await readAllStdin(io.stdio, { mayStall: io.stdinMayStall ?? true });
   const piped = (stdin ?? "").replace(/\n$/, "");
   const prompt = parsed.prompt !== undefined && piped !== ""
     ? `${parsed.prompt}\n${piped}`
