@@ -1,7 +1,8 @@
 // The fake binary's start-up cost: `-p hello --output-format json` run as `installFakeClaude()`
 // runs it (`dist/bin.js`, the bundle) and from the sources (`cli.ts`), against two floors:
 // `deno run` of an empty script and of a script that only imports mod.ts. Interleaved
-// (A B C D A B C D ...), medians of time to the first stdout byte and of wall time, as ratios.
+// (A B C D A B C D ...), medians of time to the first stdout byte and of wall time, as ratios
+// of the medians and as the median of each round's own ratio (paired).
 // Run: deno run -A scripts/cli_speed.ts [rounds=15]
 const rounds = Number(Deno.args[0] ?? 15);
 const dir = await Deno.makeTempDir();
@@ -66,12 +67,15 @@ for (const name of Object.keys(variants)) {
     }`,
   );
 }
+// each round's own ratio, then their median: robust to the machine's speed drifting
+const paired = (name: string, floor: string, key: "first" | "wall") =>
+  median(samples[name][key].map((v, i) => v / samples[floor][key][i]));
 for (const key of ["first", "wall"] as const) {
   for (const name of ["bin", "cli"]) {
     console.log(
-      `${key.padEnd(5)} ${name}/empty ${
-        (m(name, key) / m("empty", key)).toFixed(2)
-      }x, ${name}/importMod ${(m(name, key) / m("importMod", key)).toFixed(2)}x`,
+      `${key.padEnd(5)} ${name}/empty ${(m(name, key) / m("empty", key)).toFixed(2)}x (paired ${
+        paired(name, "empty", key).toFixed(2)
+      }x), ${name}/importMod ${(m(name, key) / m("importMod", key)).toFixed(2)}x`,
     );
   }
 }
