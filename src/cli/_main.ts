@@ -114,6 +114,7 @@ function denoStdio(deno: DenoProcess, readAtOnce: boolean): Stdio {
     },
     // a read in progress cannot be called off; the process exits without waiting for it
     cancelRead: () => {},
+    quietTimer: signalTimer,
     write: serialWriter(deno.stdout),
     writeErr: serialWriter(deno.stderr),
   };
@@ -142,4 +143,15 @@ function nodeWrite(stream: NodeStream): (chunk: Uint8Array) => Promise<void> {
     new Promise<void>((resolve, reject) => {
       stream.write(chunk, (error) => (error ? reject(error) : resolve()));
     });
+}
+
+/**
+ * A timer from `AbortSignal.timeout`: on Deno the first `setTimeout` loads the Node-compatible
+ * timers (about 8 ms of start-up), the signal's timer does not. It does not keep the process
+ * alive, which the stdin read it races does.
+ */
+function signalTimer(fn: () => void, ms: number): () => void {
+  const signal = AbortSignal.timeout(ms);
+  signal.addEventListener("abort", fn, { once: true });
+  return () => signal.removeEventListener("abort", fn);
 }

@@ -52,27 +52,39 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no time
       `${dir}/long.json`,
     ],
   ];
+  const run = async (args: string[], piped?: string) => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-config", script, "--", "-p", ...args],
+      env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
+      stdin: piped === undefined ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    if (piped !== undefined) {
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(piped));
+      await writer.close();
+    }
+    const out = await child.output();
+    const decoder = new TextDecoder();
+    const report = JSON.parse(decoder.decode(out.stderr).trim().split("\n").at(-1)!);
+    assert.deepEqual(report, { code: 0, touched: [] }, decoder.decode(out.stderr));
+    return decoder.decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+  };
   try {
     for (const args of runs) {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["eval", "--no-config", script, "--", "-p", "hello", ...args],
-        env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const decoder = new TextDecoder();
-      const report = JSON.parse(decoder.decode(out.stderr).trim().split("\n").at(-1)!);
-      assert.deepEqual(report, { code: 0, touched: [] }, decoder.decode(out.stderr));
-      const lines = decoder.decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+      const lines = await run(["hello", ...args]);
       assert.equal(lines.at(-1).type, "result");
       if (args.includes("--include-partial-messages")) {
         assert.ok(lines.length > 500, `${lines.length} lines`);
       }
     }
+    // a prompt piped in: the pipe's 3 s silence timer is armed and cancelled, not a setTimeout
+    const [result] = await run(["--output-format", "json"], "a piped prompt\n");
+    assert.equal(result.result, "Hello! How can I help?");
     const projects = [...Deno.readDirSync(`${dir}/config/projects`)];
     const transcripts = [...Deno.readDirSync(`${dir}/config/projects/${projects[0].name}`)];
-    assert.equal(transcripts.length, 3, "the runs kept their transcripts");
+    assert.equal(transcripts.length, 4, "the runs kept their transcripts");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

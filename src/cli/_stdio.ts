@@ -20,6 +20,12 @@ export interface Stdio {
   write(chunk: Uint8Array): Promise<void>;
   /** Writes to stderr, in call order. */
   writeErr(chunk: Uint8Array): Promise<void>;
+  /**
+   * Arms the timer that gives up on a silent stdin; returns its canceller (default: the
+   * host's `setTimeout`). A read of stdin is pending all the while, so the timer need not
+   * keep the process alive.
+   */
+  quietTimer?: (fn: () => void, ms: number) => () => void;
 }
 
 /** {@linkcode Stdio} over Web Streams; `close` closes stdout and stderr and cancels stdin. */
@@ -84,13 +90,11 @@ export async function readAllStdin(
   options: {
     /** Whether stdin may stay open without data (a pipe or a socket). */
     mayStall: boolean;
-    /** Arms a timer, returns its canceller (default: the host's real `setTimeout`). */
-    timer?: (fn: () => void, ms: number) => () => void;
   },
 ): Promise<string> {
   const decoder = new TextDecoder();
   let cancel = () => {};
-  const timer = options.timer ?? realTimeout;
+  const timer = stdio.quietTimer ?? realTimeout;
   const quiet = options.mayStall
     ? new Promise<"quiet">((resolve) => {
       cancel = timer(() => resolve("quiet"), 3000);

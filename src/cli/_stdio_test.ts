@@ -40,8 +40,9 @@ Deno.test("readAllStdin: a pipe silent for 3 s is given up on with the real CLI'
     ...chunksStdio([], sink),
     read: () => new Promise(() => {}),
     cancelRead: () => void (cancelledRead = true),
+    quietTimer: timer,
   };
-  const reading = readAllStdin(silent, { mayStall: true, timer });
+  const reading = readAllStdin(silent, { mayStall: true });
   assert.equal(timers.length, 1);
   assert.equal(timers[0].ms, 3000);
   timers[0].fire();
@@ -51,10 +52,10 @@ Deno.test("readAllStdin: a pipe silent for 3 s is given up on with the real CLI'
     "err:Warning: no stdin data received in 3s, proceeding without it. If piping from a slow command, redirect stdin explicitly: < /dev/null to skip, or wait longer.\n",
   ]);
 
-  const answered = await readAllStdin(chunksStdio([encoder.encode("x")]), {
-    mayStall: true,
-    timer,
-  });
+  const answered = await readAllStdin(
+    { ...chunksStdio([encoder.encode("x")]), quietTimer: timer },
+    { mayStall: true },
+  );
   assert.equal(answered, "x");
   assert.equal(timers[1].cancelled, true, "the timer of a pipe that answered is cancelled");
 });
