@@ -9,6 +9,7 @@
  */
 
 import { runCliProcess } from "./run_cli.ts";
+import { useRealTimer } from "../timing/real_time.ts";
 import { serialWriter, type Stdio } from "./_stdio.ts";
 
 interface DenoFile {
@@ -45,6 +46,7 @@ export async function runMain(): Promise<void> {
   const abort = new AbortController();
   const onTerm = () => abort.abort();
   if (deno) {
+    useRealTimer(signalTimer);
     deno.addSignalListener("SIGTERM", onTerm);
     const stdinIsTerminal = deno.stdin.isTerminal();
     const stdinMayStall = mayStall(() => {
@@ -114,7 +116,6 @@ function denoStdio(deno: DenoProcess, readAtOnce: boolean): Stdio {
     },
     // a read in progress cannot be called off; the process exits without waiting for it
     cancelRead: () => {},
-    quietTimer: signalTimer,
     write: serialWriter(deno.stdout),
     writeErr: serialWriter(deno.stderr),
   };
@@ -146,12 +147,14 @@ function nodeWrite(stream: NodeStream): (chunk: Uint8Array) => Promise<void> {
 }
 
 /**
- * A timer from `AbortSignal.timeout`: on Deno the first `setTimeout` loads the Node-compatible
- * timers (about 8 ms of start-up), the signal's timer does not. It does not keep the process
- * alive, which the stdin read it races does.
+ * A timer from `AbortSignal.timeout`, for the binary's real-time waits (the silence of a piped
+ * stdin, the client's answers): on Deno the first global `setTimeout` loads the Node-compatible
+ * timers (about 8 ms of start-up), the signal's timer does not. Deno keeps the process alive
+ * while the signal has a listener, as for an armed `setTimeout`; cancelling removes it.
  */
-function signalTimer(fn: () => void, ms: number): () => void {
-  const signal = AbortSignal.timeout(ms);
+export function signalTimer(fn: () => void, ms: number): () => void {
+  const delay = Number.isFinite(ms) && ms > 0 ? Math.ceil(ms) : 0;
+  const signal = AbortSignal.timeout(delay);
   signal.addEventListener("abort", fn, { once: true });
   return () => signal.removeEventListener("abort", fn);
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { signalTimer } from "./_main.ts";
 
 // On Deno the first Web Stream loads the streams implementation (about 5 ms of the binary's
 // start-up), the first setTimeout the timers (about 6 ms) and the first setImmediate the Node
@@ -88,4 +89,33 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no time
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("signalTimer: fires once its time is up, not when cancelled, in the order armed", async () => {
+  const fired: string[] = [];
+  const cancel = signalTimer(() => fired.push("cancelled"), 0);
+  signalTimer(() => fired.push("first"), 0);
+  cancel();
+  await new Promise<void>((resolve) => signalTimer(resolve, 0));
+  assert.deepEqual(fired, ["first"]);
+  // a bad time is no time at all, as for setTimeout
+  await new Promise<void>((resolve) => signalTimer(resolve, NaN));
+  await new Promise<void>((resolve) => signalTimer(resolve, -5));
+});
+
+Deno.test("signalTimer keeps the process alive while armed, as setTimeout does (the binary awaits its own timeouts)", async () => {
+  const main = new URL("./_main.ts", import.meta.url).href;
+  const script = `
+    const { signalTimer } = await import(${JSON.stringify(main)});
+    await new Promise((resolve) => signalTimer(resolve, 50));
+    console.log("fired");
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-config", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.equal(out.code, 0, decoder.decode(out.stderr));
+  assert.equal(decoder.decode(out.stdout), "fired\n");
 });

@@ -20,11 +20,7 @@ export interface Stdio {
   write(chunk: Uint8Array): Promise<void>;
   /** Writes to stderr, in call order. */
   writeErr(chunk: Uint8Array): Promise<void>;
-  /**
-   * Arms the timer that gives up on a silent stdin; returns its canceller (default: the
-   * host's `setTimeout`). A read of stdin is pending all the while, so the timer need not
-   * keep the process alive.
-   */
+  /** Arms the timer that gives up on a silent stdin; returns its canceller (default: `realTimeout`). */
   quietTimer?: (fn: () => void, ms: number) => () => void;
 }
 

@@ -48,8 +48,23 @@ export function realNow(): number {
   return hostNow();
 }
 
+/** A real-time timer: calls `fn` after `ms` milliseconds; returns its canceller. */
+export type RealTimer = (fn: () => void, ms: number) => () => void;
+
+let timerOfProcess: RealTimer | undefined;
+
+/**
+ * Makes {@linkcode realTimeout} arm its timers with `timer` from now on, for the whole
+ * process: the fake binary's own process on Deno, where the global `setTimeout` is Node's and
+ * its first use costs about 8 ms of start-up. Internal; the library never calls it.
+ */
+export function useRealTimer(timer: RealTimer): void {
+  timerOfProcess = timer;
+}
+
 /** A real-time timer: calls `fn` after `ms` real milliseconds; returns its canceller. */
 export function realTimeout(fn: () => void, ms: number): () => void {
+  if (timerOfProcess) return timerOfProcess(fn, ms);
   const handle = hostSetTimeout()!(fn, ms);
   return () => hostClearTimeout()!(handle);
 }
