@@ -102,20 +102,3 @@ Deno.test("signalTimer: fires once its time is up, not when cancelled, in the or
   await new Promise<void>((resolve) => signalTimer(resolve, NaN));
   await new Promise<void>((resolve) => signalTimer(resolve, -5));
 });
-
-Deno.test("signalTimer keeps the process alive while armed, as setTimeout does (the binary awaits its own timeouts)", async () => {
-  const main = new URL("./_main.ts", import.meta.url).href;
-  const script = `
-    const { signalTimer } = await import(${JSON.stringify(main)});
-    await new Promise((resolve) => signalTimer(resolve, 50));
-    console.log("fired");
-  `;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-config", script],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  assert.equal(out.code, 0, decoder.decode(out.stderr));
-  assert.equal(decoder.decode(out.stdout), "fired\n");
-});

@@ -70,12 +70,15 @@ Deno.test("Session output: a pending promise holds output back (16 lines in flig
   session.endInput();
   let exited = false;
   session.exited.then(() => (exited = true));
-  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+  const settle = async () => {
+    for (let i = 0; i < 200; i++) await Promise.resolve();
+  };
+  await settle();
   assert.equal(handed, 16, "no more than 16 lines before the first settles");
   assert.equal(exited, false);
   while (!exited) {
     pending.splice(0).forEach((resolve) => resolve());
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
   }
   assert.ok(handed > 40, `all lines were handed on (${handed})`);
   assert.deepEqual(await session.exited, { code: 0, signal: null });
