@@ -12,6 +12,10 @@
  * @module
  */
 
+// the `__mock__` machinery, loaded with the library so command prompts are planned at once
+// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
+import "./src/session/_mock_plan.ts";
+
 export {
   isFrameEntry,
   type Tape,

@@ -39,7 +39,12 @@
 // The core: the mock and its runner. Frame builders are in `./builders.ts`, the wire format
 // and its streams in `./wire.ts`, cassettes in `./cassette.ts`, the fake binary in `./cli.ts`.
 
+// the `__mock__` machinery, loaded with the library so command prompts are planned at once
+// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
+import "./src/session/_mock_plan.ts";
+
 // adapters: the in-process doors
+
 export {
   type MockDuplex,
   MockTransport,

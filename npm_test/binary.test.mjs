@@ -161,3 +161,19 @@ test("SIGTERM ends a session that stays alive after its result with exit 143", a
   assert.deepEqual(await exited, { code: 143, signal: null });
   child.stdin.destroy();
 });
+
+test("runs that overlap each get an invocation number of their own (Node's counter)", async () => {
+  const state = await mkdtemp(join(tmpdir(), "claude-mock-state-"));
+  try {
+    const capture = join(state, "capture.jsonl");
+    const env = { CLAUDE_MOCK_STATE_DIR: state, CLAUDE_MOCK_CAPTURE: capture };
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => exec(bin, ["-p", "hi"], { env })),
+    );
+    assert.deepEqual(runs.map((r) => r.code), [0, 0, 0, 0, 0, 0]);
+    const seqs = (await readFile(capture, "utf8")).trim().split("\n").map((l) => JSON.parse(l).seq);
+    assert.deepEqual(seqs.toSorted((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+  } finally {
+    await rm(state, { recursive: true });
+  }
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildBin } from "./build_bin.ts";
+import { buildBin, deferChunks } from "./build_bin.ts";
 
 const DIST = new URL("../dist/", import.meta.url).pathname;
 
@@ -36,9 +36,12 @@ Deno.test("dist/ is the bundle of the current sources (else: deno task build:bin
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
+// the bundle runs with its shebang's V8 flags (a run with others would remake its code cache)
 async function run(entry: string, args: string[], dir: string) {
+  const shebang = entry.endsWith(".js") ? (await Deno.readTextFile(entry)).split("\n", 1)[0] : "";
+  const v8 = shebang.split(" ").filter((a) => a.startsWith("--v8-flags="));
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-config", entry, ...args],
+    args: ["run", "-A", "--no-config", ...v8, entry, ...args],
     env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
     stdin: "null",
     stdout: "piped",
@@ -57,6 +60,8 @@ Deno.test("dist/bin.js and cli.ts are the same program", async (t) => {
     ["--version"],
     ["--help"],
     ["drift"],
+    ["view"],
+    ["record"],
   ];
   for (const args of cases) {
     await t.step(args.join(" "), async () => {
@@ -84,4 +89,17 @@ Deno.test("dist/bin.js runs as the fake claude", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("deferChunks: the chunks of --help and the subcommands are not named literally", async () => {
+  assert.equal(
+    deferChunks(`a=()=>import("./view_command-X1.js");b=import("node:fs");c='import("./x.js")'`),
+    `a=()=>import(String("./view_command-X1.js"));b=import("node:fs");c='import(String("./x.js"))'`,
+  );
+  // in dist/: every chunk loaded on demand is named through String(), and only so
+  const all = [...(await files(DIST)).values()].join("\n");
+  assert.deepEqual(all.match(/\bimport\("\.\//g), null);
+  const deferred = [...all.matchAll(/import\(String\("\.\/([\w.-]+)"\)\)/g)].map((m) => m[1]);
+  const onDemand = [...(await files(DIST)).keys()].filter((n) => !/^(bin|chunk-)/.test(n));
+  assert.deepEqual(deferred.toSorted(), onDemand.toSorted());
 });

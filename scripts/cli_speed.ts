@@ -1,5 +1,6 @@
 // The fake binary's start-up cost: `-p hello --output-format json` run as `installFakeClaude()`
-// runs it (`dist/bin.js`, the bundle) and from the sources (`cli.ts`), against two floors:
+// runs it (`dist/bin.js`, the bundle, with its shebang's V8 flags) and from the sources
+// (`cli.ts`), against two floors:
 // `deno run` of an empty script and of a script that only imports mod.ts. Interleaved
 // (A B C D A B C D ...), medians of time to the first stdout byte and of wall time, as ratios
 // of the medians and as the median of each round's own ratio (paired).
@@ -13,11 +14,15 @@ await Deno.writeTextFile(
   `import * as m from "${root}mod.ts";\nconsole.log(Object.keys(m).length > 0 ? "{}" : "");\n`,
 );
 const deno = Deno.execPath();
+// the binary's runtime flags as its shebang (and installFakeClaude) gives them: --v8-flags=…
+const shebang = (await Deno.readTextFile(`${root}dist/bin.js`)).split("\n", 1)[0];
+const v8 = shebang.split(" ").filter((a) => a.startsWith("--v8-flags="));
+const hello = ["-p", "hello", "--output-format", "json"];
 const variants: Record<string, string[]> = {
   empty: ["run", "-A", "--no-config", `${dir}/empty.ts`],
   importMod: ["run", "-A", "--no-config", `${dir}/import_mod.ts`],
-  bin: ["run", "-A", "--no-config", `${root}dist/bin.js`, "-p", "hello", "--output-format", "json"],
-  cli: ["run", "-A", "--no-config", `${root}cli.ts`, "-p", "hello", "--output-format", "json"],
+  bin: ["run", "-A", "--no-config", ...v8, `${root}dist/bin.js`, ...hello],
+  cli: ["run", "-A", "--no-config", `${root}cli.ts`, ...hello],
 };
 const env = {
   CLAUDE_CONFIG_DIR: `${dir}/config`,

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { installFakeClaude } from "../cli.ts";
 import { ScenarioBuilder } from "../mod.ts";
+import { userPrompt } from "../builders.ts";
 import type { FakeClaude } from "../cli.ts";
 
 const decoder = new TextDecoder();
@@ -121,6 +122,23 @@ Deno.test("cli faults: SIGTERM exits 143; ignored SIGTERM; hang after the result
   reader.releaseLock();
   await hung.stdout.cancel();
   await hung.stderr.cancel();
+  // waiting on the client's next line (duplex over a pipe), then SIGTERM: 143
+  const duplex = new Deno.Command("claude", {
+    args: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"],
+    env: fake.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = duplex.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(`${JSON.stringify(userPrompt("hello"))}\n`));
+  const lines = duplex.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  for (let text = ""; !text.includes('"type":"result"');) text += (await lines.read()).value;
+  duplex.kill("SIGTERM");
+  assert.deepEqual({ ...await duplex.status }, { success: false, code: 143, signal: null });
+  await writer.close().catch(() => {});
+  await lines.cancel();
+  await duplex.stderr.cancel();
   // ignoring SIGTERM: only SIGKILL ends it
   const stubborn = spawn({ CLAUDE_MOCK_HANG: "1", CLAUDE_MOCK_IGNORE_SIGTERM: "1" });
   const r2 = stubborn.stdout.getReader();

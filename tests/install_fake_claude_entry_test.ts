@@ -18,6 +18,19 @@ Deno.test("installFakeClaude runs the bundle, dist/bin.js", async () => {
   if (version !== "2.1.328 (Claude Code)\n") throw new Error(`--version printed ${version}`);
 });
 
+Deno.test("installFakeClaude runs the bundle with its shebang's V8 flags", async () => {
+  // V8 code caches carry the flags they were made with: a run with other flags would throw the
+  // bundle's cache away and make it anew, so the shim and a direct run must agree
+  await using claude = await installFakeClaude();
+  const script = await Deno.readTextFile(claude.path);
+  const shebang = (await Deno.readTextFile(`${ROOT}dist/bin.js`)).split("\n", 1)[0];
+  const flags = (text: string) => text.match(/--v8-flags=[^\s']+/g) ?? [];
+  if (flags(shebang).join() !== "--v8-flags=--no-lazy,--single-threaded") {
+    throw new Error(`shebang: ${shebang}`);
+  }
+  if (flags(script).join() !== flags(shebang).join()) throw new Error(`shim:\n${script}`);
+});
+
 Deno.test("without dist/, installFakeClaude runs cli.ts", async () => {
   const copy = await Deno.makeTempDir({ prefix: "claude-mock-nodist-" });
   try {
@@ -28,6 +41,8 @@ Deno.test("without dist/, installFakeClaude runs cli.ts", async () => {
     await using claude = await install();
     const script = await Deno.readTextFile(claude.path);
     if (!script.includes(`'${copy}/cli.ts'`)) throw new Error(`not the copy's cli.ts:\n${script}`);
+    // no --no-lazy for the sources: the app's own imports of them share their code caches
+    if (script.includes("--v8-flags")) throw new Error(`V8 flags for the sources:\n${script}`);
     const version = await run(claude.path, claude.env);
     if (version !== "2.1.328 (Claude Code)\n") throw new Error(`--version printed ${version}`);
   } finally {

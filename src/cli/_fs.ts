@@ -10,8 +10,12 @@ interface DenoFs {
   readDirSync(path: string): Iterable<{ name: string }>;
   openSync(
     path: string,
-    options: { write: true; createNew: true } | { append: true; create: true },
-  ): { writeSync(data: Uint8Array): number; close(): void };
+    options: { append: true; create: true },
+  ): {
+    writeSync(data: Uint8Array): number;
+    seekSync(offset: number, whence: 1): number;
+    close(): void;
+  };
   statSync(path: string): { isFile: boolean; mtime: Date | null };
   readTextFile(path: string): Promise<string>;
 }
@@ -43,12 +47,6 @@ export async function mkdirp(path: string): Promise<void> {
 export async function readDir(path: string): Promise<string[]> {
   if (!deno) return await (await nodeFs()).readdir(path);
   return Array.from(deno.readDirSync(path), (entry) => entry.name);
-}
-
-/** Creates a file that must not exist yet (throws with code `EEXIST` if it does). */
-export async function createNew(path: string): Promise<void> {
-  if (deno) deno.openSync(path, { write: true, createNew: true }).close();
-  else await (await (await nodeFs()).open(path, "wx")).close();
 }
 
 /** Whether `path` is a file, and when it last changed (ms). */
@@ -84,6 +82,30 @@ export async function appendText(path: string, text: string): Promise<void> {
 /** A file's text. */
 export async function readText(path: string): Promise<string> {
   return deno ? await deno.readTextFile(path) : await (await nodeFs()).readFile(path, "utf8");
+}
+
+/**
+ * Appends `record` (one write, `O_APPEND`) and returns where it landed, counted in records of
+ * its size: the appends of overlapping processes never share a place (the kernel moves each
+ * write to the end of the file as it writes it). On Deno the file offset after the write says
+ * where; Node's `fs` has no `lseek`, so it finds the record (a unique token) in the file.
+ */
+export async function appendRecord(path: string, record: string): Promise<number> {
+  const bytes = new TextEncoder().encode(record);
+  if (deno) {
+    const file = deno.openSync(path, { append: true, create: true });
+    try {
+      if (file.writeSync(bytes) !== bytes.length) throw new Error(`short write to ${path}`);
+      return Math.floor(file.seekSync(0, 1) / bytes.length) - 1;
+    } finally {
+      file.close();
+    }
+  }
+  const fs = await nodeFs();
+  await fs.appendFile(path, bytes);
+  const at = (await fs.readFile(path, "latin1")).lastIndexOf(record);
+  if (at < 0) throw new Error(`cannot find the record appended to ${path}`);
+  return Math.floor(at / bytes.length);
 }
 
 // ---- files written and read as streams (tapes) ----

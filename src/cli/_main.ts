@@ -46,8 +46,22 @@ export async function runMain(): Promise<void> {
   const abort = new AbortController();
   const onTerm = () => abort.abort();
   if (deno) {
-    useRealTimer(signalTimer);
-    deno.addSignalListener("SIGTERM", onTerm);
+    const env = deno.env.toObject();
+    // The SIGTERM handler (exit 143) is installed before the process first waits on something
+    // outside itself: a piped stdin, a real-time timer, live tools; at once to hang or to
+    // ignore SIGTERM. Installing it costs Deno about 0.7 ms (a signal thread), and a run that
+    // never waits is over in a few milliseconds more; until then a SIGTERM ends it by the
+    // signal, as it ends the real CLI during its start-up.
+    let armed = false;
+    const arm = () => {
+      if (!armed) deno.addSignalListener("SIGTERM", onTerm);
+      armed = true;
+    };
+    if (env.CLAUDE_MOCK_HANG === "1" || env.CLAUDE_MOCK_IGNORE_SIGTERM === "1") arm();
+    useRealTimer((fn, ms) => {
+      arm();
+      return signalTimer(fn, ms);
+    });
     const stdinIsTerminal = deno.stdin.isTerminal();
     const stdinMayStall = mayStall(() => {
       const info = deno.statSync("/dev/stdin");
@@ -55,17 +69,18 @@ export async function runMain(): Promise<void> {
     });
     const code = await runCliProcess({
       argv: deno.args,
-      env: deno.env.toObject(),
+      env,
       cwd: deno.cwd(),
       stdinIsTerminal,
       stdinMayStall,
       stdoutIsTerminal: deno.stdout.isTerminal(),
       // a file or /dev/null is read at once: no trip through the runtime's thread pool
-      stdio: denoStdio(deno, !stdinMayStall && !stdinIsTerminal),
+      stdio: denoStdio(deno, { readAtOnce: !stdinMayStall && !stdinIsTerminal, beforeWait: arm }),
       isRoot: deno.uid?.() === 0,
       signal: abort.signal,
+      beforeWait: arm,
     });
-    deno.removeSignalListener("SIGTERM", onTerm);
+    if (armed) deno.removeSignalListener("SIGTERM", onTerm);
     deno.exit(code);
   }
   const { default: process } = await import("node:process");
@@ -104,13 +119,17 @@ function mayStall(endsByItself: () => boolean): boolean {
 
 /**
  * Deno's standard streams through their handles: no Web Stream is made. `readAtOnce`: stdin
- * is a file (or `/dev/null`), read synchronously.
+ * is a file (or `/dev/null`), read synchronously; else `beforeWait` is called before a read.
  */
-function denoStdio(deno: DenoProcess, readAtOnce: boolean): Stdio {
+function denoStdio(
+  deno: DenoProcess,
+  { readAtOnce, beforeWait }: { readAtOnce: boolean; beforeWait: () => void },
+): Stdio {
   let buffer: Uint8Array | undefined;
   return {
     async read() {
       buffer ??= new Uint8Array(64 * 1024);
+      if (!readAtOnce) beforeWait();
       const n = readAtOnce ? deno.stdin.readSync(buffer) : await deno.stdin.read(buffer);
       return n === null ? null : buffer.slice(0, n);
     },

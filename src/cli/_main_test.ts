@@ -6,7 +6,7 @@ import { signalTimer } from "./_main.ts";
 // compatibility layer (about 10 ms): the binary's print mode reaches stdio through the handles,
 // files through sync operations, and gives the event loop its turns by waiting on its own
 // writes. This run records every way in that a change could bring them back.
-Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no timer (stdio through handles, files without writeTextFile)", async () => {
+Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no timer (stdio through handles, files without writeTextFile, SIGTERM handled once it waits)", async () => {
   const main = new URL("./_main.ts", import.meta.url).href;
   const script = `
     const touched = new Set();
@@ -25,7 +25,7 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no time
     watch(Deno.stdin, "readable", "Deno.stdin.readable");
     watch(Deno.stdout, "writable", "Deno.stdout.writable");
     watch(Deno.stderr, "writable", "Deno.stderr.writable");
-    for (const name of ["writeTextFile", "writeFile"]) {
+    for (const name of ["writeTextFile", "writeFile", "addSignalListener"]) {
       const original = Deno[name];
       Deno[name] = (...args) => { touched.add("Deno." + name); return original(...args); };
     }
@@ -53,7 +53,7 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no time
       `${dir}/long.json`,
     ],
   ];
-  const run = async (args: string[], piped?: string) => {
+  const run = async (args: string[], piped?: string, touched: string[] = []) => {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["eval", "--no-config", script, "--", "-p", ...args],
       env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
@@ -69,7 +69,7 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no time
     const out = await child.output();
     const decoder = new TextDecoder();
     const report = JSON.parse(decoder.decode(out.stderr).trim().split("\n").at(-1)!);
-    assert.deepEqual(report, { code: 0, touched: [] }, decoder.decode(out.stderr));
+    assert.deepEqual(report, { code: 0, touched }, decoder.decode(out.stderr));
     return decoder.decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
   };
   try {
@@ -80,8 +80,12 @@ Deno.test("on Deno, the binary's print mode makes no Web Stream and arms no time
         assert.ok(lines.length > 500, `${lines.length} lines`);
       }
     }
-    // a prompt piped in: the pipe's 3 s silence timer is armed and cancelled, not a setTimeout
-    const [result] = await run(["--output-format", "json"], "a piped prompt\n");
+    // a prompt piped in: the pipe's 3 s silence timer is armed and cancelled, not a setTimeout;
+    // a process that waits on a pipe installs its SIGTERM handler (a run that never waits
+    // does not: above, no addSignalListener)
+    const [result] = await run(["--output-format", "json"], "a piped prompt\n", [
+      "Deno.addSignalListener",
+    ]);
     assert.equal(result.result, "Hello! How can I help?");
     const projects = [...Deno.readDirSync(`${dir}/config/projects`)];
     const transcripts = [...Deno.readDirSync(`${dir}/config/projects/${projects[0].name}`)];

@@ -1,12 +1,13 @@
 /**
- * What the fake binary keeps between runs, as files: the invocation counter in a state folder (safe when runs overlap: each run
- * creates the next number's file exclusively), and the session transcripts under the config
- * folder, where the real CLI keeps them (`<config>/projects/<slug of cwd>/<id>.jsonl`).
+ * What the fake binary keeps between runs, as files: the invocation counter in a state folder
+ * (safe when runs overlap: each run appends a record, and its place is the run's number), and
+ * the session transcripts under the config folder, where the real CLI keeps them
+ * (`<config>/projects/<slug of cwd>/<id>.jsonl`).
  *
  * @module
  */
 
-import { appendText, createNew, errorCode, fileTime, mkdirp, readDir } from "./_fs.ts";
+import { appendRecord, appendText, errorCode, fileTime, mkdirp, readDir } from "./_fs.ts";
 import { projectSlug } from "../builders/project_paths.ts";
 
 /**
@@ -27,39 +28,23 @@ export function stateDir(env: Record<string, string | undefined>): string {
 }
 
 /**
- * Claims the next invocation number (1 for the first run) in `dir`: each claim creates the
- * file of its number exclusively, so runs that overlap never share one. The first free
- * number is found by probing (1, 2, 4, … then halving), a few file checks however many runs
- * came before, instead of listing them all.
+ * Claims the next invocation number (1 for the first run) in `dir`: each run appends a
+ * 16-byte record (a random token) to `dir/invocations.log` in one `O_APPEND` write, and its
+ * number is the place where its record landed, so runs that overlap never share a number. One
+ * small write however many runs came before: no file per run (creating one costs ext4 up to a
+ * millisecond or two), no listing.
  */
 export async function nextInvocation(dir: string): Promise<number> {
-  const folder = `${dir}/invocations`;
-  await mkdirp(folder);
-  const taken = async (n: number) => (await fileTime(`${folder}/${n}`)) !== undefined;
-  let free = 1;
-  if (await taken(1)) {
-    // claims are made in order: 1..k are taken; find the first free one above
-    let low = 1;
-    let high = 2;
-    while (await taken(high)) {
-      low = high;
-      high *= 2;
-    }
-    while (high - low > 1) {
-      const mid = low + Math.floor((high - low) / 2);
-      if (await taken(mid)) low = mid;
-      else high = mid;
-    }
-    free = high;
-  }
-  for (let n = free;; n++) {
-    try {
-      await createNew(`${folder}/${n}`);
-      return n;
-    } catch (error) {
-      // another run claimed it meanwhile
-      if (errorCode(error) !== "EEXIST") throw error;
-    }
+  const file = `${dir}/invocations.log`;
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  const token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, 15);
+  const record = `${token}\n`;
+  try {
+    return await appendRecord(file, record) + 1;
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") throw error;
+    await mkdirp(dir);
+    return await appendRecord(file, record) + 1;
   }
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { BIN_V8_FLAGS } from "./_bin_flags.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioToJSON } from "../scenario/scenario_to_json.ts";
 import type { FailureName } from "../scenario/named_failures.ts";
@@ -105,10 +106,17 @@ async function runArgs(): Promise<string[]> {
   const ext = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? ".js";
   if (onDeno) {
     const bundle = new URL("../../dist/bin.js", import.meta.url);
-    const entry = bundle.protocol !== "file:" || (await fileTime(local(bundle))) !== undefined
-      ? bundle
-      : new URL(`../../cli${ext}`, import.meta.url);
-    return ["run", "-A", "--no-config", "--quiet", local(entry)];
+    if (bundle.protocol !== "file:" || (await fileTime(local(bundle))) !== undefined) {
+      // the bundle's own flags, as its shebang has them (_bin_flags.ts says why)
+      return ["run", "-A", "--no-config", "--quiet", BIN_V8_FLAGS, local(bundle)];
+    }
+    return [
+      "run",
+      "-A",
+      "--no-config",
+      "--quiet",
+      local(new URL(`../../cli${ext}`, import.meta.url)),
+    ];
   }
   return [local(new URL(`./bin${ext}`, import.meta.url))];
 }

@@ -9,7 +9,6 @@
  */
 
 import { userPrompt } from "../builders/user.ts";
-import { loadScenario } from "../scenario/load_scenario.ts";
 import { any } from "../scenario/matcher.ts";
 import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/named_failures.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -110,6 +109,12 @@ export async function runCli(io: CliIO): Promise<number> {
 export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr"> {
   /** Standard input, output and error. */
   stdio: Stdio;
+  /**
+   * Called before the run waits on something outside the process that `stdio` and the
+   * real-time timer do not see (live tools running programs): the host installs its SIGTERM
+   * handler then, if it has not yet.
+   */
+  beforeWait?: () => void;
 }
 
 /**
@@ -239,7 +244,7 @@ async function run(io: CliProcess): Promise<number> {
     env: io.env,
     invocation,
     ...sessionOptions(io.env, scenario, invocation),
-    ...liveOption(io.env, scenario, cwd),
+    ...liveOption(io, scenario, cwd),
     output: output.push,
   });
   for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
@@ -342,15 +347,17 @@ function sessionOptions(
 
 /** Live mode: `CLAUDE_MOCK_LIVE` (`1`, or tool names) or the scenario's `live`. */
 function liveOption(
-  env: Record<string, string | undefined>,
+  io: Pick<CliProcess, "env" | "beforeWait">,
   scenario: Scenario,
   cwd: string,
 ): Pick<SessionOptions, "runTool"> {
-  const fromEnv = env.CLAUDE_MOCK_LIVE;
+  const fromEnv = io.env.CLAUDE_MOCK_LIVE;
   const live = fromEnv !== undefined && fromEnv !== ""
     ? (["1", "true"].includes(fromEnv) ? true : fromEnv === "0" ? false : fromEnv.split(","))
     : scenario.live;
   if (!live) return {};
+  // the tools run programs and touch files: a run that may wait on them
+  io.beforeWait?.();
   return { runTool: liveToolRunner(cwd, live === true ? LIVE_TOOLS : live) };
 }
 
@@ -419,6 +426,8 @@ async function chooseScenario(parsed: ParsedArgv, io: CliProcess): Promise<Scena
   let scenario: Scenario;
   if (file !== undefined && file !== "") {
     const path = file.startsWith("/") || /^[a-z]+:/i.test(file) ? file : `${io.cwd}/${file}`;
+    // loaded when a scenario is named: the default needs none of the file format
+    const { loadScenario } = await import("../scenario/load_scenario.ts");
     scenario = await loadScenario(path);
   } else {
     scenario = defaultScenario();

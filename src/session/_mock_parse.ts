@@ -70,11 +70,6 @@ export type ParsedCommand =
 /** Finds a predefined scenario by name (throws a `RangeError` naming the known ones). */
 export type BuiltinLookup = (name: string) => Scenario;
 
-/** Whether a prompt is meant as a `__mock__` command (its text starts with `{"__mock__"`). */
-export function isMockPrompt(text: string): boolean {
-  return /^\s*\{\s*"__mock__"\s*:/.test(text);
-}
-
 /** The most commands one prompt may hold (sequences included), and how deep they nest. */
 const MAX_COMMANDS = 10_000;
 const MAX_DEPTH = 32;
@@ -100,7 +95,7 @@ const PARAMS: Record<MockCommandName, readonly string[]> = {
 };
 
 /**
- * Reads the commands of a `__mock__` prompt (one that {@linkcode isMockPrompt}). Throws a
+ * Reads the commands of a `__mock__` prompt (one that `isMockPrompt` accepts). Throws a
  * `SyntaxError` (not JSON), a `TypeError` (a wrong shape or type) or a `RangeError` (a value
  * out of range) whose message names the command and the field.
  */

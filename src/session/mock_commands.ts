@@ -16,12 +16,22 @@
  * @module
  */
 
-import { builtinScenario, type BuiltinScenarioName } from "../scenario/builtin_scenarios.ts";
-import type { Step, StepSource } from "../scenario/step.ts";
-import { CommandRun } from "./_mock_run.ts";
-import { isMockPrompt, type ParsedCommand, parseMockPrompt } from "./_mock_parse.ts";
+import type { StepSource } from "../scenario/step.ts";
 import type { Engine, TurnPlanner } from "./engine.ts";
-import { TurnFailure } from "./turn_state.ts";
+import type { TurnState } from "./turn_state.ts";
+
+type MockPlan = (engine: Engine, turn: TurnState) => StepSource;
+let plan: MockPlan | undefined;
+
+/** Whether a prompt is meant as a `__mock__` command (its text starts with `{"__mock__"`). */
+export function isMockPrompt(text: string): boolean {
+  return /^\s*\{\s*"__mock__"\s*:/.test(text);
+}
+
+/** Sets the machinery that plans a command prompt's turn (`_mock_plan.ts`, as it loads). */
+export function provideMockPlan(machinery: MockPlan): void {
+  plan = machinery;
+}
 
 /**
  * The planner that answers `__mock__` prompts (registered on every engine): `undefined` for
@@ -30,25 +40,15 @@ import { TurnFailure } from "./turn_state.ts";
 export function mockCommandPlanner(engine: Engine): TurnPlanner {
   return (turn) => {
     if (engine.scenario.verbatim === true || !isMockPrompt(turn.text)) return undefined;
-    let commands: ParsedCommand[];
-    try {
-      commands = parseMockPrompt(turn.text, lookupBuiltin);
-    } catch (error) {
-      return failing((error as Error).message);
-    }
-    return () => new CommandRun(engine, turn, commands).steps();
+    if (plan) return plan(engine, turn);
+    // the machinery is not loaded (the fake binary's bundle leaves it out of its start-up):
+    // load it as the turn's steps begin
+    return (info) => ({
+      async *[Symbol.asyncIterator]() {
+        if (!plan) await import("./_mock_plan.ts");
+        const source = plan!(engine, turn);
+        yield* typeof source === "function" ? source(info) : source;
+      },
+    });
   };
-}
-
-function lookupBuiltin(name: string) {
-  return builtinScenario(name as BuiltinScenarioName);
-}
-
-/** A step source that fails the turn with `message` before writing anything. */
-function failing(message: string): StepSource {
-  return () => ({
-    [Symbol.iterator](): Iterator<Step> {
-      throw new TurnFailure(message);
-    },
-  });
 }
