@@ -7,6 +7,7 @@
 
 import type { BuildContext } from "./build_context.ts";
 import type { SubagentInfo } from "./subagent.ts";
+import { isoTime } from "../timing/_iso_time.ts";
 
 /**
  * The ISO 8601 `timestamp` of a frame written now, by the context's clock.
@@ -18,7 +19,7 @@ export function timestampOf(ctx: BuildContext): string {
   if (!Number.isFinite(now)) {
     throw new RangeError(`Cannot stamp a frame: ctx.now() returned ${now}, not a finite number`);
   }
-  return new Date(now).toISOString();
+  return isoTime(now);
 }
 
 /**

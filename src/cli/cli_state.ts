@@ -36,8 +36,10 @@ export function stateDir(env: Record<string, string | undefined>): string {
  */
 export async function nextInvocation(dir: string): Promise<number> {
   const file = `${dir}/invocations.log`;
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  const token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, 15);
+  // 60 random bits from Math.random (the first use of crypto costs Deno 0.2 ms): on
+  // Deno the record's place is the file offset after the write; Node finds its token
+  const token = `${Math.random().toString(16).slice(2)}${Math.random().toString(16).slice(2)}`
+    .padEnd(15, "0").slice(0, 15);
   const record = `${token}\n`;
   try {
     return await appendRecord(file, record) + 1;

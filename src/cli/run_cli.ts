@@ -14,6 +14,8 @@ import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/name
 import type { Scenario } from "../scenario/scenario.ts";
 import type { Step, StepSource } from "../scenario/step.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
+import { AbortLatch } from "../timing/_abort_latch.ts";
+import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import {
@@ -93,11 +95,16 @@ const encoder = new TextEncoder();
  * ```
  */
 export async function runCli(io: CliIO): Promise<number> {
-  const { stdin: _in, stdout: _out, stderr: _err, ...rest } = io;
+  const { stdin: _in, stdout: _out, stderr: _err, signal, ...rest } = io;
   const stdio = streamStdio(io);
+  const terminated = new AbortLatch();
+  const onAbort = () => terminated.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
   try {
-    return await runCliProcess({ ...rest, stdio });
+    return await runCliProcess({ ...rest, stdio, terminated });
   } finally {
+    signal?.removeEventListener("abort", onAbort);
     await stdio.close();
   }
 }
@@ -106,9 +113,14 @@ export async function runCli(io: CliIO): Promise<number> {
  * What the binary runs with when its standard streams are the host's own handles, given as
  * functions (no Web Streams): {@linkcode CliIO} without the streams, and `stdio`.
  */
-export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr"> {
+export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr" | "signal"> {
   /** Standard input, output and error. */
   stdio: Stdio;
+  /**
+   * Aborted on SIGTERM: the run ends with exit 143. A latch, not an `AbortSignal`: the
+   * event machinery is made only if something asks for its `signal`.
+   */
+  terminated?: AbortLatch;
   /**
    * Called before the run waits on something outside the process that `stdio` and the
    * real-time timer do not see (live tools running programs): the host installs its SIGTERM
@@ -157,8 +169,10 @@ async function run(io: CliProcess): Promise<number> {
   const { stdio } = io;
   const sub = SUBCOMMANDS[io.argv[0] ?? ""];
   if (sub) {
+    const { terminated, ...rest } = io;
     return await (await sub())(io.argv.slice(1), {
-      ...io,
+      ...rest,
+      ...(terminated ? { signal: terminated.signal } : {}),
       stdin: readableOf(stdio),
       stdout: writableOf(stdio.write),
       stderr: writableOf(stdio.writeErr),
@@ -254,8 +268,8 @@ async function run(io: CliProcess): Promise<number> {
   const onAbort = () => {
     if (!ignoreTerm) session.kill("SIGTERM");
   };
-  io.signal?.addEventListener("abort", onAbort, { once: true });
-  if (io.signal?.aborted) onAbort();
+  const stopListening = io.terminated?.onAbort(onAbort);
+  if (io.terminated?.aborted) onAbort();
   try {
     if (crashAfter === 0) session.kill("SIGKILL");
     else if (prompt === undefined) feedStdin(stdio, session);
@@ -269,7 +283,7 @@ async function run(io: CliProcess): Promise<number> {
     const { written } = output;
     let code = crashed ? 1 : status.signal ? 143 : status.code ?? 1;
     if (io.env.CLAUDE_MOCK_HANG === "1" && !status.signal) {
-      await hang(io.signal, ignoreTerm);
+      await hang(io.terminated, ignoreTerm);
       code = 143;
     }
     if (!has("--no-session-persistence")) {
@@ -281,7 +295,7 @@ async function run(io: CliProcess): Promise<number> {
     if (capture) {
       await appendCapture(capture, {
         seq: invocation,
-        time: new Date(started).toISOString(),
+        time: isoTime(started),
         argv: io.argv,
         cwd: io.cwd,
         env: Object.fromEntries(
@@ -298,7 +312,7 @@ async function run(io: CliProcess): Promise<number> {
     }
     return code;
   } finally {
-    io.signal?.removeEventListener("abort", onAbort);
+    stopListening?.();
   }
 }
 
@@ -386,15 +400,15 @@ async function resolveSession(parsed: ParsedArgv, projects: string): Promise<str
 }
 
 /** After the result: stay alive until a signal (that is not ignored) ends the run. */
-function hang(signal: AbortSignal | undefined, ignoreTerm: boolean): Promise<void> {
+function hang(terminated: AbortLatch | undefined, ignoreTerm: boolean): Promise<void> {
   return new Promise((resolve) => {
-    if (signal?.aborted && !ignoreTerm) return resolve();
+    if (terminated?.aborted && !ignoreTerm) return resolve();
     const timer = setInterval(() => {}, 1 << 30);
-    if (signal && !ignoreTerm) {
-      signal.addEventListener("abort", () => {
+    if (terminated && !ignoreTerm) {
+      terminated.onAbort(() => {
         clearInterval(timer);
         resolve();
-      }, { once: true });
+      });
     }
   });
 }

@@ -14,6 +14,7 @@ import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
 import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
+import { AbortLatch } from "../timing/_abort_latch.ts";
 import type { Clock } from "../timing/clock.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { SystemClock } from "../timing/system_clock.ts";
@@ -143,7 +144,7 @@ export class Engine {
   /** The next JSON-RPC id for MCP calls. */
   jsonRpcId = 2;
   /** Aborted when the process ends. */
-  readonly ended: AbortController = new AbortController();
+  readonly ended: AbortLatch = new AbortLatch();
   /** Resolves when the process has exited. */
   readonly exited: Promise<ExitStatus>;
   /** Runs a turn. */
@@ -235,7 +236,7 @@ export class Engine {
       recordSent: options.recordSent ?? false,
       output: options.output,
       stampTimes: scenario.verbatim !== true,
-      signal: this.ended.signal,
+      ended: this.ended,
       // the reader went away: like a real process, this one dies of SIGPIPE when it writes
       // into the broken pipe (now, if output was waiting; else at its next write)
       onCancel: (pending) => {

@@ -133,7 +133,7 @@ export async function runMessage(
   const authorized: Array<{ call: ScriptedToolCall; decision: ToolDecision }> = [];
   const streamed: ScriptedToolCall[] = [];
   for (const frame of sequence) {
-    if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    if (turn.abort.aborted) throw turn.abort.reason;
     if (streamed.length > 0 && isMessageStop(frame)) {
       // As the real CLI with partial messages (r2_running_partial): a streamed message's
       // tools are checked after its message_delta, and message_stop follows the first
@@ -167,7 +167,7 @@ export async function runMessage(
   // a message with tool uses means the CLI calls the API again once the tools ran
   turn.awaitingReply = calls.size > 0;
   for (const { call: scripted, decision } of authorized) {
-    if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    if (turn.abort.aborted) throw turn.abort.reason;
     await runTool(engine, scripted, decision, turn);
   }
   if (turn.hookStop && !turn.resultSent) {

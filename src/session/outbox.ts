@@ -7,6 +7,8 @@
  */
 
 import type { Prng } from "../random/pcg32.ts";
+import type { AbortLatch } from "../timing/_abort_latch.ts";
+import { isoTime } from "../timing/_iso_time.ts";
 import type { Clock } from "../timing/clock.ts";
 import { Pacer } from "../timing/pacer.ts";
 import { LoopBudget, yieldToEventLoop } from "../timing/real_time.ts";
@@ -48,8 +50,11 @@ export interface OutboxOptions {
    * the timestamps the frames carry (a recording's).
    */
   stampTimes?: boolean;
-  /** Aborted when the process ends: a pacing wait in progress stops (no timer is left). */
-  signal: AbortSignal;
+  /**
+   * Aborted when the process ends: a pacing wait in progress stops (no timer is left). Its
+   * `AbortSignal` is asked for only when a wait begins.
+   */
+  ended: AbortLatch;
   /**
    * Called when the reader cancels stdout (the pipe breaks); `pending` says whether output
    * was waiting to be written (a write into the broken pipe).
@@ -99,12 +104,12 @@ export class Outbox {
   #sent?: Frame[];
   /** The control requests written to the client, by request id (their bodies). */
   readonly sentRequests: Map<string, Record<string, unknown>> = new Map();
-  #signal: AbortSignal;
+  #ended: AbortLatch;
 
   /** Creates the output. */
   constructor(options: OutboxOptions) {
     this.#clock = options.clock;
-    this.#signal = options.signal;
+    this.#ended = options.ended;
     this.#stampTimes = options.stampTimes ?? true;
     this.#pacer = new Pacer({
       profile: options.profile,
@@ -269,7 +274,7 @@ export class Outbox {
         let now = this.#clock.now();
         if (delay > 0) {
           await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
-            signal: this.#signal,
+            signal: this.#ended.signal,
           });
           now = this.#clock.now();
         } else {
@@ -317,7 +322,7 @@ export class Outbox {
 
 function stamp(frame: Frame | RawLine, now: number): Frame | RawLine {
   if ("timestamp" in frame && typeof frame.timestamp === "string") {
-    return { ...frame, timestamp: new Date(now).toISOString() };
+    return { ...frame, timestamp: isoTime(now) };
   }
   return frame;
 }

@@ -76,7 +76,7 @@ export function installSdkRequests(engine: Engine): void {
   );
   control.handle("interrupt", async () => {
     const turn = engine.turn;
-    if (turn && !turn.resultSent && !turn.abort.signal.aborted) {
+    if (turn && !turn.resultSent && !turn.abort.aborted) {
       const pending = turn.pendingPermission;
       if (pending) {
         // the real CLI withdraws the open permission question first

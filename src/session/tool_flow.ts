@@ -184,7 +184,7 @@ export async function askWith(
   try {
     answer = await engine.control.request(request, { signal: turn.abort.signal });
   } catch (error) {
-    if (turn.abort.signal.reason instanceof Interrupted) {
+    if (turn.abort.reason instanceof Interrupted) {
       turn.rejectedTool = block;
       turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
       await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
@@ -283,7 +283,7 @@ export async function execute(
   }
   if (call.frames) {
     for (const frame of call.frames(engine.ctx)) {
-      if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+      if (turn.abort.aborted) throw turn.abort.reason;
       await engine.send({ frame, delay: engine.delayFor(frame, turn) });
     }
   }

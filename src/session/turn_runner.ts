@@ -13,6 +13,7 @@ import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
 import { validateStep } from "../scenario/validate_step.ts";
+import { AbortLatch } from "../timing/_abort_latch.ts";
 import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
@@ -52,7 +53,7 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
   engine.turn = turn;
   try {
     await runSteps(engine, turn);
-    if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+    if (turn.abort.aborted) throw turn.abort.reason;
     if (engine.scenario.verbatim) return;
     await engine.send({ frame: sessionStateChanged(engine.ctx, "idle"), delay: 0 });
   } catch (error) {
@@ -127,7 +128,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     let k = 0;
     for await (const step of iterate(current, info)) {
       n++;
-      if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+      if (turn.abort.aborted) throw turn.abort.reason;
       if (lazy) checkProduced(engine, step, `${path}[${k}]`);
       k++;
       await runStep(engine, step, turn, n);
@@ -141,7 +142,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
       }
     }
   }
-  if (turn.abort.signal.aborted) throw turn.abort.signal.reason;
+  if (turn.abort.aborted) throw turn.abort.reason;
   if (!turn.resultSent && !verbatim) {
     // The steps ran out after tool results: the CLI would call the API again, which
     // `--max-turns` may forbid.
@@ -155,7 +156,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
 /** Ends a turn that threw: the interrupt tail, or an error result naming what failed. */
 async function endFailedTurn(engine: Engine, turn: TurnState, error: unknown): Promise<void> {
   if (error instanceof SessionEnded || engine.closed) return;
-  const reason = turn.abort.signal.aborted ? turn.abort.signal.reason : error;
+  const reason = turn.abort.aborted ? turn.abort.reason : error;
   try {
     if (reason instanceof Interrupted) {
       try {
@@ -280,12 +281,10 @@ async function waitForWrite(
   engine.waitCursor = written.length;
   let unsubscribe = () => {};
   let cancelTimer = () => {};
-  let onAbort = () => {};
-  const signal = turn.abort.signal;
+  let stopListening = () => {};
   try {
     await new Promise<void>((resolve, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
+      stopListening = turn.abort.onAbort(reject);
       unsubscribe = engine.writes.subscribe((entry) => {
         try {
           if (check(entry.frame, entry.index)) {
@@ -308,7 +307,7 @@ async function waitForWrite(
   } finally {
     unsubscribe();
     cancelTimer();
-    signal.removeEventListener("abort", onAbort);
+    stopListening();
   }
 }
 
@@ -403,7 +402,7 @@ function newTurn(
     resultSent: false,
     stopped: false,
     contentStarted: false,
-    abort: new AbortController(),
+    abort: new AbortLatch(),
     promptId: "",
   };
 }

@@ -9,6 +9,7 @@ import type { ApiCallUsage } from "../builders/usage.ts";
 import type { PermissionDecision, PermissionDecisionName } from "../builders/user.ts";
 import type { Exchange } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
+import type { AbortLatch } from "../timing/_abort_latch.ts";
 import type { TimingProfile } from "../timing/timing_profile.ts";
 import type { AssistantFrame, ToolUseBlock, UserFrame } from "../wire/frame.ts";
 
@@ -64,7 +65,7 @@ export interface TurnState {
   /** The exchange's timing profile, if it has one. */
   profile?: TimingProfile;
   /** Aborted with the reason the turn stops (interrupt, failure, session end). */
-  abort: AbortController;
+  abort: AbortLatch;
   /** The prompt id hooks report. */
   promptId: string;
   /** The assistant message being written. */
