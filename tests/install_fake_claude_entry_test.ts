@@ -25,7 +25,7 @@ Deno.test("installFakeClaude runs the bundle with its shebang's V8 flags", async
   const script = await Deno.readTextFile(claude.path);
   const shebang = (await Deno.readTextFile(`${ROOT}dist/bin.js`)).split("\n", 1)[0];
   const flags = (text: string) => text.match(/--v8-flags=[^\s']+/g) ?? [];
-  if (flags(shebang).join() !== "--v8-flags=--no-lazy,--single-threaded") {
+  if (flags(shebang).join() !== "--v8-flags=--no-lazy,--single-threaded,--no-sparkplug") {
     throw new Error(`shebang: ${shebang}`);
   }
   if (flags(script).join() !== flags(shebang).join()) throw new Error(`shim:\n${script}`);

@@ -15,6 +15,11 @@ Deno.test("resolveModel resolves aliases and full names", () => {
 Deno.test("projectSlug replaces every non-alphanumeric character", () => {
   assert.equal(projectSlug("/home/user/project"), "-home-user-project");
   assert.equal(projectSlug("/tmp/a_b.c"), "-tmp-a-b-c");
+  // every UTF-16 code unit outside [a-zA-Z0-9] (a surrogate pair is two)
+  assert.equal(projectSlug("/Users/Zoë/my app/🚀@09AZaz:[`{"), "-Users-Zo--my-app----09AZaz----");
+  let all = "";
+  for (let c = 0; c < 0x3000; c++) all += String.fromCharCode(c);
+  assert.equal(projectSlug(all), all.replace(/[^a-zA-Z0-9]/g, "-"));
 });
 
 Deno.test("defaultTools puts Task first and appends MCP tools", () => {

@@ -19,5 +19,13 @@ export const DEFAULT_HOME = "/home/user";
  * ```
  */
 export function projectSlug(path: string): string {
-  return path.replace(/[^a-zA-Z0-9]/g, "-");
+  // every character but [a-zA-Z0-9] becomes "-" (by char codes: no RegExp on the binary's
+  // start-up path, where the first one costs about 0.1 ms)
+  let slug = "";
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    const keep = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    slug += keep ? path[i] : "-";
+  }
+  return slug;
 }

@@ -70,7 +70,7 @@ export async function runMain(): Promise<void> {
       // /dev/null ends by itself; anything else is asked of stat. (A stat makes the runtime
       // build Date objects for its times, about 0.4 ms of a cold process; the link 0.15.)
       const link = procLink(deno);
-      if (link !== undefined && /^(pipe|socket):/.test(link)) return false;
+      if (link?.startsWith("pipe:") || link?.startsWith("socket:")) return false;
       if (link === "/dev/null") return true;
       const info = deno.statSync("/dev/stdin");
       return info.isFile || info.isCharDevice === true;

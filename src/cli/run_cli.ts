@@ -287,7 +287,7 @@ async function run(io: CliProcess): Promise<number> {
       code = 143;
     }
     if (!has("--no-session-persistence")) {
-      const transcript = written.filter((l) => TRANSCRIBED.test(l));
+      const transcript = written.filter(transcribed);
       if (prompt !== undefined) transcript.unshift(JSON.stringify(userPrompt(prompt)));
       await appendTranscript(projects, session.ctx.sessionId, transcript);
     }
@@ -316,9 +316,15 @@ async function run(io: CliProcess): Promise<number> {
   }
 }
 
-/** Frames a transcript keeps. */
-const TRANSCRIBED =
-  /^\{"type":"(user|assistant)"|"type":"result"|"subtype":"(init|compact_boundary)"/;
+/**
+ * Whether a transcript keeps a line: user and assistant messages, results, `system/init` and
+ * compact boundaries (substring tests: no RegExp on the start-up path).
+ */
+function transcribed(line: string): boolean {
+  return line.startsWith('{"type":"user"') || line.startsWith('{"type":"assistant"') ||
+    line.includes('"type":"result"') || line.includes('"subtype":"init"') ||
+    line.includes('"subtype":"compact_boundary"');
+}
 /** Environment a capture records: the fake's own, the SDK's and the retry and timeout knobs. */
 const CAPTURED_ENV = /^(CLAUDE_|ANTHROPIC_BASE_URL$|ANTHROPIC_MODEL$|API_TIMEOUT_MS$|IS_SANDBOX$)/;
 
@@ -491,7 +497,7 @@ async function promptOf(
   const stdin = io.stdinIsTerminal
     ? undefined
     : await readAllStdin(io.stdio, { mayStall: io.stdinMayStall ?? true });
-  const piped = (stdin ?? "").replace(/\n$/, "");
+  const piped = stdin?.endsWith("\n") ? stdin.slice(0, -1) : stdin ?? "";
   const prompt = parsed.prompt !== undefined && piped !== ""
     ? `${parsed.prompt}\n${piped}`
     : parsed.prompt ?? piped;

@@ -24,7 +24,9 @@ const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/;
 
 /** The instructions of a `/compact` prompt (`""` for none), or `undefined` for another prompt. */
 export function compactCommand(text: string): string | undefined {
-  const match = COMPACT_COMMAND.exec(text.trim());
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("/compact")) return undefined;
+  const match = COMPACT_COMMAND.exec(trimmed);
   return match ? (match[1] ?? "").trim() : undefined;
 }
 
