@@ -484,3 +484,53 @@ Deno.test("cli live mode: allowed tools really run in the cwd; denied ones do no
   assert.equal(results[2], "1\tone\n2\tthree\n3\t", "the real file, with line numbers");
   assert.equal(results[3].trim(), "2");
 });
+
+Deno.test("cli: Glob and Grep are there when --tools names them (live, as the real CLI answers), not by default", async () => {
+  await using fake = await installFakeClaude({
+    scenario: {
+      ...new ScenarioBuilder()
+        .on("Find")
+        .usesTogether((t) =>
+          t.usesTool("Glob", { pattern: "*.md", path: "docs" })
+            .usesTool("Grep", { pattern: "TODO", path: "docs" })
+        )
+        .respond("Found.")
+        .build(),
+      live: true,
+    },
+  });
+  await Deno.mkdir(`${fake.dir}/docs`);
+  await Deno.writeTextFile(`${fake.dir}/docs/a.md`, "TODO: docs\n");
+  const results = async (args: string[]) => {
+    const run = await claude(fake, [
+      "-p",
+      "Find",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      ...args,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const frames = lines(run.stdout);
+    return {
+      tools: frames.find((f) => f.subtype === "init").tools as string[],
+      results: frames.filter((f) => f.type === "user").map((f) => f.tool_use_result),
+    };
+  };
+  const byDefault = await results([]);
+  assert.ok(!byDefault.tools.includes("Glob") && byDefault.tools.includes("Bash"));
+  assert.deepEqual(byDefault.results, [
+    "Error: No such tool available: Glob. Glob is not available in this session \u2014 find files with `find` via the Bash tool instead.",
+    "Error: No such tool available: Grep. Grep is not available in this session \u2014 search file contents with `grep` via the Bash tool instead.",
+  ]);
+  const named = await results(["--tools", "Read,Glob,Grep"]);
+  assert.deepEqual(named.tools, ["Glob", "Grep", "Read"]);
+  const [glob, grep] = named.results;
+  assert.deepEqual(glob.filenames, ["docs/a.md"]);
+  assert.deepEqual(grep, {
+    mode: "files_with_matches",
+    filenames: ["docs/a.md"],
+    numFiles: 1,
+    totalFiles: 1,
+  });
+});

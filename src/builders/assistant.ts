@@ -84,10 +84,13 @@ export interface ToolUseMeta {
   id: string;
   /** The tool's display name (e.g. `Add`). */
   display_name: string;
-  /** The MCP server's display name. */
-  server_display_name: string;
-  /** The tool name on the server (without the `mcp__server__` prefix). */
-  tool_name: string;
+  /**
+   * The MCP server's display name (absent, as the real CLI writes it, when the session has
+   * no such server).
+   */
+  server_display_name?: string;
+  /** The tool name on the server (without the `mcp__server__` prefix; absent likewise). */
+  tool_name?: string;
 }
 
 /** How thinking is shown (`thinking_display`); the recordings always show `updates`. */
@@ -315,7 +318,7 @@ export function assistantMessage(
  * console.log(meta?.display_name); // Add
  * ```
  */
-export function mcpToolUseMeta(block: ToolUseBlock): ToolUseMeta | undefined {
+export function mcpToolUseMeta(block: ToolUseBlock): Required<ToolUseMeta> | undefined {
   const match = /^mcp__(.+?)__(.+)$/.exec(block.name);
   if (!match) return undefined;
   const [, server, tool] = match;

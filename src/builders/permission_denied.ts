@@ -18,6 +18,8 @@ export interface PermissionDeniedFrame extends SystemFrame {
   tool_name: string;
   /** The denied tool use. */
   tool_use_id: string;
+  /** What decided it (`subcommandResults` for a Bash command a deny rule matched). */
+  decision_reason_type?: string;
   /** Why (also the tool result's text). */
   message: string;
   /** The frame's uuid. */
@@ -39,7 +41,7 @@ export interface PermissionDeniedFrame extends SystemFrame {
  */
 export function permissionDenied(
   ctx: BuildContext,
-  options: { toolName: string; toolUseId: string; message: string },
+  options: { toolName: string; toolUseId: string; message: string; decisionReasonType?: string },
 ): PermissionDeniedFrame {
   checkString(options?.toolName, "permissionDenied()", "options.toolName");
   checkString(options.toolUseId, "permissionDenied()", "options.toolUseId");
@@ -49,6 +51,9 @@ export function permissionDenied(
     subtype: "permission_denied",
     tool_name: options.toolName,
     tool_use_id: options.toolUseId,
+    ...(options.decisionReasonType !== undefined
+      ? { decision_reason_type: options.decisionReasonType }
+      : {}),
     message: options.message,
     uuid: ctx.ids.uuid(),
     session_id: ctx.sessionId,

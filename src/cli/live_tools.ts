@@ -1,15 +1,17 @@
 /**
  * The fake binary's live mode: allowed tool uses of Read, Write, Edit, Bash, Glob and Grep
  * really run in the session's working directory (permissions are decided first, as the real
- * CLI decides them), and their results take the real CLI's shapes. On Deno and Node (through
+ * CLI decides them), and their results take the real CLI's shapes. Glob and Grep run when the
+ * session has them (`--tools` names them, or Bash is denied), as in the real CLI. On Deno and Node (through
  * the runtime seam).
  *
  * @module
  */
 
-import { bashTool, editTool, genericTool, readTool, writeTool } from "../builders/tools.ts";
+import { bashTool, editTool, readTool, writeTool } from "../builders/tools.ts";
 import type { ToolRunner } from "../session/engine.ts";
-import { listDir, readText, writeText } from "./_fs.ts";
+import { readText, writeText } from "./_fs.ts";
+import { liveGlob, liveGrep } from "./live_search.ts";
 import { runShell } from "./_host.ts";
 
 /** The tools live mode can run. */
@@ -70,31 +72,10 @@ export function liveToolRunner(cwd: string, tools: readonly string[] = LIVE_TOOL
           exitCode: out.code,
         }).result;
       }
-      case "Glob": {
-        const base = path(input.path ?? cwd);
-        const files = await glob(base, String(input.pattern ?? "**/*"));
-        return genericTool(ctx, "Glob", {
-          input,
-          result: files.length > 0 ? files.join("\n") : "No files found",
-          isError: false,
-        }).result;
-      }
-      case "Grep": {
-        const base = path(input.path ?? cwd);
-        const pattern = new RegExp(String(input.pattern ?? ""), input["-i"] === true ? "i" : "");
-        const files: string[] = [];
-        for (const file of await glob(base, String(input.glob ?? "**/*"))) {
-          const text = await readOrNull(file);
-          if (text !== null && pattern.test(text)) files.push(file);
-        }
-        return genericTool(ctx, "Grep", {
-          input,
-          result: files.length > 0
-            ? `Found ${files.length} file${files.length === 1 ? "" : "s"}\n${files.join("\n")}`
-            : "No files found",
-          isError: false,
-        }).result;
-      }
+      case "Glob":
+        return await liveGlob(input, cwd);
+      case "Grep":
+        return await liveGrep(input, cwd);
     }
     return undefined;
   };
@@ -106,42 +87,4 @@ async function readOrNull(file: string): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-/** Files under `base` whose relative path matches a glob (`*`, `**`, `?`), sorted. */
-async function glob(base: string, pattern: string): Promise<string[]> {
-  const regex = globRegExp(pattern);
-  const found: string[] = [];
-  const walk = async (dir: string, rel: string) => {
-    let entries: { name: string; isDirectory: boolean }[];
-    try {
-      entries = await listDir(dir);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.name === ".git" || entry.name === "node_modules") continue;
-      const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory) await walk(`${dir}/${entry.name}`, relPath);
-      else if (regex.test(relPath)) found.push(`${dir}/${entry.name}`);
-    }
-  };
-  await walk(base.replace(/\/$/, ""), "");
-  return found.sort();
-}
-
-/** A glob as a RegExp over relative paths: a double star spans folders, `*` and `?` stay within a name. */
-function globRegExp(pattern: string): RegExp {
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === "*" && pattern[i + 1] === "*") {
-      const slash = pattern[i + 2] === "/";
-      source += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (c === "*") source += "[^/]*";
-    else if (c === "?") source += "[^/]";
-    else source += ".+^$()|[]{}\\".includes(c) ? `\\${c}` : c;
-  }
-  return new RegExp(`^${source}$`);
 }

@@ -45,6 +45,7 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "ToolSearch",
   "ListAgents",
   "TaskStop",
+  "KillShell",
   "ExitPlanMode",
   "EnterPlanMode",
 ]);
@@ -92,7 +93,9 @@ export function decidePermission(
   const interactive = INTERACTIVE_TOOLS.has(tool);
   for (const kind of ["deny", "ask", "allow"] as const) {
     for (const { rules, source } of options.sources) {
-      const rule = ruleList(rules, kind, source, tool)?.find((r) => ruleMatches(r, tool, input));
+      const rule = ruleList(rules, kind, source, tool)?.find((r) =>
+        ruleMatches(r, tool, input, { cwd: options.cwd })
+      );
       if (rule === undefined) continue;
       if (kind === "allow" && interactive) continue;
       return { behavior: kind, reason: "rule", rule, source };
@@ -206,7 +209,8 @@ export function isReadOnlyCommand(command: string): boolean {
  * Whether a rule (`Tool`, `Tool(content)`, `mcp__server`, `mcp__server__*`) covers a tool
  * use. In `Tool(content)`, `*` matches any run of characters and a trailing `:*` matches
  * any suffix; the content is compared with Bash's `command`, a file tool's `file_path`,
- * WebFetch's `url`, else the JSON input.
+ * WebFetch's `url`, else the JSON input. With `cwd`, a file tool's rule path is taken as the
+ * CLI takes it: `./notes.txt` and `src/**` under `cwd`, `//etc/x` the absolute `/etc/x`.
  *
  * @example Matching rules
  * ```ts
@@ -214,8 +218,20 @@ export function isReadOnlyCommand(command: string): boolean {
  * console.log(ruleMatches("Bash(git status:*)", "Bash", { command: "git status -s" })); // true
  * console.log(ruleMatches("mcp__calc", "mcp__calc__add", {})); // true
  * ```
+ *
+ * @example A path rule under the working directory
+ * ```ts
+ * import { ruleMatches } from "@x/claude-mock";
+ * const input = { file_path: "/home/user/project/notes.txt" };
+ * console.log(ruleMatches("Edit(./notes.txt)", "Edit", input, { cwd: "/home/user/project" })); // true
+ * ```
  */
-export function ruleMatches(rule: string, tool: string, input: Record<string, unknown>): boolean {
+export function ruleMatches(
+  rule: string,
+  tool: string,
+  input: Record<string, unknown>,
+  options: { cwd?: string } = {},
+): boolean {
   if (typeof rule !== "string") {
     throw new TypeError(`Invalid permission rule: expected a string, got ${kindOf(rule)}`);
   }
@@ -223,7 +239,10 @@ export function ruleMatches(rule: string, tool: string, input: Record<string, un
   const name = open < 0 ? rule : rule.slice(0, open);
   if (!nameMatches(name, tool)) return false;
   if (open < 0 || !rule.endsWith(")")) return open < 0;
-  const pattern = rule.slice(open + 1, -1);
+  let pattern = rule.slice(open + 1, -1);
+  if (typeof input.command !== "string" && typeof input.file_path === "string") {
+    pattern = filePattern(pattern, options.cwd);
+  }
   const subject = typeof input.command === "string"
     ? input.command
     : typeof input.file_path === "string"
@@ -232,6 +251,19 @@ export function ruleMatches(rule: string, tool: string, input: Record<string, un
     ? input.url
     : JSON.stringify(input);
   return contentMatches(pattern, subject);
+}
+
+/** A file rule's path as an absolute pattern: `//x` is `/x`; `./x` and `x` are under `cwd`. */
+function filePattern(pattern: string, cwd: string | undefined): string {
+  if (pattern.startsWith("//")) return pattern.slice(1);
+  if (
+    cwd === undefined || pattern.startsWith("/") || pattern.startsWith("~") ||
+    pattern.startsWith("*")
+  ) {
+    return pattern;
+  }
+  const base = cwd.endsWith("/") ? cwd.slice(0, -1) : cwd;
+  return `${base}/${pattern.startsWith("./") ? pattern.slice(2) : pattern}`;
 }
 
 function nameMatches(name: string, tool: string): boolean {

@@ -68,7 +68,11 @@ export interface Scenario {
   cwd?: string;
   /** Fields merged into the `initialize` answer. */
   initialize?: Record<string, unknown>;
-  /** Tools `system/init` lists (default: the real CLI's built-in tools). */
+  /**
+   * The session's tools, as `system/init` lists them (default: the real CLI's, as `--tools`,
+   * the deny rules and `canUseTool` choose them, then the SDK's MCP tools). A tool use of a
+   * tool not in it fails with the CLI's `No such tool available` error.
+   */
   tools?: string[];
   /** Permission rules, on top of the SDK's `--settings`, `--allowedTools`, `--disallowedTools`. */
   permissions?: PermissionRules;

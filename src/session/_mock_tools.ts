@@ -22,7 +22,7 @@ import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { ToolUseBlock } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { askWith } from "./tool_flow.ts";
-import type { ToolDecision, TurnState } from "./turn_state.ts";
+import type { PermissionOutcome, TurnState } from "./turn_state.ts";
 
 /** What a `tool_result` command said a tool returned. */
 export interface ToolOutcome {
@@ -111,7 +111,7 @@ export async function askClientFor(
     suggestions?: PermissionSuggestion[];
     interactive?: boolean;
   },
-): Promise<ToolDecision> {
+): Promise<PermissionOutcome> {
   const { block, agentId } = options;
   const ctx = engine.ctx;
   if (engine.flags.permissionPromptTool !== "stdio") {

@@ -24,6 +24,10 @@ export interface CliFlags {
   allowedTools: string[];
   /** `--disallowedTools` / `--disallowed-tools`. */
   disallowedTools: string[];
+  /** `--tools`: the built-in tools to offer (`[]` for none, `["default"]` the default set). */
+  tools?: string[];
+  /** `--mcp-config`: MCP server configs (JSON strings or file paths), as given. */
+  mcpConfig?: string[];
   /** `--session-id`. */
   sessionId?: string;
   /** `--resume`. */
@@ -47,6 +51,7 @@ const LIST_FLAGS = new Set([
   "allowed-tools",
   "disallowedTools",
   "disallowed-tools",
+  "tools",
 ]);
 
 /**
@@ -93,13 +98,20 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
         }
         flags.maxBudgetUsd = n;
       }
+    } else if (name === "mcp-config") {
+      const values: string[] = inline !== undefined ? [inline] : [];
+      while (inline === undefined && i + 1 < args.length && !args[i + 1].startsWith("-")) {
+        values.push(args[++i]);
+      }
+      flags.mcpConfig = [...(flags.mcpConfig ?? []), ...values];
     } else if (LIST_FLAGS.has(name)) {
       const values: string[] = inline !== undefined ? [inline] : [];
-      while (inline === undefined && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+      while (inline === undefined && i + 1 < args.length && !args[i + 1].startsWith("-")) {
         values.push(args[++i]);
       }
       const list = values.flatMap(splitToolList);
-      if (name.startsWith("allowed")) flags.allowedTools.push(...list);
+      if (name === "tools") flags.tools = [...(flags.tools ?? []), ...list];
+      else if (name.startsWith("allowed")) flags.allowedTools.push(...list);
       else flags.disallowedTools.push(...list);
     }
   }

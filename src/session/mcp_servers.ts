@@ -67,3 +67,20 @@ export function deferredSchemaHint(
   const shown = JSON.stringify($schema === undefined ? schema : { ...schema, $schema });
   return `\n\nThis tool's input schema was not in your prompt when you called it. The input schema is: ${shown}\nIf your input does not match this schema, correct it and call the tool again. If it matches, the error above has another cause. If the corrected call fails the same way, call ToolSearch with query "select:${tool}" to load the tool, then call it again.`;
 }
+
+/**
+ * Whether `--mcp-config` (its values as given) configures the MCP server `server`: a JSON
+ * value names its servers under `mcpServers`; a file path could name any.
+ */
+export function mcpConfigHas(configs: readonly string[] | undefined, server: string): boolean {
+  for (const config of configs ?? []) {
+    if (!config.trim().startsWith("{")) return true;
+    try {
+      const servers = (JSON.parse(config) as { mcpServers?: unknown }).mcpServers;
+      if (isObject(servers) && Object.hasOwn(servers, server)) return true;
+    } catch {
+      // not JSON after all: the real CLI refuses it; here it configures nothing
+    }
+  }
+  return false;
+}

@@ -7,7 +7,8 @@
  */
 
 import { apiErrorMessage } from "../builders/api_error_message.ts";
-import { assistantMessage } from "../builders/assistant.ts";
+import { assistantMessage, mcpToolUseMeta } from "../builders/assistant.ts";
+import { permissionDenied } from "../builders/permission_denied.ts";
 import type { AssistantMessageError } from "../builders/api_error_message.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import {
@@ -29,7 +30,7 @@ import {
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { authorize, execute, postToolHooks } from "./tool_flow.ts";
+import { authorize, execute, postToolHooks, unavailableTool } from "./tool_flow.ts";
 import { sendResult } from "./turn_result.ts";
 import type { StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
@@ -102,7 +103,16 @@ export async function runMessage(
     } else blocks.push(value);
   }
   if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
-  const frames = assistantMessage(ctx, blocks, { messageId: step.messageId });
+  const frames = assistantMessage(ctx, blocks, {
+    messageId: step.messageId,
+    // an MCP tool of a server the session does not have: its display name alone
+    // (r3_unknown_tools)
+    toolUseMeta: (block) => {
+      const meta = mcpToolUseMeta(block);
+      if (!meta || unavailableTool(engine, block.name) === undefined) return meta;
+      return { id: meta.id, display_name: meta.display_name };
+    },
+  });
   // A recovered failure's reply comes from the non-streaming fallback: no stream events,
   // and its frames carry the final stop reason (failures/*_recovered).
   const fallback = turn.fallbackNext === true;
@@ -157,9 +167,22 @@ export async function runMessage(
     if (block?.type !== "tool_use") continue;
     const scripted = calls.get(block.id);
     if (!scripted) continue;
+    const missing = unavailableTool(engine, block.name);
+    if (missing !== undefined) {
+      // As the real CLI (r3_unknown_tools): a tool the session does not have fails at once,
+      // its result right after its own block, before the message's next block.
+      await sendUnavailable(engine, block.id, missing, turn);
+      continue;
+    }
     // As the real CLI: each tool use is checked right after its own assistant frame.
     if (partial) streamed.push(scripted);
-    else authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
+    else {
+      const decision = await authorize(engine, scripted, turn);
+      // a Bash command a deny rule matched is refused at once (r3_deny_rules)
+      if (decision.kind === "deny" && decision.reasonType) {
+        await sendDenial(engine, scripted, decision, turn);
+      } else authorized.push({ call: scripted, decision });
+    }
   }
   turn.streaming = undefined;
   const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
@@ -180,6 +203,59 @@ export async function runMessage(
   }
 }
 
+/** A denied tool use: its `permission_denied` frame if it has one, its error result. */
+async function sendDenial(
+  engine: Engine,
+  scripted: ScriptedToolCall,
+  decision: Extract<ToolDecision, { kind: "deny" }>,
+  turn: TurnState,
+): Promise<void> {
+  const block = scripted.block;
+  turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+  turn.userMessages++;
+  if (decision.reasonType !== undefined) {
+    await engine.send({
+      frame: permissionDenied(engine.ctx, {
+        toolName: block.name,
+        toolUseId: block.id,
+        decisionReasonType: decision.reasonType,
+        message: decision.message,
+      }),
+      delay: 0,
+    });
+  }
+  await engine.send({
+    frame: toolResult(engine.ctx, block.id, {
+      content: decision.message,
+      isError: true,
+      permissionDecision: decision.meta,
+      ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
+      ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
+    }),
+    delay: engine.delayFor({ type: "user" }, turn),
+  });
+  if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
+}
+
+/** The result of a use of a tool the session does not have: the CLI's error, unasked. */
+async function sendUnavailable(
+  engine: Engine,
+  toolUseId: string,
+  message: string,
+  turn: TurnState,
+): Promise<void> {
+  turn.userMessages++;
+  await engine.send({
+    frame: toolResult(engine.ctx, toolUseId, {
+      content: `<tool_use_error>${message}</tool_use_error>`,
+      isError: true,
+      toolUseResult: message,
+      permissionDecision: null,
+    }),
+    delay: engine.delayFor({ type: "user" }, turn),
+  });
+}
+
 async function runTool(
   engine: Engine,
   scripted: ScriptedToolCall,
@@ -187,21 +263,10 @@ async function runTool(
   turn: TurnState,
 ): Promise<void> {
   const block = scripted.block;
-  if (decision.kind === "deny") {
-    turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
-    turn.userMessages++;
-    await engine.send({
-      frame: toolResult(engine.ctx, block.id, {
-        content: decision.message,
-        isError: true,
-        permissionDecision: decision.meta,
-        ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
-      }),
-      delay: engine.delayFor({ type: "user" }, turn),
-    });
-    if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
-    return;
+  if (decision.kind === "unavailable") {
+    return sendUnavailable(engine, block.id, decision.message, turn);
   }
+  if (decision.kind === "deny") return sendDenial(engine, scripted, decision, turn);
   const started = engine.clock.now();
   const result = await execute(engine, scripted, decision.input, turn);
   await postToolHooks(engine, scripted, {

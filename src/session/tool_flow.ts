@@ -22,19 +22,32 @@ import {
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
 import { permissionDenied } from "../builders/permission_denied.ts";
+import { hasTool, noSuchToolError, sessionTools } from "../builders/tool_availability.ts";
 import { sessionStateChanged } from "../builders/system.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
-import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
-import { Interrupted, type ToolDecision, TurnFailure, type TurnState } from "./turn_state.ts";
+import { deferredSchemaHint, mcpConfigHas, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import {
+  Interrupted,
+  type PermissionOutcome,
+  type ToolDecision,
+  TurnFailure,
+  type TurnState,
+} from "./turn_state.ts";
 
-/** PreToolUse hooks, then the permission rules, then (when asked for) `can_use_tool`. */
+/**
+ * A tool the session does not have is neither hooked nor asked about: `unavailable`, with
+ * the real CLI's error. Else PreToolUse hooks, then the permission rules, then (when asked
+ * for) `can_use_tool`.
+ */
 export async function authorize(
   engine: Engine,
   call: ScriptedToolCall,
   turn: TurnState,
 ): Promise<ToolDecision> {
   const block = call.block;
+  const missing = unavailableTool(engine, block.name);
+  if (missing !== undefined) return { kind: "unavailable", message: missing };
   let input = block.input;
   let hookDecision: "allow" | "ask" | undefined;
   for (const callbackId of hookCallbacks(engine, "PreToolUse", block.name)) {
@@ -77,13 +90,7 @@ export async function authorize(
       sources: ruleSources(engine),
       cwd: engine.ctx.cwd,
     });
-  if (verdict.behavior === "deny") {
-    return {
-      kind: "deny",
-      message: `Permission to use ${block.name} has been denied.`,
-      meta: { decision: "reject", source: "config" },
-    };
-  }
+  if (verdict.behavior === "deny") return ruleDenial(block.name, input, verdict);
   if (verdict.behavior === "allow") {
     return {
       kind: "allow",
@@ -115,12 +122,57 @@ export async function authorize(
   return await askClient(engine, { ...block, input }, verdict, turn);
 }
 
+/**
+ * A use a deny rule matched, as the real CLI denies it (r3_deny_rules, r3_disallowed_bash): a
+ * Bash command at once, with a `permission_denied` frame; a file tool's path as a tool error
+ * when the tools run; anything else (a scenario's own `permission: "deny"`) plainly.
+ */
+function ruleDenial(
+  tool: string,
+  input: Record<string, unknown>,
+  verdict: { rule?: unknown },
+): ToolDecision {
+  const scoped = typeof verdict.rule === "string" && verdict.rule.includes("(");
+  if (scoped && tool === "Bash" && typeof input.command === "string") {
+    return {
+      kind: "deny",
+      message: `Permission to use Bash with command ${input.command} has been denied.`,
+      meta: { decision: "reject", source: "config", reason_type: "subcommandResults" },
+      nonExecutionKind: "permission-rule",
+      reasonType: "subcommandResults",
+    };
+  }
+  if (scoped && FILE_RULE_TOOLS.has(tool)) {
+    const message = "File is in a directory that is denied by your permission settings.";
+    return {
+      kind: "deny",
+      message: `<tool_use_error>${message}</tool_use_error>`,
+      toolUseResult: `Error: ${message}`,
+      meta: { decision: "reject", source: "config", reason_type: "rule" },
+    };
+  }
+  return {
+    kind: "deny",
+    message: `Permission to use ${tool} has been denied.`,
+    meta: { decision: "reject", source: "config" },
+  };
+}
+
+/** Tools whose deny rules name paths (`Edit(./notes.txt)`). */
+const FILE_RULE_TOOLS: ReadonlySet<string> = new Set([
+  "Read",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+]);
+
 async function askClient(
   engine: Engine,
   block: ScriptedToolCall["block"],
   verdict: { rule?: unknown; source?: unknown; reason?: string },
   turn: TurnState,
-): Promise<ToolDecision> {
+): Promise<PermissionOutcome> {
   const input = block.input;
   const rule = "rule" in verdict ? verdict.rule : undefined;
   const source = "source" in verdict ? verdict.source as RuleSource["source"] : undefined;
@@ -176,7 +228,7 @@ export async function askWith(
     request: ControlRequestFrameOut<CanUseToolRequest>;
     block: ScriptedToolCall["block"];
   },
-): Promise<ToolDecision> {
+): Promise<PermissionOutcome> {
   const input = block.input;
   await engine.send({ frame: sessionStateChanged(engine.ctx, "requires_action"), delay: 0 });
   turn.pendingPermission = { requestId: request.request_id, block };
@@ -330,6 +382,48 @@ function noPromptDenial(block: ScriptedToolCall["block"], cwd: string): string {
 }
 
 /** Where permission rules come from: the scenario, `--settings`, `--allowedTools`/`--disallowedTools`. */
+const BUILT_IN = new WeakMap<Engine, readonly string[]>();
+
+/**
+ * The session's built-in tools (`system/init` lists them, then the MCP tools): the
+ * scenario's `tools` when it has them, else as `--tools`, the deny rules that name a whole
+ * tool and `canUseTool` choose them.
+ */
+export function builtInTools(engine: Engine): readonly string[] {
+  let tools = BUILT_IN.get(engine);
+  if (!tools) {
+    const denied = ruleSources(engine).flatMap(({ rules }) =>
+      (rules.deny ?? []).filter((rule) => !rule.includes("("))
+    );
+    tools = engine.scenario.tools ?? sessionTools({
+      ...(engine.flags.tools !== undefined ? { tools: engine.flags.tools } : {}),
+      canUseTool: engine.flags.permissionPromptTool === "stdio",
+      denied,
+    });
+    BUILT_IN.set(engine, tools);
+  }
+  return tools;
+}
+
+/**
+ * The real CLI's error for a use of tool `name` when the session does not have it, else
+ * `undefined`. An MCP tool (`mcp__server__tool`) is there when its server is: one the SDK
+ * registered, or one `--mcp-config` configures (a scenario scripts what such a server's
+ * tools return), or the scenario's `tools` lists it.
+ */
+export function unavailableTool(engine: Engine, name: string): string | undefined {
+  if (engine.scenario.tools?.includes(name)) return undefined;
+  const server = mcpServerOf(name);
+  if (server !== undefined || name.startsWith("mcp__")) {
+    const there = server !== undefined &&
+      (sdkMcpServers(engine.initializeRequest).includes(server) ||
+        mcpConfigHas(engine.flags.mcpConfig, server));
+    return there ? undefined : `Error: No such tool available: ${name}`;
+  }
+  const tools = builtInTools(engine);
+  return hasTool(tools, name) ? undefined : noSuchToolError(name, tools);
+}
+
 export function ruleSources(engine: Engine): RuleSource[] {
   const sources: RuleSource[] = [];
   if (engine.scenario.permissions) {

@@ -7,7 +7,6 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import { defaultTools } from "../builders/inventory.ts";
 import { sessionStateChanged, systemInit } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
@@ -28,6 +27,7 @@ import { interruptTail } from "./interrupt_tail.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
 import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
+import { builtInTools } from "./tool_flow.ts";
 import {
   atMaxTurns,
   overBudget,
@@ -323,11 +323,7 @@ function initFrame(engine: Engine): Outgoing {
   if (!base || base.initialize !== initialize) {
     const servers = sdkMcpServers(initialize);
     const options = {
-      tools: engine.scenario.tools ??
-        defaultTools({
-          canUseTool: engine.flags.permissionPromptTool === "stdio",
-          mcpTools: mcpToolNames(initialize),
-        }),
+      tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpToolNames(initialize)],
       ...(servers.length > 0
         ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
         : {}),

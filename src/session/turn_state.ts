@@ -99,7 +99,23 @@ export type ToolDecision =
     message: string;
     meta: PermissionDecisionName | PermissionDecision;
     nonExecutionKind?: string;
+    /** The result's `tool_use_result` (default `"Error: <message>"`). */
+    toolUseResult?: string;
+    /**
+     * A `permission_denied` frame goes out with the result, at once (right after the tool's
+     * block, as for a Bash command a deny rule matched), with this `decision_reason_type`.
+     */
+    reasonType?: string;
+  }
+  | {
+    /** The session does not have the tool: its use fails with the CLI's error. */
+    kind: "unavailable";
+    /** The error (`Error: No such tool available: …`). */
+    message: string;
   };
+
+/** What asking about a tool use decides: it runs, or it is denied. */
+export type PermissionOutcome = Extract<ToolDecision, { kind: "allow" | "deny" }>;
 
 /** The reason a turn is aborted by the client's `interrupt`. */
 export class Interrupted extends Error {
