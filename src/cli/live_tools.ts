@@ -11,7 +11,6 @@
 import { bashTool, editTool, readTool, writeTool } from "../builders/tools.ts";
 import type { ToolRunner } from "../session/engine.ts";
 import { readText, writeText } from "./_fs.ts";
-import { liveGlob, liveGrep } from "./live_search.ts";
 import { runShell } from "./_host.ts";
 
 /** The tools live mode can run. */
@@ -73,9 +72,11 @@ export function liveToolRunner(cwd: string, tools: readonly string[] = LIVE_TOOL
         }).result;
       }
       case "Glob":
-        return await liveGlob(input, cwd);
-      case "Grep":
-        return await liveGrep(input, cwd);
+      case "Grep": {
+        // loaded on first use: most runs search nothing (the binary's start-up stays small)
+        const { liveGlob, liveGrep } = await import("./live_search.ts");
+        return await (name === "Glob" ? liveGlob : liveGrep)(input, cwd);
+      }
     }
     return undefined;
   };
