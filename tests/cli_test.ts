@@ -534,3 +534,34 @@ Deno.test("cli: Glob and Grep are there when --tools names them (live, as the re
     totalFiles: 1,
   });
 });
+
+Deno.test("cli: --json-schema: the StructuredOutput tool, checked, and structured_output in the json result", async () => {
+  await using fake = await installFakeClaude({
+    scenario: new ScenarioBuilder()
+      .on("person")
+      .usesTool("StructuredOutput", { name: "Ada" })
+      .usesTool("StructuredOutput", { name: "Ada", age: 36 })
+      .build(),
+  });
+  const schema = JSON.stringify({
+    type: "object",
+    properties: { name: { type: "string" }, age: { type: "number" } },
+    required: ["name", "age"],
+  });
+  const run = await claude(fake, [
+    "-p",
+    "person",
+    "--json-schema",
+    schema,
+    "--output-format",
+    "json",
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.deepEqual(result.structured_output, { name: "Ada", age: 36 });
+  assert.equal(result.result, '{"name":"Ada","age":36}');
+  assert.equal(result.num_turns, 3, "the prompt and two tool results");
+  const bad = await claude(fake, ["-p", "person", "--json-schema", "{not json"]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /--json-schema/);
+});

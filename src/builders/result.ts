@@ -154,6 +154,8 @@ export interface ResultSuccessFrame extends ResultFrameBase {
   api_error_type?: string;
   /** The local command that produced this result (`compact`). */
   local_command?: string;
+  /** What the model gave the `StructuredOutput` tool (`--json-schema`). */
+  structured_output?: unknown;
   /** Time to first token. */
   ttft_ms?: number;
   /** Time to first streamed token. */
@@ -239,6 +241,11 @@ export interface ResultFrameOptions {
   apiErrorType?: string;
   /** Success subtype only: the local command (`compact`) that produced the result. */
   localCommand?: string;
+  /**
+   * Success subtype only: the value the model gave the `StructuredOutput` tool (`--json-schema`,
+   * the SDK's `outputFormat`), written as `structured_output` after `result`.
+   */
+  structuredOutput?: unknown;
   /** Latencies of a success. */
   timing?: ResultTiming;
   /** The result's number in the run, from 0 (default 0). */
@@ -434,6 +441,9 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
         ...head,
         api_error_status: null,
         result: options.result ?? "",
+        ...(options.structuredOutput !== undefined
+          ? { structured_output: options.structuredOutput }
+          : {}),
         ttft_ms: ttft,
         ...tail,
         ttft_stream_ms: ttftStream,
@@ -442,6 +452,21 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
         ...end,
       };
     }
+  } else if (subtype === "error_max_structured_output_retries") {
+    // its own key order, as recorded (r4_structured_always_invalid)
+    frame = {
+      is_error: isError,
+      duration_api_ms: durationApiMs,
+      num_turns: numTurns,
+      stop_reason: stopReason,
+      ...common,
+      terminal_reason: terminalReason,
+      ...fast,
+      subtype,
+      errors: options.errors ?? defaultErrors(subtype, 0, undefined),
+      ...tail,
+      ...end,
+    };
   } else {
     frame = {
       duration_api_ms: durationApiMs,

@@ -43,6 +43,8 @@ export interface SessionToolsOptions {
   canUseTool?: boolean;
   /** Tools a deny rule names whole (`Bash`, not `Bash(rm:*)`): left out. */
   denied?: readonly string[];
+  /** A structured output was asked for (`--json-schema`): adds `StructuredOutput`. */
+  structuredOutput?: boolean;
 }
 
 /**
@@ -66,6 +68,7 @@ export function sessionTools(options: SessionToolsOptions = {}): string[] {
     ...(options.canUseTool ? PERMISSION_PROMPT_TOOLS : []),
   ];
   tools = tools.filter((t) => !denied.has(t));
+  if (options.structuredOutput) tools = [...tools, "StructuredOutput"];
   if (!chosen && denied.has("Bash")) {
     tools = [...tools.filter((t) => t !== "Monitor"), "Glob", "Grep"].filter((t) => !denied.has(t));
   }

@@ -58,6 +58,8 @@ export interface ReplayStubOptions {
   maxTurns?: number;
   /** `--include-partial-messages` of the recording. */
   includePartialMessages?: boolean;
+  /** `--json-schema` of the recording, as the SDK's option (the SDK sends it in `initialize`). */
+  outputFormat?: { type: "json_schema"; schema: Record<string, unknown> };
 }
 
 interface Exchange {
@@ -252,5 +254,13 @@ function argOptions(args: readonly string[]): Partial<ReplayStubOptions> {
     ...(flags.permissionMode !== undefined ? { permissionMode: flags.permissionMode } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
     ...(flags.includePartialMessages ? { includePartialMessages: true } : {}),
+    ...(typeof flags.jsonSchema === "object" && flags.jsonSchema !== null
+      ? {
+        outputFormat: {
+          type: "json_schema" as const,
+          schema: flags.jsonSchema as Record<string, unknown>,
+        },
+      }
+      : {}),
   };
 }

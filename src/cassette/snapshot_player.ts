@@ -112,8 +112,9 @@ export class SnapshotPlayer {
 
   /**
    * SDK options to spread into `query()`'s for a `stub` replay: `canUseTool`, `hooks` and
-   * `mcpServers` that answer as the tape did, and the `model`, `permissionMode`, `maxTurns`
-   * and `includePartialMessages` its CLI arguments show. Only what the tape has is set.
+   * `mcpServers` that answer as the tape did, and the `model`, `permissionMode`, `maxTurns`,
+   * `includePartialMessages` and `outputFormat` its CLI arguments show. Only what the tape
+   * has is set.
    */
   options(): ReplayStubOptions {
     return replayStubs(this.tape);

@@ -28,6 +28,8 @@ export interface CliFlags {
   tools?: string[];
   /** `--mcp-config`: MCP server configs (JSON strings or file paths), as given. */
   mcpConfig?: string[];
+  /** `--json-schema`: the JSON Schema of the structured output (the SDK's `outputFormat`). */
+  jsonSchema?: unknown;
   /** `--session-id`. */
   sessionId?: string;
   /** `--resume`. */
@@ -37,6 +39,7 @@ export interface CliFlags {
 }
 
 const VALUE_FLAGS = new Set([
+  "json-schema",
   "model",
   "permission-mode",
   "max-turns",
@@ -78,7 +81,15 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       const value = inline ?? args[++i];
       if (value === undefined) continue;
       if (name === "model") flags.model = value;
-      else if (name === "permission-mode") flags.permissionMode = value;
+      else if (name === "json-schema") {
+        try {
+          flags.jsonSchema = JSON.parse(value);
+        } catch (error) {
+          throw new SyntaxError(
+            `Invalid --json-schema: not valid JSON (${(error as Error).message})`,
+          );
+        }
+      } else if (name === "permission-mode") flags.permissionMode = value;
       else if (name === "permission-prompt-tool") flags.permissionPromptTool = value;
       else if (name === "settings") flags.settings = value;
       else if (name === "session-id") flags.sessionId = value;

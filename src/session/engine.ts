@@ -127,6 +127,14 @@ export class Engine {
   waitCursor = 0;
   /** What the client sent in `initialize`. */
   initializeRequest?: Record<string, unknown>;
+
+  /**
+   * The JSON Schema of the structured output (`--json-schema`, else `initialize`'s
+   * `jsonSchema`), if the client asked for one: the session has the StructuredOutput tool.
+   */
+  get jsonSchema(): unknown {
+    return this.flags.jsonSchema ?? this.initializeRequest?.jsonSchema;
+  }
   /** Additional context hooks returned, in order. */
   readonly hookContext: string[] = [];
   /** `set_max_thinking_tokens`. */

@@ -20,7 +20,7 @@ import {
 } from "../builders/stream_events.ts";
 import { apiRetry, systemStatus } from "../builders/system.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
-import { toolResult } from "../builders/user.ts";
+import { toolResult, userText } from "../builders/user.ts";
 import {
   type ApiErrorStep,
   isToolCall,
@@ -30,7 +30,13 @@ import {
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { authorize, execute, postToolHooks, unavailableTool } from "./tool_flow.ts";
+import {
+  authorize,
+  execute,
+  postToolHooks,
+  settleStructuredOutput,
+  unavailableTool,
+} from "./tool_flow.ts";
 import { sendResult } from "./turn_result.ts";
 import type { StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
@@ -93,6 +99,17 @@ export async function runMessage(
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   const ctx = engine.ctx;
+  if (engine.jsonSchema !== undefined && turn.textOnly && !turn.enforced) {
+    // Under a schema a reply without the StructuredOutput tool gets one request for it, a
+    // synthetic user message, before the model answers again (r4_structured_text_first);
+    // a second such reply ends the turn as it is (r4_structured_never).
+    turn.enforced = true;
+    turn.userMessages++;
+    await engine.send({
+      frame: { ...userText(ctx, STRUCTURED_OUTPUT_REQUEST), isSynthetic: true },
+      delay: engine.delayFor({ type: "user" }, turn),
+    });
+  }
   const blocks: AssistantContentBlock[] = [];
   const calls = new Map<string, ScriptedToolCall>();
   for (const part of step.parts) {
@@ -189,10 +206,12 @@ export async function runMessage(
   if (said !== "") turn.lastText = said;
   // a message with tool uses means the CLI calls the API again once the tools ran
   turn.awaitingReply = calls.size > 0;
+  turn.textOnly = calls.size === 0;
   for (const { call: scripted, decision } of authorized) {
     if (turn.abort.aborted) throw turn.abort.reason;
     await runTool(engine, scripted, decision, turn);
   }
+  if (await settleStructuredOutput(engine, turn)) return;
   if (turn.hookStop && !turn.resultSent) {
     turn.stopped = true;
     await sendResult(engine, turn, {
@@ -202,6 +221,10 @@ export async function runMessage(
     });
   }
 }
+
+/** What the CLI says when a reply under a schema did not use the StructuredOutput tool. */
+const STRUCTURED_OUTPUT_REQUEST =
+  "[structured-output-enforce] You MUST call the StructuredOutput tool to complete this request. Call this tool now.";
 
 /** A denied tool use: its `permission_denied` frame if it has one, its error result. */
 async function sendDenial(

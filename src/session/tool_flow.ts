@@ -23,6 +23,8 @@ import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
 import { permissionDenied } from "../builders/permission_denied.ts";
 import { hasTool, noSuchToolError, sessionTools } from "../builders/tool_availability.ts";
+import { schemaError } from "./schema_error.ts";
+import { sendResult } from "./turn_result.ts";
 import { sessionStateChanged } from "../builders/system.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
@@ -48,6 +50,10 @@ export async function authorize(
   const block = call.block;
   const missing = unavailableTool(engine, block.name);
   if (missing !== undefined) return { kind: "unavailable", message: missing };
+  if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
+    // as recorded (r4_structured_*): no hooks, no rules, accepted by the configuration
+    return { kind: "allow", input: block.input, meta: { decision: "accept", source: "config" } };
+  }
   let input = block.input;
   let hookDecision: "allow" | "ask" | undefined;
   for (const callbackId of hookCallbacks(engine, "PreToolUse", block.name)) {
@@ -329,6 +335,9 @@ export async function execute(
       toolUseResult: result.content,
     };
   }
+  if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
+    return structuredOutput(engine, input, turn);
+  }
   if (engine.runTool) {
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
     if (live) return live;
@@ -382,7 +391,62 @@ function noPromptDenial(block: ScriptedToolCall["block"], cwd: string): string {
 }
 
 /** Where permission rules come from: the scenario, `--settings`, `--allowedTools`/`--disallowedTools`. */
-const BUILT_IN = new WeakMap<Engine, readonly string[]>();
+/** The tool a structured output (`--json-schema`) is given through. */
+export const STRUCTURED_OUTPUT = "StructuredOutput";
+
+/** How many invalid structured outputs end the turn (r4_structured_always_invalid). */
+const STRUCTURED_ATTEMPTS = 5;
+
+/**
+ * The StructuredOutput tool: its input checked against the schema, as the real CLI checks it
+ * (r4_structured_*). A fit is kept for the turn's result; a misfit is an error result the
+ * model can retry, 5 times.
+ */
+function structuredOutput(
+  engine: Engine,
+  input: Record<string, unknown>,
+  turn: TurnState,
+): ScriptedToolCall["result"] {
+  const problem = schemaError(input, engine.jsonSchema);
+  if (problem === undefined) {
+    turn.structured = { value: input };
+    const text = "Structured output provided successfully";
+    return { content: text, isError: false, toolUseResult: text };
+  }
+  const failures =
+    (turn.structured && "failures" in turn.structured ? turn.structured.failures : 0) + 1;
+  const error = `Output does not match required schema: ${problem}`;
+  turn.structured = { failures, lastError: error };
+  return { content: error, isError: true, toolUseResult: `Error: ${error}` };
+}
+
+/**
+ * After a message's tools ran: a structured output that fit ends the turn with it; the
+ * fifth misfit ends it with `error_max_structured_output_retries`. Resolves with whether the
+ * turn ended.
+ */
+export async function settleStructuredOutput(engine: Engine, turn: TurnState): Promise<boolean> {
+  const state = turn.structured;
+  if (!state || turn.resultSent) return false;
+  if ("value" in state) {
+    await sendResult(engine, turn, {
+      result: JSON.stringify(state.value),
+      stopReason: "tool_use",
+    }, { structuredOutput: state.value });
+  } else if (state.failures >= STRUCTURED_ATTEMPTS) {
+    await sendResult(engine, turn, {
+      subtype: "error_max_structured_output_retries",
+      errors: [
+        `Failed to provide valid structured output after ${STRUCTURED_ATTEMPTS} attempts \u2014 last StructuredOutput error: ${state.lastError}`,
+      ],
+      stopReason: "tool_use",
+    });
+  } else return false;
+  turn.stopped = true;
+  return true;
+}
+
+const BUILT_IN = new WeakMap<Engine, { initialize: unknown; tools: readonly string[] }>();
 
 /**
  * The session's built-in tools (`system/init` lists them, then the MCP tools): the
@@ -390,18 +454,18 @@ const BUILT_IN = new WeakMap<Engine, readonly string[]>();
  * tool and `canUseTool` choose them.
  */
 export function builtInTools(engine: Engine): readonly string[] {
-  let tools = BUILT_IN.get(engine);
-  if (!tools) {
-    const denied = ruleSources(engine).flatMap(({ rules }) =>
-      (rules.deny ?? []).filter((rule) => !rule.includes("("))
-    );
-    tools = engine.scenario.tools ?? sessionTools({
-      ...(engine.flags.tools !== undefined ? { tools: engine.flags.tools } : {}),
-      canUseTool: engine.flags.permissionPromptTool === "stdio",
-      denied,
-    });
-    BUILT_IN.set(engine, tools);
-  }
+  const cached = BUILT_IN.get(engine);
+  if (cached && cached.initialize === engine.initializeRequest) return cached.tools;
+  const denied = ruleSources(engine).flatMap(({ rules }) =>
+    (rules.deny ?? []).filter((rule) => !rule.includes("("))
+  );
+  const tools = engine.scenario.tools ?? sessionTools({
+    ...(engine.flags.tools !== undefined ? { tools: engine.flags.tools } : {}),
+    canUseTool: engine.flags.permissionPromptTool === "stdio",
+    denied,
+    structuredOutput: engine.jsonSchema !== undefined,
+  });
+  BUILT_IN.set(engine, { initialize: engine.initializeRequest, tools });
   return tools;
 }
 

@@ -27,6 +27,8 @@ export interface ResultOverride {
   apiFailure?: { apiError?: "connection_failed" };
   /** The API error type of an HTTP failure. */
   apiErrorType?: string;
+  /** The structured output (`--json-schema`) the result carries. */
+  structuredOutput?: unknown;
 }
 
 /** Writes the turn's result frame. Throws a {@linkcode TurnFailure} when it cannot be built. */
@@ -65,6 +67,9 @@ export async function sendResult(
       ...(options.apiErrorStatus !== undefined ? { apiErrorStatus: options.apiErrorStatus } : {}),
       ...(override.apiFailure ? { apiErrorStatus: null, ...override.apiFailure } : {}),
       ...(override.apiErrorType !== undefined ? { apiErrorType: override.apiErrorType } : {}),
+      ...(override.structuredOutput !== undefined
+        ? { structuredOutput: override.structuredOutput }
+        : {}),
       ...(options.subtype === "error_max_budget_usd" && engine.flags.maxBudgetUsd !== undefined
         ? { maxBudgetUsd: engine.flags.maxBudgetUsd }
         : {}),

@@ -85,6 +85,12 @@ export interface TurnState {
   pendingPermission?: { requestId: string; block: ToolUseBlock };
   /** The tool use an interrupt rejected while its permission was pending. */
   rejectedTool?: ToolUseBlock;
+  /** Structured output (`--json-schema`): what the StructuredOutput tool got and fit. */
+  structured?: { value: unknown } | { failures: number; lastError: string };
+  /** The last message had no tool use (under a schema, the CLI then asks for the tool). */
+  textOnly?: boolean;
+  /** The CLI's one request for the StructuredOutput tool was made. */
+  enforced?: boolean;
 }
 
 /** What the checks before a tool use decided. */
