@@ -114,6 +114,9 @@ test("live mode under Node: allowed Bash and Write really run in the cwd", async
     "make it",
     "--allowedTools",
     "Bash,Write",
+    // Glob is the session's only when named (as in the real CLI; Bash's find does its work)
+    "--tools",
+    "Bash,Write,Glob,Read",
     "--output-format",
     "stream-json",
     "--verbose",
@@ -126,7 +129,7 @@ test("live mode under Node: allowed Bash and Write really run in the cwd", async
   const results = out.stdout.trim().split("\n").map((l) => JSON.parse(l))
     .filter((f) => f.type === "user").map((f) => JSON.stringify(f.message.content));
   assert.equal(results.length, 4); // Bash, Write, Glob, Read
-  assert.match(results[2], /made\.txt\\n.*notes\.txt/);
+  assert.match(results[2], /"content":"made\.txt\\nnotes\.txt"/); // relative, oldest first
   assert.match(results[3], /made/);
   assert.doesNotMatch(results.join(""), /scripted/);
 });
