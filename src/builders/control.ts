@@ -455,8 +455,9 @@ export interface HookEventFields {
 
 /**
  * The input of a hook callback as the CLI builds it: `session_id`, `transcript_path`,
- * `cwd`, `prompt_id`, `permission_mode`, `effort`, then `hook_event_name` and the event's
- * own fields (for PreToolUse: `tool_name`, `tool_input`, `tool_use_id`), as recorded.
+ * `cwd`, `prompt_id`, `permission_mode`, `effort` (`options.effort`, `--effort`; default
+ * `medium`), then `hook_event_name` and the event's own fields (for PreToolUse: `tool_name`,
+ * `tool_input`, `tool_use_id`), as recorded.
  *
  * @example PreToolUse input
  * ```ts
@@ -469,9 +470,10 @@ export interface HookEventFields {
 export function hookInput(
   ctx: BuildContext,
   event: HookEventFields,
-  options: { promptId?: string } = {},
+  options: { promptId?: string; effort?: string } = {},
 ): Record<string, unknown> {
   checkString(event?.hook_event_name, "hookInput()", "event.hook_event_name");
+  if (options.effort !== undefined) checkString(options.effort, "hookInput()", "options.effort");
   const { hook_event_name, ...fields } = event;
   return {
     session_id: ctx.sessionId,
@@ -481,7 +483,7 @@ export function hookInput(
     cwd: ctx.cwd,
     prompt_id: options.promptId ?? ctx.ids.uuid(),
     permission_mode: ctx.permissionMode,
-    effort: { level: "medium" },
+    effort: { level: options.effort ?? "medium" },
     hook_event_name,
     ...fields,
   };

@@ -20,6 +20,8 @@ export interface PermissionDeniedFrame extends SystemFrame {
   tool_use_id: string;
   /** What decided it (`subcommandResults` for a Bash command a deny rule matched). */
   decision_reason_type?: string;
+  /** Why, in the CLI's words, when it says (`This command requires approval`). */
+  decision_reason?: string;
   /** Why (also the tool result's text). */
   message: string;
   /** The frame's uuid. */
@@ -41,7 +43,13 @@ export interface PermissionDeniedFrame extends SystemFrame {
  */
 export function permissionDenied(
   ctx: BuildContext,
-  options: { toolName: string; toolUseId: string; message: string; decisionReasonType?: string },
+  options: {
+    toolName: string;
+    toolUseId: string;
+    message: string;
+    decisionReasonType?: string;
+    decisionReason?: string;
+  },
 ): PermissionDeniedFrame {
   checkString(options?.toolName, "permissionDenied()", "options.toolName");
   checkString(options.toolUseId, "permissionDenied()", "options.toolUseId");
@@ -54,6 +62,7 @@ export function permissionDenied(
     ...(options.decisionReasonType !== undefined
       ? { decision_reason_type: options.decisionReasonType }
       : {}),
+    ...(options.decisionReason !== undefined ? { decision_reason: options.decisionReason } : {}),
     message: options.message,
     uuid: ctx.ids.uuid(),
     session_id: ctx.sessionId,

@@ -30,6 +30,10 @@ export interface CliFlags {
   mcpConfig?: string[];
   /** `--json-schema`: the JSON Schema of the structured output (the SDK's `outputFormat`). */
   jsonSchema?: unknown;
+  /** `--permission-prompts`: `none` denies what would be asked, whoever could answer. */
+  permissionPrompts?: string;
+  /** `--effort`: the effort level hooks are told (default `medium`). */
+  effort?: string;
   /** `--session-id`. */
   sessionId?: string;
   /** `--resume`. */
@@ -39,6 +43,8 @@ export interface CliFlags {
 }
 
 const VALUE_FLAGS = new Set([
+  "effort",
+  "permission-prompts",
   "json-schema",
   "model",
   "permission-mode",
@@ -81,6 +87,8 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       const value = inline ?? args[++i];
       if (value === undefined) continue;
       if (name === "model") flags.model = value;
+      else if (name === "effort") flags.effort = value;
+      else if (name === "permission-prompts") flags.permissionPrompts = value;
       else if (name === "json-schema") {
         try {
           flags.jsonSchema = JSON.parse(value);

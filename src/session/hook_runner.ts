@@ -43,7 +43,10 @@ export async function callHook(
   event: { hook_event_name: string; [key: string]: unknown },
   options: { turn: TurnState; toolUseId?: string },
 ): Promise<Record<string, unknown>> {
-  const input = hookInput(engine.ctx, event, { promptId: options.turn.promptId });
+  const input = hookInput(engine.ctx, event, {
+    promptId: options.turn.promptId,
+    ...(engine.flags.effort !== undefined ? { effort: engine.flags.effort } : {}),
+  });
   // the real CLI reports the effort level to tool and stop hooks, not to prompt hooks
   if (event.hook_event_name === "UserPromptSubmit") delete input.effort;
   const request = hookCallbackRequest(engine.ctx, callbackId, {

@@ -20,7 +20,7 @@ import {
 } from "../builders/stream_events.ts";
 import { apiRetry, systemStatus } from "../builders/system.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
-import { toolResult, userText } from "../builders/user.ts";
+import { toolResult } from "../builders/user.ts";
 import {
   type ApiErrorStep,
   isToolCall,
@@ -30,13 +30,9 @@ import {
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import {
-  authorize,
-  execute,
-  postToolHooks,
-  settleStructuredOutput,
-  unavailableTool,
-} from "./tool_flow.ts";
+import { authorize, execute, postToolHooks } from "./tool_flow.ts";
+import { unavailableTool } from "./session_tools.ts";
+import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
 import type { StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
@@ -99,17 +95,7 @@ export async function runMessage(
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   const ctx = engine.ctx;
-  if (engine.jsonSchema !== undefined && turn.textOnly && !turn.enforced) {
-    // Under a schema a reply without the StructuredOutput tool gets one request for it, a
-    // synthetic user message, before the model answers again (r4_structured_text_first);
-    // a second such reply ends the turn as it is (r4_structured_never).
-    turn.enforced = true;
-    turn.userMessages++;
-    await engine.send({
-      frame: { ...userText(ctx, STRUCTURED_OUTPUT_REQUEST), isSynthetic: true },
-      delay: engine.delayFor({ type: "user" }, turn),
-    });
-  }
+  await requestStructuredOutput(engine, turn);
   const blocks: AssistantContentBlock[] = [];
   const calls = new Map<string, ScriptedToolCall>();
   for (const part of step.parts) {
@@ -196,7 +182,7 @@ export async function runMessage(
     else {
       const decision = await authorize(engine, scripted, turn);
       // a Bash command a deny rule matched is refused at once (r3_deny_rules)
-      if (decision.kind === "deny" && decision.reasonType) {
+      if (decision.kind === "deny" && decision.immediate) {
         await sendDenial(engine, scripted, decision, turn);
       } else authorized.push({ call: scripted, decision });
     }
@@ -222,10 +208,6 @@ export async function runMessage(
   }
 }
 
-/** What the CLI says when a reply under a schema did not use the StructuredOutput tool. */
-const STRUCTURED_OUTPUT_REQUEST =
-  "[structured-output-enforce] You MUST call the StructuredOutput tool to complete this request. Call this tool now.";
-
 /** A denied tool use: its `permission_denied` frame if it has one, its error result. */
 async function sendDenial(
   engine: Engine,
@@ -236,12 +218,14 @@ async function sendDenial(
   const block = scripted.block;
   turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
   turn.userMessages++;
-  if (decision.reasonType !== undefined) {
+  if (decision.deniedFrame) {
+    const { reasonType, reason } = decision.deniedFrame;
     await engine.send({
       frame: permissionDenied(engine.ctx, {
         toolName: block.name,
         toolUseId: block.id,
-        decisionReasonType: decision.reasonType,
+        ...(reasonType !== undefined ? { decisionReasonType: reasonType } : {}),
+        ...(reason !== undefined ? { decisionReason: reason } : {}),
         message: decision.message,
       }),
       delay: 0,

@@ -16,19 +16,16 @@ import type { ToolResultContent } from "../builders/user.ts";
 import {
   decidePermission,
   INTERACTIVE_TOOLS,
-  rulesFromSettings,
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
-import { permissionDenied } from "../builders/permission_denied.ts";
-import { hasTool, noSuchToolError, sessionTools } from "../builders/tool_availability.ts";
-import { schemaError } from "./schema_error.ts";
-import { sendResult } from "./turn_result.ts";
+import { ruleSources, unavailableTool } from "./session_tools.ts";
+import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import { sessionStateChanged } from "../builders/system.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
-import { deferredSchemaHint, mcpConfigHas, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import {
   Interrupted,
   type PermissionOutcome,
@@ -110,19 +107,34 @@ export async function authorize(
         : "configAllowed",
     };
   }
-  if (engine.flags.permissionPromptTool !== "stdio") {
-    // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies at once,
-    // says so in a permission_denied frame, and goes on (cli-samples/tool_bash_default_sj).
-    const message = noPromptDenial(block, engine.ctx.cwd);
-    await engine.send({
-      frame: permissionDenied(engine.ctx, { toolName: block.name, toolUseId: block.id, message }),
-      delay: 0,
-    });
+  const why = noPromptDenial(block, engine.ctx.cwd);
+  if (engine.flags.permissionPrompts === "none") {
+    // `--permission-prompts none`: no one may answer, not even the SDK; denied at once, the
+    // model told not to retry (r5_permission_prompts_none*)
     return {
       kind: "deny",
-      message,
+      message: `${NO_APPROVAL_SURFACE}${why.message}`,
+      meta: { decision: "reject", source: "config", reason_type: "asyncAgent" },
+      nonExecutionKind: "permission-rule",
+      deniedFrame: {
+        reasonType: "asyncAgent",
+        reason: "no approval surface in this session; permission request denied automatically",
+      },
+      immediate: true,
+    };
+  }
+  if (engine.flags.permissionPromptTool !== "stdio") {
+    // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies it when
+    // the tools run, says so in a permission_denied frame, and goes on
+    // (cli-samples/tool_bash_default_sj, r5_no_prompt_denials).
+    return {
+      kind: "deny",
+      message: why.message,
       meta: { decision: "reject", source: "config" },
       nonExecutionKind: "user-rejected",
+      deniedFrame: why.reasonType !== undefined
+        ? { reasonType: why.reasonType, reason: why.message }
+        : {},
     };
   }
   return await askClient(engine, { ...block, input }, verdict, turn);
@@ -145,7 +157,8 @@ function ruleDenial(
       message: `Permission to use Bash with command ${input.command} has been denied.`,
       meta: { decision: "reject", source: "config", reason_type: "subcommandResults" },
       nonExecutionKind: "permission-rule",
-      reasonType: "subcommandResults",
+      deniedFrame: { reasonType: "subcommandResults" },
+      immediate: true,
     };
   }
   if (scoped && FILE_RULE_TOOLS.has(tool)) {
@@ -381,131 +394,38 @@ export async function postToolHooks(
 }
 
 /** The reason the real CLI gives when it denies a tool use it would have asked about. */
-function noPromptDenial(block: ScriptedToolCall["block"], cwd: string): string {
-  const path = block.name === "Bash" ? blockedPathOf(block.input.command, cwd) : undefined;
-  if (path !== undefined && path.startsWith(`${cwd.replace(/\/$/, "")}/`)) {
-    const command = String(block.input.command).trim().split(/\s+/)[0];
-    return `${command} in '${path}' needs approval. The path is inside the working directories for this session ('${cwd}'), and Claude Code asks before a shell command creates, changes or removes files there.`;
+function noPromptDenial(
+  block: ScriptedToolCall["block"],
+  cwd: string,
+): { message: string; reasonType?: string } {
+  if (block.name === "Bash") {
+    const path = blockedPathOf(block.input.command, cwd);
+    if (path !== undefined && path.startsWith(`${cwd.replace(/\/$/, "")}/`)) {
+      const command = String(block.input.command).trim().split(/\s+/)[0];
+      return {
+        message:
+          `${command} in '${path}' needs approval. The path is inside the working directories for this session ('${cwd}'), and Claude Code asks before a shell command creates, changes or removes files there.`,
+      };
+    }
+    return { message: "This command requires approval", reasonType: "other" };
   }
-  return `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`;
+  const file = block.input.file_path ?? block.input.notebook_path;
+  if (WRITE_TOOLS.has(block.name) && typeof file === "string") {
+    return {
+      message: `Claude requested permissions to write to ${file}, but you haven't granted it yet.`,
+    };
+  }
+  return {
+    message: `Claude requested permissions to use ${block.name}, but you haven't granted it yet.`,
+  };
 }
 
-/** Where permission rules come from: the scenario, `--settings`, `--allowedTools`/`--disallowedTools`. */
-/** The tool a structured output (`--json-schema`) is given through. */
-export const STRUCTURED_OUTPUT = "StructuredOutput";
+/** Tools that write a file: their denial names it (r5_no_prompt_denials). */
+const WRITE_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-/** How many invalid structured outputs end the turn (r4_structured_always_invalid). */
-const STRUCTURED_ATTEMPTS = 5;
-
-/**
- * The StructuredOutput tool: its input checked against the schema, as the real CLI checks it
- * (r4_structured_*). A fit is kept for the turn's result; a misfit is an error result the
- * model can retry, 5 times.
- */
-function structuredOutput(
-  engine: Engine,
-  input: Record<string, unknown>,
-  turn: TurnState,
-): ScriptedToolCall["result"] {
-  const problem = schemaError(input, engine.jsonSchema);
-  if (problem === undefined) {
-    turn.structured = { value: input };
-    const text = "Structured output provided successfully";
-    return { content: text, isError: false, toolUseResult: text };
-  }
-  const failures =
-    (turn.structured && "failures" in turn.structured ? turn.structured.failures : 0) + 1;
-  const error = `Output does not match required schema: ${problem}`;
-  turn.structured = { failures, lastError: error };
-  return { content: error, isError: true, toolUseResult: `Error: ${error}` };
-}
-
-/**
- * After a message's tools ran: a structured output that fit ends the turn with it; the
- * fifth misfit ends it with `error_max_structured_output_retries`. Resolves with whether the
- * turn ended.
- */
-export async function settleStructuredOutput(engine: Engine, turn: TurnState): Promise<boolean> {
-  const state = turn.structured;
-  if (!state || turn.resultSent) return false;
-  if ("value" in state) {
-    await sendResult(engine, turn, {
-      result: JSON.stringify(state.value),
-      stopReason: "tool_use",
-    }, { structuredOutput: state.value });
-  } else if (state.failures >= STRUCTURED_ATTEMPTS) {
-    await sendResult(engine, turn, {
-      subtype: "error_max_structured_output_retries",
-      errors: [
-        `Failed to provide valid structured output after ${STRUCTURED_ATTEMPTS} attempts \u2014 last StructuredOutput error: ${state.lastError}`,
-      ],
-      stopReason: "tool_use",
-    });
-  } else return false;
-  turn.stopped = true;
-  return true;
-}
-
-const BUILT_IN = new WeakMap<Engine, { initialize: unknown; tools: readonly string[] }>();
-
-/**
- * The session's built-in tools (`system/init` lists them, then the MCP tools): the
- * scenario's `tools` when it has them, else as `--tools`, the deny rules that name a whole
- * tool and `canUseTool` choose them.
- */
-export function builtInTools(engine: Engine): readonly string[] {
-  const cached = BUILT_IN.get(engine);
-  if (cached && cached.initialize === engine.initializeRequest) return cached.tools;
-  const denied = ruleSources(engine).flatMap(({ rules }) =>
-    (rules.deny ?? []).filter((rule) => !rule.includes("("))
-  );
-  const tools = engine.scenario.tools ?? sessionTools({
-    ...(engine.flags.tools !== undefined ? { tools: engine.flags.tools } : {}),
-    canUseTool: engine.flags.permissionPromptTool === "stdio",
-    denied,
-    structuredOutput: engine.jsonSchema !== undefined,
-  });
-  BUILT_IN.set(engine, { initialize: engine.initializeRequest, tools });
-  return tools;
-}
-
-/**
- * The real CLI's error for a use of tool `name` when the session does not have it, else
- * `undefined`. An MCP tool (`mcp__server__tool`) is there when its server is: one the SDK
- * registered, or one `--mcp-config` configures (a scenario scripts what such a server's
- * tools return), or the scenario's `tools` lists it.
- */
-export function unavailableTool(engine: Engine, name: string): string | undefined {
-  if (engine.scenario.tools?.includes(name)) return undefined;
-  const server = mcpServerOf(name);
-  if (server !== undefined || name.startsWith("mcp__")) {
-    const there = server !== undefined &&
-      (sdkMcpServers(engine.initializeRequest).includes(server) ||
-        mcpConfigHas(engine.flags.mcpConfig, server));
-    return there ? undefined : `Error: No such tool available: ${name}`;
-  }
-  const tools = builtInTools(engine);
-  return hasTool(tools, name) ? undefined : noSuchToolError(name, tools);
-}
-
-export function ruleSources(engine: Engine): RuleSource[] {
-  const sources: RuleSource[] = [];
-  if (engine.scenario.permissions) {
-    sources.push({ rules: engine.scenario.permissions, source: "scenario" });
-  }
-  const settings = rulesFromSettings(engine.flags.settings);
-  if (settings.allow || settings.ask || settings.deny) {
-    sources.push({ rules: settings, source: "flagSettings" });
-  }
-  const flags = engine.flags;
-  if (flags.allowedTools.length > 0 || flags.disallowedTools.length > 0) {
-    sources.push({
-      rules: { allow: flags.allowedTools, deny: flags.disallowedTools },
-      source: "cliArg",
-    });
-  }
-  return sources;
-}
+/** What `--permission-prompts none` tells the model before the reason (r5_permission_prompts_none). */
+const NO_APPROVAL_SURFACE =
+  "Permission for this tool use was denied. It requires approval, and this session has no approval surface \u2014 nobody can answer a permission prompt here \u2014 so it was denied automatically. The action was NOT performed; do not claim it succeeded, and do not retry it: this action, and anything else that requires approval, will be denied the same way for the rest of this session. Tell the user what was blocked and why you needed it, then continue with the parts of the task that do not require approval. What required approval: ";
 
 const PATH_COMMANDS = new Set([
   "rm",

@@ -27,7 +27,7 @@ import { interruptTail } from "./interrupt_tail.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
 import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
-import { builtInTools } from "./tool_flow.ts";
+import { builtInTools } from "./session_tools.ts";
 import {
   atMaxTurns,
   overBudget,

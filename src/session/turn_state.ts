@@ -108,10 +108,15 @@ export type ToolDecision =
     /** The result's `tool_use_result` (default `"Error: <message>"`). */
     toolUseResult?: string;
     /**
-     * A `permission_denied` frame goes out with the result, at once (right after the tool's
-     * block, as for a Bash command a deny rule matched), with this `decision_reason_type`.
+     * A `permission_denied` frame goes out before the result, with this
+     * `decision_reason_type` and `decision_reason` when given.
      */
-    reasonType?: string;
+    deniedFrame?: { reasonType?: string; reason?: string };
+    /**
+     * The result goes out at once, right after the tool's block (a Bash command a deny rule
+     * matched, a prompt no one can answer), not with the results of the tools that run.
+     */
+    immediate?: boolean;
   }
   | {
     /** The session does not have the tool: its use fails with the CLI's error. */

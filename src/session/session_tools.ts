@@ -1,0 +1,75 @@
+/**
+ * Which tools a session has: the built-in set as `--tools`, whole-tool deny rules, the SDK's
+ * `canUseTool` and a structured output choose it (or the scenario's `tools`), and the MCP tools
+ * of the servers it has. A use of any other tool fails with the real CLI's error
+ * (tests/fixtures/real/r3_*). Also where the permission rules come from.
+ *
+ * @module
+ */
+
+import { hasTool, noSuchToolError, sessionTools } from "../builders/tool_availability.ts";
+import { rulesFromSettings, type RuleSource } from "../scenario/permission_rules.ts";
+import type { Engine } from "./engine.ts";
+import { mcpConfigHas, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+
+const BUILT_IN = new WeakMap<Engine, { initialize: unknown; tools: readonly string[] }>();
+
+/**
+ * The session's built-in tools (`system/init` lists them, then the MCP tools): the
+ * scenario's `tools` when it has them, else as `--tools`, the deny rules that name a whole
+ * tool and `canUseTool` choose them.
+ */
+export function builtInTools(engine: Engine): readonly string[] {
+  const cached = BUILT_IN.get(engine);
+  if (cached && cached.initialize === engine.initializeRequest) return cached.tools;
+  const denied = ruleSources(engine).flatMap(({ rules }) =>
+    (rules.deny ?? []).filter((rule) => !rule.includes("("))
+  );
+  const tools = engine.scenario.tools ?? sessionTools({
+    ...(engine.flags.tools !== undefined ? { tools: engine.flags.tools } : {}),
+    canUseTool: engine.flags.permissionPromptTool === "stdio",
+    denied,
+    structuredOutput: engine.jsonSchema !== undefined,
+  });
+  BUILT_IN.set(engine, { initialize: engine.initializeRequest, tools });
+  return tools;
+}
+
+/**
+ * The real CLI's error for a use of tool `name` when the session does not have it, else
+ * `undefined`. An MCP tool (`mcp__server__tool`) is there when its server is: one the SDK
+ * registered, or one `--mcp-config` configures (a scenario scripts what such a server's
+ * tools return), or the scenario's `tools` lists it.
+ */
+export function unavailableTool(engine: Engine, name: string): string | undefined {
+  if (engine.scenario.tools?.includes(name)) return undefined;
+  const server = mcpServerOf(name);
+  if (server !== undefined || name.startsWith("mcp__")) {
+    const there = server !== undefined &&
+      (sdkMcpServers(engine.initializeRequest).includes(server) ||
+        mcpConfigHas(engine.flags.mcpConfig, server));
+    return there ? undefined : `Error: No such tool available: ${name}`;
+  }
+  const tools = builtInTools(engine);
+  return hasTool(tools, name) ? undefined : noSuchToolError(name, tools);
+}
+
+/** Where permission rules come from: the scenario, `--settings`, `--allowedTools`/`--disallowedTools`. */
+export function ruleSources(engine: Engine): RuleSource[] {
+  const sources: RuleSource[] = [];
+  if (engine.scenario.permissions) {
+    sources.push({ rules: engine.scenario.permissions, source: "scenario" });
+  }
+  const settings = rulesFromSettings(engine.flags.settings);
+  if (settings.allow || settings.ask || settings.deny) {
+    sources.push({ rules: settings, source: "flagSettings" });
+  }
+  const flags = engine.flags;
+  if (flags.allowedTools.length > 0 || flags.disallowedTools.length > 0) {
+    sources.push({
+      rules: { allow: flags.allowedTools, deny: flags.disallowedTools },
+      source: "cliArg",
+    });
+  }
+  return sources;
+}
