@@ -1,6 +1,6 @@
-// Fidelity round five: permission prompts no one can answer, and the effort level. Each
-// recording of the real CLI 2.1.328 in tests/fixtures/real/r5_* replayed through the real SDK
-// and the mock, both directions compared frame by frame.
+// Fidelity rounds five and six: permission prompts no one can answer, the effort level, the
+// budget. Each recording of the real CLI 2.1.328 in tests/fixtures/real/r5_* and r6_* replayed
+// through the real SDK and the mock, both directions compared frame by frame.
 import assert from "node:assert/strict";
 import type { HookCallback } from "@anthropic-ai/claude-agent-sdk";
 import { ScenarioBuilder } from "../mod.ts";
@@ -66,4 +66,21 @@ Deno.test("r5 fidelity: --effort reaches the hooks' input", async () => {
     { ...base, effort: "high", hooks: { PreToolUse: [{ matcher: "Read", hooks: [hook] }] } },
   );
   assert.deepEqual(seen, [{ level: "high" }]);
+});
+
+Deno.test("r6 fidelity: a reply that spends the budget ends the turn before its tools run", async () => {
+  // the recording's fake API reports 25 output tokens a reply: 0.00098 USD a call
+  const read = { content: NOTES, outputTokens: 25 };
+  const { ours } = await compareTape(
+    "r6_max_budget",
+    new ScenarioBuilder().on("Read notes three times.")
+      .usesRead(`${CWD}/notes.txt`, read)
+      .usesRead(`${CWD}/notes.txt`, read)
+      .usesRead(`${CWD}/notes.txt`, read)
+      .respond("Done.").build(),
+    { permissionMode: "default", maxTurns: 8, maxBudgetUsd: 0.0015 },
+  );
+  const result = ours.messages.at(-1) as { subtype: string; num_turns: number };
+  assert.equal(result.subtype, "error_max_budget_usd");
+  assert.equal(result.num_turns, 2, "the second reply's Read never ran");
 });

@@ -193,6 +193,8 @@ export async function runMessage(
   // a message with tool uses means the CLI calls the API again once the tools ran
   turn.awaitingReply = calls.size > 0;
   turn.textOnly = calls.size === 0;
+  // a reply that spent the budget: its tools do not run (r6_max_budget)
+  if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   for (const { call: scripted, decision } of authorized) {
     if (turn.abort.aborted) throw turn.abort.reason;
     await runTool(engine, scripted, decision, turn);
