@@ -170,6 +170,7 @@ export {
 export {
   bashTool,
   type BashToolOptions,
+  editOfUnreadFile,
   editTool,
   type EditToolOptions,
   genericTool,

@@ -67,7 +67,7 @@ const SURFACE_TEXT: Record<string, string> = {
     ToolResultContent ToolResultMeta ToolResultOptions ToolUseInput ToolUseMeta UserImageBlock
     UserPromptFrame UserTextBlock UserTextOptions WriteToolOptions abortedStreamEnd
     apiErrorMessage apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest
-    compactBoundary controlError controlRequest controlSuccess createBuildContext editTool
+    compactBoundary controlError controlRequest controlSuccess createBuildContext editOfUnreadFile editTool
     genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest mcpToolUseMeta
     modelUsage newTask permissionDenied readTool resultFrame resultUsage sessionStateChanged
     streamEvents streamEventsIter structuredPatch subagentStats systemInit systemStatus

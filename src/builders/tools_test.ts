@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { createBuildContext } from "./build_context.ts";
-import { bashTool, editTool, genericTool, readTool, taskTool, writeTool } from "./tools.ts";
+import {
+  bashTool,
+  editOfUnreadFile,
+  editTool,
+  genericTool,
+  readTool,
+  taskTool,
+  writeTool,
+} from "./tools.ts";
 import type { Frame } from "../wire/frame.ts";
 
 Deno.test("readTool numbers lines and honours offset and limit", () => {
@@ -145,4 +153,14 @@ Deno.test("taskTool accepts custom subagent frames and validates its tools", () 
     () => taskTool(ctx, "d", { prompt: "p", result: "r", tools: [{} as never] }),
     /options.tools\[0\] is not a ToolCall/,
   );
+});
+
+Deno.test("editOfUnreadFile: no 'state is current' note, contentNotInModelContext last; errors kept", () => {
+  const ctx = createBuildContext({ seed: 1 });
+  const { result } = editTool(ctx, "/p/a.txt", { oldString: "a", newString: "b" });
+  const unread = editOfUnreadFile(result);
+  assert.equal(unread.content, "The file /p/a.txt has been updated successfully.");
+  assert.deepEqual(Object.keys(unread.toolUseResult as object).at(-1), "contentNotInModelContext");
+  const failed = editTool(ctx, "/p/a.txt", { oldString: "zz", newString: "b", originalFile: "a" });
+  assert.equal(editOfUnreadFile(failed.result), failed.result);
 });

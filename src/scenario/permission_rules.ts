@@ -274,7 +274,12 @@ function nameMatches(name: string, tool: string): boolean {
 }
 
 function contentMatches(pattern: string, subject: string): boolean {
-  const prefix = pattern.endsWith(":*") ? pattern.slice(0, -2) : undefined;
+  // `cmd:*` and `cmd *` cover `cmd` and `cmd <anything>` (r7_always_allow: `npm test *`
+  // allowed `npm test`)
+  const prefix =
+    pattern.endsWith(":*") || (pattern.endsWith(" *") && !pattern.slice(0, -2).includes("*"))
+      ? pattern.slice(0, -2)
+      : undefined;
   if (prefix !== undefined) return subject === prefix || subject.startsWith(prefix + " ");
   const re = new RegExp(
     "^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*") +

@@ -141,6 +141,17 @@ export class Engine {
   maxThinkingTokens: number | null = null;
   /** The running turn. */
   turn?: TurnState;
+  /**
+   * Rules the client's permission answers added (`updatedPermissions`), for the rest of the
+   * session.
+   */
+  readonly sessionRules: { allow: string[]; ask: string[]; deny: string[] } = {
+    allow: [],
+    ask: [],
+    deny: [],
+  };
+  /** Files a Read, Write or Edit of this session went through (an Edit of another differs). */
+  readonly filesInContext: Set<string> = new Set();
   /** Turns started so far. */
   turnCount = 0;
   /** The index of the exchange that answered each turn (-1: none). */

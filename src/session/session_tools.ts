@@ -60,6 +60,10 @@ export function ruleSources(engine: Engine): RuleSource[] {
   if (engine.scenario.permissions) {
     sources.push({ rules: engine.scenario.permissions, source: "scenario" });
   }
+  const session = engine.sessionRules;
+  if (session.allow.length + session.ask.length + session.deny.length > 0) {
+    sources.push({ rules: session, source: "session" });
+  }
   const settings = rulesFromSettings(engine.flags.settings);
   if (settings.allow || settings.ask || settings.deny) {
     sources.push({ rules: settings, source: "flagSettings" });

@@ -19,10 +19,12 @@ import {
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
+import { editOfUnreadFile } from "../builders/tools.ts";
 import { isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import { sessionStateChanged } from "../builders/system.ts";
+import { applyPermissionUpdates, prefixRule } from "./permission_updates.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
@@ -100,7 +102,9 @@ export async function authorize(
       input,
       // as recorded: a read-only tool is allowed by the mode, a read-only command by its
       // subcommands
-      meta: verdict.reason === "readOnly"
+      // a Bash command a rule allowed is judged by its subcommands, as a read-only one
+      // (r7_always_allow)
+      meta: verdict.reason === "readOnly" || (verdict.reason === "rule" && block.name === "Bash")
         ? block.name === "Bash" ? "readOnlyAllowed" : "modeAllowed"
         : verdict.reason === "mode"
         ? "modeAllowed"
@@ -208,6 +212,20 @@ async function askClient(
       }
       : {}),
     ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
+    // a command that changes no file in the cwd: one prefix rule suggested (r7_always_allow)
+    ...(block.name === "Bash" && rule === undefined && blockedPath === undefined &&
+        typeof input.command === "string"
+      ? {
+        decisionReason: "This command requires approval",
+        decisionReasonType: "other" as const,
+        permissionSuggestions: [{
+          type: "addRules" as const,
+          rules: [{ toolName: "Bash", ruleContent: prefixRule(input.command) }],
+          behavior: "allow" as const,
+          destination: "localSettings" as const,
+        }],
+      }
+      : {}),
     ...(blockedPath !== undefined
       ? {
         blockedPath,
@@ -267,8 +285,11 @@ export async function askWith(
   const before = turn.beforeRunning;
   turn.beforeRunning = undefined;
   if (before) await before();
-  await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
   const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
+  if (answer.behavior === "allow" && answer.updatedPermissions !== undefined) {
+    await applyPermissionUpdates(engine, answer.updatedPermissions, where);
+  }
+  await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
   if (answer.behavior === "allow") {
     if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
       throw new TurnFailure(
@@ -297,8 +318,42 @@ export async function askWith(
   );
 }
 
-/** Runs a tool: an in-process MCP tool through `mcp_message`, else its scripted result. */
+/**
+ * Runs a tool (an in-process MCP tool through `mcp_message`, else its scripted result) and
+ * reports it as the session's file context makes the real CLI report it.
+ */
 export async function execute(
+  engine: Engine,
+  call: ScriptedToolCall,
+  input: Record<string, unknown>,
+  turn: TurnState,
+): Promise<ScriptedToolCall["result"]> {
+  const result = await runTool(engine, call, input, turn);
+  return inContext(engine, call.block.name, input, result);
+}
+
+/** Tools after which the session knows a file's state (an Edit of one it does not differs). */
+const CONTEXT_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit"]);
+
+/**
+ * Keeps track of the files the session read, wrote or edited: an Edit of any other is
+ * reported as the real CLI reports it (r7_accept_edits_suggestion).
+ */
+function inContext(
+  engine: Engine,
+  tool: string,
+  input: Record<string, unknown>,
+  result: ScriptedToolCall["result"],
+): ScriptedToolCall["result"] {
+  const file = input.file_path;
+  if (!CONTEXT_TOOLS.has(tool) || typeof file !== "string") return result;
+  const known = engine.filesInContext.has(file);
+  if (!result.isError) engine.filesInContext.add(file);
+  return tool === "Edit" && !known ? editOfUnreadFile(result) : result;
+}
+
+/** Runs a tool: an in-process MCP tool through `mcp_message`, else its scripted result. */
+async function runTool(
   engine: Engine,
   call: ScriptedToolCall,
   input: Record<string, unknown>,
