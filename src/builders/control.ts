@@ -542,6 +542,8 @@ export function mcpToolCallRequest(
 function defaultDescription(toolUse: ToolUseBlock, cwd: string): string | undefined {
   const input = toolUse.input;
   if (toolUse.name === "Bash" && typeof input.description === "string") return input.description;
+  // WebFetch: its url (r8_mode_acceptEdits)
+  if (toolUse.name === "WebFetch" && typeof input.url === "string") return input.url;
   if (typeof input.file_path === "string" && FILE_TOOLS.has(toolUse.name)) {
     // as recorded: relative inside the cwd, absolute outside it
     const inside = insideDir(input.file_path, cwd);
@@ -571,6 +573,23 @@ function defaultSuggestions(
       behavior: "allow",
       destination: "localSettings",
     }];
+  }
+  if (toolUse.name === "WebFetch" && typeof input.url === "string") {
+    // its domain, keys in the recorded order (r8_mode_acceptEdits)
+    let host: string | undefined;
+    try {
+      host = new URL(input.url).hostname;
+    } catch {
+      host = undefined;
+    }
+    if (host) {
+      return [{
+        type: "addRules",
+        destination: "localSettings",
+        rules: [{ toolName: "WebFetch", ruleContent: `domain:${host}` }],
+        behavior: "allow",
+      }];
+    }
   }
   if (toolUse.name === "Bash" && typeof input.command === "string") {
     return [{

@@ -20,6 +20,8 @@ export interface PermissionDeniedFrame extends SystemFrame {
   tool_use_id: string;
   /** What decided it (`subcommandResults` for a Bash command a deny rule matched). */
   decision_reason_type?: string;
+  /** A code for the reason (`auto_mode_no_check_in_session`), when the CLI gives one. */
+  decision_reason_code?: string;
   /** Why, in the CLI's words, when it says (`This command requires approval`). */
   decision_reason?: string;
   /** Why (also the tool result's text). */
@@ -48,6 +50,7 @@ export function permissionDenied(
     toolUseId: string;
     message: string;
     decisionReasonType?: string;
+    decisionReasonCode?: string;
     decisionReason?: string;
   },
 ): PermissionDeniedFrame {
@@ -61,6 +64,9 @@ export function permissionDenied(
     tool_use_id: options.toolUseId,
     ...(options.decisionReasonType !== undefined
       ? { decision_reason_type: options.decisionReasonType }
+      : {}),
+    ...(options.decisionReasonCode !== undefined
+      ? { decision_reason_code: options.decisionReasonCode }
       : {}),
     ...(options.decisionReason !== undefined ? { decision_reason: options.decisionReason } : {}),
     message: options.message,

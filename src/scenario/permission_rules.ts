@@ -112,8 +112,37 @@ export function decidePermission(
     return { behavior: "allow", reason: "readOnly" };
   }
   if (mode === "acceptEdits" && EDIT_TOOLS.has(tool)) return { behavior: "allow", reason: "mode" };
+  // acceptEdits also runs the shell's file commands inside the working directory
+  // (r8_mode_acceptEdits: `touch a.txt`)
+  if (
+    mode === "acceptEdits" && tool === "Bash" && typeof input.command === "string" &&
+    options.cwd !== undefined && isEditCommandInDir(input.command, options.cwd)
+  ) {
+    return { behavior: "allow", reason: "mode" };
+  }
+  // plan asks before an edit and refuses the rest (r8_mode_plan); dontAsk refuses what it
+  // would ask (r8_mode_dontAsk)
+  if (mode === "plan" && EDIT_TOOLS.has(tool)) return { behavior: "ask", reason: "mode" };
   if (mode === "plan" || mode === "dontAsk") return { behavior: "deny", reason: "mode" };
   return { behavior: "ask", reason: "tool" };
+}
+
+/** The shell's file commands that `acceptEdits` runs inside the working directory. */
+const EDIT_COMMANDS: ReadonlySet<string> = new Set(["mkdir", "touch", "mv", "cp", "rm", "rmdir"]);
+
+/** Whether `command` is one file command whose paths all lie inside `cwd`. */
+function isEditCommandInDir(command: string, cwd: string): boolean {
+  if (/[;&|><`$\\]|\n/.test(command)) return false;
+  const [name, ...args] = command.trim().split(/\s+/);
+  if (!EDIT_COMMANDS.has(name)) return false;
+  const paths = args.filter((a) => !a.startsWith("-"));
+  const base = cwd.replace(/\/$/, "");
+  return paths.length > 0 &&
+    paths.every((p) =>
+      p.startsWith("/")
+        ? p.startsWith(`${base}/`)
+        : !p.split("/").includes("..") && !p.startsWith("~")
+    );
 }
 
 /** Tools whose `file_path` or `notebook_path` is checked against the working directory. */
@@ -240,6 +269,14 @@ export function ruleMatches(
   if (!nameMatches(name, tool)) return false;
   if (open < 0 || !rule.endsWith(")")) return open < 0;
   let pattern = rule.slice(open + 1, -1);
+  if (pattern.startsWith("domain:") && typeof input.url === "string") {
+    // WebFetch(domain:example.com): the url's host
+    try {
+      return new URL(input.url).hostname === pattern.slice("domain:".length);
+    } catch {
+      return false;
+    }
+  }
   if (typeof input.command !== "string" && typeof input.file_path === "string") {
     pattern = filePattern(pattern, options.cwd);
   }

@@ -30,7 +30,7 @@ import {
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { authorize, execute, postToolHooks } from "./tool_flow.ts";
+import { authorize, execute, immediateDenial, postToolHooks } from "./tool_flow.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
@@ -143,7 +143,7 @@ export async function runMessage(
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
-  const authorized: Array<{ call: ScriptedToolCall; decision: ToolDecision }> = [];
+  const authorized: Array<{ call: ScriptedToolCall; decision?: ToolDecision }> = [];
   const streamed: ScriptedToolCall[] = [];
   for (const frame of sequence) {
     if (turn.abort.aborted) throw turn.abort.reason;
@@ -177,14 +177,14 @@ export async function runMessage(
       await sendUnavailable(engine, block.id, missing, turn);
       continue;
     }
-    // As the real CLI: each tool use is checked right after its own assistant frame.
     if (partial) streamed.push(scripted);
     else {
-      const decision = await authorize(engine, scripted, turn);
-      // a Bash command a deny rule matched is refused at once (r3_deny_rules)
-      if (decision.kind === "deny" && decision.immediate) {
-        await sendDenial(engine, scripted, decision, turn);
-      } else authorized.push({ call: scripted, decision });
+      // As the real CLI: a denial the rules alone decide goes out at once, right after the
+      // block (r3_deny_rules); hooks, asks and the modes are decided as the tool runs, in
+      // order, after the message's last block (r8_mode_*).
+      const early = immediateDenial(engine, scripted);
+      if (early) await sendDenial(engine, scripted, early, turn);
+      else authorized.push({ call: scripted });
     }
   }
   turn.streaming = undefined;
@@ -197,7 +197,7 @@ export async function runMessage(
   if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   for (const { call: scripted, decision } of authorized) {
     if (turn.abort.aborted) throw turn.abort.reason;
-    await runTool(engine, scripted, decision, turn);
+    await runTool(engine, scripted, decision ?? await authorize(engine, scripted, turn), turn);
   }
   if (await settleStructuredOutput(engine, turn)) return;
   if (turn.hookStop && !turn.resultSent) {
@@ -221,12 +221,13 @@ async function sendDenial(
   turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
   turn.userMessages++;
   if (decision.deniedFrame) {
-    const { reasonType, reason } = decision.deniedFrame;
+    const { reasonType, reasonCode, reason } = decision.deniedFrame;
     await engine.send({
       frame: permissionDenied(engine.ctx, {
         toolName: block.name,
         toolUseId: block.id,
         ...(reasonType !== undefined ? { decisionReasonType: reasonType } : {}),
+        ...(reasonCode !== undefined ? { decisionReasonCode: reasonCode } : {}),
         ...(reason !== undefined ? { decisionReason: reason } : {}),
         message: decision.message,
       }),

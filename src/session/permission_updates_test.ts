@@ -17,3 +17,16 @@ Deno.test("a suggested 'cmd sub *' rule covers the command itself and its longer
   assert.equal(ruleMatches("Bash(npm test *)", "Bash", { command: "npm testing" }), false);
   assert.equal(ruleMatches("Bash(npm run *)", "Bash", { command: "npm run lint" }), true);
 });
+
+Deno.test("a WebFetch domain rule covers the url's host", () => {
+  const url = (u: string) => ({ url: u, prompt: "x" });
+  assert.equal(
+    ruleMatches("WebFetch(domain:example.com)", "WebFetch", url("https://example.com/a")),
+    true,
+  );
+  assert.equal(
+    ruleMatches("WebFetch(domain:example.com)", "WebFetch", url("https://other.com")),
+    false,
+  );
+  assert.equal(ruleMatches("WebFetch(domain:example.com)", "WebFetch", url("not a url")), false);
+});

@@ -95,7 +95,11 @@ export async function authorize(
       sources: ruleSources(engine),
       cwd: engine.ctx.cwd,
     });
-  if (verdict.behavior === "deny") return ruleDenial(block.name, input, verdict);
+  if (verdict.behavior === "deny") {
+    return verdict.reason === "mode" && engine.ctx.permissionMode === "dontAsk"
+      ? dontAskDenial(block.name)
+      : ruleDenial(block.name, input, verdict);
+  }
   if (verdict.behavior === "allow") {
     return {
       kind: "allow",
@@ -104,7 +108,10 @@ export async function authorize(
       // subcommands
       // a Bash command a rule allowed is judged by its subcommands, as a read-only one
       // (r7_always_allow)
-      meta: verdict.reason === "readOnly" || (verdict.reason === "rule" && block.name === "Bash")
+      meta: verdict.reason === "readOnly" ||
+          (block.name === "Bash" &&
+            (verdict.reason === "rule" ||
+              (verdict.reason === "mode" && engine.ctx.permissionMode === "acceptEdits")))
         ? block.name === "Bash" ? "readOnlyAllowed" : "modeAllowed"
         : verdict.reason === "mode"
         ? "modeAllowed"
@@ -112,21 +119,7 @@ export async function authorize(
     };
   }
   const why = noPromptDenial(block, engine.ctx.cwd);
-  if (engine.flags.permissionPrompts === "none") {
-    // `--permission-prompts none`: no one may answer, not even the SDK; denied at once, the
-    // model told not to retry (r5_permission_prompts_none*)
-    return {
-      kind: "deny",
-      message: `${NO_APPROVAL_SURFACE}${why.message}`,
-      meta: { decision: "reject", source: "config", reason_type: "asyncAgent" },
-      nonExecutionKind: "permission-rule",
-      deniedFrame: {
-        reasonType: "asyncAgent",
-        reason: "no approval surface in this session; permission request denied automatically",
-      },
-      immediate: true,
-    };
-  }
+  if (engine.flags.permissionPrompts === "none") return noApprovalSurface(why.message);
   if (engine.flags.permissionPromptTool !== "stdio") {
     // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies it when
     // the tools run, says so in a permission_denied frame, and goes on
@@ -181,6 +174,67 @@ function ruleDenial(
   };
 }
 
+/**
+ * A use `dontAsk` refuses (it would have been asked), as the real CLI refuses it when the tool
+ * would run, with its `permission_denied` frame (r8_mode_dontAsk).
+ */
+function dontAskDenial(tool: string): Extract<ToolDecision, { kind: "deny" }> {
+  return {
+    kind: "deny",
+    message:
+      `Permission to use ${tool} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.`,
+    meta: { decision: "reject", source: "config", reason_type: "mode" },
+    nonExecutionKind: "permission-rule",
+    deniedFrame: { reasonType: "mode" },
+  };
+}
+
+/**
+ * `--permission-prompts none`: no one may answer, not even the SDK; denied at once, the
+ * model told not to retry (r5_permission_prompts_none*).
+ */
+function noApprovalSurface(why: string): Extract<ToolDecision, { kind: "deny" }> {
+  return {
+    kind: "deny",
+    message: `${NO_APPROVAL_SURFACE}${why}`,
+    meta: { decision: "reject", source: "config", reason_type: "asyncAgent" },
+    nonExecutionKind: "permission-rule",
+    deniedFrame: {
+      reasonType: "asyncAgent",
+      reason: "no approval surface in this session; permission request denied automatically",
+    },
+    immediate: true,
+  };
+}
+
+/**
+ * A denial the real CLI knows from the rules alone, which it writes at once, right after the
+ * tool's block (r3_deny_rules: a Bash command a deny rule matched; r5_permission_prompts_none*:
+ * a prompt no one may answer). Anything else (hooks, asks, the modes) is decided when the tool
+ * runs (r8_mode_*): `undefined`.
+ */
+export function immediateDenial(
+  engine: Engine,
+  call: ScriptedToolCall,
+): Extract<ToolDecision, { kind: "deny" }> | undefined {
+  const block = call.block;
+  if (call.permission !== undefined) return undefined;
+  if (hookCallbacks(engine, "PreToolUse", block.name).length > 0) return undefined;
+  const verdict = decidePermission(block.name, block.input, {
+    mode: engine.ctx.permissionMode,
+    sources: ruleSources(engine),
+    cwd: engine.ctx.cwd,
+  });
+  if (verdict.behavior === "deny") {
+    const denial = ruleDenial(block.name, block.input, verdict);
+    return denial.kind === "deny" && denial.immediate ? denial : undefined;
+  }
+  if (verdict.behavior === "ask" && engine.flags.permissionPrompts === "none") {
+    return noApprovalSurface(noPromptDenial(block, engine.ctx.cwd).message);
+  }
+  return undefined;
+}
+
 /** Tools whose deny rules name paths (`Edit(./notes.txt)`). */
 const FILE_RULE_TOOLS: ReadonlySet<string> = new Set([
   "Read",
@@ -210,6 +264,10 @@ async function askClient(
         decisionReason: "Path is outside allowed working directories",
         decisionReasonType: "workingDir" as const,
       }
+      : {}),
+    // the mode asks (plan, before an edit: r8_mode_plan): no suggestion
+    ...(verdict.reason === "mode"
+      ? { decisionReasonType: "mode" as const, permissionSuggestions: null }
       : {}),
     ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
     // a command that changes no file in the cwd: one prefix rule suggested (r7_always_allow)
