@@ -38,6 +38,19 @@ export async function readTape(name: string): Promise<Tape> {
   return { args: header.args, lines, messages };
 }
 
+/** The text results the tape's tools gave (the real commands' output), by tool use id, in order. */
+export async function recordedToolResults(name: string): Promise<Map<string, string>> {
+  const results = new Map<string, string>();
+  for (const { dir, frame } of (await readTape(name)).lines) {
+    const content = (frame.message as { content?: unknown } | undefined)?.content;
+    const block = Array.isArray(content) ? content[0] : undefined;
+    if (dir === "cli->sdk" && frame.type === "user" && block?.type === "tool_result") {
+      results.set(block.tool_use_id, String(block.content));
+    }
+  }
+  return results;
+}
+
 /** A frame's kind: type, then subtype / state / control subtype. */
 export function kind(frame: Frame): string {
   const request = frame.request as { subtype?: string } | undefined;

@@ -5,19 +5,7 @@
 import assert from "node:assert/strict";
 import type { CanUseTool } from "@anthropic-ai/claude-agent-sdk";
 import { ScenarioBuilder } from "../mod.ts";
-import { compareTape, readTape } from "./_fidelity.ts";
-
-/** The text results of the tape's tool uses, in order (the real commands' output). */
-async function toolResults(name: string): Promise<string[]> {
-  const tape = await readTape(name);
-  return tape.lines.flatMap(({ dir, frame }) => {
-    const content = (frame.message as { content?: unknown } | undefined)?.content;
-    const block = Array.isArray(content) ? content[0] : undefined;
-    return dir === "cli->sdk" && frame.type === "user" && block?.type === "tool_result"
-      ? [String(block.content)]
-      : [];
-  });
-}
+import { compareTape, recordedToolResults } from "./_fidelity.ts";
 
 const CWD = "/home/user/project";
 const NOTES =
@@ -40,7 +28,7 @@ function alwaysAllow(): { canUseTool: CanUseTool; asked: string[] } {
 Deno.test("r7 fidelity: an allow that keeps the suggested rule is not asked again", async () => {
   const { canUseTool, asked } = alwaysAllow();
   // the recorded commands really ran (and failed: no package.json); their output, scripted
-  const failed = (await toolResults("r7_always_allow")).map((text) => ({
+  const failed = [...(await recordedToolResults("r7_always_allow")).values()].map((text) => ({
     stderr: text.slice("Exit code 254\n".length),
     exitCode: 254,
   }));

@@ -5,24 +5,11 @@
 import assert from "node:assert/strict";
 import type { PermissionMode } from "@anthropic-ai/claude-agent-sdk";
 import { ScenarioBuilder } from "../mod.ts";
-import { compareTape, readTape, recAllow } from "./_fidelity.ts";
+import { compareTape, recAllow, recordedToolResults } from "./_fidelity.ts";
 
 const CWD = "/home/user/project";
 const NOTES =
   "Project notes\n=============\n1. The build uses make.\n2. Tests live in tests/.\n3. Release on Fridays.\n";
-
-/** The text results the tape's tools gave, by tool use id (the real commands' output). */
-async function recordedResults(name: string): Promise<Map<string, string>> {
-  const results = new Map<string, string>();
-  for (const { dir, frame } of (await readTape(name)).lines) {
-    const content = (frame.message as { content?: unknown } | undefined)?.content;
-    const block = Array.isArray(content) ? content[0] : undefined;
-    if (dir === "cli->sdk" && frame.type === "user" && block?.type === "tool_result") {
-      results.set(block.tool_use_id, String(block.content));
-    }
-  }
-  return results;
-}
 
 // r8_mode_plan is kept as data only: offline, plan mode refused Bash and WebFetch because the
 // auto mode's server-side check cannot run through a local API (its informational says so),
@@ -30,7 +17,7 @@ async function recordedResults(name: string): Promise<Map<string, string>> {
 for (const mode of ["dontAsk", "acceptEdits"] as const) {
   Deno.test(`r8 fidelity: permission mode ${mode}`, async () => {
     const name = `r8_mode_${mode}`;
-    const real = await recordedResults(name);
+    const real = await recordedToolResults(name);
     const npm = [...real.values()].find((t) => t.startsWith("Exit code 254"));
     const fetch = [...real.values()].find((t) => t.startsWith("Unable to verify"));
     const { canUseTool, calls } = recAllow();
