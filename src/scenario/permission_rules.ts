@@ -389,3 +389,21 @@ export function rulesFromSettings(settings: string | undefined): PermissionRules
   }
   return rules;
 }
+
+/**
+ * The rule the real CLI suggests for a command that changes no file: the command and its
+ * subcommand with a ` *` (`npm test` → `npm test *`, `npm run lint` → `npm run *`), else the
+ * whole command.
+ *
+ * @example Suggested rules
+ * ```ts
+ * import { prefixRule } from "./permission_rules.ts";
+ * console.log(prefixRule("npm test"), prefixRule("rm -rf build")); // npm test * rm -rf build
+ * ```
+ */
+export function prefixRule(command: string): string {
+  const words = command.trim().split(/\s+/);
+  return words.length >= 2 && /^[a-z][a-z0-9-]*$/i.test(words[1])
+    ? `${words[0]} ${words[1]} *`
+    : command.trim();
+}

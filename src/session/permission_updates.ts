@@ -1,8 +1,8 @@
 /**
  * What the SDK's permission answers change for the rest of the session, as the real CLI
  * 2.1.328 applies them (tests/fixtures/real/r7_*): an allow's `updatedPermissions` add,
- * replace or remove session rules and set the permission mode; and the prefix rule the CLI
- * suggests for a command that changes no file.
+ * replace or remove session rules and set the permission mode. Loaded when an answer carries
+ * updates (the binary's start-up does not carry it).
  *
  * @module
  */
@@ -75,16 +75,4 @@ export async function applyPermissionUpdates(
       else engine.sessionRules[behavior] = list.filter((r) => !rules.includes(r));
     }
   }
-}
-
-/**
- * The rule the real CLI suggests for a command that changes no file: the command and its
- * subcommand with a ` *` (`npm test` → `npm test *`, `npm run lint` → `npm run *`), else the
- * whole command.
- */
-export function prefixRule(command: string): string {
-  const words = command.trim().split(/\s+/);
-  return words.length >= 2 && /^[a-z][a-z0-9-]*$/i.test(words[1])
-    ? `${words[0]} ${words[1]} *`
-    : command.trim();
 }

@@ -11,7 +11,6 @@
 import { userText } from "../builders/user.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { Engine } from "./engine.ts";
-import { schemaError } from "./schema_error.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
 
@@ -26,11 +25,13 @@ const STRUCTURED_ATTEMPTS = 5;
  * (r4_structured_*). A fit is kept for the turn's result; a misfit is an error result the
  * model can retry, 5 times.
  */
-export function structuredOutput(
+export async function structuredOutput(
   engine: Engine,
   input: Record<string, unknown>,
   turn: TurnState,
-): ScriptedToolCall["result"] {
+): Promise<ScriptedToolCall["result"]> {
+  // the checker loads with the first structured output (the binary's start-up does not carry it)
+  const { schemaError } = await import("./schema_error.ts");
   const problem = schemaError(input, engine.jsonSchema);
   if (problem === undefined) {
     turn.structured = { value: input };

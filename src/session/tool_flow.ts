@@ -16,6 +16,7 @@ import type { ToolResultContent } from "../builders/user.ts";
 import {
   decidePermission,
   INTERACTIVE_TOOLS,
+  prefixRule,
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
@@ -24,7 +25,6 @@ import { isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import { sessionStateChanged } from "../builders/system.ts";
-import { applyPermissionUpdates, prefixRule } from "./permission_updates.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
@@ -345,6 +345,8 @@ export async function askWith(
   if (before) await before();
   const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
   if (answer.behavior === "allow" && answer.updatedPermissions !== undefined) {
+    // loaded when an answer carries updates: most runs never see one
+    const { applyPermissionUpdates } = await import("./permission_updates.ts");
     await applyPermissionUpdates(engine, answer.updatedPermissions, where);
   }
   await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
@@ -462,7 +464,7 @@ async function runTool(
     };
   }
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
-    return structuredOutput(engine, input, turn);
+    return await structuredOutput(engine, input, turn);
   }
   if (engine.runTool) {
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
