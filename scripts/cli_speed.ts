@@ -14,14 +14,15 @@ await Deno.writeTextFile(
   `import * as m from "${root}mod.ts";\nconsole.log(Object.keys(m).length > 0 ? "{}" : "");\n`,
 );
 const deno = Deno.execPath();
-// the binary's runtime flags as its shebang (and installFakeClaude) gives them: --v8-flags=…
+// the binary's runtime flags as its shebang (and installFakeClaude) gives them: the options
+// after `deno run -A` (--no-config, --no-npm, --v8-flags=…)
 const shebang = (await Deno.readTextFile(`${root}dist/bin.js`)).split("\n", 1)[0];
-const v8 = shebang.split(" ").filter((a) => a.startsWith("--v8-flags="));
+const binFlags = shebang.split(" ").slice(shebang.split(" ").indexOf("-A") + 1);
 const hello = ["-p", "hello", "--output-format", "json"];
 const variants: Record<string, string[]> = {
   empty: ["run", "-A", "--no-config", `${dir}/empty.ts`],
   importMod: ["run", "-A", "--no-config", `${dir}/import_mod.ts`],
-  bin: ["run", "-A", "--no-config", ...v8, `${root}dist/bin.js`, ...hello],
+  bin: ["run", "-A", ...binFlags, `${root}dist/bin.js`, ...hello],
   cli: ["run", "-A", "--no-config", `${root}cli.ts`, ...hello],
 };
 const env = {

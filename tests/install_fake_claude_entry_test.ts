@@ -24,8 +24,11 @@ Deno.test("installFakeClaude runs the bundle with its shebang's V8 flags", async
   await using claude = await installFakeClaude();
   const script = await Deno.readTextFile(claude.path);
   const shebang = (await Deno.readTextFile(`${ROOT}dist/bin.js`)).split("\n", 1)[0];
-  const flags = (text: string) => text.match(/--v8-flags=[^\s']+/g) ?? [];
-  if (flags(shebang).join() !== "--v8-flags=--no-lazy,--single-threaded,--no-sparkplug") {
+  const flags = (text: string) => text.match(/--(v8-flags=[^\s']+|no-npm|no-config)\b/g) ?? [];
+  if (
+    flags(shebang).join(" ") !==
+      "--no-config --no-npm --v8-flags=--no-lazy,--single-threaded,--no-sparkplug"
+  ) {
     throw new Error(`shebang: ${shebang}`);
   }
   if (flags(script).join() !== flags(shebang).join()) throw new Error(`shim:\n${script}`);

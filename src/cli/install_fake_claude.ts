@@ -8,7 +8,7 @@
  * @module
  */
 
-import { BIN_V8_FLAGS } from "./_bin_flags.ts";
+import { BIN_RUN_FLAGS } from "./_bin_flags.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioToJSON } from "../scenario/scenario_to_json.ts";
 import type { FailureName } from "../scenario/named_failures.ts";
@@ -108,7 +108,7 @@ async function runArgs(): Promise<string[]> {
     const bundle = new URL("../../dist/bin.js", import.meta.url);
     if (bundle.protocol !== "file:" || (await fileTime(local(bundle))) !== undefined) {
       // the bundle's own flags, as its shebang has them (_bin_flags.ts says why)
-      return ["run", "-A", "--no-config", "--quiet", BIN_V8_FLAGS, local(bundle)];
+      return ["run", "-A", ...BIN_RUN_FLAGS, "--quiet", local(bundle)];
     }
     return [
       "run",
