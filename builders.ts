@@ -170,7 +170,6 @@ export {
 export {
   bashTool,
   type BashToolOptions,
-  editOfUnreadFile,
   editTool,
   type EditToolOptions,
   genericTool,
@@ -185,6 +184,7 @@ export {
   writeTool,
   type WriteToolOptions,
 } from "./src/builders/tools.ts";
+export { editOfUnreadFile } from "./src/builders/edit_of_unread_file.ts";
 export {
   type ApiCallUsage,
   modelUsage,

@@ -17,6 +17,7 @@ import { INITIALIZE_CAPABILITIES } from "./capabilities.ts";
 import { OUTPUT_STYLES } from "./output_styles.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
+import { defaultDescription, defaultSuggestions, FILE_TOOLS } from "./_permission_suggestions.ts";
 import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
 import { type PermissionMode, permissionModeOf } from "./system.ts";
 
@@ -537,80 +538,4 @@ export function mcpToolCallRequest(
       id,
     },
   }, { requestId: options.requestId });
-}
-
-function defaultDescription(toolUse: ToolUseBlock, cwd: string): string | undefined {
-  const input = toolUse.input;
-  if (toolUse.name === "Bash" && typeof input.description === "string") return input.description;
-  // WebFetch: its url (r8_mode_acceptEdits)
-  if (toolUse.name === "WebFetch" && typeof input.url === "string") return input.url;
-  if (typeof input.file_path === "string" && FILE_TOOLS.has(toolUse.name)) {
-    // as recorded: relative inside the cwd, absolute outside it
-    const inside = insideDir(input.file_path, cwd);
-    return inside ? input.file_path.slice(cwd.replace(/\/$/, "").length + 1) : input.file_path;
-  }
-  return undefined;
-}
-
-const FILE_TOOLS = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
-const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-
-function insideDir(path: string, dir: string): boolean {
-  const base = dir.replace(/\/$/, "");
-  return path.startsWith(`${base}/`);
-}
-
-/** What the real CLI suggests when it asks without a rule (recordings r2_cut_*). */
-function defaultSuggestions(
-  toolUse: ToolUseBlock,
-  cwd: string,
-): PermissionSuggestion[] | undefined {
-  const input = toolUse.input;
-  if (mcpToolUseMeta(toolUse)) {
-    return [{
-      type: "addRules",
-      rules: [{ toolName: toolUse.name }],
-      behavior: "allow",
-      destination: "localSettings",
-    }];
-  }
-  if (toolUse.name === "WebFetch" && typeof input.url === "string") {
-    // its domain, keys in the recorded order (r8_mode_acceptEdits)
-    let host: string | undefined;
-    try {
-      host = new URL(input.url).hostname;
-    } catch {
-      host = undefined;
-    }
-    if (host) {
-      return [{
-        type: "addRules",
-        destination: "localSettings",
-        rules: [{ toolName: "WebFetch", ruleContent: `domain:${host}` }],
-        behavior: "allow",
-      }];
-    }
-  }
-  if (toolUse.name === "Bash" && typeof input.command === "string") {
-    return [{
-      type: "addRules",
-      rules: [{ toolName: "Bash", ruleContent: input.command }],
-      behavior: "allow",
-      destination: "localSettings",
-    }];
-  }
-  if (typeof input.file_path !== "string") return undefined;
-  if (!insideDir(input.file_path, cwd)) {
-    const dir = input.file_path.slice(0, input.file_path.lastIndexOf("/")) || "";
-    return [{
-      type: "addRules",
-      rules: [{ toolName: toolUse.name, ruleContent: `/${dir}/**` }],
-      behavior: "allow",
-      destination: "session",
-    }];
-  }
-  if (EDIT_TOOLS.has(toolUse.name)) {
-    return [{ type: "setMode", mode: "acceptEdits", destination: "session" }];
-  }
-  return undefined;
 }

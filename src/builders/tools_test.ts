@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
 import { createBuildContext } from "./build_context.ts";
-import {
-  bashTool,
-  editOfUnreadFile,
-  editTool,
-  genericTool,
-  readTool,
-  taskTool,
-  writeTool,
-} from "./tools.ts";
+import { bashTool, editTool, genericTool, readTool, taskTool, writeTool } from "./tools.ts";
 import type { Frame } from "../wire/frame.ts";
+import { editOfUnreadFile } from "./edit_of_unread_file.ts";
 
 Deno.test("readTool numbers lines and honours offset and limit", () => {
   const ctx = createBuildContext();

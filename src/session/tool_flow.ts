@@ -20,7 +20,7 @@ import {
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
-import { editOfUnreadFile } from "../builders/tools.ts";
+import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
 import { isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
