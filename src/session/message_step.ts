@@ -221,13 +221,12 @@ async function sendDenial(
   turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
   turn.userMessages++;
   if (decision.deniedFrame) {
-    const { reasonType, reasonCode, reason } = decision.deniedFrame;
+    const { reasonType, reason } = decision.deniedFrame;
     await engine.send({
       frame: permissionDenied(engine.ctx, {
         toolName: block.name,
         toolUseId: block.id,
         ...(reasonType !== undefined ? { decisionReasonType: reasonType } : {}),
-        ...(reasonCode !== undefined ? { decisionReasonCode: reasonCode } : {}),
         ...(reason !== undefined ? { decisionReason: reason } : {}),
         message: decision.message,
       }),

@@ -111,7 +111,7 @@ export type ToolDecision =
      * A `permission_denied` frame goes out before the result, with this
      * `decision_reason_type` and `decision_reason` when given.
      */
-    deniedFrame?: { reasonType?: string; reasonCode?: string; reason?: string };
+    deniedFrame?: { reasonType?: string; reason?: string };
     /**
      * The result goes out at once, right after the tool's block (a Bash command a deny rule
      * matched, a prompt no one can answer), not with the results of the tools that run.

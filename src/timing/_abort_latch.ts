@@ -65,9 +65,4 @@ export class AbortLatch {
       if (i >= 0) this.#listeners.splice(i, 1);
     };
   }
-
-  /** Throws the reason if the latch was aborted. */
-  throwIfAborted(): void {
-    if (this.#aborted) throw this.#reason;
-  }
 }
