@@ -18,6 +18,7 @@ import type {
   ClientMcpAnswer,
   ClientPermissionAnswer,
 } from "./client_answers.ts";
+import { findInstalledSdk } from "./installed_sdk.ts";
 import { MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 import { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./mock_sdk_options.ts";
 
@@ -287,7 +288,9 @@ export class MockTransport {
       );
     }
     this.#connectedBy = by;
-    const session = new Session(this.scenario, { ...this.#options, args, env });
+    // the CLI it impersonates: that of the SDK that spawned it (its env), else the installed one
+    const installedSdk = () => findInstalledSdk(currentDir());
+    const session = new Session(this.scenario, { installedSdk, ...this.#options, args, env });
     this.#session = session;
     session.exited.then((status) => this.#resolveExited(status));
     return session;
@@ -295,5 +298,14 @@ export class MockTransport {
 
   #label(): string {
     return this.scenario.name ? ` '${this.scenario.name}'` : "";
+  }
+}
+
+function currentDir(): string {
+  const g = globalThis as { Deno?: { cwd(): string }; process?: { cwd(): string } };
+  try {
+    return g.Deno?.cwd() ?? g.process?.cwd() ?? "";
+  } catch {
+    return "";
   }
 }

@@ -8,12 +8,10 @@
 
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { CLAUDE_CODE_VERSION } from "./build_context.ts";
 import { checkString, describe, fnv1a } from "./_common.ts";
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
-import { DEFAULT_COMMANDS, type SlashCommandInfo } from "./slash_commands.ts";
+import { commandsOf, type SlashCommandInfo } from "./slash_commands.ts";
 import { DEFAULT_MODELS, type ModelInfoEntry } from "./models.ts";
-import { INITIALIZE_CAPABILITIES } from "./capabilities.ts";
 import { OUTPUT_STYLES } from "./output_styles.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
@@ -159,6 +157,7 @@ export type InitializeResponse = {
   >;
   feedback_mode: { kind: string };
   analytics_disabled: boolean;
+  sandbox_enabled?: boolean;
   remote_control_auto_enable: boolean;
   remote_control_auto_connect_default: boolean;
   remote_control_available: boolean;
@@ -213,7 +212,7 @@ export function initializeResponse(
     throw new RangeError(`initializeResponse(): pid must be a positive integer, got ${pid}`);
   }
   const body: InitializeResponse = {
-    commands: options.commands ?? DEFAULT_COMMANDS.map((c) => ({ ...c })),
+    commands: options.commands ?? commandsOf(ctx.cli),
     agents: options.agents ?? DEFAULT_AGENTS.map((a) => ({ ...a })),
     output_style: options.outputStyle ?? "default",
     available_output_styles: [...OUTPUT_STYLES],
@@ -222,7 +221,7 @@ export function initializeResponse(
     account: options.account ??
       { tokenSource: "none", apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
     pid,
-    claude_code_version: CLAUDE_CODE_VERSION,
+    claude_code_version: ctx.cli.version,
     current_permission_mode: permissionModeOf(
       ctx.permissionMode,
       "initializeResponse(): ctx.permissionMode",
@@ -240,6 +239,7 @@ export function initializeResponse(
       : {}),
     feedback_mode: { kind: "disabled" },
     analytics_disabled: true,
+    ...(ctx.cli.facts.sandboxFields ? { sandbox_enabled: false } : {}),
     remote_control_auto_enable: false,
     remote_control_auto_connect_default: false,
     remote_control_available: false,
@@ -248,7 +248,7 @@ export function initializeResponse(
     fast_mode_state: "off",
     fast_mode_disabled_reason: "sdk_opt_in_required",
     session_state: "idle",
-    capabilities: [...INITIALIZE_CAPABILITIES],
+    capabilities: [...ctx.cli.facts.initializeCapabilities],
   };
   return options.extra ? { ...body, ...options.extra } as InitializeResponse : body;
 }

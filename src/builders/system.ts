@@ -7,7 +7,6 @@
 
 import type { SystemFrame, Uuid } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { CLAUDE_CODE_VERSION } from "./build_context.ts";
 import { checkCount, describe } from "./_common.ts";
 import type { AssistantMessageError } from "./api_error_message.ts";
 import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
@@ -16,7 +15,6 @@ import { DEFAULT_COMMANDS, TERMINAL_SLASH_COMMANDS } from "./slash_commands.ts";
 import { DEFAULT_SKILLS } from "./skills.ts";
 import { DEFAULT_AGENTS } from "./agents.ts";
 import { DEFAULT_PLUGINS, type PluginEntry } from "./plugins.ts";
-import { INIT_CAPABILITIES } from "./capabilities.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 
 /** The permission modes (the SDK's `PermissionMode`). */
@@ -109,8 +107,12 @@ export interface SystemInitFrame extends SystemFrame {
   analytics_disabled: boolean;
   /** Whether product feedback is off. */
   product_feedback_disabled: boolean;
+  /** Whether an Anthropic server answers (CLI 2.1.331 and later). */
+  served_by_anthropic?: boolean;
   /** The frame's uuid. */
   uuid: Uuid;
+  /** Whether the sandbox is on (CLI 2.1.331 and later). */
+  sandbox_enabled?: boolean;
   /** Memory directories. */
   memory_paths: { auto: string };
   /** The directory the session started in. */
@@ -163,7 +165,8 @@ export interface SystemInitOptions {
 
 /**
  * The `system/init` frame the CLI sends at the start of every turn, with the real CLI's
- * key set and order. Inventory lists default to what CLI 2.1.328 reported.
+ * key set and order for the version it impersonates (`ctx.cli`). Inventory lists default to
+ * what the real CLI reported.
  *
  * @example The init frame of a turn
  * ```ts
@@ -180,6 +183,7 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
       ? "systemInit(): options.permissionMode"
       : "systemInit(): ctx.permissionMode",
   );
+  const sandbox = ctx.cli.facts.sandboxFields;
   const frame: SystemInitFrame = {
     type: "system",
     subtype: "init",
@@ -192,15 +196,17 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
     slash_commands: options.slashCommands ?? DEFAULT_COMMANDS.map((c) => c.name),
     terminal_slash_commands: [...TERMINAL_SLASH_COMMANDS],
     apiKeySource: options.apiKeySource ?? "ANTHROPIC_API_KEY",
-    claude_code_version: CLAUDE_CODE_VERSION,
+    claude_code_version: ctx.cli.version,
     output_style: options.outputStyle ?? "default",
     agents: options.agents ?? DEFAULT_AGENTS.map((a) => a.name),
     skills: options.skills ?? [...DEFAULT_SKILLS],
     plugins: options.plugins ?? DEFAULT_PLUGINS.map((p) => ({ ...p })),
-    capabilities: options.capabilities ?? [...INIT_CAPABILITIES],
+    capabilities: options.capabilities ?? [...ctx.cli.facts.initCapabilities],
     analytics_disabled: true,
     product_feedback_disabled: true,
+    ...(sandbox ? { served_by_anthropic: false } : {}),
     uuid: ctx.ids.uuid(),
+    ...(sandbox ? { sandbox_enabled: false } : {}),
     memory_paths: { auto: `${DEFAULT_HOME}/.claude/projects/${projectSlug(ctx.cwd)}/memory/` },
     original_cwd: ctx.cwd,
     additional_directories: [],

@@ -8,6 +8,7 @@
 
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
+import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
 import type { ToolCall } from "../builders/tools.ts";
 import { Pcg32 } from "../random/pcg32.ts";
@@ -51,6 +52,10 @@ export interface EngineOptions {
   flags: CliFlags;
   /** The environment the client spawned the process with. */
   env: Record<string, string | undefined>;
+  /** The CLI version to impersonate (`SessionOptions.cliVersion`). */
+  cliVersion?: string;
+  /** The installed Agent SDK (`SessionOptions.installedSdk`). */
+  installedSdk?: ResolveCliVersionOptions["installedSdk"];
   /** The write log the session exposes. */
   writes: WriteLog;
   /** The clock option. */
@@ -224,6 +229,16 @@ export class Engine {
         `Cannot start a session: 'controlTimeoutMs' must be a number of ms from 1 to 2147483647, got ${controlTimeoutMs}`,
       );
     }
+    let cli;
+    try {
+      cli = resolveCliVersion({
+        version: options.cliVersion,
+        env: options.env,
+        installedSdk: options.installedSdk,
+      }).cli;
+    } catch (error) {
+      throw new TypeError(`Cannot start a session: ${(error as Error).message}`);
+    }
     let pcg: Pcg32;
     try {
       pcg = new Pcg32(seed);
@@ -245,6 +260,7 @@ export class Engine {
       permissionMode: flags.permissionMode ?? "default",
       cwd: scenario.cwd,
       clock: this.clock,
+      cliVersion: cli,
     });
     this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
     this.outbox = new Outbox({

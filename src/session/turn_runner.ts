@@ -328,7 +328,7 @@ function initFrame(engine: Engine): Outgoing {
         ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
         : {}),
     };
-    const key = JSON.stringify(["init", ctx.sessionId, ctx.cwd, options]);
+    const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
     base = { initialize, options, key };
     engine.initBase = base;
   }
