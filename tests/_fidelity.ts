@@ -177,10 +177,17 @@ export async function runMock(
 // Frames whose place depends on the real process's timing, not on the protocol.
 const TIMING_ONLY = new Set(["system/session_state_changed:idle"]);
 
-/** Replaces ids, uuids, timestamps and session ids with placeholders. */
+/** Replaces ids, uuids, timestamps, session ids and measured durations with placeholders. */
 export function mask(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value)
+      // agent (task) and run ids are random, a subagent's harness hash opaque; durations measured
+      .replace(/\ba[0-9a-f]{16}\b/g, "AGENT")
+      .replace(/"harnessSectionHash":"[0-9a-f]{16}"/g, '"harnessSectionHash":"HASH"')
+      .replace(/"run_id":"[0-9a-z]{9}-[0-9a-f]{8}"/g, '"run_id":"RUN"')
+      .replace(/"(duration_ms|thinking_duration_ms)":\d+/g, '"$1":0')
+      .replace(/duration_ms: \d+/g, "duration_ms: 0")
+      .replace(/"(start_time|end_time)":\d{13}/g, '"$1":"TIME"')
       .replace(/toolu_\w+/g, "TOOLU")
       .replace(/req_\w+/g, "REQ")
       .replace(/msg_\w+/g, "MSG")

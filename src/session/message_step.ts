@@ -139,7 +139,7 @@ export async function runMessage(
   const partial = engine.partial() && !fallback;
   const sequence: Iterable<Frame> = partial
     ? streamEvents(ctx, frames, { outputTokens, ...chunking(step, blocks) })
-    : withThinkingTokens(ctx, frames);
+    : withThinkingTokens(ctx, frames, chunking(step, blocks));
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
@@ -365,11 +365,18 @@ function chunking(
   return out;
 }
 
-/** Without partial messages the CLI still reports thinking estimates before a thinking block. */
-function* withThinkingTokens(ctx: BuildContext, frames: AssistantFrame[]): Generator<Frame> {
+/**
+ * Without partial messages the CLI still reports thinking estimates before a thinking block,
+ * one per delta the API sent (the message's chunking).
+ */
+function* withThinkingTokens(
+  ctx: BuildContext,
+  frames: AssistantFrame[],
+  chunks: Pick<StreamEventsOptions, "chunkSize" | "split">,
+): Generator<Frame> {
   for (const frame of frames) {
     const block = frame.message.content[0];
-    if (block?.type === "thinking") yield* thinkingTokenFrames(ctx, block.thinking);
+    if (block?.type === "thinking") yield* thinkingTokenFrames(ctx, block.thinking, chunks);
     yield frame;
   }
 }
