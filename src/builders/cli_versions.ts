@@ -373,7 +373,9 @@ export function resolveCliVersion(
 function checked(version: string, where: string): CliVersion {
   if (typeof version !== "string" || !VERSION.test(version)) {
     throw new TypeError(
-      `Cannot impersonate CLI version ${JSON.stringify(version)} (${where}): expected a version such as ${NEWEST_CLI_VERSION}`,
+      `Cannot impersonate CLI version ${
+        JSON.stringify(version)
+      } (${where}): expected a version such as ${NEWEST_CLI_VERSION}`,
     );
   }
   return cliVersionFacts(version);

@@ -167,6 +167,7 @@ export type InitializeResponse = {
   fast_mode_disabled_reason: FastModeDisabledReason;
   session_state: "idle" | "running" | "requires_action";
   capabilities: string[];
+  mcp_servers_applied?: boolean;
 };
 
 /** Options for {@linkcode initializeResponse}. */
@@ -187,6 +188,11 @@ export interface InitializeResponseOptions {
   hooksApplied?: boolean;
   /** The SDK MCP servers whose manifests were parked (adds `sdk_mcp_manifests_parked`). */
   sdkMcpServers?: readonly string[];
+  /**
+   * Set when the SDK delivered MCP servers in `initialize` (`mcpServersDelivery:
+   * "initialize"`): adds `mcp_servers_applied: true`, which that SDK requires.
+   */
+  mcpServersApplied?: boolean;
   /** Extra fields (they override built ones, keeping their place). */
   extra?: Record<string, unknown>;
 }
@@ -249,6 +255,7 @@ export function initializeResponse(
     fast_mode_disabled_reason: "sdk_opt_in_required",
     session_state: "idle",
     capabilities: [...ctx.cli.facts.initializeCapabilities],
+    ...(options.mcpServersApplied ? { mcp_servers_applied: true } : {}),
   };
   return options.extra ? { ...body, ...options.extra } as InitializeResponse : body;
 }

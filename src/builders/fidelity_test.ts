@@ -172,7 +172,14 @@ function ctxFor(real: Frame[], seed = 1): BuildContext {
 
 Deno.test("systemInit has the real system/init key set and order", () => {
   for (
-    const name of ["hello", "mcp_sdk_tool", "subagent_task", "x_set_mode", "v331_hello", "v332_hello"]
+    const name of [
+      "hello",
+      "mcp_sdk_tool",
+      "subagent_task",
+      "x_set_mode",
+      "v331_hello",
+      "v332_hello",
+    ]
   ) {
     const real = out(name);
     const ctx = ctxFor(real);

@@ -8,6 +8,7 @@
 
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
+import { resolveModel } from "../builders/inventory.ts";
 import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
 import type { ToolCall } from "../builders/tools.ts";
@@ -32,6 +33,7 @@ import { registerEngine } from "./scenario_progress.ts";
 import { Outbox, type Outgoing } from "./outbox.ts";
 import { sessionEnded, type TurnState } from "./turn_state.ts";
 import { UsageLedger } from "./usage_ledger.ts";
+import { ContextTally } from "./context_tally.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
 
 /** How a session's process ended. */
@@ -110,6 +112,8 @@ export class Engine {
   readonly runTool?: ToolRunner;
   /** The session clock. */
   readonly clock: Clock;
+  /** When the process started, on the session clock. */
+  readonly startedAt: number;
   /** Ids, session id, model, permission mode, cwd, time. */
   readonly ctx: BuildContext;
   /** The session's timing profile. */
@@ -122,6 +126,8 @@ export class Engine {
   readonly control: ControlChannel;
   /** Usage and cost, as running totals. */
   readonly ledger: UsageLedger = new UsageLedger();
+  /** The conversation's size in context, block by block. */
+  readonly context: ContextTally = new ContextTally();
   /** Which exchange answers a message. */
   readonly picker: ExchangePicker;
   /** Everything the client wrote. */
@@ -211,6 +217,7 @@ export class Engine {
       : options.clock === "virtual" || options.clock === undefined
       ? new VirtualClock()
       : options.clock;
+    this.startedAt = this.clock.now();
     const seed = options.seed ?? scenario.seed ?? defaults.seed;
     this.profile = timingProfile(options.timing ?? scenario.timing ?? defaults.timing);
     this.speed = options.speedFactor ?? scenario.speedFactor ?? defaults.speedFactor;
@@ -256,7 +263,7 @@ export class Engine {
         (flags.resume !== undefined && UUID.test(flags.resume) && !flags.forkSession
           ? flags.resume
           : undefined),
-      model: scenario.model ?? flags.model ?? DEFAULT_MODEL,
+      model: scenario.model ?? flags.model ?? settingsModel(flags.settings) ?? DEFAULT_MODEL,
       permissionMode: flags.permissionMode ?? "default",
       cwd: scenario.cwd,
       clock: this.clock,
@@ -361,6 +368,7 @@ export class Engine {
     const watch = this.crashes;
     const before = watch?.before(item.frame, this.turn);
     if (before !== undefined) return this.crash(before);
+    this.context.observe(item.frame);
     const sent = this.outbox.send(item);
     const after = watch?.after(item.frame, this.turn, this.outbox.count);
     if (after !== undefined) {
@@ -426,6 +434,7 @@ export class Engine {
   #dispatch(frame: Frame, session: unknown): void {
     switch (frame.type) {
       case "user":
+        this.context.prompt((frame as UserFrame).message?.content);
         this.#queue.push(frame as UserFrame);
         this.#pump();
         break;
@@ -462,5 +471,16 @@ export class Engine {
       const code = this.scenario.exitCode ?? (this.lastResultError ? 1 : 0);
       await this.shutdown({ code, signal: null }, true);
     }
+  }
+}
+
+/** The model a `--settings` JSON names (its alias resolved), as the real CLI applies it. */
+function settingsModel(settings: string | undefined): string | undefined {
+  if (!settings || !settings.trim().startsWith("{")) return undefined;
+  try {
+    const model = (JSON.parse(settings) as { model?: unknown }).model;
+    return typeof model === "string" && model !== "" ? resolveModel(model) ?? model : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -42,6 +42,7 @@ export async function sendResult(
   const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0 ||
     options.apiErrorStatus !== undefined || override.apiFailure !== undefined;
   const elapsed = Math.round(engine.clock.now() - turn.startedAt);
+  engine.ledger.apiMs += override.durationApiMs ?? elapsed;
   let frame;
   try {
     frame = resultFrame(engine.ctx, {

@@ -26,7 +26,7 @@ import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./h
 import { interruptTail } from "./interrupt_tail.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
-import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
+import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
 import { builtInTools } from "./session_tools.ts";
 import {
   atMaxTurns,
@@ -321,12 +321,18 @@ function initFrame(engine: Engine): Outgoing {
   const initialize = engine.initializeRequest;
   let base = engine.initBase;
   if (!base || base.initialize !== initialize) {
-    const servers = sdkMcpServers(initialize);
+    // the SDK's in-process servers, then those the CLI runs (--mcp-config, initialize)
+    const servers = [
+      ...sdkMcpServers(initialize).map((name) => ({ name, status: "connected", source: "sdk" })),
+      ...externalMcpServers(engine.flags.mcpConfig, initialize).map(({ name }) => ({
+        name,
+        status: "connected",
+        source: "dynamic",
+      })),
+    ];
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpToolNames(initialize)],
-      ...(servers.length > 0
-        ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
-        : {}),
+      ...(servers.length > 0 ? { mcpServers: servers } : {}),
     };
     const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
     base = { initialize, options, key };
