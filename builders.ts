@@ -105,6 +105,8 @@ export {
   sessionStateChanged,
   type SessionStateChangedFrame,
   type SessionStatus,
+  systemInformational,
+  type SystemInformationalFrame,
   systemInit,
   type SystemInitFrame,
   type SystemInitOptions,

@@ -430,3 +430,54 @@ function retryErrorOf(status: number | null): AssistantMessageError {
   if (status !== null && status >= 500) return "server_error";
   return "unknown";
 }
+
+/** A `system/informational` frame: a notice the CLI shows (a skill's shell command not run, …). */
+export interface SystemInformationalFrame extends SystemFrame {
+  /** Always `informational`. */
+  subtype: "informational";
+  /** The notice. */
+  content: string;
+  /** How serious it is. */
+  level: "info" | "warning" | "error";
+  /** What it is about (`skill_shell_hook`, …). */
+  tag: string;
+  /** The frame's uuid. */
+  uuid: Uuid;
+  /** The session id. */
+  session_id: string;
+}
+
+/**
+ * A `system/informational` frame, in the real CLI's key order (v332_skill_shell_deny).
+ *
+ * @example A skill's shell command a hook refused
+ * ```ts
+ * import { createBuildContext, systemInformational } from "@x/claude-mock/builders";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const frame = systemInformational(ctx, "Not run in /greet: echo hi (blocked by hook: no)", {
+ *   level: "warning",
+ *   tag: "skill_shell_hook",
+ * });
+ * console.log(frame.subtype, frame.tag); // informational skill_shell_hook
+ * ```
+ */
+export function systemInformational(
+  ctx: BuildContext,
+  content: string,
+  options: { level?: "info" | "warning" | "error"; tag: string },
+): SystemInformationalFrame {
+  if (typeof content !== "string") {
+    throw new TypeError(
+      `systemInformational(): content must be a string, got ${describe(content)}`,
+    );
+  }
+  return {
+    type: "system",
+    subtype: "informational",
+    content,
+    level: options.level ?? "info",
+    tag: options.tag,
+    uuid: ctx.ids.uuid(),
+    session_id: ctx.sessionId,
+  };
+}

@@ -25,6 +25,7 @@ import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
+import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
 import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
 import { builtInTools } from "./session_tools.ts";
@@ -85,7 +86,9 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
       return;
     }
   }
+  const notices = verbatim ? [] : await skillShellHooks(engine, turn);
   if (!verbatim) await engine.send(initFrame(engine));
+  for (const frame of notices) await engine.send({ frame, delay: 0 });
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);

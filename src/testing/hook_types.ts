@@ -42,7 +42,8 @@ export type HookEventName =
   | "CwdChanged"
   | "FileChanged"
   | "DirectoryAdded"
-  | "MessageDisplay";
+  | "MessageDisplay"
+  | "PreSkillShellCommand";
 
 /** Every {@linkcode HookEventName}, in the SDK's order (its `HOOK_EVENTS`). */
 export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(
@@ -80,6 +81,7 @@ export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(
     "FileChanged",
     "DirectoryAdded",
     "MessageDisplay",
+    "PreSkillShellCommand",
   ] as const,
 );
 
@@ -195,7 +197,15 @@ export type HookSpecificOutput =
   | { hookEventName: "CwdChanged"; watchPaths?: string[] }
   | { hookEventName: "FileChanged"; watchPaths?: string[] }
   | { hookEventName: "WorktreeCreate"; worktreePath: string }
-  | { hookEventName: "MessageDisplay"; displayContent?: string };
+  | { hookEventName: "MessageDisplay"; displayContent?: string }
+  | {
+    hookEventName: "PreSkillShellCommand";
+    /** `deny`, `ask` and `defer` keep the skill's shell command from running. */
+    permissionDecision?: "allow" | "deny" | "ask" | "defer";
+    permissionDecisionReason?: string;
+    /** Never applied: any value keeps the command from running. */
+    updatedInput?: Record<string, unknown>;
+  };
 
 /** A hook's synchronous answer (structurally the SDK's `SyncHookJSONOutput`). */
 export interface SyncHookOutput {

@@ -1,7 +1,8 @@
 /**
  * Type-level test: the recorders' structural callback types must fit the real
- * `@anthropic-ai/claude-agent-sdk` types both ways, so `deno check` fails when the SDK's
- * shapes move away from ours. The runtime halves check the event list and that the
+ * `@anthropic-ai/claude-agent-sdk` types both ways (the newest SDK the recordings cover,
+ * `sdk-latest`; the pinned one lists a prefix of its hook events), so `deno check` fails
+ * when the SDK's shapes move away from ours. The runtime halves check the event list and that the
  * values built here are what the SDK expects.
  */
 
@@ -17,7 +18,8 @@ import {
   type PermissionResult,
   type PermissionUpdate,
   type SyncHookJSONOutput,
-} from "@anthropic-ai/claude-agent-sdk";
+} from "sdk-latest";
+import { HOOK_EVENTS as PINNED_HOOK_EVENTS } from "@anthropic-ai/claude-agent-sdk";
 import assert from "node:assert/strict";
 import { PermissionRecorder, type PermissionResponder } from "./permission_recorder.ts";
 import type {
@@ -127,8 +129,9 @@ Deno.test("HookRecorder.hooks fits the SDK's Options and HookJSONOutput", async 
   hooks.assertToolUsed("Bash");
 });
 
-Deno.test("HOOK_EVENT_NAMES equals the SDK's HOOK_EVENTS", () => {
+Deno.test("HOOK_EVENT_NAMES equals the newest SDK's HOOK_EVENTS; the pinned SDK's are a prefix", () => {
   assert.deepEqual([...HOOK_EVENT_NAMES], [...HOOK_EVENTS]);
+  assert.deepEqual([...PINNED_HOOK_EVENTS], HOOK_EVENT_NAMES.slice(0, PINNED_HOOK_EVENTS.length));
 });
 
 Deno.test("PermissionRecorder.spy and HookRecorder.spy take the SDK's own callback types", async () => {
