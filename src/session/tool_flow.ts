@@ -349,7 +349,8 @@ export async function askWith(
     const { applyPermissionUpdates } = await import("./permission_updates.ts");
     await applyPermissionUpdates(engine, answer.updatedPermissions, where);
   }
-  await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+  if (turn.heldRunning !== undefined) turn.heldRunning++;
+  else await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
   if (answer.behavior === "allow") {
     if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
       throw new TurnFailure(

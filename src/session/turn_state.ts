@@ -81,6 +81,11 @@ export interface TurnState {
    * message's `message_stop`, which the real CLI writes after the first answer).
    */
   beforeRunning?: () => Promise<void>;
+  /**
+   * While a message streams, the `running` frames its early permission answers owe: the real
+   * CLI writes them after the message's end (v*_conc_*).
+   */
+  heldRunning?: number;
   /** The can_use_tool request the turn waits on (an interrupt cancels it). */
   pendingPermission?: { requestId: string; block: ToolUseBlock };
   /** The tool use an interrupt rejected while its permission was pending. */

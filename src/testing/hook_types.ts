@@ -197,15 +197,7 @@ export type HookSpecificOutput =
   | { hookEventName: "CwdChanged"; watchPaths?: string[] }
   | { hookEventName: "FileChanged"; watchPaths?: string[] }
   | { hookEventName: "WorktreeCreate"; worktreePath: string }
-  | { hookEventName: "MessageDisplay"; displayContent?: string }
-  | {
-    hookEventName: "PreSkillShellCommand";
-    /** `deny`, `ask` and `defer` keep the skill's shell command from running. */
-    permissionDecision?: "allow" | "deny" | "ask" | "defer";
-    permissionDecisionReason?: string;
-    /** Never applied: any value keeps the command from running. */
-    updatedInput?: Record<string, unknown>;
-  };
+  | { hookEventName: "MessageDisplay"; displayContent?: string };
 
 /** A hook's synchronous answer (structurally the SDK's `SyncHookJSONOutput`). */
 export interface SyncHookOutput {

@@ -19,7 +19,13 @@ import {
   type PermissionUpdate,
   type SyncHookJSONOutput,
 } from "sdk-latest";
-import { HOOK_EVENTS as PINNED_HOOK_EVENTS } from "@anthropic-ai/claude-agent-sdk";
+import {
+  HOOK_EVENTS as PINNED_HOOK_EVENTS,
+  type HookCallback as PinnedHookCallback,
+  type HookJSONOutput as PinnedHookJSONOutput,
+  type Options as PinnedOptions,
+  type SyncHookJSONOutput as PinnedSyncHookJSONOutput,
+} from "@anthropic-ai/claude-agent-sdk";
 import assert from "node:assert/strict";
 import { PermissionRecorder, type PermissionResponder } from "./permission_recorder.ts";
 import type {
@@ -44,14 +50,22 @@ import type { PermissionSuggestion } from "../builders/control.ts";
 /** `true` only when A and B are mutually assignable. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-// Exact mirrors: a drift either way fails the check.
+// Exact mirrors: a drift either way fails the check. The events are the newest SDK's; a hook's
+// answer is what the pinned (oldest) SDK takes, so that a recorder's hooks fit both SDKs (the
+// newest only adds PreSkillShellCommand's hookSpecificOutput).
 const _events: Same<HookEventName, HookEvent> = true;
 const _results: Same<ToolPermissionResult, PermissionResult> = true;
-const _outputs: Same<HookOutput, HookJSONOutput> = true;
-const _sync: Same<SyncHookOutput, SyncHookJSONOutput> = true;
-const _specific: Same<HookSpecificOutput, NonNullable<SyncHookJSONOutput["hookSpecificOutput"]>> =
-  true;
+const _outputs: Same<HookOutput, PinnedHookJSONOutput> = true;
+const _sync: Same<SyncHookOutput, PinnedSyncHookJSONOutput> = true;
+const _specific: Same<
+  HookSpecificOutput,
+  NonNullable<PinnedSyncHookJSONOutput["hookSpecificOutput"]>
+> = true;
+const _newer: HookJSONOutput = null as unknown as HookOutput;
+const _newerSync: SyncHookJSONOutput = null as unknown as SyncHookOutput;
 const _suggestions: Same<PermissionSuggestion, PermissionUpdate> = true;
+const _pinnedCallback: PinnedHookCallback = null as unknown as HookCallbackFunction;
+const _pinnedHooks: NonNullable<PinnedOptions["hooks"]> = null as unknown as HooksOption;
 
 // Callbacks and inputs: ours accept whatever the SDK passes.
 const _canUseTool: CanUseTool = null as unknown as CanUseToolCallback;
@@ -102,7 +116,7 @@ Deno.test("HookRecorder.hooks fits the SDK's Options and HookJSONOutput", async 
   const hooks = new HookRecorder()
     .on("PreToolUse", { matcher: "Bash", output: HookRecorder.deny("no shell") })
     .on("UserPromptSubmit", {
-      output: (input: HookCallbackInput): HookJSONOutput =>
+      output: (input: HookCallbackInput): PinnedHookJSONOutput =>
         HookRecorder.addContext("UserPromptSubmit", `prompt: ${input.prompt}`),
     });
   const o: Options = { hooks: hooks.hooks };
