@@ -28,10 +28,7 @@ export {
   DEFAULT_MODEL,
 } from "./src/builders/build_context.ts";
 export { IdGenerator, type IdGeneratorOptions } from "./src/builders/ids.ts";
-export { hookEventCatalogue, type HookEventInfo } from "./src/builders/hook_events.ts";
 export {
-  AUTOCOMPACT_BUFFER,
-  blockTokens,
   type ContextTallyInput,
   contextUsageAnswer,
   type ContextUsageOptions,

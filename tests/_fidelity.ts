@@ -24,6 +24,8 @@ export interface Tape {
   args: string[];
   /** The SDK that recorded it (`sdk_version` of the header). */
   sdkVersion?: string;
+  /** The CLI that was recorded (`cli_version` of the header). */
+  cliVersion?: string;
   lines: TapeLine[];
   /** What the SDK consumer received (`<name>.messages.jsonl`). */
   messages: Frame[];
@@ -37,7 +39,13 @@ export async function readTape(name: string): Promise<Tape> {
     );
   const [header, ...lines] = await read(`${name}.jsonl`);
   const messages = await read(`${name}.messages.jsonl`).catch(() => []);
-  return { args: header.args, sdkVersion: header.sdk_version, lines, messages };
+  return {
+    args: header.args,
+    sdkVersion: header.sdk_version,
+    cliVersion: header.cli_version,
+    lines,
+    messages,
+  };
 }
 
 /** The text results the tape's tools gave (the real commands' output), by tool use id, in order. */
@@ -359,9 +367,14 @@ export async function compareTape(
     const content = (first.message as { content: string | Array<{ text: string }> }).content;
     steps = [typeof content === "string" ? content : content[0].text];
   }
+  // a tape of a CLI no pinned SDK bundles (2.1.331): the mock impersonates it all the same
+  const bundled = tape.sdkVersion === "0.3.332" ? "2.1.332" : "2.1.328";
+  const env = tape.cliVersion && tape.cliVersion !== bundled
+    ? { ...Deno.env.toObject(), ...how.env, CLAUDE_MOCK_VERSION: tape.cliVersion }
+    : how.env;
   const ours = await runMock(scenario, steps, {
     ...sdkOptions,
-    env: how.env,
+    env,
     sdkQuery: await sdkQueryFor(tape),
   });
   assert.deepEqual(

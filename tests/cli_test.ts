@@ -2,6 +2,7 @@
 // failures in each output format, scenario files, PATH shimming, and the real SDK through
 // `pathToClaudeCodeExecutable` compared with the in-process mock.
 import assert from "node:assert/strict";
+import { NEWEST_CLI_VERSION } from "../builders.ts";
 import {
   createSdkMcpServer,
   type Options,
@@ -181,7 +182,8 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
   }
   assert.deepEqual(await claude(fake, ["--version"]), {
     code: 0,
-    stdout: "2.1.328 (Claude Code)\n",
+    // run by hand, with no SDK installed here: the newest CLI the recordings cover
+    stdout: `${NEWEST_CLI_VERSION} (Claude Code)\n`,
     stderr: "",
   });
   assert.equal(

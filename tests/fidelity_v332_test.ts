@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import type { HookCallback, Options } from "@anthropic-ai/claude-agent-sdk";
 import { compareTape, readTape, recAllow } from "./_fidelity.ts";
-import { ScenarioBuilder } from "../mod.ts";
+import { MockTransport, ScenarioBuilder } from "../mod.ts";
+import { installFakeClaude } from "../cli.ts";
 
 const MARKER = "Hello! The marker says skill-shell-ran.";
 
@@ -49,7 +50,7 @@ for (
       settingSources: ["project"],
       canUseTool,
       hooks: skillHooks(tape.includes("allow") ? "allow" : "deny"),
-    }, env ? { env: { ...Deno.env.toObject(), ...env } } : {});
+    }, env ? { env } : {});
     const asked = ours.out.filter((f) =>
       f.type === "control_request" &&
       (f.request as { input?: { hook_event_name?: string } }).input?.hook_event_name ===
@@ -81,5 +82,78 @@ Deno.test("CLI 2.1.332 through SDK 0.3.332: initialize answer, init frame and re
   assert.deepEqual(Object.keys(ourAnswer), Object.keys(realAnswer));
   for (const key of ["claude_code_version", "capabilities", "sandbox_enabled"]) {
     assert.deepEqual(ourAnswer[key], realAnswer[key], key);
+  }
+});
+
+/** The CLI version system/init reports to an app of `sdk` that runs the mock through `door`. */
+async function versionSeen(
+  sdk: "pinned" | "latest",
+  door: "in-process" | "binary",
+  env: Record<string, string> = {},
+): Promise<string> {
+  const { query } = sdk === "latest"
+    ? await import("sdk-latest")
+    : await import("@anthropic-ai/claude-agent-sdk");
+  const scenario = new ScenarioBuilder().on("hello").respond("Hi.").build();
+  await using fake = door === "binary" ? await installFakeClaude({ scenario }) : undefined;
+  const mock = door === "in-process" ? new MockTransport(scenario) : undefined;
+  // each SDK's query() writes its version into process.env: leave an earlier one's out
+  const { CLAUDE_AGENT_SDK_VERSION: _earlier, ...inherited } = Deno.env.toObject();
+  const q = query({
+    prompt: "hello",
+    options: {
+      env: { ...inherited, ...fake?.env, ...env },
+      ...(fake ? { pathToClaudeCodeExecutable: fake.path } : mock!.options()),
+    },
+  });
+  let version = "";
+  for await (const m of q) {
+    if (m.type === "system" && m.subtype === "init") version = m.claude_code_version;
+  }
+  return version;
+}
+
+Deno.test("version awareness: each door impersonates the CLI of the SDK that drives it", async () => {
+  for (const door of ["in-process", "binary"] as const) {
+    assert.equal(await versionSeen("pinned", door), "2.1.328", door);
+    assert.equal(await versionSeen("latest", door), "2.1.332", door);
+    // CLAUDE_MOCK_VERSION wins; a newer version than any recorded behaves as the newest
+    assert.equal(await versionSeen("pinned", door, { CLAUDE_MOCK_VERSION: "2.1.400" }), "2.1.400");
+  }
+});
+
+Deno.test("version awareness: run by hand, the binary claims the installed SDK's CLI (its manifest.json)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "claude-mock-sdk-" });
+  try {
+    const sdk = `${dir}/node_modules/@anthropic-ai/claude-agent-sdk`;
+    await Deno.mkdir(sdk, { recursive: true });
+    await Deno.writeTextFile(`${sdk}/package.json`, '{"version":"0.3.331"}');
+    await Deno.writeTextFile(`${sdk}/manifest.json`, '{"version":"2.1.331"}');
+    await using fake = await installFakeClaude();
+    // a clean environment: no SDK spawns it
+    const run = (env: Record<string, string>) =>
+      new Deno.Command(fake.path, {
+        args: ["--version"],
+        cwd: dir,
+        env: { ...fake.env, ...env },
+        clearEnv: true,
+        stdin: "null",
+      }).output().then((o) => new TextDecoder().decode(o.stdout));
+    assert.equal(await run({}), "2.1.331 (Claude Code)\n");
+    assert.equal(await run({ CLAUDE_MOCK_VERSION: "2.1.328" }), "2.1.328 (Claude Code)\n");
+    const bad = await new Deno.Command(fake.path, {
+      args: ["--version"],
+      cwd: dir,
+      env: { ...fake.env, CLAUDE_MOCK_VERSION: "newest" },
+      clearEnv: true,
+      stdin: "null",
+    }).output();
+    assert.equal(bad.code, 1);
+    assert.match(
+      new TextDecoder().decode(bad.stderr),
+      /Cannot impersonate CLI version "newest" \(CLAUDE_MOCK_VERSION\): expected a version such as 2\.1\.332/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

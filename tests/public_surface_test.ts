@@ -48,31 +48,34 @@ const SURFACE_TEXT: Record<string, string> = {
     ApiRetryFrame ApiRetryOptions AssistantContentInput AssistantMessageBodyOut
     AssistantMessageError AssistantMessageFrame AssistantMessageOptions AssistantUsage
     BashToolOptions BuildContext BuildContextOptions BuiltContentBlock CLAUDE_CODE_VERSION
-    CanUseToolRequest CanUseToolRequestOptions CliUserFrame CompactBoundaryFrame
-    CompactBoundaryOptions ContentDelta ControlErrorFrame ControlRequestFrameOut
-    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DecisionReasonType EditToolOptions
-    FastModeDisabledReason FastModeState GenericToolOptions HookCallbackRequest
+    CLI_VERSION_HISTORY CanUseToolRequest CanUseToolRequestOptions CliUserFrame CliVersion
+    CliVersionFacts CliVersionRow CliVersionSource CompactBoundaryFrame CompactBoundaryOptions
+    ContentDelta ContextTallyInput ContextUsageBaseline ContextUsageOptions ControlErrorFrame
+    ControlRequestFrameOut ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DecisionReasonType
+    EditToolOptions FastModeDisabledReason FastModeState GenericToolOptions HookCallbackRequest
     HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions InitializeResponse
-    InitializeResponseOptions McpMessageRequest McpServerEntry ModelInfoEntry ModelUsageEntry
-    PartialSequenceFrame PatchHunk PermissionDecision PermissionDecisionName PermissionDenial
-    PermissionDeniedFrame PermissionMode PermissionSuggestion PlainTextBlock PluginEntry
-    ReadToolOptions ResultErrorFrame ResultErrorSubtype ResultFrameBase ResultFrameOptions
-    ResultFrameOut ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState
-    SessionStateChangedFrame SessionStatus SlashCommandInfo StartContentBlock StartMessage
-    StopReason StreamEvent StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats
-    SyntheticUsage SystemInitFrame SystemInitOptions SystemStatusFrame SystemStatusOptions
+    InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry
+    ModelInfoEntry ModelUsageEntry NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk
+    PermissionDecision PermissionDecisionName PermissionDenial PermissionDeniedFrame PermissionMode
+    PermissionSuggestion PlainTextBlock PluginEntry ReadToolOptions ResolveCliVersionOptions
+    ResultErrorFrame ResultErrorSubtype ResultFrameBase ResultFrameOptions ResultFrameOut
+    ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState SessionStateChangedFrame
+    SessionStatus SlashCommandInfo StartContentBlock StartMessage StopReason StreamEvent
+    StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats SyntheticUsage
+    SystemInformationalFrame SystemInitFrame SystemInitOptions SystemStatusFrame SystemStatusOptions
     TaskInfo TaskNotificationFrame TaskNotificationOptions TaskProgressFrame TaskProgressOptions
     TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions TaskUpdatedFrame TaskUsage
     TerminalReason ThinkingDisplay ThinkingTokensFrame ToolCall ToolCallResult ToolResultBlockOut
     ToolResultContent ToolResultMeta ToolResultOptions ToolUseInput ToolUseMeta UserImageBlock
-    UserPromptFrame UserTextBlock UserTextOptions WriteToolOptions abortedStreamEnd
-    apiErrorMessage apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest
-    compactBoundary controlError controlRequest controlSuccess createBuildContext editOfUnreadFile editTool
-    genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest mcpToolUseMeta
-    modelUsage newTask permissionDenied readTool resultFrame resultUsage sessionStateChanged
-    streamEvents streamEventsIter structuredPatch subagentStats systemInit systemStatus
-    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking
-    thinkingTokenFrames thinkingTokens toolResult toolUse userPrompt userText writeTool
+    UserPromptFrame UserTextBlock UserTextOptions WriteToolOptions abortedStreamEnd apiErrorMessage
+    apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
+    cliVersionOfSdk compactBoundary contextUsageAnswer controlError controlRequest controlSuccess
+    createBuildContext editOfUnreadFile editTool genericTool hookCallbackRequest hookInput
+    initializeResponse mcpToolCallRequest mcpToolUseMeta modelUsage newTask permissionDenied
+    readTool resolveCliVersion resultFrame resultUsage sessionStateChanged streamEvents
+    streamEventsIter structuredPatch subagentStats systemInformational systemInit systemStatus
+    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking thinkingTokenFrames
+    thinkingTokens toolResult toolUse userPrompt userText writeTool
   `,
   "./wire": `
     AssistantContentBlock AssistantFrame AssistantMessageBody ControlRequestFrame

@@ -46,6 +46,16 @@ export interface CliVersionFacts {
   readonly clearDescription: string;
   /** `mcp_call` honours `soft_error_result` (`mcp_call_soft_error_result_v1`, 2.1.331). */
   readonly mcpCallSoftErrors: boolean;
+  /**
+   * A `can_use_tool` for a file tool asked without a rule (a Write, a Read outside the
+   * working directories) carries `server_policy_ask_only: true` (2.1.328; none from 2.1.331).
+   */
+  readonly fileToolServerPolicy: boolean;
+  /**
+   * With partial messages, a result lists the API message ids its turn began
+   * (`begun_message_ids`, after `uuid`; 2.1.331).
+   */
+  readonly begunMessageIds: boolean;
   /** The CLI calls `PreSkillShellCommand` hooks before a skill's inline shell command (2.1.332). */
   readonly preSkillShellCommand: boolean;
   /**
@@ -122,6 +132,8 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       clearDescription:
         "Start a new session with empty context; previous session stays on disk (resumable with /resume)",
       mcpCallSoftErrors: false,
+      fileToolServerPolicy: true,
+      begunMessageIds: false,
       preSkillShellCommand: false,
       unusableFallback: "parse_error",
       buildTime: "2026-11-18T21:07:35Z",
@@ -185,6 +197,8 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       clearDescription:
         "Start a new session with empty context; loops carry over, and the old one stays in /resume",
       mcpCallSoftErrors: true,
+      fileToolServerPolicy: false,
+      begunMessageIds: true,
       buildTime: "2026-11-23T15:17:48Z",
     },
   },

@@ -327,6 +327,8 @@ export interface CanUseToolRequestOptions {
   decisionReason?: string;
   /** Where the deciding rule came from (`flagSettings` for `--settings`, as recorded). */
   decisionReasonRuleSource?: string;
+  /** Where an MCP tool's server comes from (`sdk`, default; `dynamic` for one the CLI runs). */
+  mcpServerSource?: string;
   /** `server_policy_ask_only` (recorded `false` with an ask rule, `true` for MCP tools). */
   serverPolicyAskOnly?: boolean;
   /** The path outside the allowed directories (recorded for `rm -rf build`). */
@@ -375,12 +377,19 @@ export function canUseToolRequest(
       : defaultSuggestions(toolUse, ctx.cwd);
   // As recorded: `false` when a rule asked; `true` for MCP and file tools asked without one;
   // absent for Bash asked by its own checks and for AskUserQuestion.
+  // (file tools: `true` up to 2.1.328, none from 2.1.331, v33x_conc_*)
   const serverPolicy = options.serverPolicyAskOnly ??
-    (byRule && !mcp ? false : mcp || FILE_TOOLS.has(toolUse.name) ? true : undefined);
+    (byRule && !mcp
+      ? false
+      : mcp || (FILE_TOOLS.has(toolUse.name) && ctx.cli.facts.fileToolServerPolicy)
+      ? true
+      : undefined);
   const request: CanUseToolRequest = {
     subtype: "can_use_tool",
     tool_name: toolUse.name,
-    ...(mcp ? { mcp_server: { name: mcp.server_display_name, source: "sdk" } } : {}),
+    ...(mcp
+      ? { mcp_server: { name: mcp.server_display_name, source: options.mcpServerSource ?? "sdk" } }
+      : {}),
     display_name: options.displayName ?? mcp?.display_name ?? toolUse.name,
     input,
     ...(description !== undefined ? { description } : {}),

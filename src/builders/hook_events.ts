@@ -133,7 +133,8 @@ const PRE_SKILL_SHELL_COMMAND: HookEventInfo = {
  *
  * @example The events of a version
  * ```ts
- * import { cliVersionFacts, hookEventCatalogue } from "@x/claude-mock/builders";
+ * import { cliVersionFacts } from "@x/claude-mock/builders";
+ * import { hookEventCatalogue } from "./hook_events.ts";
  * console.log(hookEventCatalogue(cliVersionFacts("2.1.332")).at(-1)?.name); // PreSkillShellCommand
  * ```
  */

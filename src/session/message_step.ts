@@ -147,6 +147,7 @@ export async function runMessage(
     return step.delay ?? engine.delayFor(frame, turn);
   };
   const partial = engine.partial() && !fallback;
+  (turn.messageIds ??= []).push(frames[0].message.id);
   const sequence: Iterable<Frame> = partial
     ? streamEvents(ctx, frames, { outputTokens, ...chunking(step, blocks) })
     : withThinkingTokens(ctx, frames, chunking(step, blocks));
@@ -163,7 +164,7 @@ export async function runMessage(
   // `running` follows the message's end, once for each tool asked meanwhile.
   const toolIds = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
   let onlySafe = true; // every tool so far is concurrency-safe and started
-  let head: { call: ScriptedToolCall; index: number } | undefined;
+  let head: { call: ScriptedToolCall; index: number; armed?: true } | undefined;
   turn.heldRunning = 0;
   const start = async (scripted: ScriptedToolCall) => {
     authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
@@ -187,11 +188,12 @@ export async function runMessage(
       }
       await engine.send({ frame, delay: delayOnce(frame) });
       trackProgress(progress, frame);
-      if (head && isBlockStop(frame, head.index)) {
+      // its check ends one event after its block's end (as recorded: the next block's start)
+      if (head?.armed) {
         const { call } = head;
         head = undefined;
         await start(call);
-      }
+      } else if (head && isBlockStop(frame, head.index)) head.armed = true;
       if (frame.type !== "assistant") continue;
       const block = (frame as AssistantFrame).message.content[0];
       if (block?.type !== "tool_use") continue;
@@ -247,9 +249,31 @@ export async function runMessage(
   turn.textOnly = calls.size === 0;
   // a reply that spent the budget: its tools do not run (r6_max_budget)
   if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
-  for (const { call: scripted, decision } of authorized) {
+  for (let i = 0; i < authorized.length; i++) {
     if (turn.abort.aborted) throw turn.abort.reason;
-    await runTool(engine, scripted, decision ?? await authorize(engine, scripted, turn), turn);
+    const { call: scripted, decision } = authorized[i];
+    const next = authorized[i + 1];
+    // a concurrency-safe tool waiting on this one starts as it ends: its quick check comes
+    // before this tool's result, `running` after it (v*_conc_bash_read_outside)
+    const early = next && !next.decision && CONCURRENCY_SAFE.has(next.call.block.name) &&
+      !CONCURRENCY_SAFE.has(scripted.block.name);
+    let held = 0;
+    await runTool(engine, scripted, decision ?? await authorize(engine, scripted, turn), turn, {
+      beforeResult: early
+        ? async () => {
+          turn.heldRunning = 0;
+          try {
+            next.decision = await authorize(engine, next.call, turn);
+          } finally {
+            held = turn.heldRunning ?? 0;
+            turn.heldRunning = undefined;
+          }
+        }
+        : undefined,
+    });
+    for (; held > 0; held--) {
+      await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
+    }
   }
   if (await settleStructuredOutput(engine, turn)) return;
   if (turn.hookStop && !turn.resultSent) {
@@ -322,6 +346,7 @@ async function runTool(
   scripted: ScriptedToolCall,
   decision: ToolDecision,
   turn: TurnState,
+  options: { beforeResult?: () => Promise<void> } = {},
 ): Promise<void> {
   const block = scripted.block;
   if (decision.kind === "unavailable") {
@@ -335,6 +360,7 @@ async function runTool(
     result,
     durationMs: Math.round(engine.clock.now() - started),
   }, turn);
+  await options.beforeResult?.();
   turn.userMessages++;
   await engine.send({
     frame: toolResult(engine.ctx, block.id, {

@@ -37,6 +37,8 @@ export interface TurnState {
   startedAt: number;
   /** The API calls (assistant messages) of this turn. */
   calls: ApiCallUsage[];
+  /** The ids of the API messages this turn began, in order. */
+  messageIds?: string[];
   /** API calls that failed but were billed (partial streams before a named failure). */
   failedCalls: ApiCallUsage[];
   /** The next message comes from the non-streaming fallback (a recovered failure). */
