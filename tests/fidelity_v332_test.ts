@@ -157,3 +157,149 @@ Deno.test("version awareness: run by hand, the binary claims the installed SDK's
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** The answers to the client's requests of `subtype` in `frames`, by request order. */
+function answersTo(
+  frames: Array<Record<string, unknown>>,
+  written: Array<Record<string, unknown>>,
+  subtype: string,
+): unknown[] {
+  const ids = written.filter((f) =>
+    f.type === "control_request" && (f.request as { subtype: string }).subtype === subtype
+  ).map((f) => f.request_id);
+  return ids.map((id) => {
+    const answer = frames.find((f) =>
+      f.type === "control_response" && (f.response as { request_id: string }).request_id === id
+    )!.response as Record<string, unknown>;
+    const { request_id: _id, ...rest } = answer;
+    return rest;
+  });
+}
+
+const EXT = {
+  type: "stdio" as const,
+  command: "/usr/bin/node",
+  args: ["/tmp/x"],
+  env: { MCP_SDK_DIR: "/tmp/x" },
+};
+
+for (const version of ["328", "331", "332"]) {
+  Deno.test(`mcp_call as CLI 2.1.${version}: a server the CLI runs, its errors hard or soft`, async () => {
+    const name = `v${version}_mcp_ext_call`;
+    const { canUseTool } = recAllow();
+    const { ours, tape } = await compareTape(
+      name,
+      new ScenarioBuilder()
+        .on("Save the note")
+        .usesTogether((t) =>
+          t.usesTool("mcp__ext__fail", { note: "buy milk" }, {
+            result: "disk quota exceeded",
+            isError: true,
+          }).usesTool("mcp__ext__echo", { text: "hi" }, { result: "echo: hi" })
+        )
+        .respond("The save failed; the echo worked.", { outputTokens: 25 })
+        .build(),
+      {
+        maxTurns: 3,
+        mcpServers: { ext: EXT },
+        canUseTool,
+        turns: [
+          "Save the note 'buy milk' and echo hi.",
+          async (q: unknown) => {
+            const raw = q as unknown as { request(b: object): Promise<unknown> };
+            for (
+              const body of [
+                { tool: "mcp__ext__echo", arguments: { text: "hi" } },
+                { tool: "mcp__ext__fail", arguments: { note: "x" } },
+                { tool: "mcp__ext__fail", arguments: { note: "x" }, soft_error_result: true },
+                {
+                  tool: "mcp__ext__fail",
+                  arguments: { note: "x" },
+                  soft_error_result: true,
+                  result_not_for_model: true,
+                },
+                { tool: "mcp__ext__echo", arguments: { text: "hi" }, result_not_for_model: true },
+                { tool: "mcp__ext__nothing", arguments: {} },
+                { tool: "mcp__nowhere__x", arguments: {} },
+                { tool: "mcp__ext__echo", arguments: { text: 5 } },
+              ]
+            ) await raw.request({ subtype: "mcp_call", ...body }).catch(() => undefined);
+          },
+        ],
+      } as never,
+      {
+        // what the server itself says (its version, its tools, a deferred tool's schema in an
+        // error) the mock cannot know: an app scripts the results; the rest is compared
+        skipValues: ["user", "control_response"],
+        omitRequests: ["mcp_status", "get_context_usage"],
+      },
+    );
+    const real = tape.lines.map((l) => l.frame);
+    const realIn = tape.lines.filter((l) => l.dir === "sdk->cli").map((l) => l.frame);
+    // an unknown tool's and bad arguments' answers come from the server (MCP error -32602)
+    const calls = (
+      frames: Array<Record<string, unknown>>,
+      written: Array<Record<string, unknown>>,
+    ) =>
+      answersTo(frames, written, "mcp_call").slice(0, 5).concat(
+        answersTo(frames, written, "mcp_call").slice(6, 7),
+      );
+    assert.deepEqual(
+      calls(ours.out as never, ours.written as never),
+      calls(real as never, realIn as never),
+    );
+  });
+}
+
+Deno.test("mcp_call's refusals as CLI 2.1.332: an SDK server, a name that is not an MCP tool's, no tool", async () => {
+  const { createSdkMcpServer, tool } = await import("sdk-latest");
+  const { z } = await import("zod");
+  const calc = createSdkMcpServer({
+    name: "calc",
+    version: "1.0.0",
+    tools: [
+      tool(
+        "add",
+        "Add",
+        { a: z.number(), b: z.number() },
+        ({ a, b }) =>
+          Promise.resolve({ content: [{ type: "text" as const, text: String(a + b) }] }),
+      ),
+    ],
+  });
+  await compareTape(
+    "v332_mcp_call_sdk",
+    new ScenarioBuilder().on("hello").respond("Hello!", { outputTokens: 25 }).build(),
+    {
+      maxTurns: 1,
+      mcpServers: { calc } as never,
+      turns: [
+        "hello",
+        async (q) => {
+          const raw = q as unknown as { request(b: object): Promise<unknown> };
+          for (
+            const body of [
+              { subtype: "mcp_call", tool: "mcp__calc__add", arguments: { a: 1, b: 2 } },
+              { subtype: "mcp_call", tool: "not_mcp", arguments: {} },
+              { subtype: "mcp_call" },
+            ]
+          ) await raw.request(body).catch(() => undefined);
+        },
+      ],
+    },
+  );
+});
+
+Deno.test("MCP servers delivered in initialize (mcpServersDelivery): applied, listed, their tools used", async () => {
+  for (const version of ["328", "332"]) {
+    const { canUseTool } = recAllow();
+    await compareTape(
+      `v${version}_mcp_ext_initialize`,
+      new ScenarioBuilder().on("Echo hi.").usesTool("mcp__ext__echo", { text: "hi" }, {
+        result: "echo: hi",
+      }).respond("Echoed.", { outputTokens: 25 }).build(),
+      { maxTurns: 3, mcpServers: { ext: EXT }, mcpServersDelivery: "initialize", canUseTool },
+      { skipValues: ["user"], omitRequests: ["mcp_status"] },
+    );
+  }
+});

@@ -16,6 +16,7 @@ import { AnswerThen, ControlError, type ControlHandler, EncodedAnswer } from "./
 import type { Engine } from "./engine.ts";
 import { sdkMcpServers } from "./mcp_servers.ts";
 import { installSdkQueries } from "./sdk_queries.ts";
+import { installMcpCall } from "./mcp_call.ts";
 import { Interrupted } from "./turn_state.ts";
 import { canonicalJson } from "../wire/_canonical_json.ts";
 
@@ -161,4 +162,5 @@ export function installSdkRequests(engine: Engine): void {
     return undefined;
   });
   installSdkQueries(engine);
+  installMcpCall(engine);
 }

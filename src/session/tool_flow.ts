@@ -256,7 +256,12 @@ async function askClient(
   const blockedPath = block.name === "Bash" && rule === undefined
     ? blockedPathOf(input.command, engine.ctx.cwd)
     : undefined;
+  const server = mcpServerOf(block.name);
   const request = canUseToolRequest(engine.ctx, block, {
+    // a server the CLI runs itself is `dynamic` (v*_mcp_ext_*)
+    ...(server !== undefined && !sdkMcpServers(engine.initializeRequest).includes(server)
+      ? { mcpServerSource: "dynamic" }
+      : {}),
     ...(rule !== undefined ? { decisionReasonType: "rule" as const } : {}),
     ...(source !== undefined ? { decisionReasonRuleSource: source } : {}),
     ...(verdict.reason === "workingDir"
