@@ -199,6 +199,10 @@ export function mask(value: unknown): unknown {
       .replace(/"run_id":"[0-9a-z]{9}-[0-9a-f]{8}"/g, '"run_id":"RUN"')
       .replace(/"(\w*duration_ms)":\d+/g, '"$1":0')
       .replace(/duration_ms: \d+/g, "duration_ms: 0")
+      .replace(
+        /first after \d+ ms, none in the final \d+ ms/g,
+        "first after 0 ms, none in the final 0 ms",
+      )
       .replace(/"(start_time|end_time)":\d{13}/g, '"$1":"TIME"')
       .replace(/toolu_\w+/g, "TOOLU")
       .replace(/req_\w+/g, "REQ")

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { Readable } from "node:stream";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { WriteEntry } from "../session/write_log.ts";
 import { assertProgress } from "../session/scenario_progress.ts";
@@ -91,9 +92,16 @@ export class MockTransport {
    * `--max-turns`, `--permission-mode`, ...).
    */
   readonly spawn = (options: SpawnOptionsLike): MockProcess => {
-    const session = this.#start(options.args ?? [], "spawn()", options.env);
+    // the process's stderr (what the CLI writes there: a malformed stream's lines, ...)
+    const stderr = new Readable({ read() {} });
+    const session = this.#start(
+      options.args ?? [],
+      "spawn()",
+      options.env,
+      (text) => stderr.push(text),
+    );
     this.#answers.attach(session);
-    return new MockProcess(session, { signal: options.signal });
+    return new MockProcess(session, { signal: options.signal, stderr });
   };
 
   /**
@@ -276,6 +284,7 @@ export class MockTransport {
     args: readonly string[],
     by: string,
     env: Record<string, string | undefined> | undefined,
+    stderr?: (text: string) => void,
   ): Session {
     if (this.#closedEarly) {
       throw new TypeError(
@@ -290,7 +299,13 @@ export class MockTransport {
     this.#connectedBy = by;
     // the CLI it impersonates: that of the SDK that spawned it (its env), else the installed one
     const installedSdk = () => findInstalledSdk(currentDir());
-    const session = new Session(this.scenario, { installedSdk, ...this.#options, args, env });
+    const session = new Session(this.scenario, {
+      installedSdk,
+      ...(stderr ? { stderr } : {}),
+      ...this.#options,
+      args,
+      env,
+    });
     this.#session = session;
     session.exited.then((status) => this.#resolveExited(status));
     return session;

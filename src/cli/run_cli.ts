@@ -264,6 +264,7 @@ async function run(io: CliProcess): Promise<number> {
     args,
     env: io.env,
     installedSdk,
+    stderr: (text) => void stdio.writeErr(encoder.encode(text)).catch(() => {}),
     invocation,
     ...sessionOptions(io.env, scenario, invocation),
     ...liveOption(io, scenario, cwd),

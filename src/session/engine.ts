@@ -56,6 +56,8 @@ export interface EngineOptions {
   env: Record<string, string | undefined>;
   /** The CLI version to impersonate (`SessionOptions.cliVersion`). */
   cliVersion?: string;
+  /** Where stderr goes (`SessionOptions.stderr`). */
+  stderr?: (text: string) => void;
   /** The installed Agent SDK (`SessionOptions.installedSdk`). */
   installedSdk?: ResolveCliVersionOptions["installedSdk"];
   /** The write log the session exposes. */
@@ -202,6 +204,7 @@ export class Engine {
   #head = 0;
   #running = false;
   #ready: Promise<void> = Promise.resolve();
+  #stderr?: (text: string) => void;
 
   /** Builds the state; `start` begins reading input. */
   constructor(options: EngineOptions) {
@@ -210,6 +213,7 @@ export class Engine {
     this.scenario = scenario;
     this.flags = flags;
     this.env = options.env;
+    this.#stderr = options.stderr;
     this.runTool = options.runTool;
     this.writes = options.writes;
     this.clock = options.clock === "system"
@@ -386,6 +390,11 @@ export class Engine {
     return this.shutdown({ code, signal: null }, true).then(() => {
       throw sessionEnded();
     });
+  }
+
+  /** Writes `text` to the process's stderr (nowhere unless the host gave a sink). */
+  stderr(text: string): void {
+    this.#stderr?.(text);
   }
 
   /** A warning (an unmatched prompt under `"warn"`): kept, and written to stderr. */

@@ -55,6 +55,11 @@ export interface SessionOptions {
    * CLI version its `manifest.json` names (the adapters look it up).
    */
   installedSdk?: ResolveCliVersionOptions["installedSdk"];
+  /**
+   * Where the process's stderr goes: the lines the real CLI writes there (a malformed
+   * stream's `Could not parse message into JSON: …`). Default: nowhere.
+   */
+  stderr?: (text: string) => void;
   /** The clock for scripted time: a {@linkcode Clock}, `virtual` (default) or `system`. */
   clock?: Clock | "virtual" | "system";
   /** Seed for ids and jitter (default: the scenario's, else the global default). */
@@ -138,6 +143,7 @@ export class Session {
       flags,
       env: options.env ?? {},
       cliVersion: options.cliVersion,
+      stderr: options.stderr,
       installedSdk: options.installedSdk,
       writes: this.writes,
       clock: options.clock,
