@@ -422,3 +422,34 @@ export async function compareTape(
   );
   return { tape, ours, real, mine };
 }
+
+/**
+ * The kinds of what the app received in recording `name` (`<name>.messages.jsonl`), as
+ * `kinds()` of tests/_sdk.ts names them; with `collapseDeltas`, a run of stream events of
+ * one type counts once (chunk boundaries are the API's choice).
+ */
+export async function recordedMessageKinds(
+  name: string,
+  options: { collapseDeltas?: boolean } = {},
+): Promise<string[]> {
+  const { messages } = await readTape(name);
+  const out = messages.map((m) =>
+    typeof m.subtype === "string" ? `${m.type}/${m.subtype}` : m.type
+  );
+  return options.collapseDeltas ? collapseRuns(messages, out) : out;
+}
+
+/** `kinds` with each run of `stream_event` content_block_delta frames counted once. */
+export function collapseRuns(messages: ReadonlyArray<{ type: string }>, kinds: string[]): string[] {
+  const isDelta = (m: { type: string }) =>
+    m.type === "stream_event" &&
+    (m as { event?: { type?: string } }).event?.type === "content_block_delta";
+  return kinds.filter((_, i) => !(isDelta(messages[i]) && i > 0 && isDelta(messages[i - 1])));
+}
+
+/** The session states (`session_state_changed`) the CLI wrote in recording `name`. */
+export async function recordedStates(name: string): Promise<string[]> {
+  const { lines } = await readTape(name);
+  return lines.filter((l) => l.dir === "cli->sdk" && l.frame.subtype === "session_state_changed")
+    .map((l) => String(l.frame.state));
+}
