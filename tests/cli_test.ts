@@ -180,7 +180,8 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
     );
     assert.equal(lines(sandboxed.stdout)[0].permissionMode, "bypassPermissions");
   }
-  assert.deepEqual(await claude(fake, ["--version"]), {
+  // (an SDK's query() in this test process leaves CLAUDE_AGENT_SDK_VERSION in the environment)
+  assert.deepEqual(await claude(fake, ["--version"], undefined, { CLAUDE_AGENT_SDK_VERSION: "" }), {
     code: 0,
     // run by hand, with no SDK installed here: the newest CLI the recordings cover
     stdout: `${NEWEST_CLI_VERSION} (Claude Code)\n`,

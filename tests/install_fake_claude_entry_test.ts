@@ -6,7 +6,12 @@ import { NEWEST_CLI_VERSION } from "../builders.ts";
 const ROOT = new URL("..", import.meta.url).pathname;
 
 async function run(path: string, env: Record<string, string>): Promise<string> {
-  const out = await new Deno.Command(path, { args: ["--version"], env, stdin: "null" }).output();
+  // no SDK spawns it (an SDK's query() elsewhere in the process may have left its version)
+  const out = await new Deno.Command(path, {
+    args: ["--version"],
+    env: { ...env, CLAUDE_AGENT_SDK_VERSION: "" },
+    stdin: "null",
+  }).output();
   if (out.code !== 0) throw new Error(`exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`);
   return new TextDecoder().decode(out.stdout);
 }

@@ -12,35 +12,34 @@ const SURFACE_TEXT: Record<string, string> = {
     AgentOption AnswerThen AnyQueryFunction ApiErrorStep ApiErrorStepFile AskUserQuestionItem
     AskUserQuestionStepFile AssertionError AssertionErrorOptions AsyncHookOutput
     BUILTIN_SCENARIO_NAMES BashStepFile BuiltinScenarioName BuiltinScenarioOptions
-    CanUseToolCallback CliFlags ClientAnswer ClientHookAnswer ClientMcpAnswer
-    ClientPermissionAnswer ClientRequest Clock CompactOptions ConnectStepFile ControlError
-    ControlHandler CrashPoint CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile
-    EditStepFile EmitStep EmitStepFile ErrorListener Exchange ExchangeBuilder ExchangeFile
-    ExitListener ExitStatus ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
-    FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput
-    HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions HookOutput
-    HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
-    MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH Matcher MessageFileOptions MessageOf MessageOptions
-    MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
-    MockCompactBoundaryOptions MockDefaults MockDuplex MockErrorOptions
-    MockPermissionRequestOptions MockProcess MockResultOptions MockSdkOptions
+    CanUseToolCallback CliFlags ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
+    ClientRequest Clock CompactOptions ConnectStepFile ControlError ControlHandler CrashPoint
+    CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep
+    EmitStepFile ErrorListener Exchange ExchangeBuilder ExchangeFile ExitListener ExitStatus
+    ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep FailureStepFile GenericToolStepFile
+    HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput HookContextEvent HookEventName
+    HookInvocation HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder
+    HookRecorderOptions HookSpecificOutput HooksOption MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH
+    Matcher MessageFileOptions MessageOf MessageOptions MessagePart MessageStep MockCommand
+    MockCommandBuilders MockCommandName MockCompactBoundaryOptions MockDefaults MockDuplex
+    MockErrorOptions MockPermissionRequestOptions MockProcess MockResultOptions MockSdkOptions
     MockSystemInitOptions MockToolResultOptions MockToolUseOptions MockTransport
     MockTransportOptions PermissionRecord PermissionRecorder PermissionRecorderOptions
     PermissionResponder PermissionResponderContext PermissionResponse PermissionRules
-    PermissionVerdict ProcessBody QueryFunction QueryHandle QueryMessage QueryOptionsOf
-    QueryPrompt QueryResultMessage QueryRun QueryUserMessage QuestionFile RawStep RawStepFile
-    ReadStepFile RecordedAnswer RequestStep RequestStepFile RespondOptions ResponseContent
-    ResultOf ResultOptions ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery
-    SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioBuilder ScenarioFile ScenarioFromJSONOptions
-    ScenarioOptions ScriptedToolCall Session SessionOptions SettleWithFakeTimeOptions
-    SpawnOptionsLike Step StepFile StepSource SteppableFakeTime SyncHookOutput SystemClock
-    TaskStepFile Timing TimingProfile TimingProfileName TogetherStepFile ToolFileOptions
-    ToolPermissionContext ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UsesOptions VirtualClock
-    VirtualClockOptions WaitForStepFile WaitForWriteStep WaitOptions WriteEntry WriteLog
-    WriteStepFile any builtinScenario contains decidePermission exact getDefaults glob
-    isFailureName loadScenario mockCommand predicate regex ruleMatches runQuery scenarioFromJSON
-    scenarioToJSON setDefaults settleWithFakeTime startQuery timingProfile withOverrides
+    PermissionVerdict ProcessBody QueryFunction QueryHandle QueryMessage QueryOptionsOf QueryPrompt
+    QueryResultMessage QueryRun QueryUserMessage QuestionFile RawStep RawStepFile ReadStepFile
+    RecordedAnswer RequestStep RequestStepFile RespondOptions ResponseContent ResultOf ResultOptions
+    ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery SCENARIO_SCHEMA_URL
+    SayStepFile Scenario ScenarioBuilder ScenarioFile ScenarioFromJSONOptions ScenarioOptions
+    ScriptedToolCall Session SessionOptions SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike
+    Step StepFile StepSource SteppableFakeTime SyncHookOutput SystemClock TaskStepFile Timing
+    TimingProfile TimingProfileName TogetherStepFile ToolFileOptions ToolPermissionContext
+    ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UsesOptions VirtualClock VirtualClockOptions WaitForStepFile
+    WaitForWriteStep WaitOptions WriteEntry WriteLog WriteStepFile any builtinScenario contains
+    decidePermission exact getDefaults glob isFailureName loadScenario mockCommand predicate regex
+    ruleMatches runQuery scenarioFromJSON scenarioToJSON setDefaults settleWithFakeTime startQuery
+    timingProfile withOverrides
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
