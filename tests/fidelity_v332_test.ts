@@ -303,3 +303,21 @@ Deno.test("MCP servers delivered in initialize (mcpServersDelivery): applied, li
     );
   }
 });
+
+Deno.test("settings and disallowed tools delivered in initialize: applied and said so", async () => {
+  for (const version of ["328", "332"]) {
+    const { ours } = await compareTape(
+      `v${version}_settings_initialize`,
+      new ScenarioBuilder().on("hello").respond("Hello!", { outputTokens: 25 }).build(),
+      {
+        maxTurns: 1,
+        settings: { permissions: { ask: ["Read"] } },
+        settingsDelivery: "initialize",
+        disallowedTools: ["WebFetch"],
+        disallowedToolsDelivery: "initialize",
+      } as never,
+    );
+    const init = ours.out.find((f) => f.subtype === "init")!;
+    assert.equal((init.tools as string[]).includes("WebFetch"), false);
+  }
+});

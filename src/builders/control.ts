@@ -167,6 +167,8 @@ export type InitializeResponse = {
   fast_mode_disabled_reason: FastModeDisabledReason;
   session_state: "idle" | "running" | "requires_action";
   capabilities: string[];
+  settings_applied?: boolean;
+  disallowed_tools_applied?: boolean;
   mcp_servers_applied?: boolean;
 };
 
@@ -188,6 +190,10 @@ export interface InitializeResponseOptions {
   hooksApplied?: boolean;
   /** The SDK MCP servers whose manifests were parked (adds `sdk_mcp_manifests_parked`). */
   sdkMcpServers?: readonly string[];
+  /** Set when the SDK delivered settings in `initialize`: adds `settings_applied: true`. */
+  settingsApplied?: boolean;
+  /** Set when the SDK delivered its disallowed tools in `initialize`: `disallowed_tools_applied`. */
+  disallowedToolsApplied?: boolean;
   /**
    * Set when the SDK delivered MCP servers in `initialize` (`mcpServersDelivery:
    * "initialize"`): adds `mcp_servers_applied: true`, which that SDK requires.
@@ -255,6 +261,8 @@ export function initializeResponse(
     fast_mode_disabled_reason: "sdk_opt_in_required",
     session_state: "idle",
     capabilities: [...ctx.cli.facts.initializeCapabilities],
+    ...(options.settingsApplied ? { settings_applied: true } : {}),
+    ...(options.disallowedToolsApplied ? { disallowed_tools_applied: true } : {}),
     ...(options.mcpServersApplied ? { mcp_servers_applied: true } : {}),
   };
   return options.extra ? { ...body, ...options.extra } as InitializeResponse : body;

@@ -30,6 +30,22 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * Settings the SDK sent in `initialize` (`settingsDelivery: "initialize"`): they count as
+ * `--settings` would (rules, model). Whether there were any.
+ */
+function applyDeliveredSettings(engine: Engine, request: Record<string, unknown>): boolean {
+  const settings = request.settings;
+  if (!isObject(settings)) return false;
+  if (engine.flags.settings === undefined) engine.flags.settings = JSON.stringify(settings);
+  const model = settings.model;
+  if (
+    typeof model === "string" && model !== "" && engine.flags.model === undefined &&
+    engine.scenario.model === undefined
+  ) engine.ctx.model = resolveModel(model) ?? model;
+  return true;
+}
+
 /** Registers the built-in answers on the engine's control channel. */
 export function installSdkRequests(engine: Engine): void {
   const control = engine.control;
@@ -56,11 +72,23 @@ export function installSdkRequests(engine: Engine): void {
     "initialize",
     ((request: Record<string, unknown>) => {
       engine.initializeRequest = request;
+      const settingsApplied = applyDeliveredSettings(engine, request);
+      const disallowedApplied = Array.isArray(request.disallowedTools);
+      if (disallowedApplied) {
+        engine.flags.disallowedTools.push(
+          ...(request.disallowedTools as unknown[]).filter((t): t is string =>
+            typeof t === "string"
+          ),
+        );
+      }
       // as recorded (r2_init_*): `hooks_applied` with hooks, the SDK's MCP servers parked
       const options = {
         hooksApplied: isObject(request.hooks),
         sdkMcpServers: sdkMcpServers(request),
-        // servers delivered here (mcpServersDelivery: "initialize") are started and said so
+        // what the SDK delivered here instead of the command line (its *Delivery: "initialize")
+        // is applied and said so (v3xx_settings_initialize, v3xx_mcp_ext_initialize)
+        settingsApplied,
+        disallowedToolsApplied: disallowedApplied,
         mcpServersApplied: isObject(request.mcpServers),
       };
       const extra = engine.scenario.initialize;
