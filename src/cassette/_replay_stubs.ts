@@ -58,8 +58,12 @@ export interface ReplayStubOptions {
   >;
   /** How the SDK hands the CLI its MCP servers: `initialize` when the tape's request had them. */
   mcpServersDelivery?: "argv" | "initialize";
-  /** `--settings` of the recording. */
+  /** `--settings` of the recording (or the settings its `initialize` carried). */
   settings?: Record<string, unknown> | string;
+  /** `initialize` when the recording's `initialize` carried the settings. */
+  settingsDelivery?: "argv" | "initialize";
+  /** `initialize` when the recording's `initialize` carried the disallowed tools. */
+  disallowedToolsDelivery?: "argv" | "initialize";
   /** `--allowedTools` of the recording. */
   allowedTools?: string[];
   /** `--disallowedTools` of the recording. */
@@ -213,6 +217,15 @@ export function replayStubs(tape: Tape): ReplayStubOptions {
       replayAnswer(undefined, signal, [], `the permission request for ${toolName}`);
   }
   Object.assign(options, argOptions(args));
+  // what the SDK delivered in initialize instead of the command line
+  if (init?.settings && typeof init.settings === "object") {
+    options.settings = init.settings as Record<string, unknown>;
+    options.settingsDelivery = "initialize";
+  }
+  if (Array.isArray(init?.disallowedTools)) {
+    options.disallowedTools = init.disallowedTools as string[];
+    options.disallowedToolsDelivery = "initialize";
+  }
   return options;
 }
 
