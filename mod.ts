@@ -79,6 +79,7 @@ export type {
   Exchange,
   RecordedAnswer,
   Scenario,
+  SkillSpec,
 } from "./src/scenario/scenario.ts";
 export type {
   ApiErrorStep,

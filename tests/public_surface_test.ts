@@ -12,35 +12,34 @@ const SURFACE_TEXT: Record<string, string> = {
     AgentOption AnswerThen AnyQueryFunction ApiErrorStep ApiErrorStepFile AskUserQuestionItem
     AskUserQuestionStepFile AssertionError AssertionErrorOptions AsyncHookOutput
     BUILTIN_SCENARIO_NAMES BashStepFile BuiltinScenarioName BuiltinScenarioOptions
-    CanUseToolCallback CliFlags ClientAnswer ClientHookAnswer ClientMcpAnswer
-    ClientPermissionAnswer ClientRequest Clock CompactOptions ConnectStepFile ControlError
-    ControlHandler CrashPoint CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile
-    EditStepFile EmitStep EmitStepFile ErrorListener Exchange ExchangeBuilder ExchangeFile
-    ExitListener ExitStatus ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
-    FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput
-    HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions HookOutput
-    HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
-    MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH Matcher MessageFileOptions MessageOf MessageOptions
-    MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
-    MockCompactBoundaryOptions MockDefaults MockDuplex MockErrorOptions
-    MockPermissionRequestOptions MockProcess MockResultOptions MockSdkOptions
+    CanUseToolCallback CliFlags ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
+    ClientRequest Clock CompactOptions ConnectStepFile ControlError ControlHandler CrashPoint
+    CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep
+    EmitStepFile ErrorListener Exchange ExchangeBuilder ExchangeFile ExitListener ExitStatus
+    ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep FailureStepFile GenericToolStepFile
+    HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput HookContextEvent HookEventName
+    HookInvocation HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder
+    HookRecorderOptions HookSpecificOutput HooksOption MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH
+    Matcher MessageFileOptions MessageOf MessageOptions MessagePart MessageStep MockCommand
+    MockCommandBuilders MockCommandName MockCompactBoundaryOptions MockDefaults MockDuplex
+    MockErrorOptions MockPermissionRequestOptions MockProcess MockResultOptions MockSdkOptions
     MockSystemInitOptions MockToolResultOptions MockToolUseOptions MockTransport
     MockTransportOptions PermissionRecord PermissionRecorder PermissionRecorderOptions
     PermissionResponder PermissionResponderContext PermissionResponse PermissionRules
-    PermissionVerdict ProcessBody QueryFunction QueryHandle QueryMessage QueryOptionsOf
-    QueryPrompt QueryResultMessage QueryRun QueryUserMessage QuestionFile RawStep RawStepFile
-    ReadStepFile RecordedAnswer RequestStep RequestStepFile RespondOptions ResponseContent
-    ResultOf ResultOptions ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery
-    SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioBuilder ScenarioFile ScenarioFromJSONOptions
-    ScenarioOptions ScriptedToolCall Session SessionOptions SettleWithFakeTimeOptions
-    SpawnOptionsLike Step StepFile StepSource SteppableFakeTime SyncHookOutput SystemClock
-    TaskStepFile Timing TimingProfile TimingProfileName TogetherStepFile ToolFileOptions
-    ToolPermissionContext ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UsesOptions VirtualClock
-    VirtualClockOptions WaitForStepFile WaitForWriteStep WaitOptions WriteEntry WriteLog
-    WriteStepFile any builtinScenario contains decidePermission exact getDefaults glob
-    isFailureName loadScenario mockCommand predicate regex ruleMatches runQuery scenarioFromJSON
-    scenarioToJSON setDefaults settleWithFakeTime startQuery timingProfile withOverrides
+    PermissionVerdict ProcessBody QueryFunction QueryHandle QueryMessage QueryOptionsOf QueryPrompt
+    QueryResultMessage QueryRun QueryUserMessage QuestionFile RawStep RawStepFile ReadStepFile
+    RecordedAnswer RequestStep RequestStepFile RespondOptions ResponseContent ResultOf ResultOptions
+    ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery SCENARIO_SCHEMA_URL
+    SayStepFile Scenario ScenarioBuilder ScenarioFile ScenarioFromJSONOptions ScenarioOptions
+    ScriptedToolCall Session SessionOptions SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike
+    Step StepFile StepSource SteppableFakeTime SyncHookOutput SystemClock TaskStepFile Timing
+    TimingProfile TimingProfileName TogetherStepFile ToolFileOptions ToolPermissionContext
+    ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UsesOptions VirtualClock VirtualClockOptions WaitForStepFile
+    WaitForWriteStep WaitOptions WriteEntry WriteLog WriteStepFile any builtinScenario contains
+    decidePermission exact getDefaults glob isFailureName loadScenario mockCommand predicate regex
+    ruleMatches runQuery scenarioFromJSON scenarioToJSON setDefaults settleWithFakeTime startQuery
+    timingProfile withOverrides
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -48,31 +47,34 @@ const SURFACE_TEXT: Record<string, string> = {
     ApiRetryFrame ApiRetryOptions AssistantContentInput AssistantMessageBodyOut
     AssistantMessageError AssistantMessageFrame AssistantMessageOptions AssistantUsage
     BashToolOptions BuildContext BuildContextOptions BuiltContentBlock CLAUDE_CODE_VERSION
-    CanUseToolRequest CanUseToolRequestOptions CliUserFrame CompactBoundaryFrame
-    CompactBoundaryOptions ContentDelta ControlErrorFrame ControlRequestFrameOut
-    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DecisionReasonType EditToolOptions
-    FastModeDisabledReason FastModeState GenericToolOptions HookCallbackRequest
+    CLI_VERSION_HISTORY CanUseToolRequest CanUseToolRequestOptions CliUserFrame CliVersion
+    CliVersionFacts CliVersionRow CliVersionSource CompactBoundaryFrame CompactBoundaryOptions
+    ContentDelta ContextTallyInput ContextUsageBaseline ContextUsageOptions ControlErrorFrame
+    ControlRequestFrameOut ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DecisionReasonType
+    EditToolOptions FastModeDisabledReason FastModeState GenericToolOptions HookCallbackRequest
     HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions InitializeResponse
-    InitializeResponseOptions McpMessageRequest McpServerEntry ModelInfoEntry ModelUsageEntry
-    PartialSequenceFrame PatchHunk PermissionDecision PermissionDecisionName PermissionDenial
-    PermissionDeniedFrame PermissionMode PermissionSuggestion PlainTextBlock PluginEntry
-    ReadToolOptions ResultErrorFrame ResultErrorSubtype ResultFrameBase ResultFrameOptions
-    ResultFrameOut ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState
-    SessionStateChangedFrame SessionStatus SlashCommandInfo StartContentBlock StartMessage
-    StopReason StreamEvent StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats
-    SyntheticUsage SystemInitFrame SystemInitOptions SystemStatusFrame SystemStatusOptions
+    InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry
+    ModelInfoEntry ModelUsageEntry NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk
+    PermissionDecision PermissionDecisionName PermissionDenial PermissionDeniedFrame PermissionMode
+    PermissionSuggestion PlainTextBlock PluginEntry ReadToolOptions ResolveCliVersionOptions
+    ResultErrorFrame ResultErrorSubtype ResultFrameBase ResultFrameOptions ResultFrameOut
+    ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState SessionStateChangedFrame
+    SessionStatus SlashCommandInfo StartContentBlock StartMessage StopReason StreamEvent
+    StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats SyntheticUsage
+    SystemInformationalFrame SystemInitFrame SystemInitOptions SystemStatusFrame SystemStatusOptions
     TaskInfo TaskNotificationFrame TaskNotificationOptions TaskProgressFrame TaskProgressOptions
     TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions TaskUpdatedFrame TaskUsage
     TerminalReason ThinkingDisplay ThinkingTokensFrame ToolCall ToolCallResult ToolResultBlockOut
     ToolResultContent ToolResultMeta ToolResultOptions ToolUseInput ToolUseMeta UserImageBlock
-    UserPromptFrame UserTextBlock UserTextOptions WriteToolOptions abortedStreamEnd
-    apiErrorMessage apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest
-    compactBoundary controlError controlRequest controlSuccess createBuildContext editOfUnreadFile editTool
-    genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest mcpToolUseMeta
-    modelUsage newTask permissionDenied readTool resultFrame resultUsage sessionStateChanged
-    streamEvents streamEventsIter structuredPatch subagentStats systemInit systemStatus
-    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking
-    thinkingTokenFrames thinkingTokens toolResult toolUse userPrompt userText writeTool
+    UserPromptFrame UserTextBlock UserTextOptions WriteToolOptions abortedStreamEnd apiErrorMessage
+    apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
+    cliVersionOfSdk compactBoundary contextUsageAnswer controlError controlRequest controlSuccess
+    createBuildContext editOfUnreadFile editTool genericTool hookCallbackRequest hookInput
+    initializeResponse mcpToolCallRequest mcpToolUseMeta modelUsage newTask permissionDenied
+    readTool resolveCliVersion resultFrame resultUsage sessionStateChanged streamEvents
+    streamEventsIter structuredPatch subagentStats systemInformational systemInit systemStatus
+    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking thinkingTokenFrames
+    thinkingTokens toolResult toolUse userPrompt userText writeTool
   `,
   "./wire": `
     AssistantContentBlock AssistantFrame AssistantMessageBody ControlRequestFrame
