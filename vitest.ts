@@ -1,0 +1,34 @@
+/**
+ * vitest's door for the interception, a setup file: with `setupFiles:
+ * ["@x/claude-mock/vitest"]` in the vitest config, every test file's import of
+ * `@anthropic-ai/claude-agent-sdk` (and `/core`) is the SDK with `query()`, `startup()` and
+ * `prewarm()` run against the mock a test activates with `mockClaude()` (a `vi.mock` whose
+ * factory wraps the real module). vitest mocks the modules it transforms: the app's own
+ * sources; a dependency in `node_modules` that imports the SDK needs `server.deps.inline`.
+ *
+ * @example vitest.config.js
+ * ```js ignore
+ * import { defineConfig } from "vitest/config";
+ * export default defineConfig({ test: { setupFiles: ["@x/claude-mock/vitest"] } });
+ * ```
+ *
+ * @module
+ */
+
+import { markDoor, ROUTED_SPECIFIERS } from "./src/intercept/_interception_state.ts";
+import { wrapClaudeSdk } from "./src/intercept/wrap_claude_sdk.ts";
+
+interface Vi {
+  mock(path: string, factory: (importOriginal: () => Promise<unknown>) => unknown): void;
+}
+
+// a computed specifier: vitest is the runner's, not a dependency of this package
+const { vi } = await import(String("vitest")).catch(() => {
+  throw new TypeError(
+    "@x/claude-mock/vitest is a vitest setup file: list it in test.setupFiles of the vitest config (vitest could not be imported here)",
+  );
+}) as { vi: Vi };
+for (const specifier of ROUTED_SPECIFIERS) {
+  vi.mock(specifier, async (importOriginal) => wrapClaudeSdk(await importOriginal() as object));
+}
+markDoor("vitest");
