@@ -15,6 +15,11 @@ export const TYPESCRIPT_VERSION = "6.0.3";
 export const TYPES_NODE_VERSION = "20.19.43";
 /** The fake binary's Node entry, from the repository root. */
 export const BIN_SOURCE = "src/cli/bin.ts";
+/**
+ * Modules no entry point imports but the package loads by URL: Node's module hooks
+ * (`register()` hands `module.register` their URL; they run on Node's hooks thread).
+ */
+export const URL_LOADED_SOURCES: readonly string[] = ["src/intercept/_node_hooks.ts"];
 
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 
@@ -143,7 +148,7 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   });
   await Deno.mkdir(out, { recursive: true });
-  const sources = [...entrySources(config), BIN_SOURCE];
+  const sources = [...entrySources(config), BIN_SOURCE, ...URL_LOADED_SOURCES];
   const work = await Deno.makeTempDir({ prefix: "claude-mock-build-" });
   try {
     const tsconfig = `${work}/tsconfig.json`;
