@@ -22,13 +22,15 @@ interface Vi {
   mock(path: string, factory: (importOriginal: () => Promise<unknown>) => unknown): void;
 }
 
-// a computed specifier: vitest is the runner's, not a dependency of this package
-const { vi } = await import(String("vitest")).catch(() => {
+// a computed specifier: vitest is the runner's, not a dependency of this package; not named
+// `vi`, so vitest's transform does not hoist the calls out of the loop (they run at once:
+// this setup file runs before each test file is imported)
+const { vi: mocker } = await import(String("vitest")).catch(() => {
   throw new TypeError(
     "@x/claude-mock/vitest is a vitest setup file: list it in test.setupFiles of the vitest config (vitest could not be imported here)",
   );
 }) as { vi: Vi };
 for (const specifier of ROUTED_SPECIFIERS) {
-  vi.mock(specifier, async (importOriginal) => wrapClaudeSdk(await importOriginal() as object));
+  mocker.mock(specifier, async (importOriginal) => wrapClaudeSdk(await importOriginal() as object));
 }
 markDoor("vitest");

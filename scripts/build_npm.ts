@@ -7,7 +7,7 @@
 // `testdata/` are never reached (only what the entry points import is compiled). The package
 // is verified as users install it by `scripts/npm_check.ts`.
 
-import { packageJsonFor, type RepoConfig } from "./npm_package_json.ts";
+import { cjsEntry, compiled, packageJsonFor, type RepoConfig } from "./npm_package_json.ts";
 
 /** The TypeScript that compiles the package: the one Deno 2.9.6 checks with. */
 export const TYPESCRIPT_VERSION = "6.0.3";
@@ -210,6 +210,14 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     if (file.endsWith(".ts") || /(^|\/)testdata\//.test(file)) continue;
     await Deno.mkdir(`${out}/${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
     await Deno.copyFile(`${root}/${file}`, `${out}/${file}`);
+  }
+  // each entry point's CommonJS file (the `require` condition)
+  const entries = typeof config.exports === "string" ? { ".": config.exports } : config.exports;
+  for (const [subpath, source] of Object.entries(entries)) {
+    await Deno.writeTextFile(
+      `${out}/${compiled(source, ".cjs").slice(2)}`,
+      cjsEntry(config.name, subpath, source),
+    );
   }
   await Deno.copyFile(`${root}/README.md`, `${out}/README.md`);
   await Deno.copyFile(`${root}/LICENSE`, `${out}/LICENSE`);
