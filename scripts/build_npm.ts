@@ -13,6 +13,8 @@ import { cjsEntry, compiled, packageJsonFor, type RepoConfig } from "./npm_packa
 export const TYPESCRIPT_VERSION = "6.0.3";
 /** The Node typings the sources are compiled against: the oldest Node the package supports. */
 export const TYPES_NODE_VERSION = "20.19.43";
+/** The npm package's README, from the repository root: the Node page. */
+export const NPM_README = "docs/node.md";
 /** The fake binary's Node entry, from the repository root. */
 export const BIN_SOURCE = "src/cli/bin.ts";
 /**
@@ -219,7 +221,17 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
       cjsEntry(config.name, subpath, source),
     );
   }
-  await Deno.copyFile(`${root}/README.md`, `${out}/README.md`);
+  // the npm README is the Node page: Node's syntax and commands (docs/node.md)
+  const readme = await Deno.readTextFile(`${root}/${NPM_README}`);
+  const deno = readme.split("\n").findIndex((line) => /\bDeno\./.test(line));
+  if (deno >= 0) {
+    throw new Error(
+      `Cannot build the npm package: ${NPM_README}:${
+        deno + 1
+      } uses Deno's API; the npm README is for Node users`,
+    );
+  }
+  await Deno.writeTextFile(`${out}/README.md`, readme);
   await Deno.copyFile(`${root}/LICENSE`, `${out}/LICENSE`);
   const files = await listFiles(out);
   const packageJson = packageJsonFor(config, { bin, files });
