@@ -3,10 +3,12 @@
 // to ESM, one `.js` per source file with its `.d.ts` beside it (`rewriteRelativeImportExtensions`
 // turns the `.ts` specifiers into `.js`, `isolatedDeclarations` keeps the declarations to what
 // the sources say). The entry points are deno.json's `exports` (each one becomes an `exports`
-// entry, `types` first); `src/cli/bin.ts` becomes the `claude-mock` bin. Test files and
+// entry, `types` first); the fake binary is the bundle `scripts/build_bin.ts` makes for Deno
+// (`dist/`, one module to load instead of ~120, with Node's shebang) as the `claude-mock` bin. Test files and
 // `testdata/` are never reached (only what the entry points import is compiled). The package
 // is verified as users install it by `scripts/npm_check.ts`.
 
+import { buildBin } from "./build_bin.ts";
 import { cjsEntry, compiled, packageJsonFor, type RepoConfig } from "./npm_package_json.ts";
 
 /** The TypeScript that compiles the package: the one Deno 2.9.6 checks with. */
@@ -15,8 +17,10 @@ export const TYPESCRIPT_VERSION = "6.0.3";
 export const TYPES_NODE_VERSION = "20.19.43";
 /** The npm package's README, from the repository root: the Node page. */
 export const NPM_README = "docs/node.md";
-/** The fake binary's Node entry, from the repository root. */
+/** The fake binary's entry, from the repository root: bundled into `dist/`. */
 export const BIN_SOURCE = "src/cli/bin.ts";
+/** The package's bin: the bundle's entry, run by Node. */
+export const BIN = "dist/bin.js";
 /**
  * Modules no entry point imports but the package loads by URL: Node's module hooks
  * (`register()` hands `module.register` their URL; they run on Node's hooks thread).
@@ -150,7 +154,7 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   });
   await Deno.mkdir(out, { recursive: true });
-  const sources = [...entrySources(config), BIN_SOURCE, ...URL_LOADED_SOURCES];
+  const sources = [...entrySources(config), ...URL_LOADED_SOURCES];
   const work = await Deno.makeTempDir({ prefix: "claude-mock-build-" });
   try {
     const tsconfig = `${work}/tsconfig.json`;
@@ -190,23 +194,28 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     await Deno.remove(work, { recursive: true });
   }
   log(`compiled ${sources.join(", ")} and what they import`);
-  const bin = BIN_SOURCE.replace(/\.ts$/, ".js");
+  const bin = BIN;
   for (const file of await listFiles(out)) {
     const text = await Deno.readTextFile(`${out}/${file}`);
     if (file.endsWith(".d.ts")) {
       // tsc rewrites the specifiers of the JS, not of the declarations
       const rewritten = dtsSpecifiersToJs(text);
       if (rewritten !== text) await Deno.writeTextFile(`${out}/${file}`, rewritten);
-    } else if (file.endsWith(".js") && file !== bin && text.startsWith("#!")) {
+    } else if (file.endsWith(".js") && text.startsWith("#!")) {
       // a Deno shebang on a module Node loads as a library misleads: only the bin keeps one
       await Deno.writeTextFile(`${out}/${file}`, text.slice(text.indexOf("\n") + 1));
     }
   }
+  // the binary: the bundle of src/cli/bin.ts (as deno task build:bin makes dist/), whose entry
+  // gets Node's shebang; the Deno flags of its own shebang are what installFakeClaude passes
+  const chunks = await buildBin(`${out}/${bin.slice(0, bin.lastIndexOf("/"))}`);
   const binText = await Deno.readTextFile(`${out}/${bin}`);
-  if (!binText.startsWith("#!/usr/bin/env node\n")) {
-    throw new Error(`Cannot build the npm package: ${bin} does not start with a Node shebang`);
-  }
+  await Deno.writeTextFile(
+    `${out}/${bin}`,
+    `#!/usr/bin/env node\n${binText.slice(binText.indexOf("\n") + 1)}`,
+  );
   await Deno.chmod(`${out}/${bin}`, 0o755);
+  log(`bundled ${BIN_SOURCE} into ${chunks.length} files of ${bin.slice(0, bin.lastIndexOf("/"))}/`);
   // the data files beside the sources (the scenario schema), never test data
   for (const file of await listFiles(root, "src/")) {
     if (file.endsWith(".ts") || /(^|\/)testdata\//.test(file)) continue;

@@ -174,7 +174,13 @@ export function packageJsonFor(
     ...(main ? { main: main.default, types: main.types } : {}),
     exports,
     bin: { "claude-mock": built.bin }, // no "./": npm 11's publish drops such a bin
-    files: [...new Set([...topFiles.map((f) => f.replace(/^\.\//, "")), "src/"])],
+    files: [
+      ...new Set([
+        ...topFiles.map((f) => f.replace(/^\.\//, "")),
+        "src/",
+        ...(built.bin.includes("/") ? [`${built.bin.split("/")[0]}/`] : [built.bin]),
+      ]),
+    ],
     engines: { node: NODE_ENGINE },
     peerDependencies: { [SDK]: sdkPeerRange(pinned) },
     peerDependenciesMeta: { [SDK]: { optional: true } },

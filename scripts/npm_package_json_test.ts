@@ -20,8 +20,8 @@ const config: RepoConfig = {
 
 Deno.test("packageJsonFor: every deno.json export, types first, plus schemas and package.json", () => {
   const pkg = packageJsonFor(config, {
-    bin: "src/cli/bin.js",
-    files: ["mod.js", "src/scenario/scenario.schema.json", "src/cli/bin.js"],
+    bin: "dist/bin.js",
+    files: ["mod.js", "src/scenario/scenario.schema.json", "dist/bin.js"],
   });
   assert.deepEqual(pkg.exports, {
     ".": { types: "./mod.d.ts", require: "./mod.cjs", default: "./mod.js" },
@@ -40,7 +40,7 @@ Deno.test("packageJsonFor: every deno.json export, types first, plus schemas and
   assert.equal(pkg.type, "module");
   assert.equal(pkg.main, "./mod.js");
   assert.equal(pkg.types, "./mod.d.ts");
-  assert.deepEqual(pkg.bin, { "claude-mock": "src/cli/bin.js" });
+  assert.deepEqual(pkg.bin, { "claude-mock": "dist/bin.js" });
   assert.deepEqual(pkg.engines, { node: ">=20" });
   assert.deepEqual(pkg.files, [
     "mod.js",
@@ -50,6 +50,7 @@ Deno.test("packageJsonFor: every deno.json export, types first, plus schemas and
     "cli.d.ts",
     "cli.cjs",
     "src/",
+    "dist/",
   ]);
   assert.deepEqual(pkg.peerDependencies, { "@anthropic-ai/claude-agent-sdk": "^0.3.328" });
   assert.deepEqual(pkg.peerDependenciesMeta, {

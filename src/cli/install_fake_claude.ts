@@ -95,17 +95,17 @@ export async function installFakeClaude(
 }
 
 /**
- * The runtime's arguments that run the fake binary: on Deno the bundle (one module to load
- * instead of ~120: most of the binary's start-up), or the `cli` entry where there is no
- * `dist/` (the npm package run by Deno); on Node, `bin.js`.
+ * The runtime's arguments that run the fake binary: the bundle (`dist/bin.js`, one module to
+ * load instead of ~120: most of the binary's start-up), on Deno with its flags; where there is
+ * no `dist/`, the `cli` entry on Deno, `bin.js` beside this module on Node.
  */
 async function runArgs(): Promise<string[]> {
   const local = (url: URL) =>
     url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
   // this module's own extension: `.js` in the npm package, `.ts` in the sources
   const ext = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? ".js";
+  const bundle = new URL("../../dist/bin.js", import.meta.url);
   if (onDeno) {
-    const bundle = new URL("../../dist/bin.js", import.meta.url);
     if (bundle.protocol !== "file:" || (await fileTime(local(bundle))) !== undefined) {
       // the bundle's own flags, as its shebang has them (_bin_flags.ts says why)
       return ["run", "-A", ...BIN_RUN_FLAGS, "--quiet", local(bundle)];
@@ -118,6 +118,7 @@ async function runArgs(): Promise<string[]> {
       local(new URL(`../../cli${ext}`, import.meta.url)),
     ];
   }
+  if ((await fileTime(local(bundle))) !== undefined) return [local(bundle)];
   return [local(new URL(`./bin${ext}`, import.meta.url))];
 }
 
