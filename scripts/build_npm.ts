@@ -215,7 +215,9 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     `#!/usr/bin/env node\n${binText.slice(binText.indexOf("\n") + 1)}`,
   );
   await Deno.chmod(`${out}/${bin}`, 0o755);
-  log(`bundled ${BIN_SOURCE} into ${chunks.length} files of ${bin.slice(0, bin.lastIndexOf("/"))}/`);
+  log(
+    `bundled ${BIN_SOURCE} into ${chunks.length} files of ${bin.slice(0, bin.lastIndexOf("/"))}/`,
+  );
   // the data files beside the sources (the scenario schema), never test data
   for (const file of await listFiles(root, "src/")) {
     if (file.endsWith(".ts") || /(^|\/)testdata\//.test(file)) continue;
