@@ -217,3 +217,36 @@ Deno.test("mockClaude: bad sources and options are named", () => {
   assert.throws(() => mockClaude(42 as never), /the source must be a scenario/);
   assert.throws(() => mockClaude(greeter, "fast" as never), /options must be an object/);
 });
+
+Deno.test("mockClaude: the SDK's startup() is routed too (a warm query against the mock)", async () => {
+  const { startup } = wrapClaudeSdk(sdk);
+  await using claude = mockClaude(greeter);
+  const warm = await startup({});
+  let result: unknown;
+  for await (const m of warm.query("hello")) {
+    if (m.type === "result" && m.subtype === "success") result = m.result;
+  }
+  assert.equal(result, "Hello from the mock!");
+  assert.equal(claude.transports.length, 1);
+});
+
+Deno.test("mockClaude: onUnhandledQuery bypass and warn let the query reach the real CLI's path", async () => {
+  const run = () =>
+    collect("hi", { pathToClaudeCodeExecutable: "/nonexistent/claude" }).catch((e) => e);
+  const warnings: unknown[] = [];
+  const warn = console.warn;
+  const previous = configureInterception({ onUnhandledQuery: "bypass" });
+  try {
+    // the SDK itself fails: the query went where the app pointed it, not to a mock
+    assert.match((await run()).message, /native binary not found at \/nonexistent\/claude/);
+    configureInterception({ onUnhandledQuery: "warn" });
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
+    assert.match((await run()).message, /native binary not found/);
+  } finally {
+    console.warn = warn;
+    configureInterception(previous);
+  }
+  assert.deepEqual(warnings, [
+    'claude-mock: query() (prompt "hi") ran with no mock active: it reaches the real Claude Code CLI',
+  ]);
+});
