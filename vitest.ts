@@ -4,7 +4,9 @@
  * `@anthropic-ai/claude-agent-sdk` (and `/core`) is the SDK with `query()`, `startup()` and
  * `prewarm()` run against the mock a test activates with `mockClaude()` (a `vi.mock` whose
  * factory wraps the real module). vitest mocks the modules it transforms: the app's own
- * sources; a dependency in `node_modules` that imports the SDK needs `server.deps.inline`.
+ * sources; a dependency in `node_modules` that imports the SDK needs `server.deps.inline`. Each
+ * test starts with no mock of an earlier test, and a mock a test leaves active is closed after
+ * it (vitest runs a file's tests in one async context).
  *
  * @example vitest.config.js
  * ```js ignore
@@ -15,22 +17,30 @@
  * @module
  */
 
-import { markDoor, ROUTED_SPECIFIERS } from "./src/intercept/_interception_state.ts";
+import { eachTest, markDoor, ROUTED_SPECIFIERS } from "./src/intercept/_interception_state.ts";
 import { wrapClaudeSdk } from "./src/intercept/wrap_claude_sdk.ts";
 
-interface Vi {
-  mock(path: string, factory: (importOriginal: () => Promise<unknown>) => unknown): void;
+interface Vitest {
+  vi: { mock(path: string, factory: (importOriginal: () => Promise<unknown>) => unknown): void };
+  beforeEach(fn: () => unknown): void;
+  afterEach(fn: () => unknown): void;
 }
 
 // a computed specifier: vitest is the runner's, not a dependency of this package; not named
 // `vi`, so vitest's transform does not hoist the calls out of the loop (they run at once:
 // this setup file runs before each test file is imported)
-const { vi: mocker } = await import(String("vitest")).catch(() => {
+const { vi: mocker, beforeEach: beforeEachTest, afterEach: afterEachTest } = await import(
+  String("vitest")
+).catch(() => {
   throw new TypeError(
     "@x/claude-mock/vitest is a vitest setup file: list it in test.setupFiles of the vitest config (vitest could not be imported here)",
   );
-}) as { vi: Vi };
+}) as Vitest;
 for (const specifier of ROUTED_SPECIFIERS) {
   mocker.mock(specifier, async (importOriginal) => wrapClaudeSdk(await importOriginal() as object));
 }
+// vitest runs a file's tests in one async context: each test starts with no mock of an
+// earlier test, and a mock a test leaves active is closed after it
+beforeEachTest(() => eachTest.start());
+afterEachTest(() => eachTest.end());
 markDoor("vitest");

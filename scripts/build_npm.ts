@@ -9,7 +9,13 @@
 // is verified as users install it by `scripts/npm_check.ts`.
 
 import { buildBin } from "./build_bin.ts";
-import { cjsEntry, compiled, packageJsonFor, type RepoConfig } from "./npm_package_json.ts";
+import {
+  cjsEntry,
+  compiled,
+  ENTRIES_WITHOUT_REQUIRE,
+  packageJsonFor,
+  type RepoConfig,
+} from "./npm_package_json.ts";
 
 /** The TypeScript that compiles the package: the one Deno 2.9.6 checks with. */
 export const TYPESCRIPT_VERSION = "6.0.3";
@@ -227,6 +233,7 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
   // each entry point's CommonJS file (the `require` condition)
   const entries = typeof config.exports === "string" ? { ".": config.exports } : config.exports;
   for (const [subpath, source] of Object.entries(entries)) {
+    if (ENTRIES_WITHOUT_REQUIRE.includes(subpath)) continue;
     await Deno.writeTextFile(
       `${out}/${compiled(source, ".cjs").slice(2)}`,
       cjsEntry(config.name, subpath, source),

@@ -48,9 +48,14 @@ export const KEYWORDS: readonly string[] = Object.freeze([
  */
 export const SETUP_FILE_ENTRIES: Readonly<Record<string, string>> = Object.freeze({
   "./vitest": "a vitest setup file: list it in test.setupFiles of the vitest config",
-  "./jest":
-    "a jest setup file for ES modules: list it in setupFilesAfterEnv of the jest config and run jest with NODE_OPTIONS=--experimental-vm-modules",
 });
+
+/**
+ * Entry points with no `require` condition: jest resolves `setupFilesAfterEnv` with it even
+ * when it runs ES modules, so a CommonJS file there would be what jest loads. `require()` of
+ * them gets Node's own error (an ES module with a top-level await: use `import()`).
+ */
+export const ENTRIES_WITHOUT_REQUIRE: readonly string[] = Object.freeze(["./jest"]);
 
 /** The Agent SDK's npm name. */
 export const SDK = "@anthropic-ai/claude-agent-sdk";
@@ -141,15 +146,20 @@ export function packageJsonFor(
         `Cannot build the npm package: deno.json export "${subpath}" is not a .ts file (${source})`,
       );
     }
+    const cjs = !ENTRIES_WITHOUT_REQUIRE.includes(subpath);
     exports[subpath] = {
       types: compiled(source, ".d.ts"),
-      require: compiled(source, ".cjs"),
+      ...(cjs ? { require: compiled(source, ".cjs") } : {}),
       default: compiled(source, ".js"),
     };
     const top = source.replace(/^\.\//, "").split("/")[0];
     topFiles.push(
       ...(top.endsWith(".ts")
-        ? [compiled(source, ".js"), compiled(source, ".d.ts"), compiled(source, ".cjs")]
+        ? [
+          compiled(source, ".js"),
+          compiled(source, ".d.ts"),
+          ...(cjs ? [compiled(source, ".cjs")] : []),
+        ]
         : [`${top}/`]),
     );
   }

@@ -66,6 +66,18 @@ Deno.test("packageJsonFor: every deno.json export, types first, plus schemas and
   assert.ok((pkg.keywords as string[]).includes("claude-agent-sdk"));
 });
 
+Deno.test("packageJsonFor: jest's setup file has no require condition (jest resolves setup files with it)", () => {
+  const pkg = packageJsonFor({ ...config, exports: { ".": "./mod.ts", "./jest": "./jest.ts" } }, {
+    bin: "dist/bin.js",
+    files: [],
+  });
+  assert.deepEqual((pkg.exports as Record<string, unknown>)["./jest"], {
+    types: "./jest.d.ts",
+    default: "./jest.js",
+  });
+  assert.ok(!(pkg.files as string[]).includes("jest.cjs"));
+});
+
 Deno.test("cjsEntry: requires the ES module, or names the fix; a setup file says how it is used", () => {
   const shim = cjsEntry("@x/claude-mock", "./cli", "./cli.ts");
   assert.match(shim, /module\.exports = require\("\.\/cli\.js"\);/);

@@ -1,7 +1,8 @@
 // The unchanged sample app under jest (ES modules): a scenario, a named failure, a recording of
-// the real CLI replayed with cassette(), two concurrent tests with their own mocks, and a query
-// with no mock. Run by scripts/npm_check.ts in a fresh project (npx jest).
-import { describe, expect, test } from "@jest/globals";
+// the real CLI replayed with cassette(), two concurrent tests with their own mocks, a query
+// with no mock, a mock set up in a hook, and a mock a test leaves open (it does not answer the
+// next). Run by scripts/npm_check.ts in a fresh project (npx jest).
+import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { mockClaude, ScenarioBuilder } from "@x/claude-mock";
 import { cassette } from "@x/claude-mock/cassette";
 import { ask } from "../src/assistant.mjs";
@@ -66,4 +67,28 @@ describe("two tests at once", () => {
 
 test("a query with no mock fails, naming what to do", async () => {
   await expect(ask("hello")).rejects.toThrow(/no Claude mock is active here/);
+});
+
+describe("a mock set up in a hook", () => {
+  let claude;
+  beforeEach(() => {
+    // a hook's mock is for the tests that follow, one at a time: global
+    claude = mockClaude(new ScenarioBuilder().on("hi").respond("from the hook").build(), {
+      global: true,
+    });
+  });
+  afterEach(() => claude.close());
+  test("answers the test", async () => {
+    expect(await ask("hi")).toBe("from the hook");
+  });
+});
+
+describe("a mock a test leaves open", () => {
+  test("is left open", async () => {
+    mockClaude(new ScenarioBuilder().on("hi").repeat().respond("left open").build());
+    expect(await ask("hi")).toBe("left open");
+  });
+  test("does not answer the next test", async () => {
+    await expect(ask("hi")).rejects.toThrow(/no Claude mock is active here/);
+  });
 });

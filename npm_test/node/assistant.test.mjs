@@ -1,10 +1,11 @@
 // The unchanged sample app under node:test, run as `node --import @x/claude-mock/register
 // --test`: a scenario, a named failure, a recording of the real CLI replayed with cassette(),
-// two concurrent tests with their own mocks, and a query with no mock. Run by
+// two concurrent tests with their own mocks, a query with no mock, a mock set up in a hook, and a
+// mock a test leaves open (it does not answer the next). Run by
 // scripts/npm_check.ts in a fresh project. Node 20 has no `await using`: t.after() closes what
 // a test opened.
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { afterEach, beforeEach, describe, test } from "node:test";
 import { mockClaude, ScenarioBuilder } from "@x/claude-mock";
 import { cassette } from "@x/claude-mock/cassette";
 import { ask } from "../src/assistant.mjs";
@@ -57,4 +58,28 @@ describe("two tests at once", { concurrency: 2 }, () => {
 
 test("a query with no mock fails, naming what to do", async () => {
   await assert.rejects(ask("hello"), /no Claude mock is active here/);
+});
+
+describe("a mock set up in a hook", () => {
+  let claude;
+  beforeEach(() => {
+    // a hook's mock is for the tests that follow, one at a time: global
+    claude = mockClaude(new ScenarioBuilder().on("hi").respond("from the hook").build(), {
+      global: true,
+    });
+  });
+  afterEach(() => claude.close());
+  test("answers the test", async () => {
+    assert.equal(await ask("hi"), "from the hook");
+  });
+});
+
+describe("a mock a test leaves open", () => {
+  test("is left open", async () => {
+    mockClaude(new ScenarioBuilder().on("hi").repeat().respond("left open").build());
+    assert.equal(await ask("hi"), "left open");
+  });
+  test("does not answer the next test", async () => {
+    await assert.rejects(ask("hi"), /no Claude mock is active here/);
+  });
 });

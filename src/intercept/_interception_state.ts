@@ -49,6 +49,8 @@ export interface InterceptionState {
   readonly storage: AsyncLocalStorage<ActiveMock>;
   /** Mocks activated for the whole process (`global: true`), newest last. */
   readonly global: ActiveMock[];
+  /** Mocks activated for an async context and not closed yet (for messages). */
+  readonly live: Set<ActiveMock>;
   /** The doors installed. */
   readonly doors: Set<InterceptionDoor>;
   /** What an unhandled query does. */
@@ -69,6 +71,7 @@ export function interceptionState(): InterceptionState {
   return holder[KEY] ??= {
     storage: new AsyncLocalStorage<ActiveMock>(),
     global: [],
+    live: new Set(),
     doors: new Set(),
     onUnhandledQuery: "error",
   };
@@ -95,7 +98,33 @@ export function closedMock(): ActiveMock | undefined {
   return mock && !mock.active ? mock : undefined;
 }
 
+/** A mock active in another async context (a hook's, another test's), if any (for messages). */
+export function mockElsewhere(): ActiveMock | undefined {
+  for (const mock of interceptionState().live) if (mock.active) return mock;
+  return undefined;
+}
+
 /** Records that `door` routes the app's SDK imports to the wrapper. */
 export function markDoor(door: InterceptionDoor): void {
   interceptionState().doors.add(door);
 }
+
+/**
+ * Around each test of a runner that runs a file's tests in one async context (vitest; Deno
+ * too, where nothing can hook in): `start` leaves a test with no mock of an earlier one,
+ * `end` closes the mock the test left active. A runner's setup file installs them.
+ */
+export const eachTest: {
+  start(): void;
+  end(): Promise<void>;
+} = {
+  start(): void {
+    interceptionState().storage.enterWith(undefined as unknown as ActiveMock);
+  },
+  async end(): Promise<void> {
+    const mock = interceptionState().storage.getStore() as
+      | (ActiveMock & { close?: () => Promise<unknown> })
+      | undefined;
+    if (mock?.active && typeof mock.close === "function") await mock.close();
+  },
+};

@@ -39,13 +39,19 @@ export function notInterceptedMessage(): string {
 export function unhandledMessage(
   call: string,
   prompt: string | undefined,
-  closed: string | undefined,
+  mocks: { closed?: string; elsewhere?: string } = {},
 ): string {
   const shown = prompt === undefined
     ? ""
     : ` (prompt ${JSON.stringify(prompt.length > 60 ? `${prompt.slice(0, 57)}...` : prompt)})`;
+  const why = mocks.closed
+    ? ` (${mocks.closed} was closed)`
+    : mocks.elsewhere
+    ? ` (${mocks.elsewhere} is active in another async context: a hook such as beforeEach, ` +
+      "or another test; call mockClaude() in the test itself, or pass { global: true } to a " +
+      "mock set up in a hook for tests that run one at a time)"
+    : "";
   return `Cannot run ${call}()${shown} of @anthropic-ai/claude-agent-sdk: no Claude mock is ` +
-    `active here${closed ? ` (${closed} was closed)` : ""}. Call mockClaude(scenario) in the ` +
-    "test before the code under test queries, " +
+    `active here${why}. Call mockClaude(scenario) in the test before the code under test queries, ` +
     'or let queries without a mock reach the real CLI: configureInterception({ onUnhandledQuery: "bypass" })';
 }

@@ -169,7 +169,10 @@ export function mockClaude(source?: ClaudeMockSource, options: MockClaudeOptions
   }
   const mock = new ActiveClaudeMock(source, options);
   if (options.global) state.global.push(mock);
-  else state.storage.enterWith(mock);
+  else {
+    state.live.add(mock);
+    state.storage.enterWith(mock);
+  }
   return mock;
 }
 
@@ -323,6 +326,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   async close(): Promise<ExitStatus[]> {
     if (this.#active) {
       this.#active = false;
+      interceptionState().live.delete(this);
       if (this.#global) {
         const list = interceptionState().global;
         const at = list.indexOf(this);

@@ -250,3 +250,30 @@ Deno.test("mockClaude: onUnhandledQuery bypass and warn let the query reach the 
     'claude-mock: query() (prompt "hi") ran with no mock active: it reaches the real Claude Code CLI',
   ]);
 });
+
+Deno.test("mockClaude: a mock made in another async context (a hook) is not this test's; the error says what to do", async () => {
+  // a hook runs in a context of its own (node:test, jest): here, a timer's callback
+  const hooked = await new Promise<ReturnType<typeof mockClaude>>((resolve) =>
+    setTimeout(() => resolve(mockClaude(new ScenarioBuilder({ name: "hooked" }).build())), 0)
+  );
+  try {
+    assert.throws(() => query({ prompt: "hello" }), (error) => {
+      assert.match(
+        (error as Error).message,
+        /no Claude mock is active here \(mockClaude 'hooked' is active in another async context: a hook such as beforeEach, or another test; call mockClaude\(\) in the test itself, or pass \{ global: true \}/,
+      );
+      return true;
+    });
+  } finally {
+    await hooked.close();
+  }
+  // set up with { global: true }, a hook's mock answers the tests that follow
+  const global = await new Promise<ReturnType<typeof mockClaude>>((resolve) =>
+    setTimeout(() => resolve(mockClaude(greeter, { global: true })), 0)
+  );
+  try {
+    assert.equal(await ask("hello"), "Hello from the mock!");
+  } finally {
+    await global.close();
+  }
+});

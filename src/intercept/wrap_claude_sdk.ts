@@ -7,7 +7,13 @@
 
 import { MOCK_EXECUTABLE_PATH } from "../adapters/mock_sdk_options.ts";
 import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
-import { activeMock, closedMock, interceptionState, markDoor } from "./_interception_state.ts";
+import {
+  activeMock,
+  closedMock,
+  interceptionState,
+  markDoor,
+  mockElsewhere,
+} from "./_interception_state.ts";
 import { unhandledMessage } from "./_messages.ts";
 
 /** The SDK functions that start a `claude` process, and so go to the mock. */
@@ -47,7 +53,10 @@ function route(call: string, params: Params): Params {
     );
     return params;
   }
-  throw new Error(unhandledMessage(call, prompt, closedMock()?.label));
+  throw new Error(unhandledMessage(call, prompt, {
+    closed: closedMock()?.label,
+    elsewhere: mockElsewhere()?.label,
+  }));
 }
 
 /**
