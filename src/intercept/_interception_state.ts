@@ -17,6 +17,8 @@ export interface ActiveMock {
   readonly label: string;
   /** Whether it still answers (false once closed). */
   readonly active: boolean;
+  /** The mock this context had when it was activated (it replaced that one; for messages). */
+  readonly replaced?: ActiveMock;
   /** The `spawnClaudeCodeProcess` of the mock. */
   spawnFor(options: SpawnOptionsLike): unknown;
   /** SDK options laid over the app's for every query (may be empty). */
@@ -100,7 +102,10 @@ export function closedMock(): ActiveMock | undefined {
 
 /** A mock active in another async context (a hook's, another test's), if any (for messages). */
 export function mockElsewhere(): ActiveMock | undefined {
-  for (const mock of interceptionState().live) if (mock.active) return mock;
+  const state = interceptionState();
+  const here = new Set<ActiveMock>();
+  for (let m = state.storage.getStore(); m && !here.has(m); m = m.replaced) here.add(m);
+  for (const mock of state.live) if (mock.active && !here.has(mock)) return mock;
   return undefined;
 }
 

@@ -44,12 +44,12 @@ export function unhandledMessage(
   const shown = prompt === undefined
     ? ""
     : ` (prompt ${JSON.stringify(prompt.length > 60 ? `${prompt.slice(0, 57)}...` : prompt)})`;
-  const why = mocks.closed
-    ? ` (${mocks.closed} was closed)`
-    : mocks.elsewhere
+  const why = mocks.elsewhere
     ? ` (${mocks.elsewhere} is active in another async context: a hook such as beforeEach, ` +
       "or another test; call mockClaude() in the test itself, or pass { global: true } to a " +
       "mock set up in a hook for tests that run one at a time)"
+    : mocks.closed
+    ? ` (${mocks.closed} was closed)`
     : "";
   return `Cannot run ${call}()${shown} of @anthropic-ai/claude-agent-sdk: no Claude mock is ` +
     `active here${why}. Call mockClaude(scenario) in the test before the code under test queries, ` +

@@ -120,7 +120,10 @@ export interface ClaudeMock extends AsyncDisposable {
  * Concurrent tests each see their own mock (an `AsyncLocalStorage`); a second `mockClaude()`
  * in the same test replaces the first (use `claude.use()` to change a mock instead). A query
  * with no active mock (none activated, or closed) throws, or reaches the real CLI, as
- * `configureInterception({ onUnhandledQuery })` says.
+ * `configureInterception({ onUnhandledQuery })` says. Close each mock (`await using`, or
+ * `close()` in the runner's after-test hook): Deno runs a file's tests in one async context, so
+ * there a mock left open answers the tests that follow (node:test and jest keep each test's
+ * context apart, and the vitest setup file closes what a test left open).
  *
  * @example The app's own query() against a scenario
  * ```ts
@@ -167,7 +170,7 @@ export function mockClaude(source?: ClaudeMockSource, options: MockClaudeOptions
       `Cannot activate mockClaude(): options must be an object, got ${JSON.stringify(options)}`,
     );
   }
-  const mock = new ActiveClaudeMock(source, options);
+  const mock = new ActiveClaudeMock(source, options, state.storage.getStore());
   if (options.global) state.global.push(mock);
   else {
     state.live.add(mock);
@@ -178,6 +181,7 @@ export function mockClaude(source?: ClaudeMockSource, options: MockClaudeOptions
 
 class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   readonly label: string;
+  readonly replaced: ActiveMock | undefined;
   readonly sdkOptions: Record<string, unknown>;
   #scenario: Scenario | undefined;
   #spawnSource: ((options: SpawnOptionsLike) => unknown) | undefined;
@@ -190,8 +194,10 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   constructor(
     source: ClaudeMockSource | undefined,
     options: MockClaudeOptions,
+    replaced: ActiveMock | undefined,
   ) {
     const { global, sdkOptions, ...transport } = options;
+    this.replaced = global ? undefined : replaced;
     this.#global = global === true;
     this.#options = transport;
     if (sdkOptions !== undefined && !isObject(sdkOptions)) {
