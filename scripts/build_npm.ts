@@ -9,6 +9,7 @@
 // is verified as users install it by `scripts/npm_check.ts`.
 
 import { buildBin } from "./build_bin.ts";
+import { buildNodeBin, NODE_BIN } from "./node_bin.ts";
 import {
   cjsEntry,
   compiled,
@@ -25,8 +26,8 @@ export const TYPES_NODE_VERSION = "20.19.43";
 export const NPM_README = "docs/node.md";
 /** The fake binary's entry, from the repository root: bundled into `dist/`. */
 export const BIN_SOURCE = "src/cli/bin.ts";
-/** The package's bin: the bundle's entry, run by Node. */
-export const BIN = "dist/bin.js";
+/** The package's bin: the Node bundle's loader (scripts/node_bin.ts). */
+export const BIN = `dist/${NODE_BIN.loader}`;
 /**
  * Modules no entry point imports but the package loads by URL: Node's module hooks
  * (`register()` hands `module.register` their URL; they run on Node's hooks thread).
@@ -212,18 +213,12 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
       await Deno.writeTextFile(`${out}/${file}`, text.slice(text.indexOf("\n") + 1));
     }
   }
-  // the binary: the bundle of src/cli/bin.ts (as deno task build:bin makes dist/), whose entry
-  // gets Node's shebang; the Deno flags of its own shebang are what installFakeClaude passes
-  const chunks = await buildBin(`${out}/${bin.slice(0, bin.lastIndexOf("/"))}`);
-  const binText = await Deno.readTextFile(`${out}/${bin}`);
-  await Deno.writeTextFile(
-    `${out}/${bin}`,
-    `#!/usr/bin/env node\n${binText.slice(binText.indexOf("\n") + 1)}`,
-  );
-  await Deno.chmod(`${out}/${bin}`, 0o755);
-  log(
-    `bundled ${BIN_SOURCE} into ${chunks.length} files of ${bin.slice(0, bin.lastIndexOf("/"))}/`,
-  );
+  // the binary: for Deno the bundle deno task build:bin makes (dist/bin.js and its chunks, run
+  // by installFakeClaude on Deno), for Node one CommonJS bundle with a loader that keeps V8's
+  // code cache (scripts/node_bin.ts), the package's bin
+  const chunks = await buildBin(`${out}/dist`);
+  const nodeBin = await buildNodeBin(root, `${out}/dist`);
+  log(`bundled ${BIN_SOURCE} into dist/ (${chunks.length} files for Deno, ${nodeBin.join(", ")})`);
   // the data files beside the sources (the scenario schema), never test data
   for (const file of await listFiles(root, "src/")) {
     if (file.endsWith(".ts") || /(^|\/)testdata\//.test(file)) continue;

@@ -1,9 +1,10 @@
 // The npm package's `claude-mock` bin under Node: `-p hello --output-format json` run as npm
-// runs the bin (`node dist/bin.js`, the bundle) against the floors `node -e ''` (wall) and
-// `node -e "console.log('{}')"` (first stdout byte), and the unbundled program for comparison
-// (`node cli.js` of the compiled sources). Interleaved (A B C D A B C D ...), medians of the time
-// to the first stdout byte and of wall time, as ratios of the medians and as the median of each
-// round's own ratio (paired).
+// runs the bin (`node dist/node/claude-mock.cjs`: the CommonJS bundle with its V8 code cache,
+// scripts/node_bin.ts) against the floors `node -e ''` (wall) and `node -e "console.log('{}')"`
+// (first stdout byte), and for comparison the ES module bundle Deno runs (`dist/bin.js`) and the
+// unbundled program (the compiled sources). Interleaved (A B C D ...), medians of the time to the
+// first stdout byte and of wall time, as ratios of the medians and as the median of each round's
+// own ratio (paired). The warm-up round makes the bin's code cache (in a temporary HOME).
 // Run: deno run -A scripts/node_cli_speed.ts [rounds=21] [--node <path>] [--package <dir>]
 import { buildNpm } from "./build_npm.ts";
 
@@ -27,7 +28,8 @@ const hello = ["-p", "hello", "--output-format", "json"];
 const variants: Record<string, string[]> = {
   empty: ["-e", ""],
   print: ["-e", "console.log('{}')"],
-  bin: [`${pkg}/dist/bin.js`, ...hello],
+  bin: [`${pkg}/dist/node/claude-mock.cjs`, ...hello],
+  esm: [`${pkg}/dist/bin.js`, ...hello],
   unbundled: [`${dir}/unbundled.mjs`, ...hello],
 };
 const env = {
@@ -87,7 +89,7 @@ for (const name of Object.keys(variants)) {
 // each round's own ratio, then their median: robust to the machine's speed drifting
 const paired = (name: string, floor: string, key: "first" | "wall") =>
   median(samples[name][key].map((v, i) => v / samples[floor][key][i]));
-for (const name of ["bin", "unbundled"]) {
+for (const name of ["bin", "esm", "unbundled"]) {
   for (const [key, floors] of [["first", ["empty", "print"]], ["wall", ["empty"]]] as const) {
     console.log(
       `${key.padEnd(5)} ${name}: ${

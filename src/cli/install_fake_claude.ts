@@ -95,17 +95,18 @@ export async function installFakeClaude(
 }
 
 /**
- * The runtime's arguments that run the fake binary: the bundle (`dist/bin.js`, one module to
- * load instead of ~120: most of the binary's start-up), on Deno with its flags; where there is
- * no `dist/`, the `cli` entry on Deno, `bin.js` beside this module on Node.
+ * The runtime's arguments that run the fake binary: a bundle (one module to load instead of
+ * ~120: most of the binary's start-up), on Deno `dist/bin.js` with its flags, on Node the npm
+ * package's bin (`dist/node/claude-mock.cjs`); where there is none, the `cli` entry on Deno,
+ * `bin.js` beside this module on Node.
  */
 async function runArgs(): Promise<string[]> {
   const local = (url: URL) =>
     url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
   // this module's own extension: `.js` in the npm package, `.ts` in the sources
   const ext = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? ".js";
-  const bundle = new URL("../../dist/bin.js", import.meta.url);
   if (onDeno) {
+    const bundle = new URL("../../dist/bin.js", import.meta.url);
     if (bundle.protocol !== "file:" || (await fileTime(local(bundle))) !== undefined) {
       // the bundle's own flags, as its shebang has them (_bin_flags.ts says why)
       return ["run", "-A", ...BIN_RUN_FLAGS, "--quiet", local(bundle)];
@@ -118,7 +119,9 @@ async function runArgs(): Promise<string[]> {
       local(new URL(`../../cli${ext}`, import.meta.url)),
     ];
   }
-  if ((await fileTime(local(bundle))) !== undefined) return [local(bundle)];
+  // the npm package's bin: the bundle for Node (scripts/node_bin.ts)
+  const nodeBin = new URL("../../dist/node/claude-mock.cjs", import.meta.url);
+  if ((await fileTime(local(nodeBin))) !== undefined) return [local(nodeBin)];
   return [local(new URL(`./bin${ext}`, import.meta.url))];
 }
 
