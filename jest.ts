@@ -12,6 +12,11 @@
  * export default { setupFilesAfterEnv: ["@x/claude-mock/jest"], transform: {} };
  * ```
  *
+ * @example Importing it (jest does, for each test file; on Deno it does nothing)
+ * ```ts
+ * import "@x/claude-mock/jest";
+ * ```
+ *
  * @module
  */
 
@@ -22,23 +27,26 @@ interface Jest {
   unstable_mockModule(path: string, factory: () => unknown): unknown;
 }
 
-const jest = (import.meta as { jest?: Jest }).jest;
-if (typeof jest?.unstable_mockModule !== "function") {
-  throw new TypeError(
-    "@x/claude-mock/jest is a jest setup file for ES modules: list it in setupFilesAfterEnv of the jest config and run jest with NODE_OPTIONS=--experimental-vm-modules",
-  );
-}
-for (const [i, specifier] of ROUTED_SPECIFIERS.entries()) {
-  let real: object;
-  try {
-    real = await import(specifier);
-  } catch (error) {
-    if (i > 0) continue; // an SDK without this entry
-    throw new Error(
-      `@x/claude-mock/jest cannot import ${specifier}: install it (npm install @anthropic-ai/claude-agent-sdk)`,
-      { cause: error },
+// on Deno there is nothing to do: the import map routes the SDK (see wrapClaudeSdk)
+if ((globalThis as { Deno?: unknown }).Deno === undefined) {
+  const jest = (import.meta as { jest?: Jest }).jest;
+  if (typeof jest?.unstable_mockModule !== "function") {
+    throw new TypeError(
+      "@x/claude-mock/jest is a jest setup file for ES modules: list it in setupFilesAfterEnv of the jest config and run jest with NODE_OPTIONS=--experimental-vm-modules",
     );
   }
-  jest.unstable_mockModule(specifier, () => wrapClaudeSdk(real));
+  for (const [i, specifier] of ROUTED_SPECIFIERS.entries()) {
+    let real: object;
+    try {
+      real = await import(specifier);
+    } catch (error) {
+      if (i > 0) continue; // an SDK without this entry
+      throw new Error(
+        `@x/claude-mock/jest cannot import ${specifier}: install it (npm install @anthropic-ai/claude-agent-sdk)`,
+        { cause: error },
+      );
+    }
+    jest.unstable_mockModule(specifier, () => wrapClaudeSdk(real));
+  }
+  markDoor("jest");
 }
-markDoor("jest");

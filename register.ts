@@ -5,6 +5,14 @@
  * `mockClaude()`. Importing this module installs them (on Node 20.6 and later); `register()`
  * applies options (`onUnhandledQuery`) from a setup module of your own.
  *
+ * @example Options from a setup module of your own (`node --import ./setup.mjs --test`)
+ * ```ts
+ * import { register } from "@x/claude-mock/register";
+ * // on Node: register({ onUnhandledQuery: "bypass" }) before the app is imported; on Deno (as
+ * // here) there are no module hooks to install: the import map routes the SDK
+ * console.log(typeof register); // function
+ * ```
+ *
  * @example A test of an unchanged app (run with `node --import @x/claude-mock/register --test`)
  * ```ts ignore
  * import assert from "node:assert/strict";

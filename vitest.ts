@@ -14,6 +14,11 @@
  * export default defineConfig({ test: { setupFiles: ["@x/claude-mock/vitest"] } });
  * ```
  *
+ * @example Importing it (vitest does, for each test file; on Deno it does nothing)
+ * ```ts
+ * import "@x/claude-mock/vitest";
+ * ```
+ *
  * @module
  */
 
@@ -26,21 +31,27 @@ interface Vitest {
   afterEach(fn: () => unknown): void;
 }
 
-// a computed specifier: vitest is the runner's, not a dependency of this package; not named
-// `vi`, so vitest's transform does not hoist the calls out of the loop (they run at once:
-// this setup file runs before each test file is imported)
-const { vi: mocker, beforeEach: beforeEachTest, afterEach: afterEachTest } = await import(
-  String("vitest")
-).catch(() => {
-  throw new TypeError(
-    "@x/claude-mock/vitest is a vitest setup file: list it in test.setupFiles of the vitest config (vitest could not be imported here)",
-  );
-}) as Vitest;
-for (const specifier of ROUTED_SPECIFIERS) {
-  mocker.mock(specifier, async (importOriginal) => wrapClaudeSdk(await importOriginal() as object));
+// on Deno there is nothing to do: the import map routes the SDK (see wrapClaudeSdk)
+if ((globalThis as { Deno?: unknown }).Deno === undefined) {
+  // a computed specifier: vitest is the runner's, not a dependency of this package; not named
+  // `vi`, so vitest's transform does not hoist the calls out of the loop (they run at once:
+  // this setup file runs before each test file is imported)
+  const { vi: mocker, beforeEach: beforeEachTest, afterEach: afterEachTest } = await import(
+    String("vitest")
+  ).catch(() => {
+    throw new TypeError(
+      "@x/claude-mock/vitest is a vitest setup file: list it in test.setupFiles of the vitest config (vitest could not be imported here)",
+    );
+  }) as Vitest;
+  for (const specifier of ROUTED_SPECIFIERS) {
+    mocker.mock(
+      specifier,
+      async (importOriginal) => wrapClaudeSdk(await importOriginal() as object),
+    );
+  }
+  // vitest runs a file's tests in one async context: each test starts with no mock of an
+  // earlier test, and a mock a test leaves active is closed after it
+  beforeEachTest(() => eachTest.start());
+  afterEachTest(() => eachTest.end());
+  markDoor("vitest");
 }
-// vitest runs a file's tests in one async context: each test starts with no mock of an
-// earlier test, and a mock a test leaves active is closed after it
-beforeEachTest(() => eachTest.start());
-afterEachTest(() => eachTest.end());
-markDoor("vitest");

@@ -230,18 +230,20 @@ Deno.test("mockClaude: the SDK's startup() is routed too (a warm query against t
   assert.equal(claude.transports.length, 1);
 });
 
-Deno.test("mockClaude: onUnhandledQuery bypass and warn let the query reach the real CLI's path", async () => {
-  const run = () =>
-    collect("hi", { pathToClaudeCodeExecutable: "/nonexistent/claude" }).catch((e) => e);
+Deno.test("mockClaude: onUnhandledQuery bypass and warn pass the query on as the app made it", () => {
+  // a stand-in SDK whose query() gives back what it was called with
+  const standIn = wrapClaudeSdk({ query: (params: unknown) => params });
+  const params = { prompt: "hi", options: { pathToClaudeCodeExecutable: "/usr/bin/claude" } };
   const warnings: unknown[] = [];
   const warn = console.warn;
   const previous = configureInterception({ onUnhandledQuery: "bypass" });
   try {
-    // the SDK itself fails: the query went where the app pointed it, not to a mock
-    assert.match((await run()).message, /native binary not found at \/nonexistent\/claude/);
+    assert.deepEqual(standIn.query(params), params);
     configureInterception({ onUnhandledQuery: "warn" });
     console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
-    assert.match((await run()).message, /native binary not found/);
+    assert.deepEqual(standIn.query(params), params);
+    configureInterception({ onUnhandledQuery: "error" });
+    assert.throws(() => standIn.query(params), /no Claude mock is active here/);
   } finally {
     console.warn = warn;
     configureInterception(previous);
