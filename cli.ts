@@ -46,4 +46,5 @@ export {
   type InstallFakeClaudeOptions,
 } from "./src/cli/install_fake_claude.ts";
 
-if ((import.meta as { main?: boolean }).main) await runMain();
+// not awaited: a top-level await would keep `require("@x/claude-mock/cli")` from loading it
+if ((import.meta as { main?: boolean }).main) void runMain();

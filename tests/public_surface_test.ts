@@ -2,7 +2,12 @@
 // count too), and the same entry points in deno.json and in the npm package's package.json.
 // A change here is a change to what users may import: make it on purpose, update the lists.
 import assert from "node:assert/strict";
-import { compiled, packageJsonFor, type RepoConfig } from "../scripts/npm_package_json.ts";
+import {
+  compiled,
+  ENTRIES_WITHOUT_REQUIRE,
+  packageJsonFor,
+  type RepoConfig,
+} from "../scripts/npm_package_json.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -12,34 +17,37 @@ const SURFACE_TEXT: Record<string, string> = {
     AgentOption AnswerThen AnyQueryFunction ApiErrorStep ApiErrorStepFile AskUserQuestionItem
     AskUserQuestionStepFile AssertionError AssertionErrorOptions AsyncHookOutput
     BUILTIN_SCENARIO_NAMES BashStepFile BuiltinScenarioName BuiltinScenarioOptions
-    CanUseToolCallback CliFlags ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
-    ClientRequest Clock CompactOptions ConnectStepFile ControlError ControlHandler CrashPoint
-    CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep
-    EmitStepFile ErrorListener Exchange ExchangeBuilder ExchangeFile ExitListener ExitStatus
-    ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep FailureStepFile GenericToolStepFile
-    HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput HookContextEvent HookEventName
-    HookInvocation HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder
-    HookRecorderOptions HookSpecificOutput HooksOption MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH
-    Matcher MessageFileOptions MessageOf MessageOptions MessagePart MessageStep MockCommand
-    MockCommandBuilders MockCommandName MockCompactBoundaryOptions MockDefaults MockDuplex
-    MockErrorOptions MockPermissionRequestOptions MockProcess MockResultOptions MockSdkOptions
-    MockSystemInitOptions MockToolResultOptions MockToolUseOptions MockTransport
+    CanUseToolCallback ClaudeMock ClaudeMockSource ClaudeProcess ClaudeSpawn CliFlags ClientAnswer
+    ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer ClientRequest Clock CompactOptions
+    ConnectStepFile ControlError ControlHandler CrashPoint CrashStep CrashStepFile Delay DelayFile
+    DelayStep DelayStepFile EditStepFile EmitStep EmitStepFile ErrorListener Exchange
+    ExchangeBuilder ExchangeFile ExitListener ExitStatus ExitStep ExitStepFile FAILURE_NAMES
+    FailureName FailureStep FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES
+    HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
+    HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
+    HookSpecificOutput HooksOption InterceptionOptions MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH
+    Matcher MessageFileOptions MessageOf MessageOptions MessagePart MessageStep MockClaudeOptions
+    MockCommand MockCommandBuilders MockCommandName MockCompactBoundaryOptions MockDefaults
+    MockDuplex MockErrorOptions MockPermissionRequestOptions MockProcess MockResultOptions
+    MockSdkOptions MockSystemInitOptions MockToolResultOptions MockToolUseOptions MockTransport
     MockTransportOptions PermissionRecord PermissionRecorder PermissionRecorderOptions
     PermissionResponder PermissionResponderContext PermissionResponse PermissionRules
-    PermissionVerdict ProcessBody QueryFunction QueryHandle QueryMessage QueryOptionsOf QueryPrompt
-    QueryResultMessage QueryRun QueryUserMessage QuestionFile RawStep RawStepFile ReadStepFile
-    RecordedAnswer RequestStep RequestStepFile RespondOptions ResponseContent ResultOf ResultOptions
-    ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery SCENARIO_SCHEMA_URL
-    SayStepFile Scenario ScenarioBuilder ScenarioFile ScenarioFromJSONOptions ScenarioOptions
-    ScriptedToolCall Session SessionOptions SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike
-    Step StepFile StepSource SteppableFakeTime SyncHookOutput SystemClock TaskStepFile Timing
-    TimingProfile TimingProfileName TogetherStepFile ToolFileOptions ToolPermissionContext
-    ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UsesOptions VirtualClock VirtualClockOptions WaitForStepFile
-    WaitForWriteStep WaitOptions WriteEntry WriteLog WriteStepFile any builtinScenario contains
-    decidePermission exact getDefaults glob isFailureName loadScenario mockCommand predicate regex
-    ruleMatches runQuery scenarioFromJSON scenarioToJSON setDefaults settleWithFakeTime startQuery
-    timingProfile withOverrides
+    PermissionVerdict ProcessBody QueryFunction QueryHandle QueryMessage QueryOptionsOf
+    QueryPrompt QueryResultMessage QueryRun QueryUserMessage QuestionFile RawStep RawStepFile
+    ReadStepFile RecordedAnswer RequestStep RequestStepFile RespondOptions ResponseContent
+    ResultOf ResultOptions ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery
+    SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioBuilder ScenarioFile ScenarioFromJSONOptions
+    ScenarioOptions ScriptedToolCall Session SessionOptions SettleWithFakeTimeOptions SkillSpec
+    SpawnOptionsLike Step StepFile StepSource SteppableFakeTime SyncHookOutput SystemClock
+    TaskStepFile Timing TimingProfile TimingProfileName TogetherStepFile ToolFileOptions
+    ToolPermissionContext ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile
+    TurnInfo UnhandledQuery UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler
+    UnmatchedStrategy UsesOptions VirtualClock VirtualClockOptions WaitForStepFile
+    WaitForWriteStep WaitOptions WriteEntry WriteLog WriteStepFile any builtinScenario
+    configureInterception contains decidePermission exact getDefaults glob isFailureName
+    loadScenario mockClaude mockCommand predicate regex ruleMatches runQuery scenarioFromJSON
+    scenarioToJSON setDefaults settleWithFakeTime startQuery timingProfile withOverrides
+    wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -101,9 +109,17 @@ const SURFACE_TEXT: Record<string, string> = {
     CLAIMED_VERSION CaptureLog CapturedInvocation CliIO CliUsageError FakeClaude
     InstallFakeClaudeOptions installFakeClaude readCapture runCli
   `,
+  "./register": `
+    RegisterOptions register
+  `,
+  // the runners' setup files: imported for what they do, they export nothing
+  "./vitest": "",
+  "./jest": "",
 };
 const SURFACE: Record<string, readonly string[]> = Object.fromEntries(
-  Object.entries(SURFACE_TEXT).map(([subpath, names]) => [subpath, names.trim().split(/\s+/)]),
+  Object.entries(SURFACE_TEXT).map((
+    [subpath, names],
+  ) => [subpath, names.trim().split(/\s+/).filter((n) => n !== "")]),
 );
 
 const config: RepoConfig & { publish?: { include?: string[] } } = JSON.parse(
@@ -200,8 +216,12 @@ Deno.test("every entry point starts with a @module doc that has a titled example
     assert.ok(tags.some((t) => t.kind === "module"), `"${subpath}" has no @module doc`);
     const specifier = `${config.name}${subpath.slice(1)}`;
     const examples = tags.filter((t) => t.kind === "example").map((t) => t.doc ?? "");
+    // a setup file's example imports it for what it does: `import "<specifier>"`
     assert.ok(
-      examples.some((e) => /^\S[^\n]*\n```ts\n/.test(e) && e.includes(`from "${specifier}"`)),
+      examples.some((e) =>
+        /^\S[^\n]*\n```ts\n/.test(e) &&
+        (e.includes(`from "${specifier}"`) || e.includes(`import "${specifier}"`))
+      ),
       `"${subpath}"'s @module doc needs a titled example that imports from "${specifier}"`,
     );
   }
@@ -209,8 +229,8 @@ Deno.test("every entry point starts with a @module doc that has a titled example
 
 Deno.test("deno.json's exports are the npm package's exports, and all are published", () => {
   const pkg = packageJsonFor(config, {
-    bin: "src/cli/bin.js",
-    files: ["src/cli/bin.js", "src/scenario/scenario.schema.json"],
+    bin: "dist/node/claude-mock.cjs",
+    files: ["dist/node/claude-mock.cjs", "src/scenario/scenario.schema.json"],
   });
   const npmExports = pkg.exports as Record<string, { types: string; default: string }>;
   const npmEntries = Object.keys(npmExports)
@@ -220,6 +240,7 @@ Deno.test("deno.json's exports are the npm package's exports, and all are publis
   for (const [subpath, file] of entries) {
     assert.deepEqual(npmExports[subpath], {
       types: compiled(file, ".d.ts"),
+      ...(ENTRIES_WITHOUT_REQUIRE.includes(subpath) ? {} : { require: compiled(file, ".cjs") }),
       default: compiled(file, ".js"),
     });
     assert.ok(
