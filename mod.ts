@@ -178,6 +178,7 @@ export type {
   AsyncHookOutput,
   HookCallbackFunction,
   HookCallbackInput,
+  HookContextEvent,
   HookEventName,
   HookMatcherEntry,
   HookOutput,

@@ -50,7 +50,7 @@ export {
   ruleMatches,
   type RuleSource,
 } from "./src/scenario/permission_rules.ts";
-export { HOOK_EVENT_NAMES, type HookContextEvent } from "./src/testing/hook_types.ts";
+export { HOOK_EVENT_NAMES } from "./src/testing/hook_types.ts";
 
 // Types the signatures above show, from the layers they belong to (`deno doc --lint` of this
 // entry point on its own wants each of them exported here).
