@@ -130,14 +130,14 @@ export function matches(actual: string, expected: string): boolean {
 }
 
 /** What a site printed against what its comments say: undefined when they agree. */
-export function mismatch(site: PrintSite, printed: string[]): string | undefined {
+export function mismatch(site: PrintSite, printed: string[], offset = 0): string | undefined {
   const actual = printed.flatMap((text) => text.split("\n"));
   const same = actual.length === site.expected.length &&
     actual.every((line, i) => matches(line, site.expected[i]));
   if (same) return undefined;
   const show = (lines: string[]) =>
     lines.length === 0 ? "  (nothing)" : lines.map((l) => `  ${l}`).join("\n");
-  return `line ${site.line + 1}: ${site.source}\nprinted:\n${show(actual)}\nbut its comments ` +
+  return `line ${offset + site.line + 1}: ${site.source}\nprinted:\n${show(actual)}\nbut its comments ` +
     `say:\n${show(site.expected)}`;
 }
 

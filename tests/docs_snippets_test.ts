@@ -101,7 +101,9 @@ for (const block of blocks.filter((b) => b.lang === "ts" && !isIgnored(b))) {
   if (instrumented.sites.length === 0) continue; // `deno test --doc` runs it
   Deno.test(`${where(block)} prints what its comments say`, async () => {
     const printed = await runInstrumented(instrumented);
-    const problems = instrumented.sites.flatMap((site, i) => mismatch(site, printed[i]) ?? []);
+    const problems = instrumented.sites.flatMap((site, i) =>
+      mismatch(site, printed[i], block.line) ?? []
+    );
     assert.deepEqual(problems, [], `${where(block)}:\n${problems.join("\n\n")}`);
   });
 }
@@ -158,7 +160,7 @@ for (const block of blocks.filter((b) => b.lang === "sh" && !isIgnored(b))) {
           `${where(block)}: \`${c.command}\` exited ${out.code}:\n${stdout}\n${stderr}`,
         );
         if (c.expected.length === 0) continue;
-        const problem = mismatch(c, stdout === "" ? [] : [stdout]);
+        const problem = mismatch(c, stdout === "" ? [] : [stdout], block.line);
         assert.equal(problem, undefined, `${where(block)}:\n${problem}`);
       }
     } finally {
