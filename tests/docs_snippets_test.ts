@@ -129,12 +129,15 @@ async function scratch(): Promise<string> {
   return dir;
 }
 
-/** The environment a shell block runs in: this one without the mock's own variables. */
-function shellEnv(): Record<string, string> {
+/**
+ * The environment a shell block runs in: this one without the mock's own variables, the fake
+ * binary's state (transcripts, run counter) in the scratch folder.
+ */
+function shellEnv(dir: string): Record<string, string> {
   const env = Object.fromEntries(
     Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("CLAUDE_MOCK_")),
   );
-  return { ...env, NO_COLOR: "1", CI: "true" };
+  return { ...env, NO_COLOR: "1", CI: "true", CLAUDE_MOCK_STATE_DIR: `${dir}/.state` };
 }
 
 for (const block of blocks.filter((b) => b.lang === "sh" && !isIgnored(b))) {
@@ -146,7 +149,7 @@ for (const block of blocks.filter((b) => b.lang === "sh" && !isIgnored(b))) {
         const out = await new Deno.Command("sh", {
           args: ["-c", command],
           cwd: dir,
-          env: shellEnv(),
+          env: shellEnv(dir),
           clearEnv: true,
           stdin: "null",
           stdout: "piped",
