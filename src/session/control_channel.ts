@@ -191,6 +191,10 @@ export class ControlChannel {
       onAbort = () => reject(signal!.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
+    // The answer can fail (an interrupt, the process ending) while the request is still being
+    // written; if the write then fails too, nothing awaits the answer: it is observed here so
+    // its rejection is never reported as unhandled. The caller still gets the first failure.
+    answer.catch(() => {});
     try {
       await this.#options.send({ frame, delay: 0 });
       cancelTimer = realTimeout(() => {

@@ -158,7 +158,10 @@ async function endFailedTurn(engine: Engine, turn: TurnState, error: unknown): P
   if (error instanceof SessionEnded || engine.closed) return;
   const reason = turn.abort.aborted ? turn.abort.reason : error;
   try {
-    if (reason instanceof Interrupted) {
+    if (turn.resultSent) {
+      // A turn has one result. An interrupt (or a failure) that lands after the turn decided
+      // its end (a hook's `continue: false` whose answer arrived first) ends nothing more.
+    } else if (reason instanceof Interrupted) {
       try {
         await interruptTail(engine, turn);
       } catch (tailError) {
