@@ -233,10 +233,11 @@ export class Outbox {
   }
 
   /**
-   * Whether the work has run long enough to give the event loop a turn. Writing to the host's
-   * function, that turn is the completion of a write in flight (with none in flight, nothing
-   * waits on this process's output): no timer, and on Deno no `setImmediate`, whose first use
-   * loads the Node compatibility layer.
+   * Whether enough lines went out on microtasks to give the event loop a turn (a count, the
+   * same on every machine: see `YIELD_EVERY`). Writing to the host's function, that turn is
+   * the completion of a write in flight (with none in flight, nothing waits on this
+   * process's output): no timer, and on Deno no `setImmediate`, whose first use loads the
+   * Node compatibility layer.
    */
   #yieldDue(): boolean {
     return this.#budget.due() && (this.#sink === undefined || this.#sink.pending > 0);
