@@ -33,6 +33,9 @@ export class PrintOutput {
   #lines = new LineBuffer();
   #result?: Record<string, unknown>;
   #crashed = false;
+  /** Writes handed to stdout that have not completed yet. */
+  #inFlight = 0;
+  #drained?: () => void;
 
   /** Output for one run. */
   constructor(options: PrintOutputOptions) {
@@ -51,9 +54,14 @@ export class PrintOutput {
     return writing;
   };
 
-  /** Ends the run: a last unterminated line, then the result for `json` and `text`. */
+  /**
+   * Ends the run: a last unterminated line, then the result for `json` and `text`; resolves
+   * once every line handed to stdout was written (a process that exits before then loses
+   * them: a crash after n lines must have written n).
+   */
   async finish(): Promise<void> {
     for (const line of this.#lines.end()) await this.#line(line);
+    await this.#flushed();
     const result = this.#result;
     if (this.#crashed || !result) return;
     const { format, write } = this.#options;
@@ -72,7 +80,7 @@ export class PrintOutput {
     this.written.push(line);
     let writing: Promise<void> | undefined;
     if (options.format === "stream-json") {
-      writing = options.write(encoder.encode(`${line}\n`));
+      writing = this.#track(options.write(encoder.encode(`${line}\n`)));
     } else if (line.startsWith('{"') && line.includes('"type":"result"')) {
       try {
         const frame = JSON.parse(line);
@@ -86,6 +94,27 @@ export class PrintOutput {
       options.onCrash();
     }
     return writing;
+  }
+
+  /** Counts a write until it completes (or fails: a reader that went away). */
+  #track(writing: Promise<void>): Promise<void> {
+    this.#inFlight++;
+    const settled = () => {
+      if (--this.#inFlight === 0) this.#drained?.();
+    };
+    writing.then(settled, settled);
+    return writing;
+  }
+
+  /** Resolves once no write is in flight. */
+  #flushed(): Promise<void> | undefined {
+    if (this.#inFlight === 0) return undefined;
+    return new Promise<void>((resolve) => {
+      this.#drained = () => {
+        this.#drained = undefined;
+        resolve();
+      };
+    });
   }
 }
 
