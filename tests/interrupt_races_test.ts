@@ -348,3 +348,39 @@ Deno.test("fuzzed sessions: answers late or never, interrupts and kills anywhere
     globalThis.removeEventListener("unhandledrejection", onUnhandled);
   }
 });
+
+Deno.test("an interrupt while a frame waits for its delay drops that frame at once and ends the turn", async () => {
+  // a clock whose time never moves: a paced wait ends only when it is called off
+  const stopped = {
+    kind: "system" as const,
+    now: () => 0,
+    sleepUntil: (_: number, options: { signal?: AbortSignal } = {}) =>
+      new Promise<void>((_resolve, reject) => {
+        options.signal?.addEventListener("abort", () => reject(options.signal!.reason));
+      }),
+    sleep(ms: number, options?: { signal?: AbortSignal }) {
+      return this.sleepUntil(ms, options);
+    },
+  };
+  const session = new Session(
+    new ScenarioBuilder().on("essay").respondDelayed(60_000, "A very long essay.").build(),
+    { clock: stopped },
+  );
+  const reading = new Response(session.readable).text();
+  session.write(userLine("essay"));
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  const interrupted = session.interrupt();
+  // nothing but the interrupt can end the wait: ten turns of the event loop are plenty
+  let ended = false;
+  interrupted.then(() => (ended = true));
+  for (let i = 0; i < 10 && !ended; i++) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  }
+  assert.equal(ended, true, "the interrupt ended the turn");
+  assert.equal(await interrupted, true);
+  session.endInput();
+  const frames = (await reading).trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(frames.map((f) => f.type), ["system", "system", "user", "result", "system"]);
+  assert.equal(frames[3].terminal_reason, "aborted_streaming");
+  assert.equal(await session.interrupt(), false, "nothing left to interrupt");
+});

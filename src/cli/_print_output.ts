@@ -17,7 +17,10 @@ export interface PrintOutputOptions {
   keepState: boolean;
   /** The process dies once it has written this many lines (`Infinity`: never). */
   crashAfter: number;
-  /** Writes to stdout. */
+  /**
+   * Writes to stdout. A write that fails is a reader that went away (`| head -1`): as the
+   * real CLI, the run goes on to its end without stdout, and its transcript is kept whole.
+   */
   write: (chunk: Uint8Array) => Promise<void>;
   /** Called once when the crash point is reached (the caller kills the session). */
   onCrash: () => void;
@@ -37,9 +40,24 @@ export class PrintOutput {
   #inFlight = 0;
   #drained?: () => void;
 
+  #stdoutGone = false;
+
   /** Output for one run. */
   constructor(options: PrintOutputOptions) {
     this.#options = options;
+  }
+
+  /** Whether stdout's reader went away (a write failed). */
+  get stdoutGone(): boolean {
+    return this.#stdoutGone;
+  }
+
+  /** Writes to stdout, unless its reader went away; a failed write is never an error here. */
+  #write(chunk: Uint8Array): Promise<void> | undefined {
+    if (this.#stdoutGone) return undefined;
+    return this.#options.write(chunk).catch(() => {
+      this.#stdoutGone = true;
+    });
   }
 
   /** Whether the crash point was reached. */
@@ -64,12 +82,12 @@ export class PrintOutput {
     await this.#flushed();
     const result = this.#result;
     if (this.#crashed || !result) return;
-    const { format, write } = this.#options;
+    const { format } = this.#options;
     if (format === "json") {
       const { model_usage_since_last_result: _, ...json } = result;
-      await write(encoder.encode(`${JSON.stringify(json)}\n`));
+      await this.#write(encoder.encode(`${JSON.stringify(json)}\n`));
     } else if (format !== "stream-json") {
-      await write(encoder.encode(`${textOf(result)}\n`));
+      await this.#write(encoder.encode(textOf(result)));
     }
   }
 
@@ -80,7 +98,8 @@ export class PrintOutput {
     this.written.push(line);
     let writing: Promise<void> | undefined;
     if (options.format === "stream-json") {
-      writing = this.#track(options.write(encoder.encode(`${line}\n`)));
+      const write = this.#write(encoder.encode(`${line}\n`));
+      if (write) writing = this.#track(write);
     } else if (line.startsWith('{"') && line.includes('"type":"result"')) {
       try {
         const frame = JSON.parse(line);
@@ -118,17 +137,19 @@ export class PrintOutput {
   }
 }
 
-/** What `--output-format text` prints for a result (the real CLI's texts). */
+/** What `--output-format text` prints for a result (the real CLI's texts), newline included. */
 function textOf(result: Record<string, unknown>): string {
   const errors = Array.isArray(result.errors) ? result.errors.map(String) : [];
+  // an interrupted turn (SIGINT): recorded as these two words, with no newline
+  if (String(result.terminal_reason).startsWith("aborted_")) return "Execution error";
   switch (result.subtype) {
     case "success":
-      return String(result.result ?? "");
+      return `${String(result.result ?? "")}\n`;
     case "error_max_turns": {
       const n = /\((\d+)\)/.exec(errors[0] ?? "")?.[1] ?? "";
-      return `Error: Reached max turns (${n})`;
+      return `Error: Reached max turns (${n})\n`;
     }
     default:
-      return `Error: ${errors.join("\n") || String(result.subtype)}`;
+      return `Error: ${errors.join("\n") || String(result.subtype)}\n`;
   }
 }

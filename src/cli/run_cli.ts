@@ -61,6 +61,11 @@ export interface CliIO {
   isRoot?: boolean;
   /** Aborted on SIGTERM: the run ends with exit 143. */
   signal?: AbortSignal;
+  /**
+   * Aborted on SIGINT: as the real CLI, the running turn is interrupted (its interruption
+   * frames and an `error_during_execution` result are written) and the run ends with exit 0.
+   */
+  interrupt?: AbortSignal;
 }
 
 /** The version the fake claims (`CLAUDE_MOCK_VERSION` overrides it). */
@@ -95,25 +100,35 @@ const encoder = new TextEncoder();
  * ```
  */
 export async function runCli(io: CliIO): Promise<number> {
-  const { stdin: _in, stdout: _out, stderr: _err, signal, ...rest } = io;
+  const { stdin: _in, stdout: _out, stderr: _err, signal, interrupt, ...rest } = io;
   const stdio = streamStdio(io);
-  const terminated = new AbortLatch();
-  const onAbort = () => terminated.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) onAbort();
+  const terminated = latchOf(signal);
+  const interrupted = latchOf(interrupt);
   try {
-    return await runCliProcess({ ...rest, stdio, terminated });
+    return await runCliProcess({ ...rest, stdio, terminated, interrupted });
   } finally {
-    signal?.removeEventListener("abort", onAbort);
+    terminated.stop();
+    interrupted.stop();
     await stdio.close();
   }
+}
+
+/** A latch that follows `signal`; `stop()` stops following it. */
+function latchOf(signal: AbortSignal | undefined): AbortLatch & { stop(): void } {
+  const latch = new AbortLatch() as AbortLatch & { stop(): void };
+  const onAbort = () => latch.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  latch.stop = () => signal?.removeEventListener("abort", onAbort);
+  return latch;
 }
 
 /**
  * What the binary runs with when its standard streams are the host's own handles, given as
  * functions (no Web Streams): {@linkcode CliIO} without the streams, and `stdio`.
  */
-export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr" | "signal"> {
+export interface CliProcess
+  extends Omit<CliIO, "stdin" | "stdout" | "stderr" | "signal" | "interrupt"> {
   /** Standard input, output and error. */
   stdio: Stdio;
   /**
@@ -121,6 +136,8 @@ export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr" | 
    * event machinery is made only if something asks for its `signal`.
    */
   terminated?: AbortLatch;
+  /** Aborted on SIGINT: the running turn is interrupted and the run ends with exit 0. */
+  interrupted?: AbortLatch;
   /**
    * Called before the run waits on something outside the process that `stdio` and the
    * real-time timer do not see (live tools running programs): the host installs its SIGTERM
@@ -169,7 +186,7 @@ async function run(io: CliProcess): Promise<number> {
   const { stdio } = io;
   const sub = SUBCOMMANDS[io.argv[0] ?? ""];
   if (sub) {
-    const { terminated, ...rest } = io;
+    const { terminated, interrupted: _, ...rest } = io;
     return await (await sub())(io.argv.slice(1), {
       ...rest,
       ...(terminated ? { signal: terminated.signal } : {}),
@@ -242,6 +259,10 @@ async function run(io: CliProcess): Promise<number> {
   const crash = Number(io.env.CLAUDE_MOCK_CRASH_AFTER || NaN);
   // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
   const crashAfter = Number.isSafeInteger(crash) && crash >= 0 ? crash : Infinity;
+  const options = sessionOptions(io.env, scenario, invocation);
+  // paced output waits on real timers: a signal then must find its handler (exit 143 with the
+  // record kept for SIGTERM, an interrupt for SIGINT), not the default action
+  if (options.clock === "system") io.beforeWait?.();
   const output = new PrintOutput({
     format: prompt === undefined ? "stream-json" : outputFormat,
     keepState: io.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
@@ -257,19 +278,24 @@ async function run(io: CliProcess): Promise<number> {
     args,
     env: io.env,
     invocation,
-    ...sessionOptions(io.env, scenario, invocation),
+    ...options,
     ...liveOption(io, scenario, cwd),
     output: output.push,
   });
-  for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
-    await stdio.writeErr(encoder.encode(`${line}\n`));
-  }
   const ignoreTerm = io.env.CLAUDE_MOCK_IGNORE_SIGTERM === "1";
   const onAbort = () => {
     if (!ignoreTerm) session.kill("SIGTERM");
   };
   const stopListening = io.terminated?.onAbort(onAbort);
   if (io.terminated?.aborted) onAbort();
+  // SIGINT, as the real CLI: the running turn is interrupted and its end written, then the
+  // run ends with exit 0 (at once when no turn runs, even with stdin still open)
+  let sigint = false;
+  const onInterrupt = () => {
+    sigint = true;
+    session.interrupt().then(() => session.exit(0)).catch(() => {});
+  };
+  const stopInterrupts = io.interrupted?.onAbort(onInterrupt);
   try {
     if (crashAfter === 0) session.kill("SIGKILL");
     else if (prompt === undefined) feedStdin(stdio, session);
@@ -277,14 +303,18 @@ async function run(io: CliProcess): Promise<number> {
       session.write(`${JSON.stringify(userPrompt(prompt))}\n`);
       session.endInput();
     }
+    if (io.interrupted?.aborted) onInterrupt();
+    // CLAUDE_MOCK_STDERR: lines on stderr once the run has started (a test can wait for them)
+    for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
+      await stdio.writeErr(encoder.encode(`${line}\n`));
+    }
     const status = await session.exited;
     await output.finish();
     const crashed = crashAfter === 0 || output.crashed;
     const { written } = output;
-    let code = crashed ? 1 : status.signal ? 143 : status.code ?? 1;
-    if (io.env.CLAUDE_MOCK_HANG === "1" && !status.signal) {
-      await hang(io.terminated, ignoreTerm);
-      code = 143;
+    let code = crashed ? 1 : sigint ? 0 : status.signal ? 143 : status.code ?? 1;
+    if (io.env.CLAUDE_MOCK_HANG === "1" && !status.signal && !sigint) {
+      code = await hang(io, ignoreTerm);
     }
     if (!has("--no-session-persistence")) {
       const transcript = written.filter(transcribed);
@@ -313,6 +343,7 @@ async function run(io: CliProcess): Promise<number> {
     return code;
   } finally {
     stopListening?.();
+    stopInterrupts?.();
   }
 }
 
@@ -405,17 +436,25 @@ async function resolveSession(parsed: ParsedArgv, projects: string): Promise<str
   return undefined;
 }
 
-/** After the result: stay alive until a signal (that is not ignored) ends the run. */
-function hang(terminated: AbortLatch | undefined, ignoreTerm: boolean): Promise<void> {
+/**
+ * After the result: stay alive until a signal ends the run: SIGTERM (unless ignored) with
+ * 143, SIGINT with 0 (nothing runs to interrupt).
+ */
+function hang(
+  io: Pick<CliProcess, "terminated" | "interrupted">,
+  ignoreTerm: boolean,
+): Promise<number> {
   return new Promise((resolve) => {
-    if (terminated?.aborted && !ignoreTerm) return resolve();
+    const { terminated, interrupted } = io;
+    if (terminated?.aborted && !ignoreTerm) return resolve(143);
+    if (interrupted?.aborted) return resolve(0);
     const timer = setInterval(() => {}, 1 << 30);
-    if (terminated && !ignoreTerm) {
-      terminated.onAbort(() => {
-        clearInterval(timer);
-        resolve();
-      });
-    }
+    const end = (code: number) => {
+      clearInterval(timer);
+      resolve(code);
+    };
+    if (terminated && !ignoreTerm) terminated.onAbort(() => end(143));
+    interrupted?.onAbort(() => end(0));
   });
 }
 
@@ -487,6 +526,12 @@ function withFailure(scenario: Scenario, name: FailureName): Scenario {
 }
 
 /**
+ * The most piped stdin the real CLI 2.1.328 takes in print mode: 10 MiB of characters
+ * (10,485,760 passed, one more was refused; 5 Mi + 1 two-byte characters passed).
+ */
+const STDIN_LIMIT_CHARS = 10 * 1024 * 1024;
+
+/**
  * The prompt: the argument and piped stdin, joined as the real CLI joins them; and what
  * stdin carried, when it was piped.
  */
@@ -494,9 +539,16 @@ async function promptOf(
   parsed: ParsedArgv,
   io: CliProcess,
 ): Promise<{ prompt: string; stdin?: string }> {
-  const stdin = io.stdinIsTerminal
-    ? undefined
-    : await readAllStdin(io.stdio, { mayStall: io.stdinMayStall ?? true });
+  const stdin = io.stdinIsTerminal ? undefined : await readAllStdin(io.stdio, {
+    mayStall: io.stdinMayStall ?? true,
+    maxChars: STDIN_LIMIT_CHARS,
+  });
+  if (stdin !== undefined && stdin.length > STDIN_LIMIT_CHARS) {
+    // as the real CLI: refused before anything runs (recording print_faults/huge_prompt_17mib)
+    throw new CliUsageError(
+      "Error: piped stdin input exceeds 10MB. Pass large content as a file path in your prompt instead.",
+    );
+  }
   const piped = stdin?.endsWith("\n") ? stdin.slice(0, -1) : stdin ?? "";
   const prompt = parsed.prompt !== undefined && piped !== ""
     ? `${parsed.prompt}\n${piped}`

@@ -41,6 +41,9 @@ export interface ExitStatus {
   signal: string | null;
 }
 
+/** Frames that answer the client or withdraw a question: never part of a turn's reply. */
+const ANSWERS: ReadonlySet<unknown> = new Set(["control_response", "control_cancel_request"]);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the engine is built from. */
@@ -141,6 +144,7 @@ export class Engine {
   maxThinkingTokens: number | null = null;
   /** The running turn. */
   turn?: TurnState;
+  #turnWaiters: Array<() => void> = [];
   /**
    * Rules the client's permission answers added (`updatedPermissions`), for the rest of the
    * session.
@@ -273,6 +277,21 @@ export class Engine {
     });
   }
 
+  /** Resolves once the running turn has ended (at once when none runs) or the process ended. */
+  turnEnded(): Promise<void> {
+    if (!this.turn || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.#turnWaiters.push(resolve));
+  }
+
+  /** Called by the turn runner as a turn ends: wakes whoever waits for it. */
+  endTurn(turn: TurnState): void {
+    if (this.turn === turn) this.turn = undefined;
+    if (this.#turnWaiters.length === 0) return;
+    const waiters = this.#turnWaiters;
+    this.#turnWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
   /** Whether the process has exited or is exiting. */
   get closed(): boolean {
     return this.#exiting || this.#exit !== undefined;
@@ -342,6 +361,14 @@ export class Engine {
         throw sessionEnded();
       });
     }
+    const turn = this.turn;
+    if (
+      turn && item.cancel === undefined && !turn.resultSent && !turn.abort.aborted &&
+      !ANSWERS.has((item.frame as Frame).type)
+    ) {
+      // a frame of the running turn: an interrupt drops it while it waits for its delay
+      item.cancel = turn.abort;
+    }
     const watch = this.crashes;
     const before = watch?.before(item.frame, this.turn);
     if (before !== undefined) return this.crash(before);
@@ -405,6 +432,7 @@ export class Engine {
     this.ended.abort(sessionEnded());
     this.#exit = status;
     this.#resolveExit(status);
+    if (this.turn) this.endTurn(this.turn);
   }
 
   #dispatch(frame: Frame, session: unknown): void {

@@ -25,6 +25,12 @@ export interface Outgoing {
   delay?: number | Delay;
   /** The frame already encoded (a line ending in a newline): written instead of encoding. */
   bytes?: Uint8Array;
+  /**
+   * The turn the frame belongs to: when it is aborted (an interrupt) while the frame still
+   * waits for its delay, the frame is dropped and its `send` rejects with the reason, as the
+   * real CLI stops a reply the moment it is interrupted.
+   */
+  cancel?: AbortLatch;
 }
 
 /** What an {@linkcode Outbox} needs. */
@@ -274,9 +280,22 @@ export class Outbox {
         yieldNow = false;
         let now = this.#clock.now();
         if (delay > 0) {
-          await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
-            signal: this.#ended.signal,
-          });
+          const cancel = next.item.cancel;
+          if (cancel?.aborted) {
+            this.#drop(next, cancel.reason);
+            continue;
+          }
+          try {
+            await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
+              signal: cancel
+                ? AbortSignal.any([this.#ended.signal, cancel.signal])
+                : this.#ended.signal,
+            });
+          } catch (error) {
+            if (this.#ended.aborted || !cancel?.aborted) throw error;
+            this.#drop(next, cancel.reason);
+            continue;
+          }
           now = this.#clock.now();
         } else {
           this.#pacer.immediate(now);
@@ -302,6 +321,17 @@ export class Outbox {
       this.#rejectQueued();
       this.#wake();
     }
+  }
+
+  /**
+   * Drops a queued frame whose turn was aborted while it waited: its `send` rejects, and the
+   * schedule restarts now (the dropped frame's deadline is not waited for).
+   */
+  #drop(queued: Queued, reason: unknown): void {
+    const i = this.#queue.indexOf(queued);
+    if (i >= 0) this.#queue.splice(i, 1);
+    this.#pacer.restart(this.#clock.now());
+    queued.reject(reason);
   }
 
   #rejectQueued(): void {

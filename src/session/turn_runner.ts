@@ -24,6 +24,7 @@ import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
+import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
 import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
@@ -59,7 +60,7 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
   } catch (error) {
     await endFailedTurn(engine, turn, error);
   } finally {
-    if (engine.turn === turn) engine.turn = undefined;
+    engine.endTurn(turn);
   }
 }
 
@@ -86,6 +87,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     }
   }
   if (!verbatim) await engine.send(initFrame(engine));
+  if (!verbatim && promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);
