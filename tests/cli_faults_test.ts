@@ -478,3 +478,28 @@ Deno.test("a prompt too long for the context: the real CLI's frames, result, tex
     }
   }
 });
+
+// ---- item 7: fault knobs that fail silently --------------------------------------------------
+
+Deno.test("a CLAUDE_MOCK_* value the binary cannot use is an error naming it, never a silent run", async () => {
+  await using box = await sandbox();
+  const bad: Array<[string, string]> = [
+    ["CLAUDE_MOCK_CRASH_AFTER", "three"],
+    ["CLAUDE_MOCK_SPEED", "fast"],
+    ["CLAUDE_MOCK_LIVE", "Bogus"],
+    ["CLAUDE_MOCK_SEED", "abc"],
+    ["CLAUDE_MOCK_TIMING", "quick"],
+    ["CLAUDE_MOCK_HANG", "yes"],
+  ];
+  const runs = await Promise.all(
+    bad.map(([name, value]) =>
+      run("dist/bin.js", ["-p", "hello"], { env: { ...box.env, [name]: value }, cwd: box.dir })
+    ),
+  );
+  runs.forEach((r, i) => {
+    const [name, value] = bad[i];
+    assert.equal(r.code, 1, `${name}=${value}`);
+    assert.equal(r.stdout, "", `${name}=${value}: nothing runs`);
+    assert.match(r.stderr, new RegExp(`^claude-mock: ${name} must be .+, got "${value}"\\n$`));
+  });
+});

@@ -12,6 +12,7 @@ import { runCliProcess } from "./run_cli.ts";
 import { useRealTimer } from "../timing/real_time.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import { serialWriter, type Stdio } from "./_stdio.ts";
+import { flagOn } from "./cli_env.ts";
 
 interface DenoFile {
   write(data: Uint8Array): Promise<number>;
@@ -66,7 +67,7 @@ export async function runMain(): Promise<void> {
       }
       armed = true;
     };
-    if (env.CLAUDE_MOCK_HANG === "1" || env.CLAUDE_MOCK_IGNORE_SIGTERM === "1") arm();
+    if (flagOn(env.CLAUDE_MOCK_HANG) || flagOn(env.CLAUDE_MOCK_IGNORE_SIGTERM)) arm();
     useRealTimer((fn, ms) => {
       arm();
       return signalTimer(fn, ms);

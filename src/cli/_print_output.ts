@@ -140,8 +140,11 @@ export class PrintOutput {
 /** What `--output-format text` prints for a result (the real CLI's texts), newline included. */
 function textOf(result: Record<string, unknown>): string {
   const errors = Array.isArray(result.errors) ? result.errors.map(String) : [];
-  // an interrupted turn (SIGINT): recorded as these two words, with no newline
-  if (String(result.terminal_reason).startsWith("aborted_")) return "Execution error";
+  // an interrupted turn (SIGINT), whose errors are only the CLI's diagnostic: recorded as
+  // these two words, with no newline (print_faults/sigint_text)
+  if (result.subtype === "error_during_execution" && errors[0]?.startsWith("[ede_diagnostic]")) {
+    return "Execution error";
+  }
   switch (result.subtype) {
     case "success":
       return `${String(result.result ?? "")}\n`;

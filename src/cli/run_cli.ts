@@ -17,7 +17,6 @@ import { Session, type SessionOptions } from "../session/session.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
-import type { Timing } from "../timing/timing_profile.ts";
 import {
   appendCapture,
   appendTranscript,
@@ -28,6 +27,7 @@ import {
   stateDir,
 } from "./cli_state.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
+import { MOCK_COMMANDS_MODES, type MockEnv, readMockEnv } from "./cli_env.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { readableOf, readAllStdin, type Stdio, streamStdio, writableOf } from "./_stdio.ts";
 import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
@@ -195,6 +195,9 @@ async function run(io: CliProcess): Promise<number> {
       stderr: writableOf(stdio.writeErr),
     });
   }
+  // the fake's own knobs, checked before anything runs: a bad value is an error, not ignored
+  const knobs = readMockEnv(io.env);
+  for (const warning of knobs.warnings) await stdio.writeErr(encoder.encode(`${warning}\n`));
   const parsed = parseArgv(io.argv);
   const has = (name: string) => parsed.options.has(name);
   const value = (name: string) => {
@@ -256,10 +259,19 @@ async function run(io: CliProcess): Promise<number> {
   if (has("--dangerously-skip-permissions") && !has("--permission-mode")) {
     args.push("--permission-mode", "bypassPermissions");
   }
-  const crash = Number(io.env.CLAUDE_MOCK_CRASH_AFTER || NaN);
   // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
-  const crashAfter = Number.isSafeInteger(crash) && crash >= 0 ? crash : Infinity;
-  const options = sessionOptions(io.env, scenario, invocation);
+  const crashAfter = knobs.crashAfter;
+  const options = sessionOptions(knobs, scenario, invocation);
+  const mockCommands = parsed.mock["mock-commands"] ?? knobs.commands;
+  if (
+    mockCommands !== undefined && !(MOCK_COMMANDS_MODES as readonly string[]).includes(mockCommands)
+  ) {
+    throw new CliUsageError(
+      `error: option '--mock-commands <mode>' argument '${mockCommands}' is invalid. Allowed choices are ${
+        MOCK_COMMANDS_MODES.join(", ")
+      }.`,
+    );
+  }
   // paced output waits on real timers: a signal then must find its handler (exit 143 with the
   // record kept for SIGTERM, an interrupt for SIGINT), not the default action
   if (options.clock === "system") io.beforeWait?.();
@@ -279,10 +291,11 @@ async function run(io: CliProcess): Promise<number> {
     env: io.env,
     invocation,
     ...options,
-    ...liveOption(io, scenario, cwd),
+    ...liveOption(io, knobs, { scenario, cwd }),
+    ...(mockCommands !== undefined ? { mockCommands: mockCommands as "on" | "off" | "live" } : {}),
     output: output.push,
   });
-  const ignoreTerm = io.env.CLAUDE_MOCK_IGNORE_SIGTERM === "1";
+  const ignoreTerm = knobs.ignoreSigterm;
   const onAbort = () => {
     if (!ignoreTerm) session.kill("SIGTERM");
   };
@@ -313,7 +326,7 @@ async function run(io: CliProcess): Promise<number> {
     const crashed = crashAfter === 0 || output.crashed;
     const { written } = output;
     let code = crashed ? 1 : sigint ? 0 : status.signal ? 143 : status.code ?? 1;
-    if (io.env.CLAUDE_MOCK_HANG === "1" && !status.signal && !sigint) {
+    if (knobs.hang && !status.signal && !sigint) {
       code = await hang(io, ignoreTerm);
     }
     if (!has("--no-session-persistence")) {
@@ -373,39 +386,28 @@ function promptsIn(session: Session): string[] {
 
 /** Seed, clock and timing of a run: invocations after the first draw other ids. */
 function sessionOptions(
-  env: Record<string, string | undefined>,
+  knobs: MockEnv,
   scenario: Scenario,
   invocation: number,
 ): Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> {
   const options: Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> = {};
-  const seed = env.CLAUDE_MOCK_SEED !== undefined
-    ? BigInt(env.CLAUDE_MOCK_SEED)
-    : BigInt(scenario.seed ?? getDefaults().seed);
-  if (env.CLAUDE_MOCK_SEED !== undefined || invocation > 1) {
-    options.seed = seed + BigInt(invocation - 1);
-  }
-  const speed = Number(env.CLAUDE_MOCK_SPEED);
-  if (env.CLAUDE_MOCK_SPEED !== undefined && Number.isFinite(speed) && speed >= 0) {
-    options.speedFactor = speed;
-  }
-  const timing = env.CLAUDE_MOCK_TIMING;
-  if (timing !== undefined && timing !== "") {
-    options.timing = timing as Timing;
-    if (timing !== "instant") options.clock = "system";
+  const seed = knobs.seed ?? BigInt(scenario.seed ?? getDefaults().seed);
+  if (knobs.seed !== undefined || invocation > 1) options.seed = seed + BigInt(invocation - 1);
+  if (knobs.speed !== undefined) options.speedFactor = knobs.speed;
+  if (knobs.timing !== undefined) {
+    options.timing = knobs.timing;
+    if (knobs.timing !== "instant") options.clock = "system";
   }
   return options;
 }
 
 /** Live mode: `CLAUDE_MOCK_LIVE` (`1`, or tool names) or the scenario's `live`. */
 function liveOption(
-  io: Pick<CliProcess, "env" | "beforeWait">,
-  scenario: Scenario,
-  cwd: string,
+  io: Pick<CliProcess, "beforeWait">,
+  knobs: MockEnv,
+  { scenario, cwd }: { scenario: Scenario; cwd: string },
 ): Pick<SessionOptions, "runTool"> {
-  const fromEnv = io.env.CLAUDE_MOCK_LIVE;
-  const live = fromEnv !== undefined && fromEnv !== ""
-    ? (["1", "true"].includes(fromEnv) ? true : fromEnv === "0" ? false : fromEnv.split(","))
-    : scenario.live;
+  const live = knobs.live ?? scenario.live;
   if (!live) return {};
   // the tools run programs and touch files: a run that may wait on them
   io.beforeWait?.();

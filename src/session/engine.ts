@@ -74,6 +74,8 @@ export interface EngineOptions {
   runTool?: ToolRunner;
   /** Where stdout's lines go instead of a stream (`SessionOptions.output`). */
   output?: (line: Uint8Array) => void | Promise<void>;
+  /** How `__mock__` prompts are taken (`SessionOptions.mockCommands`). */
+  mockCommands?: "on" | "off" | "live";
 }
 
 /**
@@ -106,6 +108,8 @@ export class Engine {
   readonly env: Record<string, string | undefined>;
   /** Runs tools for real (the binary's live mode), if set. */
   readonly runTool?: ToolRunner;
+  /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
+  readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */
   readonly clock: Clock;
   /** Ids, session id, model, permission mode, cwd, time. */
@@ -204,6 +208,15 @@ export class Engine {
     this.flags = flags;
     this.env = options.env;
     this.runTool = options.runTool;
+    const commands = options.mockCommands ?? "on";
+    if (commands !== "on" && commands !== "off" && commands !== "live") {
+      throw new RangeError(
+        `Cannot start a session: 'mockCommands' must be "on", "off" or "live", got ${
+          JSON.stringify(commands)
+        }`,
+      );
+    }
+    this.mockCommands = commands;
     this.writes = options.writes;
     this.clock = options.clock === "system"
       ? new SystemClock()

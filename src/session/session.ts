@@ -70,6 +70,16 @@ export interface SessionOptions {
    */
   runTool?: ToolRunner;
   /**
+   * How a prompt whose whole text is a `__mock__` command is taken (default `"on"`): `"on"`
+   * runs it as the command (a tool use it asks for gets the command's result, never a live
+   * run); `"off"` takes it as an ordinary prompt, matched against the exchanges like any
+   * other (for sessions whose users' text must never drive the mock); `"live"` runs it, and
+   * lets a tool use it asks for run live when the session runs tools live (`runTool`, the
+   * fake binary's `CLAUDE_MOCK_LIVE`), after the usual permission checks: a prompt can then
+   * run a real shell command, so it must be asked for.
+   */
+  mockCommands?: "on" | "off" | "live";
+  /**
    * Where the session's stdout goes instead of {@linkcode Session.readable}: each
    * stream-json line's bytes (newline included), in order. A promise it returns holds
    * further output back until it settles (up to 16 lines in flight); a rejection or a
@@ -134,6 +144,7 @@ export class Session {
       invocation: options.invocation,
       runTool: options.runTool,
       output: options.output,
+      mockCommands: options.mockCommands,
     });
     this.#engine = engine;
     this.scenario = scenario;
