@@ -255,7 +255,7 @@ async function run(io: CliProcess): Promise<number> {
   const invocation = await nextInvocation(stateDir(io.env));
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const prompt = input?.prompt;
-  const args = [...parsed.args];
+  const args = await withSettingsFile(parsed, io.cwd);
   if (has("--dangerously-skip-permissions") && !has("--permission-mode")) {
     args.push("--permission-mode", "bypassPermissions");
   }
@@ -412,6 +412,42 @@ function liveOption(
   // the tools run programs and touch files: a run that may wait on them
   io.beforeWait?.();
   return { runTool: liveToolRunner(cwd, live === true ? LIVE_TOOLS : live) };
+}
+
+/**
+ * The engine's arguments, with `--settings` resolved as the real CLI resolves it: JSON as
+ * given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
+ * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
+ * before anything runs: `--settings '{not json'` is such a path.
+ */
+async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string[]> {
+  const args = [...parsed.args];
+  const value = parsed.options.get("--settings");
+  if (typeof value !== "string") return args;
+  try {
+    JSON.parse(value);
+    return args;
+  } catch {
+    // not JSON: a path
+  }
+  const path = value.startsWith("/") ? value : `${cwd}/${value}`;
+  const { readText } = await import("./_fs.ts");
+  let text: string;
+  try {
+    text = await readText(path);
+  } catch {
+    throw new CliUsageError(`Error: Settings file not found: ${path}`);
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new CliUsageError(
+      `Error: Settings file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  // the settings as the engine reads them: `--settings <json>` (the last one given wins)
+  args.push("--settings", text);
+  return args;
 }
 
 /** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */

@@ -14,6 +14,7 @@ import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
 import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
+import { rulesFromSettings } from "../scenario/permission_rules.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import type { Clock } from "../timing/clock.ts";
 import { getDefaults } from "../timing/defaults.ts";
@@ -231,6 +232,13 @@ export class Engine {
       throw new RangeError(
         `Cannot start a session: 'speedFactor' must be a number from 0 to ${maxSpeed}, got ${this.speed}`,
       );
+    }
+    try {
+      // read now, so a bad --settings fails the start, not a turn that blames its steps
+      rulesFromSettings(flags.settings);
+    } catch (error) {
+      const Class = error instanceof SyntaxError ? SyntaxError : TypeError;
+      throw new Class(`Cannot start a session: ${(error as Error).message}`);
     }
     const controlTimeoutMs = options.controlTimeoutMs ?? 60_000;
     if (

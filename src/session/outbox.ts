@@ -193,11 +193,15 @@ export class Outbox {
       const now = this.#clock.now();
       const yieldNow = this.#yieldDue();
       if (delay <= 0 && !yieldNow && (this.#controller.desiredSize ?? 0) > 0) {
+        let bytes: Uint8Array;
+        try {
+          bytes = item.bytes ?? this.#encode(item.frame, now);
+        } catch (error) {
+          // a frame that cannot be encoded fails its own send, never synchronously
+          return Promise.reject(error);
+        }
         this.#pacer.immediate(now);
-        this.#controller.enqueue(
-          item.bytes ??
-            ENCODER.encode(encodeFrame(this.#stampTimes ? stamp(item.frame, now) : item.frame)),
-        );
+        this.#controller.enqueue(bytes);
         return DONE;
       }
       return this.#enqueueSlow(item, delay, yieldNow);
@@ -255,6 +259,10 @@ export class Outbox {
     return this.#sink.pending > 0 ? this.#waitForWake() : DONE;
   }
 
+  #encode(frame: Frame | RawLine, now: number): Uint8Array {
+    return ENCODER.encode(encodeFrame(this.#stampTimes ? stamp(frame, now) : frame));
+  }
+
   #delayOf(item: Outgoing): number {
     const frame = item.frame as { type?: unknown };
     return this.#pacer.delay(item.delay, typeof frame.type === "string" ? frame.type : undefined);
@@ -306,12 +314,15 @@ export class Outbox {
         }
         if (this.#closed) break;
         this.#queue.shift();
-        this.#controller.enqueue(
-          next.item.bytes ??
-            ENCODER.encode(
-              encodeFrame(this.#stampTimes ? stamp(next.item.frame, now) : next.item.frame),
-            ),
-        );
+        let bytes: Uint8Array;
+        try {
+          bytes = next.item.bytes ?? this.#encode(next.item.frame, now);
+        } catch (error) {
+          // it fails its own send; the frames behind it go on
+          next.reject(error);
+          continue;
+        }
+        this.#controller.enqueue(bytes);
         next.resolve();
       }
     } catch (error) {
