@@ -349,7 +349,7 @@ Deno.test("fuzzed sessions: answers late or never, interrupts and kills anywhere
   }
 });
 
-Deno.test("an interrupt while a frame waits for its delay drops that frame at once and ends the turn", async () => {
+Deno.test("an interrupt while a frame waits for its delay ends the wait at once and the turn", async () => {
   // a clock whose time never moves: a paced wait ends only when it is called off
   const stopped = {
     kind: "system" as const,
@@ -380,7 +380,15 @@ Deno.test("an interrupt while a frame waits for its delay drops that frame at on
   assert.equal(await interrupted, true);
   session.endInput();
   const frames = (await reading).trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(frames.map((f) => f.type), ["system", "system", "user", "result", "system"]);
-  assert.equal(frames[3].terminal_reason, "aborted_streaming");
+  // the waiting message goes out at once, then the interruption's frames
+  assert.deepEqual(frames.map((f) => f.type), [
+    "system",
+    "system",
+    "assistant",
+    "user",
+    "result",
+    "system",
+  ]);
+  assert.equal(frames[4].terminal_reason, "aborted_streaming");
   assert.equal(await session.interrupt(), false, "nothing left to interrupt");
 });

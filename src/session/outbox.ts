@@ -27,8 +27,8 @@ export interface Outgoing {
   bytes?: Uint8Array;
   /**
    * The turn the frame belongs to: when it is aborted (an interrupt) while the frame still
-   * waits for its delay, the frame is dropped and its `send` rejects with the reason, as the
-   * real CLI stops a reply the moment it is interrupted.
+   * waits for its delay, the wait ends and the frame goes out at once (an interrupted paced
+   * reply does not run out its delays first).
    */
   cancel?: AbortLatch;
 }
@@ -289,22 +289,21 @@ export class Outbox {
         let now = this.#clock.now();
         if (delay > 0) {
           const cancel = next.item.cancel;
-          if (cancel?.aborted) {
-            this.#drop(next, cancel.reason);
-            continue;
-          }
-          try {
-            await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
-              signal: cancel
-                ? AbortSignal.any([this.#ended.signal, cancel.signal])
-                : this.#ended.signal,
-            });
-          } catch (error) {
-            if (this.#ended.aborted || !cancel?.aborted) throw error;
-            this.#drop(next, cancel.reason);
-            continue;
+          if (!cancel?.aborted) {
+            try {
+              await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
+                signal: cancel
+                  ? AbortSignal.any([this.#ended.signal, cancel.signal])
+                  : this.#ended.signal,
+              });
+            } catch (error) {
+              if (this.#ended.aborted || !cancel?.aborted) throw error;
+            }
           }
           now = this.#clock.now();
+          // its turn was interrupted while it waited: it goes out now, as a delta already on
+          // its way reaches the real CLI's output, and the schedule restarts from here
+          if (cancel?.aborted) this.#pacer.restart(now);
         } else {
           this.#pacer.immediate(now);
           if (yieldHere || this.#yieldDue()) await this.#yield();
@@ -332,17 +331,6 @@ export class Outbox {
       this.#rejectQueued();
       this.#wake();
     }
-  }
-
-  /**
-   * Drops a queued frame whose turn was aborted while it waited: its `send` rejects, and the
-   * schedule restarts now (the dropped frame's deadline is not waited for).
-   */
-  #drop(queued: Queued, reason: unknown): void {
-    const i = this.#queue.indexOf(queued);
-    if (i >= 0) this.#queue.splice(i, 1);
-    this.#pacer.restart(this.#clock.now());
-    queued.reject(reason);
   }
 
   #rejectQueued(): void {
