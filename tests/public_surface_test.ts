@@ -20,6 +20,7 @@ const SURFACE_TEXT: Record<string, string> = {
     FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput
     HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions HookOutput
     HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
+    LoadScenarioOptions
     MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH Matcher MessageFileOptions MessageOf MessageOptions
     MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
     MockCompactBoundaryOptions MockDefaults MockDuplex MockErrorOptions

@@ -18,7 +18,7 @@ import type {
   ClientMcpAnswer,
   ClientPermissionAnswer,
 } from "./client_answers.ts";
-import { MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
+import { directStdio, MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 import { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./mock_sdk_options.ts";
 
 /** Options for {@linkcode MockTransport}: the session's, minus the command line. */
@@ -90,9 +90,15 @@ export class MockTransport {
    * `--max-turns`, `--permission-mode`, ...).
    */
   readonly spawn = (options: SpawnOptionsLike): MockProcess => {
-    const session = this.#start(options.args ?? [], "spawn()", options.env);
+    // the SDK's Node streams wired straight to the session (no Web Streams in between),
+    // unless the session's lines go to an `output` function of the caller's
+    const direct = this.#options.output ? undefined : directStdio();
+    const session = this.#start(options.args ?? [], "spawn()", options.env, direct?.output);
     this.#answers.attach(session);
-    return new MockProcess(session, { signal: options.signal });
+    return new MockProcess(session, {
+      signal: options.signal,
+      ...(direct ? { stdio: direct.attach(session) } : {}),
+    });
   };
 
   /**
@@ -275,6 +281,7 @@ export class MockTransport {
     args: readonly string[],
     by: string,
     env: Record<string, string | undefined> | undefined,
+    output?: (line: Uint8Array) => void | Promise<void>,
   ): Session {
     if (this.#closedEarly) {
       throw new TypeError(
@@ -287,7 +294,12 @@ export class MockTransport {
       );
     }
     this.#connectedBy = by;
-    const session = new Session(this.scenario, { ...this.#options, args, env });
+    const session = new Session(this.scenario, {
+      ...this.#options,
+      args,
+      env,
+      ...(output ? { output } : {}),
+    });
     this.#session = session;
     session.exited.then((status) => this.#resolveExited(status));
     return session;

@@ -194,6 +194,8 @@ export class Engine {
   #exiting = false;
   #inputClosed = false;
   #splitter = new LineSplitter();
+  #reading = false;
+  #later?: (string | Uint8Array)[];
   #lineSink: LineSink = { enqueue: (line) => this.#onLine(line) };
   #session: unknown;
   #queue: UserFrame[] = [];
@@ -341,17 +343,35 @@ export class Engine {
    */
   input(chunk: string | Uint8Array): void {
     if (this.#inputClosed) return;
+    if (this.#reading) {
+      // written from inside the handling of an earlier chunk (a client that answers as it
+      // reads our output, synchronously): taken once that chunk is done, in order
+      (this.#later ??= []).push(chunk);
+      return;
+    }
+    this.#reading = true;
     try {
       this.#splitter.push(chunk, this.#lineSink);
+      while (this.#later && this.#later.length > 0 && !this.#inputClosed) {
+        this.#splitter.push(this.#later.shift()!, this.#lineSink);
+      }
     } catch (error) {
+      this.#later = undefined;
       this.endInput();
       throw error;
+    } finally {
+      this.#reading = false;
     }
   }
 
   /** stdin closed: a last line without newline is taken, then the process winds down. */
   endInput(): void {
     if (this.#inputClosed) return;
+    if (this.#reading) {
+      // closed from inside the handling of a chunk: after the chunks still to take
+      queueMicrotask(() => this.endInput());
+      return;
+    }
     try {
       this.#splitter.end(this.#lineSink);
     } finally {
