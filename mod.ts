@@ -167,7 +167,7 @@ export {
   scenarioFromJSON,
   type ScenarioFromJSONOptions,
 } from "./src/scenario/scenario_from_json.ts";
-export { loadScenario } from "./src/scenario/load_scenario.ts";
+export { loadScenario, type LoadScenarioOptions } from "./src/scenario/load_scenario.ts";
 export { scenarioToJSON } from "./src/scenario/scenario_to_json.ts";
 // the session, for raw use
 export { Session, type SessionOptions } from "./src/session/session.ts";

@@ -25,7 +25,7 @@ const SURFACE_TEXT: Record<string, string> = {
     FailureName FailureStep FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES
     HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
     HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
-    HookSpecificOutput HooksOption InterceptionOptions MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH
+    HookSpecificOutput HooksOption InterceptionOptions LoadScenarioOptions MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH
     Matcher MessageFileOptions MessageOf MessageOptions MessagePart MessageStep MockClaudeOptions
     MockCommand MockCommandBuilders MockCommandName MockCompactBoundaryOptions MockDefaults
     MockDuplex MockErrorOptions MockPermissionRequestOptions MockProcess MockResultOptions
