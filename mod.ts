@@ -143,7 +143,7 @@ export {
   scenarioFromJSON,
   type ScenarioFromJSONOptions,
 } from "./src/scenario/scenario_from_json.ts";
-export { loadScenario } from "./src/scenario/load_scenario.ts";
+export { loadScenario, type LoadScenarioOptions } from "./src/scenario/load_scenario.ts";
 // the app's side: queries, permissions, hooks
 export type {
   AnyQueryFunction,

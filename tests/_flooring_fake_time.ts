@@ -1,13 +1,23 @@
-// A fake clock that behaves as @std/testing's FakeTime does where it matters to deadlines:
-// it replaces Date.now, setTimeout and clearTimeout on globalThis, floors every delay to
-// whole milliseconds, and runs a timer armed during a tick for "now" inside that same tick.
-// @std/testing cannot be installed here (no JSR), so tests use this stand-in.
+// A stand-in for @std/testing's FakeTime, which cannot be installed here: JSR is out of reach
+// and no npm package carries it (issue 21 item 10 looked for one). It follows FakeTime's
+// documented behaviour where the SDK and the mock meet it: it replaces Date.now, setTimeout,
+// clearTimeout, setInterval, clearInterval and AbortSignal.timeout on globalThis; its timer ids
+// are plain numbers (no unref); it floors every delay to whole milliseconds (an interval to at
+// least 1); it passes setTimeout's extra arguments to the callback; and a timer armed during a
+// tick for "now" runs inside that same tick.
 
 interface Timer {
   id: number;
   at: number;
-  fn: () => void;
+  fn: (...args: unknown[]) => void;
+  args: unknown[];
+  every?: number;
 }
+
+type Saved = Record<"setTimeout" | "clearTimeout" | "setInterval" | "clearInterval", unknown> & {
+  now: () => number;
+  timeout: (ms: number) => AbortSignal;
+};
 
 export class FlooringFakeTime {
   now: number;
@@ -15,7 +25,7 @@ export class FlooringFakeTime {
   armed = 0;
   #timers: Timer[] = [];
   #nextId = 1;
-  #saved: { setTimeout: unknown; clearTimeout: unknown; now: () => number };
+  #saved: Saved;
 
   constructor(start = 0) {
     this.now = start;
@@ -23,19 +33,34 @@ export class FlooringFakeTime {
     this.#saved = {
       setTimeout: g.setTimeout,
       clearTimeout: g.clearTimeout,
+      setInterval: g.setInterval,
+      clearInterval: g.clearInterval,
       now: Date.now,
+      timeout: AbortSignal.timeout,
     };
-    g.setTimeout = (fn: () => void, ms = 0) => {
+    const arm = (every: boolean) => (fn: () => void, ms = 0, ...args: unknown[]) => {
       this.armed++;
       const id = this.#nextId++;
-      const delay = Math.max(0, Math.floor(Number(ms) || 0));
-      this.#timers.push({ id, at: this.now + delay, fn });
+      const delay = Math.max(every ? 1 : 0, Math.floor(Number(ms) || 0));
+      this.#timers.push({ id, at: this.now + delay, fn, args, ...(every ? { every: delay } : {}) });
       return id;
     };
-    g.clearTimeout = (id: number) => {
+    const clear = (id: unknown) => {
       this.#timers = this.#timers.filter((t) => t.id !== id);
     };
+    g.setTimeout = arm(false);
+    g.setInterval = arm(true);
+    g.clearTimeout = clear;
+    g.clearInterval = clear;
     Date.now = () => this.now;
+    AbortSignal.timeout = (ms: number) => {
+      const controller = new AbortController();
+      (g.setTimeout as (fn: () => void, ms: number) => number)(
+        () => controller.abort(new DOMException("Signal timed out.", "TimeoutError")),
+        ms,
+      );
+      return controller.signal;
+    };
   }
 
   /** Runs every timer due up to now + ms, in order; timers armed for "now" run in the same tick. */
@@ -51,7 +76,8 @@ export class FlooringFakeTime {
       }
       this.#timers.shift();
       this.now = Math.max(this.now, next.at);
-      next.fn();
+      if (next.every !== undefined) this.#timers.push({ ...next, at: next.at + next.every });
+      next.fn(...next.args);
     }
     this.now = end;
   }
@@ -81,6 +107,13 @@ export class FlooringFakeTime {
     const g = globalThis as unknown as Record<string, unknown>;
     g.setTimeout = this.#saved.setTimeout;
     g.clearTimeout = this.#saved.clearTimeout;
+    g.setInterval = this.#saved.setInterval;
+    g.clearInterval = this.#saved.clearInterval;
     Date.now = this.#saved.now;
+    AbortSignal.timeout = this.#saved.timeout;
+  }
+
+  [Symbol.dispose](): void {
+    this.restore();
   }
 }

@@ -142,3 +142,10 @@ Deno.test("cassette: a tape from another CLI version warns, and node:test's file
   await ask(tape.spawn, "hello");
   await tape.close();
 });
+
+Deno.test("cassette: a CLAUDE_MOCK_RECORD it cannot read is an error naming it", async (t) => {
+  await assert.rejects(
+    cassette(t, "hello", { env: { CLAUDE_MOCK_RECORD: "yes" }, args: [] }),
+    /CLAUDE_MOCK_RECORD must be 1 or 0 \(true or false\), got "yes"/,
+  );
+});

@@ -91,3 +91,49 @@ Deno.test("the SDK's own timers: a virtual-clock session needs no fake time, unl
     ticks.uninstall();
   }
 });
+
+Deno.test("FakeTime semantics: an app's own timeout that aborts a query settles (the SDK's timers get ids it can unref)", async () => {
+  const errors: string[] = [];
+  const onError = (event: ErrorEvent) => {
+    event.preventDefault();
+    errors.push(String(event.error?.message ?? event.message));
+  };
+  globalThis.addEventListener("error", onError);
+  const time = new FlooringFakeTime(Date.UTC(2026, 0, 1));
+  try {
+    const scenario = new ScenarioBuilder({ timing: "slow", seed: 3 })
+      .on("hi").respond("A long answer. ".repeat(50)).build();
+    const mock = new MockTransport(scenario, { clock: "system" });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500); // the app's timeout, on the fake clock
+    const run = (async () => {
+      const types: string[] = [];
+      try {
+        for await (
+          const m of query({
+            prompt: "hi",
+            options: {
+              spawnClaudeCodeProcess: mock.spawn,
+              abortController: controller,
+              includePartialMessages: true,
+            },
+          })
+        ) types.push(m.type);
+      } catch (error) {
+        return { types, error: (error as Error).message };
+      }
+      return { types, error: undefined };
+    })();
+    const { types, error } = await settleWithFakeTime(run, time);
+    assert.match(String(error), /aborted by user/);
+    assert.ok(types.includes("stream_event"), "the reply had started when the app gave up");
+    assert.ok(!types.includes("result"));
+    // the SDK's grace period ran on fake time, then it ended the process
+    assert.deepEqual(await mock.exited, { code: null, signal: "SIGTERM" });
+    assert.deepEqual(errors, [], "no uncaught error (setTimeout(...).unref is not a function)");
+    assert.equal(typeof setTimeout(() => {}, 0), "number", "the fake's own ids are back");
+  } finally {
+    time.restore();
+    globalThis.removeEventListener("error", onError);
+  }
+});

@@ -230,3 +230,79 @@ Deno.test("__mock__ commands in print mode: claude -p '<command>'", async () => 
   assert.equal(bad.code, 1);
   assert.match(bad.stdout, /__mock__: unknown command "nope"/);
 });
+
+// ---- the off switch, and live tools (issue 21 item 11) --------------------------------------
+
+/** Runs the fake binary in `dir` with a prompt; resolves with its exit code and stdout. */
+async function fakeRun(
+  fake: { path: string; env: Record<string, string> },
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(fake.path, {
+    args,
+    env: { ...fake.env, ...env },
+    cwd: dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+Deno.test("__mock__ and live tools: a command's Bash never runs a real shell unless mock commands are 'live'", async () => {
+  await using fake = await installFakeClaude();
+  const dir = await Deno.makeTempDir({ prefix: "claude-mock-commands-" });
+  try {
+    const prompt = mockCommand.sequence([
+      mockCommand.toolUse("Bash", { command: "touch pwned" }),
+      mockCommand.textResponse("Done."),
+    ]);
+    const args = ["-p", prompt, "--allowedTools", "Bash"];
+    const live = { CLAUDE_MOCK_LIVE: "1" };
+    const plain = await fakeRun(fake, dir, args, live);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(plain.stdout, "Done.\n");
+    await assert.rejects(Deno.stat(`${dir}/pwned`), Deno.errors.NotFound, "no real shell ran");
+    // the explicit opt-in, by environment variable or option
+    const optedIn = await fakeRun(fake, dir, args, { ...live, CLAUDE_MOCK_COMMANDS: "live" });
+    assert.equal(optedIn.code, 0, optedIn.stderr);
+    assert.ok((await Deno.stat(`${dir}/pwned`)).isFile, "the opted-in command ran the shell");
+    await Deno.remove(`${dir}/pwned`);
+    await fakeRun(fake, dir, [...args, "--mock-commands", "live"], live);
+    assert.ok((await Deno.stat(`${dir}/pwned`)).isFile);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("__mock__ off switch: the prompt is an ordinary prompt (option, environment variable, MockTransport)", async () => {
+  await using fake = await installFakeClaude();
+  const prompt = mockCommand.textResponse("From the command.");
+  const on = await fakeRun(fake, fake.dir, ["-p", prompt]);
+  assert.equal(on.stdout, "From the command.\n");
+  const off = await fakeRun(fake, fake.dir, ["-p", prompt, "--mock-commands", "off"]);
+  assert.equal(off.stdout, "Hello! How can I help?\n", "the default reply, as for any prompt");
+  const offEnv = await fakeRun(fake, fake.dir, ["-p", prompt], { CLAUDE_MOCK_COMMANDS: "off" });
+  assert.equal(offEnv.stdout, "Hello! How can I help?\n");
+  const bad = await fakeRun(fake, fake.dir, ["-p", prompt, "--mock-commands", "maybe"]);
+  assert.equal(bad.code, 1);
+  assert.match(
+    bad.stderr,
+    /--mock-commands <mode>' argument 'maybe' is invalid\. Allowed choices are on, off, live/,
+  );
+  const badEnv = await fakeRun(fake, fake.dir, ["-p", prompt], { CLAUDE_MOCK_COMMANDS: "nope" });
+  assert.equal(badEnv.code, 1);
+  assert.match(badEnv.stderr, /CLAUDE_MOCK_COMMANDS must be on, off or live, got "nope"/);
+
+  const mock = new MockTransport(undefined, { mockCommands: "off" });
+  const { messages, error } = await runQuery(mock, prompt);
+  assert.match(String(error?.message), /no exchange of scenario matched user message/);
+  assert.equal(messages.filter((m) => m.type === "assistant").length, 0);
+  assert.throws(
+    () => new MockTransport(undefined, { mockCommands: "sometimes" as "on" }).connect(),
+    /'mockCommands' must be "on", "off" or "live", got "sometimes"/,
+  );
+});

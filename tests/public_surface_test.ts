@@ -21,12 +21,12 @@ const SURFACE_TEXT: Record<string, string> = {
     ClientMcpAnswer ClientPermissionAnswer ClientRequest Clock CompactOptions ContextUsageBaseline
     ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep Exchange
     ExchangeBuilder ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep Frame
-    HookCallbackFunction HookCallbackInput HookEventName HookInvocation HookMatcherEntry
-    HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
+    HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
+    HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
     HookSpecificOutput HooksOption IdGenerator InstalledSdkInfo InterceptionOptions
-    MOCK_EXECUTABLE_PATH Matcher MessageOf MessageOptions MessagePart MessageStep
-    MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockTransport MockTransportOptions
-    PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
+    LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher MessageOf MessageOptions MessagePart
+    MessageStep MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockTransport
+    MockTransportOptions PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
     PermissionRecorderOptions PermissionResponder PermissionResponderContext PermissionResponse
     PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf
     QueryPrompt QueryResultMessage QueryRun QueryUserMessage RawStep RecordedAnswer
@@ -166,9 +166,9 @@ const SURFACE_TEXT: Record<string, string> = {
     CliVersion CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline
     ControlError ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep
     ErrorListener Exchange ExitListener ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
-    Frame HOOK_EVENT_NAMES HookContextEvent HookEventName IdGenerator InstalledSdkInfo Matcher
-    MessagePart MessageStep MockProcess PermissionDecisionName PermissionRules PermissionVerdict
-    ProcessBody RawStep RecordedAnswer RedactedThinkingBlock RequestStep ResolveCliVersionOptions
+    Frame HOOK_EVENT_NAMES HookEventName IdGenerator InstalledSdkInfo Matcher MessagePart
+    MessageStep MockProcess PermissionDecisionName PermissionRules PermissionVerdict ProcessBody
+    RawStep RecordedAnswer RedactedThinkingBlock RequestStep ResolveCliVersionOptions
     ResultOptions ResultStep ResultSubtype RuleSource Scenario ScriptedToolCall Session
     SessionOptions SkillSpec SpawnOptionsLike Step StepSource TerminalReason TextBlock
     ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent

@@ -64,9 +64,9 @@ export type ErrorListener = (error: Error) => void;
  */
 export class MockProcess<B extends ProcessBody = Session> {
   /** The process's stdin (the SDK writes here). */
-  readonly stdin: Writable;
+  readonly stdin!: Writable;
   /** The process's stdout (the SDK reads here). */
-  readonly stdout: Readable;
+  readonly stdout!: Readable;
   /** The process's stderr (the SDK's `stderr` option reads here), when it was given one. */
   readonly stderr?: Readable;
   /** The session (or other body) behind it. */
@@ -78,14 +78,29 @@ export class MockProcess<B extends ProcessBody = Session> {
 
   /**
    * Wraps `session`; `signal` (the SDK's forwarded abort) kills it when aborted; `stderr` is
-   * the stream the session's stderr lines are pushed into (ended when it exits).
+   * the stream the session's stderr lines are pushed into (ended when it exits). `stdio`:
+   * streams already wired to the session (what `MockTransport.spawn` makes with
+   * {@linkcode directStdio}), used instead of adapting its Web Streams.
    */
-  constructor(session: B, options: { signal?: AbortSignal; stderr?: Readable } = {}) {
+  constructor(
+    session: B,
+    options: {
+      signal?: AbortSignal;
+      stderr?: Readable;
+      stdio?: { stdin: Writable; stdout: Readable };
+    } = {},
+  ) {
     this.session = session;
     if (options.stderr) {
       const stderr = options.stderr;
       this.stderr = stderr;
       session.exited.then(() => stderr.push(null));
+    }
+    if (options.stdio) {
+      this.stdin = options.stdio.stdin;
+      this.stdout = options.stdio.stdout;
+      this.#watch(session, options.signal);
+      return;
     }
     const writer = session.writable.getWriter();
     writer.closed.catch(() => {});
@@ -129,10 +144,13 @@ export class MockProcess<B extends ProcessBody = Session> {
         done(error);
       },
     });
+    this.#watch(session, options.signal);
+  }
+
+  #watch(session: B, signal: AbortSignal | undefined): void {
     // A write after exit fails the Node stream: report it like a real pipe would (EPIPE),
     // never as an uncaught exception.
     this.stdin.on("error", () => {});
-    const signal = options.signal;
     if (signal) {
       const onAbort = () => this.kill("SIGTERM");
       if (signal.aborted) onAbort();
@@ -199,4 +217,86 @@ export class MockProcess<B extends ProcessBody = Session> {
     this.#signalCode = status.signal as NodeJS.Signals | null;
     this.#events.emit("exit", status.code, this.#signalCode);
   }
+}
+
+/**
+ * Node streams wired straight to a session, with no Web Stream between: `output` is the
+ * session's `output` function (each line is pushed to `stdout`; a full buffer holds the
+ * session back until the reader takes more), and `attach` makes the `stdin` that writes into
+ * the session and ends `stdout` once the session has exited. A reader that destroys `stdout`
+ * is a broken pipe. What `MockTransport.spawn` runs the SDK's process on. Internal.
+ */
+export function directStdio(): {
+  output: (line: Uint8Array) => void | Promise<void>;
+  attach: (
+    session: ProcessBody & { write(chunk: Uint8Array | string): void; endInput(): void },
+  ) => {
+    stdin: Writable;
+    stdout: Readable;
+  };
+} {
+  let waiting: Array<() => void> = [];
+  let gone = false;
+  const early: Uint8Array[] = [];
+  let stdout: Readable | undefined;
+  const output = (line: Uint8Array): void | Promise<void> => {
+    if (gone) throw new Error("EPIPE: the reader went away");
+    if (!stdout) {
+      early.push(line);
+      return;
+    }
+    if (stdout.push(line)) return;
+    return new Promise<void>((resolve, reject) => {
+      waiting.push(() => (gone ? reject(new Error("EPIPE: the reader went away")) : resolve()));
+    });
+  };
+  const wake = () => {
+    if (waiting.length === 0) return;
+    const woken = waiting;
+    waiting = [];
+    for (const w of woken) w();
+  };
+  const attach = (
+    session: ProcessBody & { write(chunk: Uint8Array | string): void; endInput(): void },
+  ) => {
+    stdout = new Readable({
+      read: wake,
+      destroy(error, done) {
+        gone = true;
+        wake();
+        done(error);
+      },
+    });
+    for (const line of early.splice(0)) stdout.push(line);
+    session.exited.then(() => {
+      if (!gone) stdout!.push(null);
+    });
+    const stdin = new Writable({
+      decodeStrings: false,
+      // taken on a later microtask, as through a stream: a client that writes while it reads
+      // our output is never handled in the middle of that output
+      write(chunk, _encoding, done) {
+        queueMicrotask(() => {
+          try {
+            session.write(chunk);
+            done();
+          } catch (error) {
+            done(error as Error);
+          }
+        });
+      },
+      final(done) {
+        queueMicrotask(() => {
+          session.endInput();
+          done();
+        });
+      },
+      destroy(error, done) {
+        session.endInput();
+        done(error);
+      },
+    });
+    return { stdin, stdout };
+  };
+  return { output, attach };
 }

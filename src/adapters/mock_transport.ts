@@ -20,7 +20,7 @@ import type {
   ClientPermissionAnswer,
 } from "./client_answers.ts";
 import { findInstalledSdk } from "./installed_sdk.ts";
-import { MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
+import { directStdio, MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 import { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./mock_sdk_options.ts";
 
 /** Options for {@linkcode MockTransport}: the session's, minus the command line. */
@@ -94,14 +94,19 @@ export class MockTransport {
   readonly spawn = (options: SpawnOptionsLike): MockProcess => {
     // the process's stderr (what the CLI writes there: a malformed stream's lines, ...)
     const stderr = new Readable({ read() {} });
-    const session = this.#start(
-      options.args ?? [],
-      "spawn()",
-      options.env,
-      (text) => stderr.push(text),
-    );
+    // the SDK's Node streams wired straight to the session (no Web Streams in between),
+    // unless the session's lines go to an `output` function of the caller's
+    const direct = this.#options.output ? undefined : directStdio();
+    const session = this.#start(options.args ?? [], "spawn()", options.env, {
+      stderr: (text) => stderr.push(text),
+      ...(direct ? { output: direct.output } : {}),
+    });
     this.#answers.attach(session);
-    return new MockProcess(session, { signal: options.signal, stderr });
+    return new MockProcess(session, {
+      signal: options.signal,
+      stderr,
+      ...(direct ? { stdio: direct.attach(session) } : {}),
+    });
   };
 
   /**
@@ -284,7 +289,10 @@ export class MockTransport {
     args: readonly string[],
     by: string,
     env: Record<string, string | undefined> | undefined,
-    stderr?: (text: string) => void,
+    io: {
+      stderr?: (text: string) => void;
+      output?: (line: Uint8Array) => void | Promise<void>;
+    } = {},
   ): Session {
     if (this.#closedEarly) {
       throw new TypeError(
@@ -301,10 +309,11 @@ export class MockTransport {
     const installedSdk = () => findInstalledSdk(currentDir());
     const session = new Session(this.scenario, {
       installedSdk,
-      ...(stderr ? { stderr } : {}),
+      ...(io.stderr ? { stderr: io.stderr } : {}),
       ...this.#options,
       args,
       env,
+      ...(io.output ? { output: io.output } : {}),
     });
     this.#session = session;
     session.exited.then((status) => this.#resolveExited(status));

@@ -8,6 +8,11 @@
  */
 
 import { machineIdentity } from "./_machine.ts";
+import {
+  ENCODED_DETECTORS,
+  SECRET_DETECTORS as SECRETS,
+  secretKeyPlaceholder,
+} from "./_secret_patterns.ts";
 import type { ScrubOptions } from "./scrub_tape.ts";
 import { isFrameEntry, type Tape } from "./tape.ts";
 
@@ -47,70 +52,12 @@ export const isPlaceholder = (text: string): boolean => /^<[A-Z_]+>$/.test(text)
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
 
-/** Keys whose string values are secrets, normalized (lower case, `-` as `_`). */
-const SECRET_KEYS = new Set([
-  "anthropic_api_key",
-  "anthropic_auth_token",
-  "claude_code_oauth_token",
-  "api_key",
-  "apikey",
-  "x_api_key",
-  "authorization",
-  "access_token",
-  "accesstoken",
-  "refresh_token",
-  "refreshtoken",
-  "oauth_token",
-  "id_token",
-  "client_secret",
-  "password",
-]);
+export { secretKeyPlaceholder } from "./_secret_patterns.ts";
 
-/** The placeholder for the value of a secret-named key, or `undefined` for other keys. */
-export function secretKeyPlaceholder(key: string): string | undefined {
-  const k = key.toLowerCase().replaceAll("-", "_");
-  if (!SECRET_KEYS.has(k)) return undefined;
-  return /api_?key/.test(k) ? "<API_KEY>" : /token|authorization/.test(k) ? "<TOKEN>" : "<SECRET>";
-}
-
-/** Detectors of secrets, the same for every tape. */
+/** Detectors of secrets and loopback URLs, the same for every tape. */
 const SECRET_DETECTORS: readonly Detector[] = [
-  {
-    code: "secret",
-    what: "an OAuth token (sk-ant-o…)",
-    pattern: /sk-ant-o[ar]t\d*-[\w-]{8,}/g,
-    replace: "<OAUTH_TOKEN>",
-  },
-  {
-    code: "secret",
-    what: "an API key (sk-ant-…)",
-    pattern: /sk-ant-[\w-]{8,}/g,
-    replace: "<API_KEY>",
-  },
-  {
-    code: "secret",
-    what: "a bearer token",
-    pattern: /\b(bearer)\s+[\w.~+\/=-]{8,}/gi,
-    replace: "$1 <TOKEN>",
-  },
-  {
-    code: "secret",
-    what: "a secret in an environment assignment",
-    pattern: /\b([A-Z][A-Z0-9_]*(?:API_KEY|_TOKEN|SECRET|PASSWORD))=(["']?)([^\s"'<][^\s"']*)/g,
-    replace: (_m, name, quote) =>
-      `${name}=${quote}${
-        /API_KEY/.test(name) ? "<API_KEY>" : /TOKEN/.test(name) ? "<TOKEN>" : "<SECRET>"
-      }`,
-  },
-  {
-    code: "secret",
-    what: "a secret-named JSON value in text",
-    pattern: /"([\w-]+)"(\s*:\s*)"([^"<\\][^"\\]*)"/g,
-    replace: (match, key, colon) => {
-      const placeholder = secretKeyPlaceholder(key);
-      return placeholder ? `"${key}"${colon}"${placeholder}"` : match;
-    },
-  },
+  ...SECRETS,
+  ...ENCODED_DETECTORS,
   {
     code: "host",
     what: "a loopback base URL",
@@ -235,8 +182,9 @@ export function scrubJson(value: unknown, detectors: readonly Detector[]): unkno
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    const placeholder = typeof v === "string" && v !== "" && !isPlaceholder(v)
-      ? secretKeyPlaceholder(key)
+    const placeholder = (typeof v === "string" && v !== "" && !isPlaceholder(v)) ||
+        (typeof v === "number")
+      ? secretKeyPlaceholder(key, v)
       : undefined;
     // defined, not assigned: a "__proto__" key stays a key
     Object.defineProperty(out, key, {
@@ -270,8 +218,14 @@ export function detect(value: unknown, detectors: readonly Detector[]): Detectio
     replace: "",
   };
   const visit = (v: unknown, key?: string) => {
+    if (typeof v === "number") {
+      if (key !== undefined && secretKeyPlaceholder(key, v) && !found.has(secretKey)) {
+        found.set(secretKey, `"${key}"`);
+      }
+      return;
+    }
     if (typeof v === "string") {
-      if (key !== undefined && v !== "" && !isPlaceholder(v) && secretKeyPlaceholder(key)) {
+      if (key !== undefined && v !== "" && !isPlaceholder(v) && secretKeyPlaceholder(key, v)) {
         if (!found.has(secretKey)) found.set(secretKey, `"${key}"`);
         return;
       }

@@ -13,6 +13,8 @@ import {
   valueDetectors,
 } from "./_detectors.ts";
 import { CLI_MESSAGE_KINDS, CONTROL_REQUEST_SUBTYPES } from "./_sdk_kinds.ts";
+import { SECRET_DETECTORS as SECRETS } from "./_secret_patterns.ts";
+import { findSplitSecrets } from "./_split_secrets.ts";
 import type { ScrubOptions } from "./scrub_tape.ts";
 import type { Tape, TapeDirection, TapeEntry } from "./tape.ts";
 
@@ -29,7 +31,8 @@ export type TapeProblemCode =
   | "unanswered"
   | "orphan-response"
   | "time-order"
-  | "cut";
+  | "cut"
+  | "unseen";
 
 /** One problem in a tape. */
 export interface TapeProblem {
@@ -64,6 +67,7 @@ const SEVERITY: Record<TapeProblemCode, "error" | "warning"> = {
   "orphan-response": "warning",
   "time-order": "warning",
   "cut": "warning",
+  "unseen": "warning",
 };
 
 const other = (dir: TapeDirection): TapeDirection => dir === "cli->sdk" ? "sdk->cli" : "cli->sdk";
@@ -92,6 +96,14 @@ function describe(entry: TapeEntry): string {
  * library was built against: its `StdoutMessage` union for what the CLI writes, its control
  * request types both ways); control requests never answered from the other side (and not
  * cancelled); answers to nothing; times that go back; a cut tape (`complete === false`).
+ * Lint and {@linkcode scrubTape} agree: what lint reports as a secret, scrubbing replaces, and
+ * a scrubbed tape lints clean of secrets.
+ *
+ * What it cannot see, and says so where it can: secrets inside images and documents carried
+ * as base64 (an `unseen` warning names the line), in formats none of the detectors knows (a
+ * password that is just a word, a token of a provider not listed at `scrubTape`), encrypted or
+ * compressed text, text encoded other than by percent-encoding or base64 (hex, rot13), and
+ * secrets split across frames other than one message's stream deltas.
  *
  * @example Linting a tape
  * ```ts
@@ -159,6 +171,16 @@ export function lintTape(tape: Tape, options: LintOptions = {}): TapeProblem[] {
       continue;
     }
     report(line, entry.frame, describe(entry));
+    const media = mediaIn(entry.frame);
+    if (media) {
+      add(
+        line,
+        "unseen",
+        `${
+          describe(entry)
+        } at line ${line} holds ${media} (base64): lint cannot see secrets in it; look at it before you commit the tape`,
+      );
+    }
     const frame = entry.frame as Record<string, unknown>;
     const type = String(frame.type);
     if (entry.dir === "cli->sdk") {
@@ -213,6 +235,13 @@ export function lintTape(tape: Tape, options: LintOptions = {}): TapeProblem[] {
       else request.answered = true;
     }
   }
+  for (const { detector, lines: [first, last] } of findSplitSecrets(tape.entries, SECRETS)) {
+    add(
+      first,
+      "secret",
+      `Unscrubbed ${detector.what}, split across the stream deltas of lines ${first}–${last}`,
+    );
+  }
   for (const [id, request] of requests) {
     if (request.answered || request.cancelled) continue;
     add(
@@ -226,6 +255,24 @@ export function lintTape(tape: Tape, options: LintOptions = {}): TapeProblem[] {
     add(last, "cut", `The tape was cut short after line ${last}: it has no ending line`);
   }
   return problems.sort((a, b) => a.line - b.line);
+}
+
+/** `an image` / `a document` when the frame carries base64 media, else `undefined`. */
+function mediaIn(frame: unknown): string | undefined {
+  let found: string | undefined;
+  const visit = (v: unknown) => {
+    if (found || v === null || typeof v !== "object") return;
+    if (Array.isArray(v)) return v.forEach(visit);
+    const o = v as Record<string, unknown>;
+    const source = o.source as { type?: unknown } | undefined;
+    if ((o.type === "image" || o.type === "document") && source?.type === "base64") {
+      found = o.type === "image" ? "an image" : "a document";
+      return;
+    }
+    for (const x of Object.values(o)) visit(x);
+  };
+  visit(frame);
+  return found;
 }
 
 /** The message for a detector's find (secrets are never repeated in it). */

@@ -60,7 +60,10 @@ Deno.test("lintTape: secrets are errors and never repeated in the message", () =
     "5 warning path",
   ]);
   for (const p of problems) assert.doesNotMatch(p.message, /SECRETSECRET|plainvalue|abcdefghijkl/);
-  assert.equal(problems[0].message, "Unscrubbed an API key (sk-ant-…) in the cli->sdk user frame");
+  assert.equal(
+    problems[0].message,
+    "Unscrubbed an Anthropic API key (sk-ant-…) in the cli->sdk user frame",
+  );
   assert.equal(problems[1].message, "Unscrubbed a secret-named value in the sdk->cli user frame");
   assert.equal(
     problems[4].message,

@@ -5,6 +5,8 @@
  */
 
 import { detectorValues, scrubJson, scrubText, valueDetectors } from "./_detectors.ts";
+import { SECRET_DETECTORS } from "./_secret_patterns.ts";
+import { scrubSplitSecrets } from "./_split_secrets.ts";
 import type { Tape, TapeEntry, TapeHeader } from "./tape.ts";
 
 /** What {@linkcode scrubTape} replaces, besides the secrets it always finds. */
@@ -46,11 +48,17 @@ export interface ScrubOptions {
  * frames' decoded strings (recursively; keys untouched, so the JSON stays valid), raw lines,
  * stderr text and the header (its `args` and every other string).
  *
- * Always replaced: `sk-ant-o…` OAuth tokens → `<OAUTH_TOKEN>`, other `sk-ant-…` keys →
- * `<API_KEY>`, `Bearer …` → `Bearer <TOKEN>`, `NAME=value` for `*API_KEY`, `*_TOKEN`,
- * `*SECRET`, `*PASSWORD` names → `NAME=<API_KEY>` / `<TOKEN>` / `<SECRET>`, the values of
- * secret-named keys (`ANTHROPIC_API_KEY`, `apiKey`, `authorization`, `access_token`, …),
- * `http://127.0.0.1:PORT`-style loopback base URLs → `<BASE_URL>`. From the options, the
+ * Always replaced (the list `lintTape` reports as secrets): Anthropic keys and OAuth tokens
+ * (`<API_KEY>`, `<OAUTH_TOKEN>`), OpenAI keys, GitHub, Slack and Google tokens, AWS access key
+ * ids, Slack webhooks, JWTs and private keys (each by its own placeholder),
+ * `Authorization: Basic …` / `Bearer …` credentials, secret URL parameters
+ * (`?api_key=`, `#access_token=`, …) and `user:password@` in URLs, `NAME=value` for `*API_KEY`,
+ * `*_KEY`, `*_TOKEN`, `*SECRET`, `*PASSWORD` names, the values of secret-named keys
+ * (`ANTHROPIC_API_KEY`, `GITHUB_TOKEN`, `apiKey`, `authorization`, `access_token`, a numeric
+ * `password`, …) whether they are JSON members or JSON text inside a string (escaped too), any
+ * of these percent-encoded or base64-encoded, a secret split across a message's stream deltas
+ * (its pieces rewritten so they join to the placeholder), and `http://127.0.0.1:PORT`-style
+ * loopback base URLs → `<BASE_URL>`. From the options, the
  * tape and the machine: the cwd → `<CWD>`, its project slug → `<CWD_SLUG>`, home → `<HOME>`,
  * temp dir → `<TMP>`, user name → `<USER>`, host name → `<HOST>`; a path also in its real-path
  * and macOS `/private` forms, longest first, only where it is a whole path (`/a/b` not in
@@ -103,7 +111,7 @@ export function scrubTape(tape: Tape, options: ScrubOptions = {}): Tape {
   const scrubbed: Tape = {
     ...tape,
     header: scrubJson(tape.header, detectors) as TapeHeader,
-    entries,
+    entries: scrubSplitSecrets(entries, SECRET_DETECTORS),
     ...(tape.ending ? { ending: { ...tape.ending } } : {}),
   };
   return options.beforePersist ? options.beforePersist(scrubbed) : scrubbed;

@@ -17,6 +17,18 @@ export interface TimelineHtmlOptions {
   title?: string;
   /** A second tape: adds a diff view of the two, entries aligned in order. */
   compare?: Tape;
+  /**
+   * The page is one part of a long tape's timeline (its entries are that part's): the
+   * header says which, with the lines it covers, and links the previous and next parts.
+   */
+  part?: {
+    /** This part, from 1. */
+    index: number;
+    /** How many parts there are. */
+    count: number;
+    /** The address of part `index` (relative to this page). */
+    href: (index: number) => string;
+  };
 }
 
 /**
@@ -105,6 +117,7 @@ export function timelineHtml(tape: Tape, options: TimelineHtmlOptions = {}): str
   );
   parts.push(`<body class="${other ? "view-diff" : "view-timeline"}">\n<header>`);
   parts.push(`<h1>${escapeHtml(title)}</h1>`);
+  if (options.part) parts.push(partHtml(tape, options.part));
   parts.push(headerHtml(tape, model, other ? "A" : undefined));
   let data: Record<string, unknown> = { a: dataOf(tape, model), b: null, diff: null };
   let diff = "";
@@ -180,6 +193,18 @@ export function timelineDiffAnchor(line: number, options: { html?: string } = {}
     );
   }
   return `${html ?? ""}#line-${line}`;
+}
+
+function partHtml(tape: Tape, part: NonNullable<TimelineHtmlOptions["part"]>): string {
+  const { index, count, href } = part;
+  const first = tape.entries[0]?.line;
+  const last = tape.entries.at(-1)?.line;
+  const lines = first !== undefined ? ` (lines ${first}–${last})` : "";
+  const link = (i: number, text: string) =>
+    i >= 1 && i <= count ? ` · <a href="${escapeHtml(href(i))}">${text}</a>` : "";
+  return `<p class="parts">Part ${index} of ${count}${lines}${link(index - 1, "← previous part")}${
+    link(index + 1, "next part →")
+  }</p>`;
 }
 
 function titleOf(tape: Tape): string {

@@ -178,7 +178,15 @@ export async function cassette(
     );
   }
   const path = `${dir}/${name}.jsonl`;
-  const asked = args.includes("--update") || env.CLAUDE_MOCK_RECORD === "1";
+  const record = env.CLAUDE_MOCK_RECORD ?? "";
+  if (!/^(|1|0|true|false)$/i.test(record)) {
+    throw new RangeError(
+      `Cannot use cassette '${name}': CLAUDE_MOCK_RECORD must be 1 or 0 (true or false), got ${
+        JSON.stringify(record)
+      }`,
+    );
+  }
+  const asked = args.includes("--update") || record === "1" || record.toLowerCase() === "true";
   const requested: CassetteMode = options.mode ?? (asked ? "record" : "replay");
   if (!["replay", "record", "auto", "passthrough"].includes(requested)) {
     throw new TypeError(

@@ -16,7 +16,7 @@ interface DenoFs {
     seekSync(offset: number, whence: 1): number;
     close(): void;
   };
-  statSync(path: string): { isFile: boolean; mtime: Date | null };
+  statSync(path: string): { isFile: boolean; mtime: Date | null; size: number };
   readTextFile(path: string): Promise<string>;
 }
 
@@ -55,6 +55,12 @@ export async function mkdirp(path: string): Promise<void> {
 export async function readDir(path: string): Promise<string[]> {
   if (!deno) return (await syncFs()).readdirSync(path);
   return Array.from(deno.readDirSync(path), (entry) => entry.name);
+}
+
+/** The size of a file in bytes (rejects when it cannot be read). */
+export async function fileSize(path: string): Promise<number> {
+  if (deno) return deno.statSync(path).size;
+  return (await (await nodeFs()).stat(path)).size;
 }
 
 /** Whether `path` is a file, and when it last changed (ms). */

@@ -12,6 +12,7 @@ import { runCliProcess } from "./run_cli.ts";
 import { useRealTimer } from "../timing/real_time.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import { serialWriter, type Stdio } from "./_stdio.ts";
+import { flagOn } from "./cli_env.ts";
 
 interface DenoFile {
   write(data: Uint8Array): Promise<number>;
@@ -32,8 +33,8 @@ interface DenoProcess {
   uid?(): number | null;
   statSync(path: string): { isFile: boolean; isCharDevice: boolean | null };
   readLinkSync(path: string): string;
-  addSignalListener(signal: "SIGTERM", handler: () => void): void;
-  removeSignalListener(signal: "SIGTERM", handler: () => void): void;
+  addSignalListener(signal: "SIGTERM" | "SIGINT", handler: () => void): void;
+  removeSignalListener(signal: "SIGTERM" | "SIGINT", handler: () => void): void;
   exit(code: number): never;
 }
 
@@ -47,19 +48,26 @@ export async function runMain(): Promise<void> {
   const deno = (globalThis as { Deno?: DenoProcess }).Deno;
   const terminated = new AbortLatch();
   const onTerm = () => terminated.abort();
+  // SIGINT interrupts the running turn and ends the run with exit 0, as the real CLI
+  const interrupted = new AbortLatch();
+  const onInt = () => interrupted.abort();
   if (deno) {
     const env = deno.env.toObject();
-    // The SIGTERM handler (exit 143) is installed before the process first waits on something
-    // outside itself: a piped stdin, a real-time timer, live tools; at once to hang or to
-    // ignore SIGTERM. Installing it costs Deno about 0.7 ms (a signal thread), and a run that
-    // never waits is over in a few milliseconds more; until then a SIGTERM ends it by the
-    // signal, as it ends the real CLI during its start-up.
+    // The SIGTERM handler (exit 143) and the SIGINT handler (an interrupt) are installed before
+    // the process first waits on something outside itself: a piped stdin, a real-time timer
+    // (paced output among them), live tools; at once to hang or to ignore SIGTERM. Installing
+    // them costs Deno about 0.7 ms (a signal thread), and a run that never waits is over in a
+    // few milliseconds more; until then a signal ends it by its default action, as it ends
+    // the real CLI during its start-up.
     let armed = false;
     const arm = () => {
-      if (!armed) deno.addSignalListener("SIGTERM", onTerm);
+      if (!armed) {
+        deno.addSignalListener("SIGTERM", onTerm);
+        deno.addSignalListener("SIGINT", onInt);
+      }
       armed = true;
     };
-    if (env.CLAUDE_MOCK_HANG === "1" || env.CLAUDE_MOCK_IGNORE_SIGTERM === "1") arm();
+    if (flagOn(env.CLAUDE_MOCK_HANG) || flagOn(env.CLAUDE_MOCK_IGNORE_SIGTERM)) arm();
     useRealTimer((fn, ms) => {
       arm();
       return signalTimer(fn, ms);
@@ -86,14 +94,19 @@ export async function runMain(): Promise<void> {
       stdio: denoStdio(deno, { readAtOnce: !stdinMayStall && !stdinIsTerminal, beforeWait: arm }),
       isRoot: deno.uid?.() === 0,
       terminated,
+      interrupted,
       beforeWait: arm,
     });
-    if (armed) deno.removeSignalListener("SIGTERM", onTerm);
+    if (armed) {
+      deno.removeSignalListener("SIGTERM", onTerm);
+      deno.removeSignalListener("SIGINT", onInt);
+    }
     deno.exit(code);
   }
   const { default: process } = await import("node:process");
   const { fstatSync } = await import("node:fs");
   process.on("SIGTERM", onTerm);
+  process.on("SIGINT", onInt);
   const code = await runCliProcess({
     argv: process.argv.slice(2),
     env: { ...process.env },
@@ -111,8 +124,10 @@ export async function runMain(): Promise<void> {
     },
     isRoot: process.getuid?.() === 0,
     terminated,
+    interrupted,
   });
   process.off("SIGTERM", onTerm);
+  process.off("SIGINT", onInt);
   process.exit(code);
 }
 

@@ -17,7 +17,10 @@ export interface PrintOutputOptions {
   keepState: boolean;
   /** The process dies once it has written this many lines (`Infinity`: never). */
   crashAfter: number;
-  /** Writes to stdout. */
+  /**
+   * Writes to stdout. A write that fails is a reader that went away (`| head -1`): as the
+   * real CLI, the run goes on to its end without stdout, and its transcript is kept whole.
+   */
   write: (chunk: Uint8Array) => Promise<void>;
   /** Called once when the crash point is reached (the caller kills the session). */
   onCrash: () => void;
@@ -33,10 +36,28 @@ export class PrintOutput {
   #lines = new LineBuffer();
   #result?: Record<string, unknown>;
   #crashed = false;
+  /** Writes handed to stdout that have not completed yet. */
+  #inFlight = 0;
+  #drained?: () => void;
+
+  #stdoutGone = false;
 
   /** Output for one run. */
   constructor(options: PrintOutputOptions) {
     this.#options = options;
+  }
+
+  /** Whether stdout's reader went away (a write failed). */
+  get stdoutGone(): boolean {
+    return this.#stdoutGone;
+  }
+
+  /** Writes to stdout, unless its reader went away; a failed write is never an error here. */
+  #write(chunk: Uint8Array): Promise<void> | undefined {
+    if (this.#stdoutGone) return undefined;
+    return this.#options.write(chunk).catch(() => {
+      this.#stdoutGone = true;
+    });
   }
 
   /** Whether the crash point was reached. */
@@ -51,17 +72,22 @@ export class PrintOutput {
     return writing;
   };
 
-  /** Ends the run: a last unterminated line, then the result for `json` and `text`. */
+  /**
+   * Ends the run: a last unterminated line, then the result for `json` and `text`; resolves
+   * once every line handed to stdout was written (a process that exits before then loses
+   * them: a crash after n lines must have written n).
+   */
   async finish(): Promise<void> {
     for (const line of this.#lines.end()) await this.#line(line);
+    await this.#flushed();
     const result = this.#result;
     if (this.#crashed || !result) return;
-    const { format, write } = this.#options;
+    const { format } = this.#options;
     if (format === "json") {
       const { model_usage_since_last_result: _, ...json } = result;
-      await write(encoder.encode(`${JSON.stringify(json)}\n`));
+      await this.#write(encoder.encode(`${JSON.stringify(json)}\n`));
     } else if (format !== "stream-json") {
-      await write(encoder.encode(`${textOf(result)}\n`));
+      await this.#write(encoder.encode(textOf(result)));
     }
   }
 
@@ -72,7 +98,8 @@ export class PrintOutput {
     this.written.push(line);
     let writing: Promise<void> | undefined;
     if (options.format === "stream-json") {
-      writing = options.write(encoder.encode(`${line}\n`));
+      const write = this.#write(encoder.encode(`${line}\n`));
+      if (write) writing = this.#track(write);
     } else if (line.startsWith('{"') && line.includes('"type":"result"')) {
       try {
         const frame = JSON.parse(line);
@@ -87,19 +114,45 @@ export class PrintOutput {
     }
     return writing;
   }
+
+  /** Counts a write until it completes (or fails: a reader that went away). */
+  #track(writing: Promise<void>): Promise<void> {
+    this.#inFlight++;
+    const settled = () => {
+      if (--this.#inFlight === 0) this.#drained?.();
+    };
+    writing.then(settled, settled);
+    return writing;
+  }
+
+  /** Resolves once no write is in flight. */
+  #flushed(): Promise<void> | undefined {
+    if (this.#inFlight === 0) return undefined;
+    return new Promise<void>((resolve) => {
+      this.#drained = () => {
+        this.#drained = undefined;
+        resolve();
+      };
+    });
+  }
 }
 
-/** What `--output-format text` prints for a result (the real CLI's texts). */
+/** What `--output-format text` prints for a result (the real CLI's texts), newline included. */
 function textOf(result: Record<string, unknown>): string {
   const errors = Array.isArray(result.errors) ? result.errors.map(String) : [];
+  // an interrupted turn (SIGINT), whose errors are only the CLI's diagnostic: recorded as
+  // these two words, with no newline (print_faults/sigint_text)
+  if (result.subtype === "error_during_execution" && errors[0]?.startsWith("[ede_diagnostic]")) {
+    return "Execution error";
+  }
   switch (result.subtype) {
     case "success":
-      return String(result.result ?? "");
+      return `${String(result.result ?? "")}\n`;
     case "error_max_turns": {
       const n = /\((\d+)\)/.exec(errors[0] ?? "")?.[1] ?? "";
-      return `Error: Reached max turns (${n})`;
+      return `Error: Reached max turns (${n})\n`;
     }
     default:
-      return `Error: ${errors.join("\n") || String(result.subtype)}`;
+      return `Error: ${errors.join("\n") || String(result.subtype)}\n`;
   }
 }

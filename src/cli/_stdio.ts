@@ -86,8 +86,14 @@ export async function readAllStdin(
   options: {
     /** Whether stdin may stay open without data (a pipe or a socket). */
     mayStall: boolean;
+    /**
+     * Stops reading once the text is longer than this many characters (the rest is not
+     * read: memory stays bounded); the text returned is then longer than `maxChars`.
+     */
+    maxChars?: number;
   },
 ): Promise<string> {
+  const max = options.maxChars ?? Infinity;
   const decoder = new TextDecoder();
   let cancel = () => {};
   const timer = stdio.quietTimer ?? realTimeout;
@@ -106,8 +112,12 @@ export async function readAllStdin(
     }
     if (first === null) return "";
     let text = decoder.decode(first, { stream: true });
-    for (let chunk = await stdio.read(); chunk !== null; chunk = await stdio.read()) {
+    for (let chunk; text.length <= max && (chunk = await stdio.read()) !== null;) {
       text += decoder.decode(chunk, { stream: true });
+    }
+    if (text.length > max) {
+      stdio.cancelRead();
+      return text;
     }
     return text + decoder.decode();
   } finally {

@@ -2,8 +2,8 @@
  * Reads a `claude` command line the way the real CLI (commander) does: every option of
  * {@linkcode CLI_OPTIONS}, `--name=value` and `--name value`, variadic and optional
  * arguments, choices, and the real messages for an unknown option, a missing argument and
- * a bad choice. The fake binary's own options (`--scenario`, `--failure`, `--capture`) are
- * taken out first.
+ * a bad choice. The fake binary's own options (`--scenario`, `--failure`, `--capture`,
+ * `--mock-commands`) are taken out first.
  *
  * @module
  */
@@ -31,12 +31,12 @@ export interface ParsedArgv {
   /** The arguments for the engine: the real options as given, without the fake's own. */
   args: string[];
   /** The fake binary's own options. */
-  mock: { scenario?: string; failure?: string; capture?: string };
+  mock: { scenario?: string; failure?: string; capture?: string; "mock-commands"?: string };
 }
 
 const BY_NAME = new Map<string, CliOption>();
 for (const option of CLI_OPTIONS) for (const name of option.names) BY_NAME.set(name, option);
-const MOCK_OPTIONS = new Set(["--scenario", "--failure", "--capture"]);
+const MOCK_OPTIONS = new Set(["--scenario", "--failure", "--capture", "--mock-commands"]);
 
 /**
  * Parses `argv` (without the program name). Throws a {@linkcode CliUsageError} with the real

@@ -19,7 +19,6 @@ import { Session, type SessionOptions } from "../session/session.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
-import type { Timing } from "../timing/timing_profile.ts";
 import {
   appendCapture,
   appendTranscript,
@@ -30,6 +29,7 @@ import {
   stateDir,
 } from "./cli_state.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
+import { MOCK_COMMANDS_MODES, type MockEnv, readMockEnv } from "./cli_env.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { readableOf, readAllStdin, type Stdio, streamStdio, writableOf } from "./_stdio.ts";
 import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
@@ -63,6 +63,11 @@ export interface CliIO {
   isRoot?: boolean;
   /** Aborted on SIGTERM: the run ends with exit 143. */
   signal?: AbortSignal;
+  /**
+   * Aborted on SIGINT: as the real CLI, the running turn is interrupted (its interruption
+   * frames and an `error_during_execution` result are written) and the run ends with exit 0.
+   */
+  interrupt?: AbortSignal;
 }
 
 /**
@@ -102,25 +107,35 @@ const encoder = new TextEncoder();
  * ```
  */
 export async function runCli(io: CliIO): Promise<number> {
-  const { stdin: _in, stdout: _out, stderr: _err, signal, ...rest } = io;
+  const { stdin: _in, stdout: _out, stderr: _err, signal, interrupt, ...rest } = io;
   const stdio = streamStdio(io);
-  const terminated = new AbortLatch();
-  const onAbort = () => terminated.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) onAbort();
+  const terminated = latchOf(signal);
+  const interrupted = latchOf(interrupt);
   try {
-    return await runCliProcess({ ...rest, stdio, terminated });
+    return await runCliProcess({ ...rest, stdio, terminated, interrupted });
   } finally {
-    signal?.removeEventListener("abort", onAbort);
+    terminated.stop();
+    interrupted.stop();
     await stdio.close();
   }
+}
+
+/** A latch that follows `signal`; `stop()` stops following it. */
+function latchOf(signal: AbortSignal | undefined): AbortLatch & { stop(): void } {
+  const latch = new AbortLatch() as AbortLatch & { stop(): void };
+  const onAbort = () => latch.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  latch.stop = () => signal?.removeEventListener("abort", onAbort);
+  return latch;
 }
 
 /**
  * What the binary runs with when its standard streams are the host's own handles, given as
  * functions (no Web Streams): {@linkcode CliIO} without the streams, and `stdio`.
  */
-export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr" | "signal"> {
+export interface CliProcess
+  extends Omit<CliIO, "stdin" | "stdout" | "stderr" | "signal" | "interrupt"> {
   /** Standard input, output and error. */
   stdio: Stdio;
   /**
@@ -128,6 +143,8 @@ export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr" | 
    * event machinery is made only if something asks for its `signal`.
    */
   terminated?: AbortLatch;
+  /** Aborted on SIGINT: the running turn is interrupted and the run ends with exit 0. */
+  interrupted?: AbortLatch;
   /**
    * Called before the run waits on something outside the process that `stdio` and the
    * real-time timer do not see (live tools running programs): the host installs its SIGTERM
@@ -176,7 +193,7 @@ async function run(io: CliProcess): Promise<number> {
   const { stdio } = io;
   const sub = SUBCOMMANDS[io.argv[0] ?? ""];
   if (sub) {
-    const { terminated, ...rest } = io;
+    const { terminated, interrupted: _, ...rest } = io;
     return await (await sub())(io.argv.slice(1), {
       ...rest,
       ...(terminated ? { signal: terminated.signal } : {}),
@@ -185,6 +202,9 @@ async function run(io: CliProcess): Promise<number> {
       stderr: writableOf(stdio.writeErr),
     });
   }
+  // the fake's own knobs, checked before anything runs: a bad value is an error, not ignored
+  const knobs = readMockEnv(io.env);
+  for (const warning of knobs.warnings) await stdio.writeErr(encoder.encode(`${warning}\n`));
   const parsed = parseArgv(io.argv);
   const has = (name: string) => parsed.options.has(name);
   const value = (name: string) => {
@@ -242,13 +262,26 @@ async function run(io: CliProcess): Promise<number> {
   const invocation = await nextInvocation(stateDir(io.env));
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const prompt = input?.prompt;
-  const args = [...parsed.args];
+  const args = await withSettingsFile(parsed, io.cwd);
   if (has("--dangerously-skip-permissions") && !has("--permission-mode")) {
     args.push("--permission-mode", "bypassPermissions");
   }
-  const crash = Number(io.env.CLAUDE_MOCK_CRASH_AFTER || NaN);
   // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
-  const crashAfter = Number.isSafeInteger(crash) && crash >= 0 ? crash : Infinity;
+  const crashAfter = knobs.crashAfter;
+  const options = sessionOptions(knobs, scenario, invocation);
+  const mockCommands = parsed.mock["mock-commands"] ?? knobs.commands;
+  if (
+    mockCommands !== undefined && !(MOCK_COMMANDS_MODES as readonly string[]).includes(mockCommands)
+  ) {
+    throw new CliUsageError(
+      `error: option '--mock-commands <mode>' argument '${mockCommands}' is invalid. Allowed choices are ${
+        MOCK_COMMANDS_MODES.join(", ")
+      }.`,
+    );
+  }
+  // paced output waits on real timers: a signal then must find its handler (exit 143 with the
+  // record kept for SIGTERM, an interrupt for SIGINT), not the default action
+  if (options.clock === "system") io.beforeWait?.();
   const output = new PrintOutput({
     format: prompt === undefined ? "stream-json" : outputFormat,
     keepState: io.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
@@ -266,19 +299,25 @@ async function run(io: CliProcess): Promise<number> {
     installedSdk,
     stderr: (text) => void stdio.writeErr(encoder.encode(text)).catch(() => {}),
     invocation,
-    ...sessionOptions(io.env, scenario, invocation),
-    ...liveOption(io, scenario, cwd),
+    ...options,
+    ...liveOption(io, knobs, { scenario, cwd }),
+    ...(mockCommands !== undefined ? { mockCommands: mockCommands as "on" | "off" | "live" } : {}),
     output: output.push,
   });
-  for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
-    await stdio.writeErr(encoder.encode(`${line}\n`));
-  }
-  const ignoreTerm = io.env.CLAUDE_MOCK_IGNORE_SIGTERM === "1";
+  const ignoreTerm = knobs.ignoreSigterm;
   const onAbort = () => {
     if (!ignoreTerm) session.kill("SIGTERM");
   };
   const stopListening = io.terminated?.onAbort(onAbort);
   if (io.terminated?.aborted) onAbort();
+  // SIGINT, as the real CLI: the running turn is interrupted and its end written, then the
+  // run ends with exit 0 (at once when no turn runs, even with stdin still open)
+  let sigint = false;
+  const onInterrupt = () => {
+    sigint = true;
+    session.interrupt().then(() => session.exit(0)).catch(() => {});
+  };
+  const stopInterrupts = io.interrupted?.onAbort(onInterrupt);
   try {
     if (crashAfter === 0) session.kill("SIGKILL");
     else if (prompt === undefined) feedStdin(stdio, session);
@@ -286,14 +325,18 @@ async function run(io: CliProcess): Promise<number> {
       session.write(`${JSON.stringify(userPrompt(prompt))}\n`);
       session.endInput();
     }
+    if (io.interrupted?.aborted) onInterrupt();
+    // CLAUDE_MOCK_STDERR: lines on stderr once the run has started (a test can wait for them)
+    for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
+      await stdio.writeErr(encoder.encode(`${line}\n`));
+    }
     const status = await session.exited;
     await output.finish();
     const crashed = crashAfter === 0 || output.crashed;
     const { written } = output;
-    let code = crashed ? 1 : status.signal ? 143 : status.code ?? 1;
-    if (io.env.CLAUDE_MOCK_HANG === "1" && !status.signal) {
-      await hang(io.terminated, ignoreTerm);
-      code = 143;
+    let code = crashed ? 1 : sigint ? 0 : status.signal ? 143 : status.code ?? 1;
+    if (knobs.hang && !status.signal && !sigint) {
+      code = await hang(io, ignoreTerm);
     }
     if (!has("--no-session-persistence")) {
       const transcript = written.filter(transcribed);
@@ -322,6 +365,7 @@ async function run(io: CliProcess): Promise<number> {
     return code;
   } finally {
     stopListening?.();
+    stopInterrupts?.();
   }
 }
 
@@ -351,43 +395,68 @@ function promptsIn(session: Session): string[] {
 
 /** Seed, clock and timing of a run: invocations after the first draw other ids. */
 function sessionOptions(
-  env: Record<string, string | undefined>,
+  knobs: MockEnv,
   scenario: Scenario,
   invocation: number,
 ): Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> {
   const options: Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> = {};
-  const seed = env.CLAUDE_MOCK_SEED !== undefined
-    ? BigInt(env.CLAUDE_MOCK_SEED)
-    : BigInt(scenario.seed ?? getDefaults().seed);
-  if (env.CLAUDE_MOCK_SEED !== undefined || invocation > 1) {
-    options.seed = seed + BigInt(invocation - 1);
-  }
-  const speed = Number(env.CLAUDE_MOCK_SPEED);
-  if (env.CLAUDE_MOCK_SPEED !== undefined && Number.isFinite(speed) && speed >= 0) {
-    options.speedFactor = speed;
-  }
-  const timing = env.CLAUDE_MOCK_TIMING;
-  if (timing !== undefined && timing !== "") {
-    options.timing = timing as Timing;
-    if (timing !== "instant") options.clock = "system";
+  const seed = knobs.seed ?? BigInt(scenario.seed ?? getDefaults().seed);
+  if (knobs.seed !== undefined || invocation > 1) options.seed = seed + BigInt(invocation - 1);
+  if (knobs.speed !== undefined) options.speedFactor = knobs.speed;
+  if (knobs.timing !== undefined) {
+    options.timing = knobs.timing;
+    if (knobs.timing !== "instant") options.clock = "system";
   }
   return options;
 }
 
 /** Live mode: `CLAUDE_MOCK_LIVE` (`1`, or tool names) or the scenario's `live`. */
 function liveOption(
-  io: Pick<CliProcess, "env" | "beforeWait">,
-  scenario: Scenario,
-  cwd: string,
+  io: Pick<CliProcess, "beforeWait">,
+  knobs: MockEnv,
+  { scenario, cwd }: { scenario: Scenario; cwd: string },
 ): Pick<SessionOptions, "runTool"> {
-  const fromEnv = io.env.CLAUDE_MOCK_LIVE;
-  const live = fromEnv !== undefined && fromEnv !== ""
-    ? (["1", "true"].includes(fromEnv) ? true : fromEnv === "0" ? false : fromEnv.split(","))
-    : scenario.live;
+  const live = knobs.live ?? scenario.live;
   if (!live) return {};
   // the tools run programs and touch files: a run that may wait on them
   io.beforeWait?.();
   return { runTool: liveToolRunner(cwd, live === true ? LIVE_TOOLS : live) };
+}
+
+/**
+ * The engine's arguments, with `--settings` resolved as the real CLI resolves it: JSON as
+ * given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
+ * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
+ * before anything runs: `--settings '{not json'` is such a path.
+ */
+async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string[]> {
+  const args = [...parsed.args];
+  const value = parsed.options.get("--settings");
+  if (typeof value !== "string") return args;
+  try {
+    JSON.parse(value);
+    return args;
+  } catch {
+    // not JSON: a path
+  }
+  const path = value.startsWith("/") ? value : `${cwd}/${value}`;
+  const { readText } = await import("./_fs.ts");
+  let text: string;
+  try {
+    text = await readText(path);
+  } catch {
+    throw new CliUsageError(`Error: Settings file not found: ${path}`);
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new CliUsageError(
+      `Error: Settings file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  // the settings as the engine reads them: `--settings <json>` (the last one given wins)
+  args.push("--settings", text);
+  return args;
 }
 
 /** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */
@@ -414,17 +483,25 @@ async function resolveSession(parsed: ParsedArgv, projects: string): Promise<str
   return undefined;
 }
 
-/** After the result: stay alive until a signal (that is not ignored) ends the run. */
-function hang(terminated: AbortLatch | undefined, ignoreTerm: boolean): Promise<void> {
+/**
+ * After the result: stay alive until a signal ends the run: SIGTERM (unless ignored) with
+ * 143, SIGINT with 0 (nothing runs to interrupt).
+ */
+function hang(
+  io: Pick<CliProcess, "terminated" | "interrupted">,
+  ignoreTerm: boolean,
+): Promise<number> {
   return new Promise((resolve) => {
-    if (terminated?.aborted && !ignoreTerm) return resolve();
+    const { terminated, interrupted } = io;
+    if (terminated?.aborted && !ignoreTerm) return resolve(143);
+    if (interrupted?.aborted) return resolve(0);
     const timer = setInterval(() => {}, 1 << 30);
-    if (terminated && !ignoreTerm) {
-      terminated.onAbort(() => {
-        clearInterval(timer);
-        resolve();
-      });
-    }
+    const end = (code: number) => {
+      clearInterval(timer);
+      resolve(code);
+    };
+    if (terminated && !ignoreTerm) terminated.onAbort(() => end(143));
+    interrupted?.onAbort(() => end(0));
   });
 }
 
@@ -496,6 +573,12 @@ function withFailure(scenario: Scenario, name: FailureName): Scenario {
 }
 
 /**
+ * The most piped stdin the real CLI 2.1.328 takes in print mode: 10 MiB of characters
+ * (10,485,760 passed, one more was refused; 5 Mi + 1 two-byte characters passed).
+ */
+const STDIN_LIMIT_CHARS = 10 * 1024 * 1024;
+
+/**
  * The prompt: the argument and piped stdin, joined as the real CLI joins them; and what
  * stdin carried, when it was piped.
  */
@@ -503,9 +586,16 @@ async function promptOf(
   parsed: ParsedArgv,
   io: CliProcess,
 ): Promise<{ prompt: string; stdin?: string }> {
-  const stdin = io.stdinIsTerminal
-    ? undefined
-    : await readAllStdin(io.stdio, { mayStall: io.stdinMayStall ?? true });
+  const stdin = io.stdinIsTerminal ? undefined : await readAllStdin(io.stdio, {
+    mayStall: io.stdinMayStall ?? true,
+    maxChars: STDIN_LIMIT_CHARS,
+  });
+  if (stdin !== undefined && stdin.length > STDIN_LIMIT_CHARS) {
+    // as the real CLI: refused before anything runs (recording print_faults/huge_prompt_17mib)
+    throw new CliUsageError(
+      "Error: piped stdin input exceeds 10MB. Pass large content as a file path in your prompt instead.",
+    );
+  }
   const piped = stdin?.endsWith("\n") ? stdin.slice(0, -1) : stdin ?? "";
   const prompt = parsed.prompt !== undefined && piped !== ""
     ? `${parsed.prompt}\n${piped}`

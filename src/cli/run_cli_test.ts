@@ -62,3 +62,40 @@ Deno.test("runCli (Web Streams) and runCliProcess (functions) print the same, ex
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("runCliProcess: CLAUDE_MOCK_CRASH_AFTER=n has written exactly n lines when the run ends, even through a slow pipe", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const n of [1, 2, 3]) {
+      let done = "";
+      let handed = 0;
+      const code = await runCliProcess({
+        argv: ["-p", "hi", "--output-format", "stream-json", "--verbose"],
+        env: {
+          CLAUDE_MOCK_CRASH_AFTER: String(n),
+          CLAUDE_CONFIG_DIR: `${dir}/c${n}`,
+          CLAUDE_MOCK_STATE_DIR: `${dir}/s${n}`,
+        },
+        cwd: dir,
+        stdinIsTerminal: true,
+        stdoutIsTerminal: false,
+        stdio: {
+          read: () => Promise.resolve(null),
+          cancelRead: () => {},
+          // a loaded machine's pipe: each write completes on a later turn of the event loop
+          write: (chunk) => {
+            handed++;
+            return new Promise<void>((resolve) =>
+              setTimeout(() => resolve(void (done += new TextDecoder().decode(chunk))), 0)
+            );
+          },
+          writeErr: () => Promise.resolve(),
+        },
+      });
+      assert.equal(code, 1, `n = ${n}: exit code`);
+      assert.equal(done.split("\n").filter((l) => l !== "").length, n, `n = ${n} (${handed})`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { loadTape } from "../cassette/load_tape.ts";
-import type { Tape } from "../cassette/tape.ts";
+import { loadTape, readTapeEntries } from "../cassette/load_tape.ts";
+import type { Tape, TapeEntry } from "../cassette/tape.ts";
 import { timelineHtml } from "../cassette/timeline_html.ts";
-import { writeWhole } from "./_fs.ts";
+import { fileSize, writeWhole } from "./_fs.ts";
 import type { CliIO } from "./run_cli.ts";
 
 /** The usage text of `view`. */
@@ -16,7 +16,9 @@ const VIEW_USAGE: string =
   `Usage: claude-mock view <tape> [--out <file.html>] [--compare <other tape>] [--title <text>]
 
 Writes the tape's timeline as one self-contained HTML file (default: the tape's path with
-.html) and prints the file's path. <tape> is a path, a file: URL or an http(s): URL.
+.html) and prints the file's path. <tape> is a path, a file: URL or an http(s): URL. A tape
+file over 16 MB is written in parts (x.html, x.part2.html, ...), one page per part linked to
+the next, in bounded memory; every page's path is printed.
   -o, --out <file>      where to write the page
   --compare <tape>      add a diff view of the two tapes, entries aligned in order
   --title <text>        the page's title (default: the tape's scenario or file name)
@@ -92,6 +94,77 @@ function defaultOut(tape: string, cwd: string): string {
     : `${path}.html`;
 }
 
+/**
+ * A tape file larger than this is viewed in parts of about this much tape each: a page per
+ * part, read twice from the file as a stream, so memory stays bounded whatever the size.
+ */
+const PART_BYTES = 16 * 1024 * 1024;
+
+/** The size of a local tape file, or `undefined` for a URL or a file that cannot be read. */
+async function localSize(pathOrUrl: string, cwd: string): Promise<number | undefined> {
+  if (URL_LIKE.test(pathOrUrl) && !pathOrUrl.startsWith("file:")) return undefined;
+  try {
+    return await fileSize(resolve(pathOrUrl, cwd));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes a long tape's timeline as parts (`x.html`, `x.part2.html`, …): a first pass counts
+ * the entries and reads the header and ending, a second renders each part's entries as it
+ * reaches them. Resolves with the pages' paths, in order.
+ */
+async function viewInParts(
+  path: string,
+  target: string,
+  options: { size: number; title?: string },
+): Promise<string[]> {
+  let count = 0;
+  const counting = readTapeEntries(path);
+  let step = await counting.next();
+  for (; !step.done; step = await counting.next()) count++;
+  const summary = step.value;
+  const perPart = Math.max(1_000, Math.floor((count * PART_BYTES) / options.size));
+  const parts = Math.max(1, Math.ceil(count / perPart));
+  const base = target.replace(/\.html?$/i, "");
+  const pageOf = (i: number) => (i === 1 ? target : `${base}.part${i}.html`);
+  const nameOf = (i: number) => pageOf(i).replace(/^.*\//, "");
+  const pages: string[] = [];
+  let entries: TapeEntry[] = [];
+  const write = async () => {
+    const index = pages.length + 1;
+    const last = index === parts;
+    const tape: Tape = {
+      header: summary.header,
+      entries,
+      ...(last && summary.ending ? { ending: summary.ending } : {}),
+      ...(last ? { complete: summary.complete } : {}),
+      ...(summary.source !== undefined ? { source: summary.source } : {}),
+    };
+    const html = timelineHtml(tape, {
+      ...(options.title !== undefined ? { title: options.title } : {}),
+      part: { index, count: parts, href: nameOf },
+    });
+    entries = [];
+    const page = pageOf(index);
+    try {
+      await writeWhole(page, html);
+    } catch (error) {
+      throw new Error(
+        `Cannot write timeline to ${page}: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    pages.push(page);
+  };
+  for await (const entry of readTapeEntries(path)) {
+    entries.push(entry);
+    if (entries.length === perPart && pages.length + 1 < parts) await write();
+  }
+  await write();
+  return pages;
+}
+
 async function load(pathOrUrl: string, cwd: string): Promise<Tape> {
   return await loadTape(resolve(pathOrUrl, cwd));
 }
@@ -147,6 +220,12 @@ export async function viewCommand(argv: readonly string[], io: CliIO): Promise<n
     }
     const target = resolve(args.out ?? defaultOut(args.tape, io.cwd), io.cwd);
     try {
+      const size = args.compare === undefined ? await localSize(args.tape, io.cwd) : undefined;
+      if (size !== undefined && size > PART_BYTES) {
+        const pages = await viewInParts(resolve(args.tape, io.cwd), target, { size, ...args });
+        await say(out, pages.map((p) => `${p}\n`).join(""));
+        return 0;
+      }
       const tape = await load(args.tape, io.cwd);
       const compare = args.compare !== undefined ? await load(args.compare, io.cwd) : undefined;
       const html = timelineHtml(tape, {

@@ -9,6 +9,16 @@ import { sourceSuffix } from "./_checks.ts";
 import type { Scenario } from "./scenario.ts";
 import { scenarioFromJSON } from "./scenario_from_json.ts";
 import { builtinFromReference, isBuiltinReference } from "./_builtin_reference.ts";
+import { realTimeout } from "../timing/real_time.ts";
+
+/** Options for {@linkcode loadScenario}. */
+export interface LoadScenarioOptions {
+  /**
+   * Real milliseconds a URL's server has to give the whole file (default 30 000): past it
+   * the load fails with an error naming the URL, rather than waiting forever.
+   */
+  timeoutMs?: number;
+}
 
 /**
  * Reads a scenario file and makes its {@linkcode Scenario} with
@@ -53,14 +63,23 @@ import { builtinFromReference, isBuiltinReference } from "./_builtin_reference.t
  * }
  * ```
  */
-export async function loadScenario(pathOrUrl: string | URL): Promise<Scenario> {
+export async function loadScenario(
+  pathOrUrl: string | URL,
+  options: LoadScenarioOptions = {},
+): Promise<Scenario> {
   if (isBuiltinReference(pathOrUrl)) return builtinFromReference(String(pathOrUrl));
   const url = asUrl(pathOrUrl);
   const source = url?.protocol === "data:" ? "a data: URL" : String(pathOrUrl);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError(
+      `Cannot load scenario: 'timeoutMs' must be a number of ms above 0, got ${timeoutMs}`,
+    );
+  }
   let text: string;
   try {
     text = url && url.protocol !== "file:"
-      ? await fetchText(url)
+      ? await fetchText(url, timeoutMs)
       : await readTextFile(url ?? String(pathOrUrl));
   } catch (error) {
     throw new Error(
@@ -84,13 +103,28 @@ function asUrl(value: string | URL): URL | undefined {
   return /^[a-z][a-z0-9+.-]+:/i.test(value) ? new URL(value) : undefined;
 }
 
-async function fetchText(url: URL): Promise<string> {
-  const response = await fetch(url);
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`GET answered ${response.status} ${response.statusText}`.trim());
+/**
+ * GETs `url`'s text within `timeoutMs` of real time (answer and body): a server that
+ * accepts the connection and never answers is an error, not a hang.
+ */
+async function fetchText(url: URL, timeoutMs: number): Promise<string> {
+  const controller = new AbortController();
+  const cancel = realTimeout(
+    () => controller.abort(new Error(`no complete answer within ${timeoutMs} ms of real time`)),
+    timeoutMs,
+  );
+  try {
+    const response = await fetch(url, { signal: controller.signal });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`GET answered ${response.status} ${response.statusText}`.trim());
+    }
+    return await response.text();
+  } catch (error) {
+    throw controller.signal.aborted ? controller.signal.reason : error;
+  } finally {
+    cancel();
   }
-  return await response.text();
 }
 
 /** The runtime seam: Deno's reader, else Node's `fs/promises` (both take a path or a file URL). */

@@ -25,6 +25,12 @@ export interface Matcher {
 /** What a trigger can be given as: a string (contains), a RegExp, a predicate or a matcher. */
 export type Trigger = string | RegExp | Matcher | ((text: string, frame: Frame) => boolean);
 
+/** What a `contains` or `exact` matcher looks for, by its `test` function. */
+const TEXT_KEYS = new WeakMap<
+  (text: string, frame: Frame) => boolean,
+  { kind: "contains" | "exact"; text: string }
+>();
+
 /**
  * Matches text that contains `needle`.
  *
@@ -35,11 +41,20 @@ export type Trigger = string | RegExp | Matcher | ((text: string, frame: Frame) 
  * ```
  */
 export function contains(needle: string): Matcher {
-  return {
-    kind: "contains",
-    description: `contains ${JSON.stringify(needle)}`,
-    test: (t) => t.includes(needle),
-  };
+  const test = (t: string) => t.includes(needle);
+  TEXT_KEYS.set(test, { kind: "contains", text: needle });
+  return { kind: "contains", description: `contains ${JSON.stringify(needle)}`, test };
+}
+
+/**
+ * What `matcher` looks for when it is a `contains` or `exact` matcher made here, unchanged
+ * (`exact`'s text trimmed): an exchange picker can then index it instead of trying it. A
+ * matcher made elsewhere, or whose `test` was replaced, gives `undefined`. Internal.
+ */
+export function textKeyOf(
+  matcher: Matcher,
+): { kind: "contains" | "exact"; text: string } | undefined {
+  return TEXT_KEYS.get(matcher.test);
 }
 
 /**
@@ -53,11 +68,9 @@ export function contains(needle: string): Matcher {
  */
 export function exact(expected: string): Matcher {
   const want = expected.trim();
-  return {
-    kind: "exact",
-    description: `equals ${JSON.stringify(expected)}`,
-    test: (t) => t.trim() === want,
-  };
+  const test = (t: string) => t.trim() === want;
+  TEXT_KEYS.set(test, { kind: "exact", text: want });
+  return { kind: "exact", description: `equals ${JSON.stringify(expected)}`, test };
 }
 
 /**

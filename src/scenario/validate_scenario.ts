@@ -15,6 +15,7 @@
  * @module
  */
 
+import { jsonText } from "../wire/_json_text.ts";
 import { isObject } from "../wire/frame.ts";
 import {
   Checker,
@@ -115,7 +116,15 @@ export function validateScenario(
   for (const key of ["model", "sessionId", "cwd"] as const) {
     if (s[key] !== undefined) c.string(s[key], key, true);
   }
-  if (s.initialize !== undefined) c.object(s.initialize, "initialize", "an object");
+  if (s.initialize !== undefined) {
+    const initialize = c.object(s.initialize, "initialize", "an object");
+    try {
+      // merged into the answer the client waits for: it must encode as JSON
+      jsonText(initialize);
+    } catch (error) {
+      c.fail(TypeError, "initialize", `must be JSON data: ${(error as Error).message}`);
+    }
+  }
   if (s.tools !== undefined) c.stringList(s.tools, "tools", "tool names");
   if (s.permissions !== undefined) c.permissions(s.permissions, "permissions");
   if (s.models !== undefined) c.stringList(s.models, "models", "model names");

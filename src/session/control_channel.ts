@@ -9,10 +9,13 @@
 import type { BuildContext } from "../builders/build_context.ts";
 import { controlError, controlRequest, controlSuccess } from "../builders/control.ts";
 import { realTimeout } from "../timing/real_time.ts";
+import { encodeFrame } from "../wire/encode_frame.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
 import { sessionEnded, TurnFailure } from "./turn_state.ts";
+
+const ENCODER = new TextEncoder();
 
 /** A control request the client sent the session, as recorded. */
 export interface ClientRequest {
@@ -191,6 +194,10 @@ export class ControlChannel {
       onAbort = () => reject(signal!.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
+    // The answer can fail (an interrupt, the process ending) while the request is still being
+    // written; if the write then fails too, nothing awaits the answer: it is observed here so
+    // its rejection is never reported as unhandled. The caller still gets the first failure.
+    answer.catch(() => {});
     try {
       await this.#options.send({ frame, delay: 0 });
       cancelTimer = realTimeout(() => {
@@ -314,6 +321,22 @@ export class ControlChannel {
             Object.assign(answer.response as Record<string, unknown>, error.fields);
           }
         }
+      }
+    }
+    if (!bytes) {
+      // encoded here, once (the output takes the bytes): an answer that cannot be written (a
+      // handler's answer that is not JSON data) becomes an error answer saying why, never
+      // silence
+      try {
+        bytes = ENCODER.encode(encodeFrame(answer));
+      } catch (error) {
+        const text =
+          `claude-mock: cannot write the answer to control request '${record.subtype}': ${
+            error instanceof Error ? error.message : String(error)
+          }`;
+        record.answer = { success: false, error: text };
+        answer = controlError(requestId, text);
+        after = undefined;
       }
     }
     if (!this.#options.closed()) {

@@ -16,6 +16,7 @@ import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
 import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
+import { rulesFromSettings } from "../scenario/permission_rules.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import type { Clock } from "../timing/clock.ts";
 import { getDefaults } from "../timing/defaults.ts";
@@ -43,6 +44,9 @@ export interface ExitStatus {
   /** The signal that ended it (`SIGTERM`, ...), or `null`. */
   signal: string | null;
 }
+
+/** Frames that answer the client or withdraw a question: never part of a turn's reply. */
+const ANSWERS: ReadonlySet<unknown> = new Set(["control_response", "control_cancel_request"]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -80,6 +84,8 @@ export interface EngineOptions {
   runTool?: ToolRunner;
   /** Where stdout's lines go instead of a stream (`SessionOptions.output`). */
   output?: (line: Uint8Array) => void | Promise<void>;
+  /** How `__mock__` prompts are taken (`SessionOptions.mockCommands`). */
+  mockCommands?: "on" | "off" | "live";
 }
 
 /**
@@ -112,6 +118,8 @@ export class Engine {
   readonly env: Record<string, string | undefined>;
   /** Runs tools for real (the binary's live mode), if set. */
   readonly runTool?: ToolRunner;
+  /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
+  readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */
   readonly clock: Clock;
   /** When the process started, on the session clock. */
@@ -154,6 +162,7 @@ export class Engine {
   maxThinkingTokens: number | null = null;
   /** The running turn. */
   turn?: TurnState;
+  #turnWaiters: Array<() => void> = [];
   /**
    * Rules the client's permission answers added (`updatedPermissions`), for the rest of the
    * session.
@@ -198,6 +207,8 @@ export class Engine {
   #exiting = false;
   #inputClosed = false;
   #splitter = new LineSplitter();
+  #reading = false;
+  #later?: (string | Uint8Array)[];
   #lineSink: LineSink = { enqueue: (line) => this.#onLine(line) };
   #session: unknown;
   #queue: UserFrame[] = [];
@@ -215,6 +226,15 @@ export class Engine {
     this.env = options.env;
     this.#stderr = options.stderr;
     this.runTool = options.runTool;
+    const commands = options.mockCommands ?? "on";
+    if (commands !== "on" && commands !== "off" && commands !== "live") {
+      throw new RangeError(
+        `Cannot start a session: 'mockCommands' must be "on", "off" or "live", got ${
+          JSON.stringify(commands)
+        }`,
+      );
+    }
+    this.mockCommands = commands;
     this.writes = options.writes;
     this.clock = options.clock === "system"
       ? new SystemClock()
@@ -230,6 +250,13 @@ export class Engine {
       throw new RangeError(
         `Cannot start a session: 'speedFactor' must be a number from 0 to ${maxSpeed}, got ${this.speed}`,
       );
+    }
+    try {
+      // read now, so a bad --settings fails the start, not a turn that blames its steps
+      rulesFromSettings(flags.settings);
+    } catch (error) {
+      const Class = error instanceof SyntaxError ? SyntaxError : TypeError;
+      throw new Class(`Cannot start a session: ${(error as Error).message}`);
     }
     const controlTimeoutMs = options.controlTimeoutMs ?? 60_000;
     if (
@@ -300,6 +327,21 @@ export class Engine {
     });
   }
 
+  /** Resolves once the running turn has ended (at once when none runs) or the process ended. */
+  turnEnded(): Promise<void> {
+    if (!this.turn || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.#turnWaiters.push(resolve));
+  }
+
+  /** Called by the turn runner as a turn ends: wakes whoever waits for it. */
+  endTurn(turn: TurnState): void {
+    if (this.turn === turn) this.turn = undefined;
+    if (this.#turnWaiters.length === 0) return;
+    const waiters = this.#turnWaiters;
+    this.#turnWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
   /** Whether the process has exited or is exiting. */
   get closed(): boolean {
     return this.#exiting || this.#exit !== undefined;
@@ -328,17 +370,35 @@ export class Engine {
    */
   input(chunk: string | Uint8Array): void {
     if (this.#inputClosed) return;
+    if (this.#reading) {
+      // written from inside the handling of an earlier chunk (a client that answers as it
+      // reads our output, synchronously): taken once that chunk is done, in order
+      (this.#later ??= []).push(chunk);
+      return;
+    }
+    this.#reading = true;
     try {
       this.#splitter.push(chunk, this.#lineSink);
+      while (this.#later && this.#later.length > 0 && !this.#inputClosed) {
+        this.#splitter.push(this.#later.shift()!, this.#lineSink);
+      }
     } catch (error) {
+      this.#later = undefined;
       this.endInput();
       throw error;
+    } finally {
+      this.#reading = false;
     }
   }
 
   /** stdin closed: a last line without newline is taken, then the process winds down. */
   endInput(): void {
     if (this.#inputClosed) return;
+    if (this.#reading) {
+      // closed from inside the handling of a chunk: after the chunks still to take
+      queueMicrotask(() => this.endInput());
+      return;
+    }
     try {
       this.#splitter.end(this.#lineSink);
     } finally {
@@ -368,6 +428,14 @@ export class Engine {
       return this.shutdown({ code: null, signal: "SIGPIPE" }, false).then(() => {
         throw sessionEnded();
       });
+    }
+    const turn = this.turn;
+    if (
+      turn && item.cancel === undefined && !turn.resultSent && !turn.abort.aborted &&
+      !ANSWERS.has((item.frame as Frame).type)
+    ) {
+      // a frame of the running turn: an interrupt drops it while it waits for its delay
+      item.cancel = turn.abort;
     }
     const watch = this.crashes;
     const before = watch?.before(item.frame, this.turn);
@@ -438,6 +506,7 @@ export class Engine {
     this.ended.abort(sessionEnded());
     this.#exit = status;
     this.#resolveExit(status);
+    if (this.turn) this.endTurn(this.turn);
   }
 
   #dispatch(frame: Frame, session: unknown): void {

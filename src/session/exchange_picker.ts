@@ -2,8 +2,9 @@
  * Picks the exchange that answers a user message: exchanges are tried in order, and the
  * first one that is still open (used fewer than `maxMatches` times, default once; always
  * with `repeat`) and whose trigger matches answers it.
- * Used exchanges are skipped in near-constant time, so a 10,000-exchange scenario costs a
- * turn no more than a 10-exchange one. It also keeps how often each exchange answered and
+ * Used exchanges are skipped in near-constant time, and `exact` and `contains` triggers are
+ * looked up in an index (a map, and one automaton over the prompt) rather than tried one by
+ * one: picking the last of 10,000 exchanges costs what picking the first does. It also keeps how often each exchange answered and
  * the first prompts of the session, so messages can name the closest candidate.
  *
  * @module
@@ -13,6 +14,7 @@ import type { Exchange, Scenario } from "../scenario/scenario.ts";
 import type { UserFrame } from "../wire/frame.ts";
 import { closestTrigger } from "./closest_exchange.ts";
 import { TurnFailure } from "./turn_state.ts";
+import { type TriggerIndex, triggerIndex } from "./_trigger_index.ts";
 
 /** The exchange that answers a message. */
 export interface PickedExchange {
@@ -50,6 +52,9 @@ export class ExchangePicker {
   #label: string;
   #prompts: SeenPrompt[] = [];
   #unmatched = 0;
+  #index?: TriggerIndex;
+  #cursors?: Map<number[], number>;
+  #otherNext?: Int32Array;
 
   /**
    * Starts with every exchange open, except those scripted for another `invocation` of the
@@ -75,11 +80,27 @@ export class ExchangePicker {
    */
   pick(text: string, input: UserFrame, turn?: number): PickedExchange | undefined {
     const n = this.#exchanges.length;
-    for (let i = this.#find(0); i < n; i = this.#find(i + 1)) {
-      const exchange = this.#exchanges[i];
+    // `exact` and `contains` triggers are looked up, not tried: the first open exchange they
+    // point at costs the same wherever it is; the other triggers before it are tried in order
+    const index = this.#index ??= triggerIndex(this.#exchanges);
+    let best = n;
+    const exactList = index.exact.get(text.trim());
+    if (exactList) best = this.#firstOpen(exactList);
+    index.needles?.scan(text, (id) => {
+      best = Math.min(best, this.#firstOpen(index.byNeedle[id]));
+    });
+    const others = index.others;
+    let chosen = best < n ? best : -1;
+    let tried = false;
+    for (
+      let p = this.#findOther(0);
+      p < others.length && others[p] < best;
+      p = this.#findOther(p + 1)
+    ) {
+      const i = others[p];
       let matched: boolean;
       try {
-        matched = exchange.trigger.test(text, input);
+        matched = this.#exchanges[i].trigger.test(text, input);
       } catch (error) {
         throw new TurnFailure(
           `claude-mock: the trigger of ${this.describe(i)} threw while matching user message ${
@@ -87,24 +108,81 @@ export class ExchangePicker {
           }: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      if (!matched) continue;
-      const counts = this.#counts ??= new Float64Array(n);
-      counts[i]++;
-      if (!exchange.repeat && counts[i] >= (exchange.maxMatches ?? 1)) this.#next[i] = i + 1;
-      let match: RegExpExecArray | undefined;
-      try {
-        match = exchange.trigger.exec?.(text) ?? undefined;
-      } catch {
-        match = undefined;
+      if (matched) {
+        chosen = i;
+        tried = true;
+        break;
       }
-      if (turn !== undefined) this.#keep(text, turn, i);
-      return { exchange, index: i, match };
+    }
+    if (chosen >= 0) {
+      const exchange = this.#exchanges[chosen];
+      const counts = this.#counts ??= new Float64Array(n);
+      counts[chosen]++;
+      if (!exchange.repeat && counts[chosen] >= (exchange.maxMatches ?? 1)) this.#close(chosen);
+      let match: RegExpExecArray | undefined;
+      if (tried) {
+        try {
+          match = exchange.trigger.exec?.(text) ?? undefined;
+        } catch {
+          match = undefined;
+        }
+      }
+      if (turn !== undefined) this.#keep(text, turn, chosen);
+      return { exchange, index: chosen, match };
     }
     if (turn !== undefined) {
       this.#unmatched++;
       this.#keep(text, turn, -1);
     }
     return undefined;
+  }
+
+  /** The first open exchange of an index list (`n` when none): used ones are passed for good. */
+  #firstOpen(list: number[]): number {
+    const cursors = this.#cursors ??= new Map();
+    let c = cursors.get(list) ?? 0;
+    while (c < list.length && this.#next[list[c]] !== list[c]) c++;
+    cursors.set(list, c);
+    return c < list.length ? list[c] : this.#exchanges.length;
+  }
+
+  /** The first position >= p of an open exchange in the index's list of other triggers. */
+  #findOther(p: number): number {
+    const next = this.#otherNext ??= this.#makeOtherNext();
+    while (next[p] !== p) {
+      next[p] = next[next[p]];
+      p = next[p];
+    }
+    return p;
+  }
+
+  #makeOtherNext(): Int32Array {
+    const others = this.#index!.others;
+    const next = new Int32Array(others.length + 1);
+    for (let p = 0; p <= others.length; p++) {
+      next[p] = p < others.length && this.#next[others[p]] !== others[p] ? p + 1 : p;
+    }
+    return next;
+  }
+
+  /** Marks exchange `i` used up. */
+  #close(i: number): void {
+    this.#next[i] = i + 1;
+    if (this.#otherNext) {
+      const others = this.#index!.others;
+      // its position in the list of other triggers, if it is one (the list is sorted)
+      let lo = 0;
+      let hi = others.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (others[mid] === i) {
+          this.#otherNext[mid] = mid + 1;
+          break;
+        }
+        if (others[mid] < i) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
   }
 
   /** `exchange 2 (contains "x")`. */

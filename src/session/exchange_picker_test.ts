@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
+import { contains, exact, type Matcher, predicate } from "../scenario/matcher.ts";
 import type { UserFrame } from "../wire/frame.ts";
 import { ExchangePicker } from "./exchange_picker.ts";
 
@@ -55,4 +56,32 @@ Deno.test("ExchangePicker: counts repeating exchanges, and names another run's e
     picker.unmatchedMessage("later", 2),
     /Closest: exchanges\[1\] on contains "later" \(used 0 of 1 times; only in invocation 2\): it matches, but answers only in another run of the binary$/,
   );
+});
+
+Deno.test("ExchangePicker: exact and contains triggers are looked up: the last of 10,000 tries no other trigger", () => {
+  let tried = 0;
+  const builder = new ScenarioBuilder();
+  for (let i = 0; i < 10_000; i++) {
+    const trigger: Matcher = i % 2 ? exact(`q${i}`) : contains(`needle-${i}-`);
+    builder.on(trigger, { repeat: true }).respond(`a${i}`);
+  }
+  // one trigger that is not indexed, near the end, counts its tries
+  builder.on(predicate(() => (tried++, false), "counts")).respond("never");
+  const scenario = builder.build();
+  const picker = new ExchangePicker(scenario);
+  assert.equal(picker.pick("q9999", input)?.index, 9999);
+  assert.equal(picker.pick("x needle-9998- y", input)?.index, 9998);
+  assert.equal(picker.pick("q1", input)?.index, 1);
+  assert.equal(tried, 0, "the predicate after them is never tried");
+  assert.equal(picker.pick("nothing", input), undefined);
+  assert.equal(tried, 1, "a prompt no index answers tries the other triggers");
+  // order still decides: an earlier trigger that is not indexed wins over a later indexed one
+  const mixed = new ScenarioBuilder().on(/^q\d+$/).respond("regex").on(exact("q5")).respond("exact")
+    .build();
+  assert.equal(new ExchangePicker(mixed).pick("q5", input)?.index, 0);
+  // a used-up exchange gives way to the next that matches
+  const once = new ScenarioBuilder().on("hi").respond("1").on(exact("hi")).respond("2").build();
+  const p2 = new ExchangePicker(once);
+  assert.deepEqual([p2.pick("hi", input)?.index, p2.pick("hi", input)?.index], [0, 1]);
+  assert.equal(p2.pick("hi", input), undefined);
 });

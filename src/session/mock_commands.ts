@@ -36,11 +36,19 @@ export function provideMockPlan(machinery: MockPlan): void {
 
 /**
  * The planner that answers `__mock__` prompts (registered on every engine): `undefined` for
- * any other prompt, and in verbatim (recorded) scenarios, which carry their own turns.
+ * any other prompt, in verbatim (recorded) scenarios, which carry their own turns, and when
+ * the session's `mockCommands` is `"off"`. A turn it plans is marked `byCommand`: unless
+ * `mockCommands` is `"live"`, the tools it uses are never run live.
  */
 export function mockCommandPlanner(engine: Engine): TurnPlanner {
   return (turn) => {
-    if (engine.scenario.verbatim === true || !isMockPrompt(turn.text)) return undefined;
+    if (
+      engine.mockCommands === "off" || engine.scenario.verbatim === true ||
+      !isMockPrompt(turn.text)
+    ) {
+      return undefined;
+    }
+    turn.byCommand = true;
     if (plan) return plan(engine, turn);
     // the machinery is not loaded (the fake binary's bundle leaves it out of its start-up):
     // load it as the turn's steps begin

@@ -25,6 +25,12 @@ export interface Outgoing {
   delay?: number | Delay;
   /** The frame already encoded (a line ending in a newline): written instead of encoding. */
   bytes?: Uint8Array;
+  /**
+   * The turn the frame belongs to: when it is aborted (an interrupt) while the frame still
+   * waits for its delay, the wait ends and the frame goes out at once (an interrupted paced
+   * reply does not run out its delays first).
+   */
+  cancel?: AbortLatch;
 }
 
 /** What an {@linkcode Outbox} needs. */
@@ -187,11 +193,15 @@ export class Outbox {
       const now = this.#clock.now();
       const yieldNow = this.#yieldDue();
       if (delay <= 0 && !yieldNow && (this.#controller.desiredSize ?? 0) > 0) {
+        let bytes: Uint8Array;
+        try {
+          bytes = item.bytes ?? this.#encode(item.frame, now);
+        } catch (error) {
+          // a frame that cannot be encoded fails its own send, never synchronously
+          return Promise.reject(error);
+        }
         this.#pacer.immediate(now);
-        this.#controller.enqueue(
-          item.bytes ??
-            ENCODER.encode(encodeFrame(this.#stampTimes ? stamp(item.frame, now) : item.frame)),
-        );
+        this.#controller.enqueue(bytes);
         return DONE;
       }
       return this.#enqueueSlow(item, delay, yieldNow);
@@ -233,10 +243,11 @@ export class Outbox {
   }
 
   /**
-   * Whether the work has run long enough to give the event loop a turn. Writing to the host's
-   * function, that turn is the completion of a write in flight (with none in flight, nothing
-   * waits on this process's output): no timer, and on Deno no `setImmediate`, whose first use
-   * loads the Node compatibility layer.
+   * Whether enough lines went out on microtasks to give the event loop a turn (a count, the
+   * same on every machine: see `YIELD_EVERY`). Writing to the host's function, that turn is
+   * the completion of a write in flight (with none in flight, nothing waits on this
+   * process's output): no timer, and on Deno no `setImmediate`, whose first use loads the
+   * Node compatibility layer.
    */
   #yieldDue(): boolean {
     return this.#budget.due() && (this.#sink === undefined || this.#sink.pending > 0);
@@ -246,6 +257,10 @@ export class Outbox {
     if (!this.#sink) return yieldToEventLoop();
     // a write in flight wakes the outbox as it settles; none in flight, there is nothing to wait for
     return this.#sink.pending > 0 ? this.#waitForWake() : DONE;
+  }
+
+  #encode(frame: Frame | RawLine, now: number): Uint8Array {
+    return ENCODER.encode(encodeFrame(this.#stampTimes ? stamp(frame, now) : frame));
   }
 
   #delayOf(item: Outgoing): number {
@@ -273,10 +288,22 @@ export class Outbox {
         yieldNow = false;
         let now = this.#clock.now();
         if (delay > 0) {
-          await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
-            signal: this.#ended.signal,
-          });
+          const cancel = next.item.cancel;
+          if (!cancel?.aborted) {
+            try {
+              await this.#clock.sleepUntil(this.#pacer.deadline(delay, now), {
+                signal: cancel
+                  ? AbortSignal.any([this.#ended.signal, cancel.signal])
+                  : this.#ended.signal,
+              });
+            } catch (error) {
+              if (this.#ended.aborted || !cancel?.aborted) throw error;
+            }
+          }
           now = this.#clock.now();
+          // its turn was interrupted while it waited: it goes out now, as a delta already on
+          // its way reaches the real CLI's output, and the schedule restarts from here
+          if (cancel?.aborted) this.#pacer.restart(now);
         } else {
           this.#pacer.immediate(now);
           if (yieldHere || this.#yieldDue()) await this.#yield();
@@ -286,12 +313,15 @@ export class Outbox {
         }
         if (this.#closed) break;
         this.#queue.shift();
-        this.#controller.enqueue(
-          next.item.bytes ??
-            ENCODER.encode(
-              encodeFrame(this.#stampTimes ? stamp(next.item.frame, now) : next.item.frame),
-            ),
-        );
+        let bytes: Uint8Array;
+        try {
+          bytes = next.item.bytes ?? this.#encode(next.item.frame, now);
+        } catch (error) {
+          // it fails its own send; the frames behind it go on
+          next.reject(error);
+          continue;
+        }
+        this.#controller.enqueue(bytes);
         next.resolve();
       }
     } catch (error) {

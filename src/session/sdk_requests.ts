@@ -105,18 +105,7 @@ export function installSdkRequests(engine: Engine): void {
     }) as ControlHandler,
   );
   control.handle("interrupt", async () => {
-    const turn = engine.turn;
-    if (turn && !turn.resultSent && !turn.abort.aborted) {
-      const pending = turn.pendingPermission;
-      if (pending) {
-        // the real CLI withdraws the open permission question first
-        await engine.send({
-          frame: { type: "control_cancel_request", request_id: pending.requestId },
-          delay: 0,
-        });
-      }
-      turn.abort.abort(new Interrupted());
-    }
+    await interruptTurn(engine);
     return { still_queued: [] };
   });
   control.handle("set_permission_mode", (request) => {
@@ -191,4 +180,24 @@ export function installSdkRequests(engine: Engine): void {
   });
   installSdkQueries(engine);
   installMcpCall(engine);
+}
+
+/**
+ * Interrupts the running turn as the client's `interrupt` does (an open permission question
+ * is withdrawn first); resolves with whether there was a turn to interrupt. A turn whose
+ * result is written, or that is already ending, is left alone.
+ */
+export async function interruptTurn(engine: Engine): Promise<boolean> {
+  const turn = engine.turn;
+  if (!turn || turn.resultSent || turn.abort.aborted) return false;
+  const pending = turn.pendingPermission;
+  if (pending) {
+    // the real CLI withdraws the open permission question first
+    await engine.send({
+      frame: { type: "control_cancel_request", request_id: pending.requestId },
+      delay: 0,
+    });
+  }
+  turn.abort.abort(new Interrupted());
+  return true;
 }

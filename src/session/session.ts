@@ -19,7 +19,7 @@ import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts
 import { type CliFlags, parseCliFlags } from "./cli_args.ts";
 import type { ClientRequest, ControlHandler } from "./control_channel.ts";
 import { Engine, type ExitStatus, type ToolRunner } from "./engine.ts";
-import { installSdkRequests } from "./sdk_requests.ts";
+import { installSdkRequests, interruptTurn } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
 import { bareErrorResult } from "./turn_result.ts";
 import { TurnFailure } from "./turn_state.ts";
@@ -88,6 +88,16 @@ export interface SessionOptions {
    */
   runTool?: ToolRunner;
   /**
+   * How a prompt whose whole text is a `__mock__` command is taken (default `"on"`): `"on"`
+   * runs it as the command (a tool use it asks for gets the command's result, never a live
+   * run); `"off"` takes it as an ordinary prompt, matched against the exchanges like any
+   * other (for sessions whose users' text must never drive the mock); `"live"` runs it, and
+   * lets a tool use it asks for run live when the session runs tools live (`runTool`, the
+   * fake binary's `CLAUDE_MOCK_LIVE`), after the usual permission checks: a prompt can then
+   * run a real shell command, so it must be asked for.
+   */
+  mockCommands?: "on" | "off" | "live";
+  /**
    * Where the session's stdout goes instead of {@linkcode Session.readable}: each
    * stream-json line's bytes (newline included), in order. A promise it returns holds
    * further output back until it settles (up to 16 lines in flight); a rejection or a
@@ -155,6 +165,7 @@ export class Session {
       invocation: options.invocation,
       runTool: options.runTool,
       output: options.output,
+      mockCommands: options.mockCommands,
     });
     this.#engine = engine;
     this.scenario = scenario;
@@ -288,6 +299,35 @@ export class Session {
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<Record<string, unknown>> {
     return this.#engine.control.request(request, options);
+  }
+
+  /**
+   * Interrupts the running turn as the client's `interrupt` control request does (what the
+   * real CLI also does on SIGINT): the turn ends with the interruption's frames and an
+   * `error_during_execution` result. Resolves once that turn has ended, with whether there
+   * was a turn to interrupt (`false` when none runs, or its result is already written).
+   *
+   * @example Interrupting a long answer
+   * ```ts
+   * import { ScenarioBuilder, Session } from "@x/claude-mock";
+   * const session = new Session(
+   *   new ScenarioBuilder().on("essay").respondDelayed(60_000, "A very long essay.").build(),
+   *   { clock: "system" }, // real time: the minute-long wait is a real timer
+   * );
+   * const reading = new Response(session.readable).text();
+   * session.write('{"type":"user","message":{"role":"user","content":"essay"}}\n');
+   * await new Promise((resolve) => setTimeout(resolve, 0));
+   * console.log(await session.interrupt()); // true
+   * session.endInput();
+   * const result = JSON.parse((await reading).trim().split("\n").at(-2)!);
+   * console.log(result.terminal_reason); // aborted_streaming
+   * ```
+   */
+  async interrupt(): Promise<boolean> {
+    const engine = this.#engine;
+    const interrupted = await interruptTurn(engine);
+    if (interrupted) await engine.turnEnded();
+    return interrupted;
   }
 
   /** Ends the process now, like a signal: stdout closes, pending output is dropped. */

@@ -84,6 +84,29 @@ Deno.test("Session output: a pending promise holds output back (16 lines in flig
   assert.deepEqual(await session.exited, { code: 0, signal: null });
 });
 
+Deno.test("Session output: how much is held back does not depend on how fast the machine is", async () => {
+  // each line takes the output function 1 ms of CPU: a slow or loaded machine
+  const pending: Array<() => void> = [];
+  let handed = 0;
+  const session = new Session(chatty(), {
+    output: () => {
+      handed++;
+      const until = performance.now() + 1;
+      while (performance.now() < until) { /* busy */ }
+      return new Promise<void>((resolve) => pending.push(resolve));
+    },
+  });
+  session.write(prompt("go"));
+  session.endInput();
+  for (let i = 0; i < 200; i++) await Promise.resolve();
+  assert.equal(handed, 16, "16 lines in flight, however long each took");
+  while (pending.length > 0) {
+    pending.splice(0).forEach((resolve) => resolve());
+    for (let i = 0; i < 200; i++) await Promise.resolve();
+  }
+  assert.deepEqual(await session.exited, { code: 0, signal: null });
+});
+
 Deno.test("Session output: a rejected or throwing output is a broken pipe (SIGPIPE)", async () => {
   for (
     const output of [

@@ -472,7 +472,8 @@ async function runTool(
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     return await structuredOutput(engine, input, turn);
   }
-  if (engine.runTool) {
+  // a tool a `__mock__` prompt asked for runs live only with the explicit opt-in
+  if (engine.runTool && (!turn.byCommand || engine.mockCommands === "live")) {
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
     if (live) return live;
   }

@@ -24,6 +24,7 @@ import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
+import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
@@ -60,7 +61,7 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
   } catch (error) {
     await endFailedTurn(engine, turn, error);
   } finally {
-    if (engine.turn === turn) engine.turn = undefined;
+    engine.endTurn(turn);
   }
 }
 
@@ -89,6 +90,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   const notices = verbatim ? [] : await skillShellHooks(engine, turn);
   if (!verbatim) await engine.send(initFrame(engine));
   for (const frame of notices) await engine.send({ frame, delay: 0 });
+  if (!verbatim && promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);
@@ -161,7 +163,10 @@ async function endFailedTurn(engine: Engine, turn: TurnState, error: unknown): P
   if (error instanceof SessionEnded || engine.closed) return;
   const reason = turn.abort.aborted ? turn.abort.reason : error;
   try {
-    if (reason instanceof Interrupted) {
+    if (turn.resultSent) {
+      // A turn has one result. An interrupt (or a failure) that lands after the turn decided
+      // its end (a hook's `continue: false` whose answer arrived first) ends nothing more.
+    } else if (reason instanceof Interrupted) {
       try {
         await interruptTail(engine, turn);
       } catch (tailError) {

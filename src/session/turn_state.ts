@@ -98,6 +98,8 @@ export interface TurnState {
   textOnly?: boolean;
   /** The CLI's one request for the StructuredOutput tool was made. */
   enforced?: boolean;
+  /** A `__mock__` command prompt planned the turn (its tools run live only when allowed). */
+  byCommand?: boolean;
 }
 
 /** What the checks before a tool use decided. */

@@ -89,7 +89,7 @@ export class PaceStream<T, U = T> extends TransformStream<T, U> {
           });
         }
         // No wait: stay synchronous (no promise per chunk on the instant path), but give
-        // the event loop a turn every few milliseconds of work.
+        // the event loop a turn every few hundred chunks.
         pacer.immediate(now);
         controller.enqueue(map(chunk, now));
         return budget.maybeYield();

@@ -64,6 +64,11 @@ export class Pacer {
     return this.#scheduled;
   }
 
+  /** Restarts the schedule at `now` (the chunk it was waiting for was dropped). */
+  restart(now: number): void {
+    this.#scheduled = now;
+  }
+
   /** Notes a chunk that goes out now with no delay (it restarts a stale schedule). */
   immediate(now: number): void {
     if (now - this.#scheduled > this.#maxCatchUp) this.#scheduled = now;

@@ -78,23 +78,39 @@ export function yieldToEventLoop(): Promise<void> {
   });
 }
 
-/** How much real time work may run on microtasks before it yields (ms). */
-export const YIELD_EVERY_MS = 4;
+/**
+ * How many units of work (lines written, virtual sleeps resolved, chunks paced) may run on
+ * microtasks before the event loop gets a turn. A count, not a time: what runs between two
+ * turns of the loop is the same on a fast machine and on a slow or loaded one (a time budget
+ * yielded more often the slower the machine, which held output back and slowed the mock
+ * most where it was already slow). 256 lines of stream-json are well under a millisecond of
+ * work on a desktop machine, so the app's timers still run while output never ends.
+ */
+export const YIELD_EVERY = 256;
 
 /**
- * Tracks how long work has run without giving the event loop a turn. `due()` is cheap
- * (it reads the clock every 16th call); when it says so, await {@linkcode yieldToEventLoop}.
+ * Counts work done without giving the event loop a turn. `due()` says when the count is
+ * spent (every {@linkcode YIELD_EVERY}th call); then await {@linkcode yieldToEventLoop}.
  */
 export class LoopBudget {
-  #since = hostNow();
-  #calls = 0;
+  #every: number;
+  #left: number;
 
-  /** Whether the work has run long enough that it should yield now. */
+  /** A budget of `every` units of work between yields. */
+  constructor(every: number = YIELD_EVERY) {
+    if (!Number.isInteger(every) || every < 1) {
+      throw new RangeError(
+        `Cannot create LoopBudget: 'every' must be a positive integer, got ${every}`,
+      );
+    }
+    this.#every = every;
+    this.#left = every;
+  }
+
+  /** Counts one unit of work; whether it is time to yield now. */
   due(): boolean {
-    if ((++this.#calls & 15) !== 0) return false;
-    const now = hostNow();
-    if (now - this.#since < YIELD_EVERY_MS) return false;
-    this.#since = now;
+    if (--this.#left > 0) return false;
+    this.#left = this.#every;
     return true;
   }
 

@@ -5,6 +5,7 @@
  */
 
 import { realNow, yieldToEventLoop } from "./real_time.ts";
+import { useFakeTimerIds } from "./_fake_timer_ids.ts";
 
 /**
  * A fake clock that can run its next timer: `@sinonjs/fake-timers`' clock and
@@ -30,6 +31,12 @@ export interface SettleWithFakeTimeOptions {
  * output on the system clock waits on timers too. Between timers the event loop gets a real
  * turn, so stream work that no timer drives goes on. Gives up with a `RangeError` after
  * `maxSteps` timers or `realTimeoutMs` of real time, never hanging.
+ *
+ * While it runs, a fake whose `setTimeout` returns plain numbers (`@std/testing`'s
+ * `FakeTime`) hands out ids with `unref()`, `ref()` and `hasRef()` instead, which
+ * `clearTimeout` still takes: the SDK arms timers as `setTimeout(...).unref()` when an app
+ * aborts a query (its grace period before it kills the process), and a number has no
+ * `unref`. So an app's own timeout that aborts a query works under fake time.
  *
  * @example Driving `@sinonjs/fake-timers` until a paced session ends
  * ```ts
@@ -78,23 +85,32 @@ export async function settleWithFakeTime<T>(
   promise.then(() => (settled = true), () => (settled = true));
   const started = realNow();
   let steps = 0;
-  while (!settled) {
-    if (steps >= maxSteps) {
-      throw new RangeError(
-        `The promise did not settle after ${maxSteps} fake timers (maxSteps): something keeps ` +
-          "re-arming a timer",
-      );
-    }
-    if (realNow() - started > realTimeoutMs) {
-      throw new RangeError(
-        `The promise did not settle within ${realTimeoutMs} ms of real time while fake time ` +
-          `was driven (${steps} timers run): it waits on something no timer drives`,
-      );
-    }
-    steps++;
-    await fake.nextAsync();
-    // a real turn of the event loop: I/O and stream work that no fake timer drives
-    if (!settled) await yieldToEventLoop();
+  const restoreIds = useFakeTimerIds();
+  try {
+    await drive();
+  } finally {
+    restoreIds();
   }
   return await promise;
+
+  async function drive(): Promise<void> {
+    while (!settled) {
+      if (steps >= maxSteps) {
+        throw new RangeError(
+          `The promise did not settle after ${maxSteps} fake timers (maxSteps): something keeps ` +
+            "re-arming a timer",
+        );
+      }
+      if (realNow() - started > realTimeoutMs) {
+        throw new RangeError(
+          `The promise did not settle within ${realTimeoutMs} ms of real time while fake time ` +
+            `was driven (${steps} timers run): it waits on something no timer drives`,
+        );
+      }
+      steps++;
+      await fake.nextAsync();
+      // a real turn of the event loop: I/O and stream work that no fake timer drives
+      if (!settled) await yieldToEventLoop();
+    }
+  }
 }

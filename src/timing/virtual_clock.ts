@@ -26,7 +26,7 @@ interface Sleeper {
  * Virtual time for a session. `sleep`/`sleepUntil` resolve in deadline order and move
  * `now()` forward without waiting; no timer is involved, so fake timers (`FakeTime`,
  * `@sinonjs/fake-timers`) do not affect it. Long runs of sleeps give the event loop a
- * turn every few milliseconds of real work, so the app's own timers keep firing.
+ * turn every few hundred wakes, so the app's own timers keep firing.
  *
  * @example An hour in no time
  * ```ts

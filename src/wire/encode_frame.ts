@@ -6,6 +6,7 @@
  */
 
 import { type Frame, isObject, type RawLine } from "./frame.ts";
+import { jsonText } from "./_json_text.ts";
 
 /**
  * Encodes one frame as a stream-json line, newline included: `JSON.stringify(frame)`
@@ -47,11 +48,10 @@ export function encodeFrame(frame: Frame | RawLine): string {
   let json: string | undefined;
   try {
     json = JSON.stringify(frame);
-  } catch (cause) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
-    throw new TypeError(`Cannot encode frame of type ${JSON.stringify(type)}: ${detail}`, {
-      cause,
-    });
+  } catch (error) {
+    // JSON.stringify recurses: a frame nested deeper than the stack allows is encoded
+    // without recursion instead (a cycle or a BigInt still fails below)
+    json = error instanceof RangeError ? deepJson(frame, type) : failed(type, error);
   }
   if (typeof json !== "string") {
     throw new TypeError(
@@ -61,6 +61,21 @@ export function encodeFrame(frame: Frame | RawLine): string {
     );
   }
   return json + "\n";
+}
+
+function deepJson(frame: Frame, type: string): string | undefined {
+  try {
+    return jsonText(frame);
+  } catch (error) {
+    return failed(type, error);
+  }
+}
+
+function failed(type: string, cause: unknown): never {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  throw new TypeError(`Cannot encode frame of type ${JSON.stringify(type)}: ${detail}`, {
+    cause,
+  });
 }
 
 function describeValue(value: unknown): string {

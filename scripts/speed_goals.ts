@@ -1,0 +1,268 @@
+// The speed goals of issue 21, measured as ratios against floors timed interleaved in the same
+// run (A B A B …), each the median of the per-round paired ratios; every measure is taken in
+// three runs and the median of the three is the figure. Printed, never asserted.
+//
+//   (a) one-turn query(): the real SDK's query() "hello" → result through MockTransport (A)
+//       against a fake process on plain Node streams that writes the bytes the mock writes
+//       (B, captured from the mock once). Goal A/B ≤ 1.2.
+//   (b) a 1,000-turn session: one query() with a streaming prompt, 1,000 turns, each prompt
+//       sent when the previous result arrived; A against the same-bytes floor. Per turn, goal
+//       A/B ≤ 1.3.
+//   (c) under CPU load: (a) again while two busy processes compete for the cores; goal: the
+//       loaded ratio within 1.1× of the idle ratio.
+//   (d) matching: a 10,000-exchange scenario (exact triggers), turns that pick the last
+//       exchange against turns that pick the first, in one session each. Goal ≈ 1.0.
+//
+//   deno run -A scripts/speed_goals.ts [--rounds N]      (default 9 rounds per run)
+import { query, type SpawnedProcess, type SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import { Buffer } from "node:buffer";
+import { EventEmitter } from "node:events";
+import { Readable, Writable } from "node:stream";
+import { exact, MockTransport, ScenarioBuilder, Session } from "../mod.ts";
+
+type Spawn = (options: SpawnOptions) => SpawnedProcess;
+type Json = Record<string, unknown>;
+
+const ROUNDS = Number(Deno.args[Deno.args.indexOf("--rounds") + 1]) || 9;
+const RUNS = 3;
+const TEXT = "Hello! How can I help you today?";
+const scenario = new ScenarioBuilder().on("hello", { repeat: true }).respond(TEXT).build();
+
+// ---- a fake process on plain Node streams --------------------------------------------------
+
+function fakeProcess(onFrame: (frame: Json, out: Readable) => void): SpawnedProcess {
+  const events = new EventEmitter();
+  let exitCode: number | null = null;
+  const stdout = new Readable({ read() {} });
+  let buffer = "";
+  const stdin = new Writable({
+    write(chunk, _encoding, done) {
+      buffer += chunk.toString();
+      let i;
+      while ((i = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 1);
+        if (line.trim() !== "") onFrame(JSON.parse(line), stdout);
+      }
+      done();
+    },
+    final(done) {
+      stdout.push(null);
+      exitCode = 0;
+      queueMicrotask(() => events.emit("exit", 0, null));
+      done();
+    },
+  });
+  return {
+    stdin,
+    stdout,
+    killed: false,
+    get exitCode() {
+      return exitCode;
+    },
+    kill: () => true,
+    on: (e: string, l: (...a: unknown[]) => void) => void events.on(e, l),
+    once: (e: string, l: (...a: unknown[]) => void) => void events.once(e, l),
+    off: (e: string, l: (...a: unknown[]) => void) => void events.off(e, l),
+  } as SpawnedProcess;
+}
+
+/** What the mock writes: its answers to control requests (by subtype) and a turn's lines. */
+interface Capture {
+  answers: Map<string, [before: string, after: string]>;
+  turn: Buffer[];
+}
+
+async function capture(): Promise<Capture> {
+  const mock = new MockTransport(scenario);
+  let read = "";
+  const ids = new Map<string, string>();
+  const teeing: Spawn = (options) => {
+    const child = mock.spawn(options) as unknown as SpawnedProcess;
+    child.stdout.on("data", (c: Uint8Array) => void (read += new TextDecoder().decode(c)));
+    const write = child.stdin.write.bind(child.stdin) as (...a: unknown[]) => boolean;
+    child.stdin.write = ((chunk: unknown, ...rest: unknown[]) => {
+      for (const line of String(chunk).split("\n")) {
+        if (line.includes('"control_request"')) {
+          const f = JSON.parse(line);
+          ids.set(f.request_id, f.request.subtype);
+        }
+      }
+      return write(chunk, ...rest);
+    }) as typeof child.stdin.write;
+    return child;
+  };
+  for await (const _ of query({ prompt: "hello", options: { spawnClaudeCodeProcess: teeing } })) {
+    // drain
+  }
+  const answers = new Map<string, [string, string]>();
+  const turn: Buffer[] = [];
+  for (const line of read.split("\n").filter((l) => l !== "")) {
+    const id = JSON.parse(line).response?.request_id;
+    const subtype = ids.get(id);
+    if (subtype === undefined) {
+      turn.push(Buffer.from(line + "\n"));
+      continue;
+    }
+    const needle = `"request_id":${JSON.stringify(id)}`;
+    const at = line.indexOf(needle);
+    answers.set(subtype, [
+      line.slice(0, at) + `"request_id":`,
+      line.slice(at + needle.length) + "\n",
+    ]);
+  }
+  return { answers, turn };
+}
+
+function floorSpawn(c: Capture): Spawn {
+  return () =>
+    fakeProcess((frame, out) => {
+      if (frame.type === "control_request") {
+        const [before, after] = c.answers.get((frame.request as Json).subtype as string)!;
+        out.push(before + JSON.stringify(frame.request_id) + after);
+      } else if (frame.type === "user") { for (const line of c.turn) out.push(line); }
+    });
+}
+
+const mockSpawn: Spawn = (o) => new MockTransport(scenario).spawn(o) as unknown as SpawnedProcess;
+
+// ---- the measures ---------------------------------------------------------------------------
+
+async function oneTurn(spawn: Spawn): Promise<void> {
+  let last: { type?: string } | undefined;
+  for await (const m of query({ prompt: "hello", options: { spawnClaudeCodeProcess: spawn } })) {
+    last = m;
+  }
+  if (last?.type !== "result") throw new Error("no result");
+}
+
+async function longSession(spawn: Spawn, turns: number): Promise<void> {
+  let release: (() => void) | undefined;
+  let results = 0;
+  const prompt = (async function* () {
+    for (let i = 0; i < turns; i++) {
+      if (i > 0) await new Promise<void>((r) => (release = r));
+      yield {
+        type: "user" as const,
+        message: { role: "user" as const, content: "hello" },
+        parent_tool_use_id: null,
+      };
+    }
+  })();
+  for await (const m of query({ prompt, options: { spawnClaudeCodeProcess: spawn } })) {
+    if (m.type === "result") {
+      results++;
+      release?.();
+    }
+  }
+  if (results !== turns) throw new Error(`${results} results for ${turns} turns`);
+}
+
+/** µs per unit of `work` (`n` units). */
+async function time(work: () => Promise<void>, n: number): Promise<number> {
+  const start = performance.now();
+  await work();
+  return ((performance.now() - start) * 1000) / n;
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** One run: ROUNDS rounds of A and B, A B then B A; the median of the per-round ratios A/B. */
+async function pairedRun(a: () => Promise<number>, b: () => Promise<number>): Promise<number> {
+  const ratios: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    let x: number, y: number;
+    if (r % 2 === 0) {
+      x = await a();
+      y = await b();
+    } else {
+      y = await b();
+      x = await a();
+    }
+    ratios.push(x / y);
+  }
+  return median(ratios);
+}
+
+async function threeRuns(name: string, a: () => Promise<number>, b: () => Promise<number>) {
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await pairedRun(a, b));
+  console.log(
+    `${name}: ${median(runs).toFixed(2)}  (runs ${runs.map((r) => r.toFixed(2)).join(", ")})`,
+  );
+  return median(runs);
+}
+
+const floor = floorSpawn(await capture());
+const Q = 100;
+const queries = (spawn: Spawn) => () =>
+  time(async () => {
+    for (let i = 0; i < Q; i++) await oneTurn(spawn);
+  }, Q);
+for (let i = 0; i < 2; i++) { // warm-up
+  await queries(mockSpawn)();
+  await queries(floor)();
+}
+console.log(
+  `speed goals: ${RUNS} runs × ${ROUNDS} rounds, interleaved; median of the paired ratios`,
+);
+const idle = await threeRuns(
+  `(a) one-turn query(), A/B (goal ≤ 1.20)`,
+  queries(mockSpawn),
+  queries(floor),
+);
+
+const TURNS = 1_000;
+const session = (spawn: Spawn) => () => time(() => longSession(spawn, TURNS), TURNS);
+await session(mockSpawn)();
+await threeRuns(
+  `(b) per turn in a ${TURNS}-turn session, A/B (goal ≤ 1.30)`,
+  session(mockSpawn),
+  session(floor),
+);
+
+const burners = Array.from({ length: 2 }, () =>
+  new Deno.Command(Deno.execPath(), {
+    args: ["eval", "while (true) {}"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn());
+try {
+  const loaded = await threeRuns(
+    `(c) one-turn query() under CPU load, A/B`,
+    queries(mockSpawn),
+    queries(floor),
+  );
+  console.log(`    loaded/idle ratio: ${(loaded / idle).toFixed(2)} (goal ≤ 1.10)`);
+} finally {
+  for (const b of burners) {
+    b.kill("SIGKILL");
+    await b.status;
+  }
+}
+
+// (d) matching the last of 10,000 against the first
+const big = new ScenarioBuilder();
+for (let i = 0; i < 10_000; i++) big.on(exact(`q${i}`), { repeat: true }).respond(`a${i}`);
+const bigScenario = big.build();
+const encoder = new TextEncoder();
+async function turnsOn(prompt: string, n: number): Promise<number> {
+  const session = new Session(bigScenario, { output: () => {} });
+  const line = encoder.encode(
+    JSON.stringify({ type: "user", message: { role: "user", content: prompt } }) + "\n",
+  );
+  const start = performance.now();
+  for (let i = 0; i < n; i++) session.write(line);
+  session.endInput();
+  await session.exited;
+  return ((performance.now() - start) * 1000) / n;
+}
+await threeRuns(
+  `(d) matching the last of 10,000 exchanges / the first (goal ≈ 1.0)`,
+  () => turnsOn("q9999", 2_000),
+  () => turnsOn("q0", 2_000),
+);

@@ -1,0 +1,171 @@
+// Errors that say what failed, why and where, and waits that end (issue 21, items 8 and 9):
+// a bad --settings, a deeply nested tool input, an `initialize` that is not JSON data, and a
+// scenario URL whose server never answers.
+import assert from "node:assert/strict";
+import { loadScenario, MockTransport, type Scenario, ScenarioBuilder, Session } from "../mod.ts";
+import { runCliProcess } from "../src/cli/run_cli.ts";
+import { runQuery } from "./_sdk.ts";
+import { fromFileUrl } from "./_paths.ts";
+
+const ROOT = fromFileUrl(new URL("..", import.meta.url));
+const decoder = new TextDecoder();
+
+/** Runs the fake binary in process; resolves with its exit code, stdout and stderr. */
+async function fake(
+  argv: string[],
+  dir: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCliProcess({
+    argv,
+    env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
+    cwd: dir,
+    stdinIsTerminal: true,
+    stdoutIsTerminal: false,
+    stdio: {
+      read: () => Promise.resolve(null),
+      cancelRead: () => {},
+      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
+      writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+// ---- --settings ---------------------------------------------------------------------------
+
+Deno.test("--settings that is not JSON is a settings file that is not there, as for the real CLI", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const rec = JSON.parse(
+      await Deno.readTextFile(`${ROOT}tests/fixtures/real/print_faults/settings_not_json.json`),
+    );
+    const r = await fake(["-p", "hi", "--settings", "{not json"], dir);
+    assert.deepEqual([r.code, r.stdout], [rec.exit_code, rec.stdout]);
+    assert.equal(
+      r.stderr,
+      rec.stderr.replace("/home/user/project", dir),
+      "the real CLI's text, with this run's cwd",
+    );
+    // a settings file is read, and its rules apply
+    await Deno.writeTextFile(`${dir}/s.json`, '{"permissions":{"deny":["Bash"]}}');
+    const ok = await fake(["-p", "hi", "--settings", "s.json", "--output-format", "json"], dir);
+    assert.equal(ok.code, 0, ok.stderr);
+    await Deno.writeTextFile(`${dir}/bad.json`, "{oops");
+    const bad = await fake(["-p", "hi", "--settings", "bad.json"], dir);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^Error: Settings file .*bad\.json is not valid JSON: /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a session given --settings it cannot read fails at its start, naming --settings", () => {
+  const scenario = new ScenarioBuilder().on("hi").respond("Hi.").build();
+  assert.throws(
+    () => new Session(scenario, { args: ["--settings", "{not json"] }),
+    (error: Error) =>
+      error instanceof SyntaxError &&
+      /^Cannot start a session: Cannot read --settings: not valid JSON \(/.test(error.message),
+  );
+  assert.throws(
+    () => new Session(scenario, { args: ["--settings", '{"permissions":{"allow":"Bash"}}'] }),
+    /^TypeError: Cannot start a session: Cannot read --settings: 'permissions\.allow' must be an array/,
+  );
+});
+
+// ---- a deeply nested tool input --------------------------------------------------------------
+
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+Deno.test("a tool input nested 10,000 deep runs as through emit: no stack overflow", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const input = '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000);
+    await Deno.writeTextFile(
+      `${dir}/deep.json`,
+      `{"exchanges":[{"on":"go","steps":[{"tool":{"name":"Frob","input":${input},"result":"ok"}},{"say":"Done."}]}]}`,
+    );
+    const r = await fake(["-p", "go", "--scenario", "deep.json", "--output-format", "json"], dir);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(JSON.parse(r.stdout).result, "Done.");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  // and in process, through the real SDK
+  const mock = new MockTransport(
+    new ScenarioBuilder().on("go").usesTool("Frob", nested(20_000), { result: "ok" })
+      .respond("Done.").build(),
+  );
+  const { messages, error } = await runQuery(mock, "go", {
+    canUseTool: (_tool, input) => Promise.resolve({ behavior: "allow", updatedInput: input }),
+  });
+  assert.equal(error, undefined);
+  assert.equal((messages.at(-1) as { result?: string }).result, "Done.");
+});
+
+// ---- initialize that is not JSON data -------------------------------------------------------
+
+Deno.test("a scenario's initialize with a cycle is refused when the session starts, naming it", () => {
+  const initialize: Record<string, unknown> = { extra: {} };
+  (initialize.extra as Record<string, unknown>).self = initialize;
+  const scenario: Scenario = { ...new ScenarioBuilder().build(), initialize };
+  assert.throws(
+    () => new Session(scenario),
+    (error: Error) =>
+      error instanceof TypeError &&
+      /'initialize' must be JSON data: Converting circular structure to JSON: extra\.self/.test(
+        error.message,
+      ),
+  );
+});
+
+Deno.test("an initialize answer that cannot be written is an error answer, never silence", async () => {
+  // a handler whose answer is not JSON data
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const session = new Session(new ScenarioBuilder().build());
+  session.handle("initialize", () => cyclic);
+  const reading = new Response(session.readable).text();
+  session.write(
+    '{"type":"control_request","request_id":"init","request":{"subtype":"initialize"}}\n',
+  );
+  session.endInput();
+  const [answer] = (await reading).trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(answer.response.subtype, "error");
+  assert.equal(answer.response.request_id, "init");
+  assert.match(
+    answer.response.error,
+    /^claude-mock: cannot write the answer to control request 'initialize': Cannot encode frame of type "control_response": /,
+  );
+  assert.equal(session.clientRequests()[0].answer?.success, false);
+});
+
+// ---- item 9: a scenario URL that never answers ------------------------------------------------
+
+Deno.test("loadScenario: a server that accepts and never answers fails within the bound, naming the URL", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn); // accepted, never answered
+  })();
+  const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}/chat.json`;
+  try {
+    await assert.rejects(
+      loadScenario(url, { timeoutMs: 50 }),
+      (error: Error) =>
+        error.message ===
+          `Cannot load scenario: cannot read ${url} (no complete answer within 50 ms of real time)`,
+    );
+    await assert.rejects(loadScenario(url, { timeoutMs: 0 }), /'timeoutMs' must be a number/);
+  } finally {
+    listener.close();
+    for (const conn of held) conn.close();
+    await accepting.catch(() => {});
+  }
+});
