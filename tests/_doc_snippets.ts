@@ -137,7 +137,9 @@ export function mismatch(site: PrintSite, printed: string[], offset = 0): string
   if (same) return undefined;
   const show = (lines: string[]) =>
     lines.length === 0 ? "  (nothing)" : lines.map((l) => `  ${l}`).join("\n");
-  return `line ${offset + site.line + 1}: ${site.source}\nprinted:\n${show(actual)}\nbut its comments ` +
+  return `line ${offset + site.line + 1}: ${site.source}\nprinted:\n${
+    show(actual)
+  }\nbut its comments ` +
     `say:\n${show(site.expected)}`;
 }
 

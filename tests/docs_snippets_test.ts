@@ -9,10 +9,13 @@
 // - ```json blocks with a scenario `$schema` load with scenarioFromJSON.
 // - A block marked `ignore` says why in its info string (```sh ignore (needs the network)),
 //   or is an excerpt of a file of the repository (first line `// path` or `# path`) that a
-//   test runs, word for word; docs/node.md's tour files run under Node (npm_test/readme.test.mjs).
+//   test runs, word for word (indentation aside: deno fmt formats the page's code); docs/node.md's
+//   tour files run under Node (npm_test/readme.test.mjs).
 // - Lines are at most 100 characters.
 import assert from "node:assert/strict";
-import { scenarioFromJSON } from "../mod.ts";
+import { BUILTIN_SCENARIO_NAMES, FAILURE_NAMES, scenarioFromJSON } from "../mod.ts";
+import { MOCK_COMMAND_NAMES } from "../mock_command.ts";
+import { MOCK_ENV_VARIABLES } from "../src/cli/cli_env.ts";
 import {
   type Block,
   blocksOf,
@@ -66,6 +69,19 @@ Deno.test("README.md is at most 200 lines", () => {
   assert.ok(lines <= 200, `README.md has ${lines} lines`);
 });
 
+Deno.test("docs/reference.md lists every entry point, variable, failure, scenario and command", () => {
+  const page = pages.find((p) => p.file === "docs/reference.md")!.text;
+  const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT)));
+  const wanted = [
+    ...Object.keys(config.exports).map((subpath) => `\`${config.name}${subpath.slice(1)}\``),
+    ...Object.keys(MOCK_ENV_VARIABLES).map((name) => `- \`${name}\``),
+    ...FAILURE_NAMES.map((name) => `// prints: ${name} (`),
+    ...BUILTIN_SCENARIO_NAMES.map((name) => `- \`${name}\`:`),
+    ...MOCK_COMMAND_NAMES.map((name) => `- \`${name}\`:`),
+  ];
+  assert.deepEqual(wanted.filter((text) => !page.includes(text)), []);
+});
+
 Deno.test("an ignored block says why, or is an excerpt of a file that runs", async () => {
   for (const block of blocks.filter(isIgnored)) {
     if (ignoreReason(block)) continue;
@@ -79,8 +95,12 @@ Deno.test("an ignored block says why, or is an excerpt of a file that runs", asy
     if (block.file === "docs/node.md" && !excerpt.path.startsWith("npm_test/")) continue;
     const text = await Deno.readTextFile(new URL(excerpt.path, ROOT)).catch(() => undefined);
     assert.ok(text !== undefined, `${where(block)}: ${excerpt.path} is not in the repository`);
+    // word for word, line by line; the indentation is deno fmt's (it formats the page's code)
+    const lines = (t: string) => t.split("\n").map((l) => l.trim());
+    const file = lines(text);
+    const shown = lines(excerpt.excerpt);
     assert.ok(
-      text.includes(excerpt.excerpt),
+      file.some((_, i) => shown.every((line, j) => file[i + j] === line)),
       `${where(block)} shows lines that ${excerpt.path} does not have:\n${excerpt.excerpt}`,
     );
   }
@@ -108,7 +128,9 @@ for (const block of blocks.filter((b) => b.lang === "ts" && !isIgnored(b))) {
   });
 }
 
-for (const block of blocks.filter((b) => b.lang === "json" && /scenario\.schema\.json/.test(b.text))) {
+for (
+  const block of blocks.filter((b) => b.lang === "json" && /scenario\.schema\.json/.test(b.text))
+) {
   Deno.test(`${where(block)} is a scenario file that loads`, () => {
     const scenario = scenarioFromJSON(JSON.parse(block.text));
     assert.ok(scenario.exchanges.length > 0);
@@ -122,7 +144,10 @@ async function scratch(): Promise<string> {
     await Deno.mkdir(`${dir}/${folder}`, { recursive: true });
     for await (const entry of Deno.readDir(new URL(`${folder}/`, ROOT))) {
       if (entry.isFile) {
-        await Deno.copyFile(new URL(`${folder}/${entry.name}`, ROOT), `${dir}/${folder}/${entry.name}`);
+        await Deno.copyFile(
+          new URL(`${folder}/${entry.name}`, ROOT),
+          `${dir}/${folder}/${entry.name}`,
+        );
       }
     }
   }
