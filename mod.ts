@@ -9,10 +9,13 @@
  * the app's query against it, {@linkcode PermissionRecorder} and {@linkcode HookRecorder}
  * stand in for its callbacks.
  *
- * This is the core. The other entry points: `@x/claude-mock/builders` (frames in the real
- * CLI's shapes), `@x/claude-mock/wire` (frame types, NDJSON streams, pacing, seeded random),
- * `@x/claude-mock/cassette` (record, replay and check tapes of real sessions) and
- * `@x/claude-mock/cli` (the fake `claude` binary).
+ * This is what a test of an app writes, with the types its signatures show. The other entry
+ * points: `@x/claude-mock/builders` (frames in the real CLI's shapes), `@x/claude-mock/wire`
+ * (frame types, NDJSON streams, pacing, seeded random), `@x/claude-mock/cassette` (record,
+ * replay and check tapes of real sessions), `@x/claude-mock/cli` (the fake `claude` binary),
+ * `@x/claude-mock/scenario-file` (the scenario file format's types, `scenarioToJSON`),
+ * `@x/claude-mock/mock-command` (`__mock__` command prompts) and `@x/claude-mock/session`
+ * (the engine for hosts of their own).
  *
  * @example A scripted session on the raw duplex
  * ```ts
