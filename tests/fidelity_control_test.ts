@@ -191,6 +191,8 @@ Deno.test("set_permission_mode through SDK 0.3.332 resolves with the mode now in
   const { MockTransport } = await import("../mod.ts");
   const mock = new MockTransport(new ScenarioBuilder().on("hello").respond("Hello!").build());
   const answers: unknown[] = [];
+  // the input stays open until both answers are in (an ended input ends the process)
+  const { promise: asked, resolve: doneAsking } = Promise.withResolvers<void>();
   const q = query({
     prompt: (async function* () {
       yield {
@@ -198,7 +200,7 @@ Deno.test("set_permission_mode through SDK 0.3.332 resolves with the mode now in
         message: { role: "user" as const, content: "hello" },
         parent_tool_use_id: null,
       };
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await asked;
     })(),
     options: { spawnClaudeCodeProcess: mock.spawn },
   });
@@ -206,6 +208,7 @@ Deno.test("set_permission_mode through SDK 0.3.332 resolves with the mode now in
     if (m.type === "result") {
       answers.push(await q.setPermissionMode("manual" as never));
       answers.push(await q.setPermissionMode("plan"));
+      doneAsking();
     }
   }
   // as recorded (v332_set_permission_mode_all meta: the SDK method's results)
