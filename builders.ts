@@ -220,3 +220,27 @@ export type { AgentInfoEntry } from "./src/builders/agents.ts";
 export type { PluginEntry } from "./src/builders/plugins.ts";
 export type { ModelInfoEntry } from "./src/builders/models.ts";
 export { type PatchHunk, structuredPatch } from "./src/builders/structured_patch.ts";
+
+// Types the signatures above show, from the layers they belong to (`deno doc --lint` of this
+// entry point on its own wants each of them exported here).
+export { type Prng } from "./src/random/pcg32.ts";
+export { type Clock, type WaitOptions } from "./src/timing/clock.ts";
+export {
+  type AssistantContentBlock,
+  type AssistantFrame,
+  type AssistantMessageBody,
+  type ControlRequestFrame,
+  type ControlResponseBody,
+  type ControlResponseFrame,
+  type Frame,
+  type MessageUsage,
+  type RedactedThinkingBlock,
+  type ResultFrame,
+  type StreamEventFrame,
+  type SystemFrame,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolUseBlock,
+  type UserFrame,
+  type Uuid,
+} from "./src/wire/frame.ts";

@@ -103,3 +103,69 @@ export {
   type CassetteOptions,
   type CassetteTest,
 } from "./src/cassette/use_cassette.ts";
+
+// Types the signatures above show, from the layers they belong to (`deno doc --lint` of this
+// entry point on its own wants each of them exported here).
+export { type ClaudeProcess, type ClaudeSpawn } from "./src/adapters/claude_spawn.ts";
+export {
+  type ErrorListener,
+  type ExitListener,
+  type SpawnOptionsLike,
+} from "./src/adapters/mock_process.ts";
+export { type MockDuplex } from "./src/adapters/mock_transport.ts";
+export { type ResultSubtype, type TerminalReason } from "./src/builders/result.ts";
+export {
+  BUILTIN_SCENARIO_NAMES,
+  type BuiltinScenarioName,
+} from "./src/scenario/builtin_scenarios.ts";
+export { type CrashPoint } from "./src/scenario/crash_point.ts";
+export { FAILURE_NAMES, type FailureName } from "./src/scenario/named_failures.ts";
+export { type PermissionRules } from "./src/scenario/permission_rules.ts";
+export { type CompactOptions } from "./src/scenario/scenario.ts";
+export {
+  type ApiErrorStepFile,
+  type AskUserQuestionStepFile,
+  type BashStepFile,
+  type ConnectStepFile,
+  type CrashStepFile,
+  type DelayFile,
+  type DelayStepFile,
+  type EditStepFile,
+  type EmitStepFile,
+  type ExchangeFile,
+  type ExitStepFile,
+  type FailureStepFile,
+  type GenericToolStepFile,
+  type MessageFileOptions,
+  type QuestionFile,
+  type RawStepFile,
+  type ReadStepFile,
+  type RequestStepFile,
+  type ResultStepFile,
+  type SayStepFile,
+  type ScenarioFile,
+  type StepFile,
+  type TaskStepFile,
+  type TogetherStepFile,
+  type ToolFileOptions,
+  type ToolUseStepFile,
+  type TriggerFile,
+  type WaitForStepFile,
+  type WriteStepFile,
+} from "./src/scenario/scenario_file.ts";
+export { type ResultOptions } from "./src/scenario/step.ts";
+export { type ExitStatus } from "./src/session/engine.ts";
+export {
+  type Delay,
+  type Timing,
+  type TimingProfile,
+  type TimingProfileName,
+} from "./src/timing/timing_profile.ts";
+export {
+  type AssistantContentBlock,
+  type Frame,
+  type RedactedThinkingBlock,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolUseBlock,
+} from "./src/wire/frame.ts";

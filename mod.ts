@@ -9,10 +9,13 @@
  * the app's query against it, {@linkcode PermissionRecorder} and {@linkcode HookRecorder}
  * stand in for its callbacks.
  *
- * This is the core. The other entry points: `@x/claude-mock/builders` (frames in the real
- * CLI's shapes), `@x/claude-mock/wire` (frame types, NDJSON streams, pacing, seeded random),
- * `@x/claude-mock/cassette` (record, replay and check tapes of real sessions) and
- * `@x/claude-mock/cli` (the fake `claude` binary).
+ * This is what a test of an app writes, with the types its signatures show. The other entry
+ * points: `@x/claude-mock/builders` (frames in the real CLI's shapes), `@x/claude-mock/wire`
+ * (frame types, NDJSON streams, pacing, seeded random), `@x/claude-mock/cassette` (record,
+ * replay and check tapes of real sessions), `@x/claude-mock/cli` (the fake `claude` binary),
+ * `@x/claude-mock/scenario-file` (the scenario file format's types, `scenarioToJSON`),
+ * `@x/claude-mock/mock-command` (`__mock__` command prompts) and `@x/claude-mock/session`
+ * (the engine for hosts of their own).
  *
  * @example A scripted session on the raw duplex
  * ```ts
@@ -36,29 +39,32 @@
  * @module
  */
 
-// The core: the mock and its runner. Frame builders are in `./builders.ts`, the wire format
-// and its streams in `./wire.ts`, cassettes in `./cassette.ts`, the fake binary in `./cli.ts`.
+// What a test of an app writes: the mock (in process, or the app's own query() intercepted),
+// scenarios, the runner, the recorders, assertions, named failures, scenario files and time;
+// then the types their signatures show. The other doors have entry points of their own:
+// `./builders` (frames), `./wire` (the wire format, its streams, pacing, seeded random),
+// `./cassette` (tapes), `./cli` (the fake binary), `./scenario-file` (the file format as
+// TypeScript types, `scenarioToJSON`), `./mock-command` (`__mock__` command prompts) and
+// `./session` (the engine for hosts of their own, the process, the permission rules).
 
 // the `__mock__` machinery, loaded with the library so command prompts are planned at once
 // (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
 import "./src/session/_mock_plan.ts";
 
-// adapters: the in-process doors
-
+// the mock, in process
 export {
   type MockDuplex,
   MockTransport,
   type MockTransportOptions,
 } from "./src/adapters/mock_transport.ts";
-export {
-  type ErrorListener,
-  type ExitListener,
-  MockProcess,
-  type ProcessBody,
-  type SpawnOptionsLike,
-} from "./src/adapters/mock_process.ts";
 export { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./src/adapters/mock_sdk_options.ts";
-export type { ClaudeProcess, ClaudeSpawn } from "./src/adapters/claude_spawn.ts";
+export type { SpawnOptionsLike } from "./src/adapters/mock_process.ts";
+export type {
+  ClientAnswer,
+  ClientHookAnswer,
+  ClientMcpAnswer,
+  ClientPermissionAnswer,
+} from "./src/adapters/client_answers.ts";
 // interception: the app's own query() against the active mock
 export {
   type ClaudeMock,
@@ -73,12 +79,6 @@ export {
   type UnhandledQueryStrategy,
 } from "./src/intercept/configure_interception.ts";
 export { wrapClaudeSdk } from "./src/intercept/wrap_claude_sdk.ts";
-export type {
-  ClientAnswer,
-  ClientHookAnswer,
-  ClientMcpAnswer,
-  ClientPermissionAnswer,
-} from "./src/adapters/client_answers.ts";
 // scenarios
 export { ScenarioBuilder, type ScenarioOptions } from "./src/scenario/scenario_builder.ts";
 export { ExchangeBuilder } from "./src/scenario/exchange_builder.ts";
@@ -125,13 +125,7 @@ export {
   regex,
   type Trigger,
 } from "./src/scenario/matcher.ts";
-export {
-  decidePermission,
-  type PermissionRules,
-  type PermissionVerdict,
-  ruleMatches,
-  type RuleSource,
-} from "./src/scenario/permission_rules.ts";
+export type { PermissionRules } from "./src/scenario/permission_rules.ts";
 export type { CrashPoint } from "./src/scenario/crash_point.ts";
 export type {
   UnmatchedAnswer,
@@ -145,52 +139,74 @@ export {
   type BuiltinScenarioName,
   type BuiltinScenarioOptions,
 } from "./src/scenario/builtin_scenarios.ts";
-export { FAILURE_NAMES, type FailureName, isFailureName } from "./src/scenario/named_failures.ts";
-export {
-  type AgentOption,
-  MOCK_COMMAND_NAMES,
-  type MockCommand,
-  mockCommand,
-  type MockCommandBuilders,
-  type MockCommandName,
-  type MockCompactBoundaryOptions,
-  type MockErrorOptions,
-  type MockPermissionRequestOptions,
-  type MockResultOptions,
-  type MockSystemInitOptions,
-  type MockToolResultOptions,
-  type MockToolUseOptions,
-} from "./src/scenario/mock_command.ts";
+// named failures
+export { FAILURE_NAMES, type FailureName } from "./src/scenario/named_failures.ts";
 // scenario files
-export * from "./src/scenario/scenario_file.ts";
 export {
   scenarioFromJSON,
   type ScenarioFromJSONOptions,
 } from "./src/scenario/scenario_from_json.ts";
 export { loadScenario, type LoadScenarioOptions } from "./src/scenario/load_scenario.ts";
-export { scenarioToJSON } from "./src/scenario/scenario_to_json.ts";
-// the session, for raw use
-export { Session, type SessionOptions } from "./src/session/session.ts";
-export type { ExitStatus, ToolRunner } from "./src/session/engine.ts";
+// the app's side: queries, permissions, hooks
+export type {
+  AnyQueryFunction,
+  MessageOf,
+  QueryFunction,
+  QueryHandle,
+  QueryMessage,
+  QueryOptionsOf,
+  QueryPrompt,
+  QueryResultMessage,
+  QueryRun,
+  QueryUserMessage,
+  ResultOf,
+  RunQueryOptions,
+} from "./src/testing/query_types.ts";
+export { runQuery } from "./src/testing/run_query.ts";
+export { RunningQuery, startQuery } from "./src/testing/start_query.ts";
+export type {
+  CanUseToolCallback,
+  ToolPermissionContext,
+  ToolPermissionResult,
+} from "./src/testing/permission_types.ts";
 export {
-  AnswerThen,
-  type ClientRequest,
-  ControlError,
-  type ControlHandler,
-} from "./src/session/control_channel.ts";
-export type { CliFlags } from "./src/session/cli_args.ts";
-export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
+  type PermissionRecord,
+  PermissionRecorder,
+  type PermissionRecorderOptions,
+  type PermissionResponder,
+  type PermissionResponderContext,
+  type PermissionResponse,
+} from "./src/testing/permission_recorder.ts";
+export type {
+  AsyncHookOutput,
+  HookCallbackFunction,
+  HookCallbackInput,
+  HookContextEvent,
+  HookEventName,
+  HookMatcherEntry,
+  HookOutput,
+  HooksOption,
+  HookSpecificOutput,
+  SyncHookOutput,
+} from "./src/testing/hook_types.ts";
+export {
+  type HookInvocation,
+  type HookOnOptions,
+  type HookOutputResponder,
+  HookRecorder,
+  type HookRecorderOptions,
+} from "./src/testing/hook_recorder.ts";
+// assertions
 export { AssertionError, type AssertionErrorOptions } from "./src/session/assertion_error.ts";
 // time
 export type { Clock, WaitOptions } from "./src/timing/clock.ts";
 export { VirtualClock, type VirtualClockOptions } from "./src/timing/virtual_clock.ts";
 export { SystemClock } from "./src/timing/system_clock.ts";
-export {
-  type Delay,
-  type Timing,
-  type TimingProfile,
-  timingProfile,
-  type TimingProfileName,
+export type {
+  Delay,
+  Timing,
+  TimingProfile,
+  TimingProfileName,
 } from "./src/timing/timing_profile.ts";
 export { getDefaults, type MockDefaults, setDefaults } from "./src/timing/defaults.ts";
 export {
@@ -198,11 +214,46 @@ export {
   type SettleWithFakeTimeOptions,
   type SteppableFakeTime,
 } from "./src/timing/settle_with_fake_time.ts";
-// the app's side: queries, permissions, hooks
-export * from "./src/testing/query_types.ts";
-export { runQuery } from "./src/testing/run_query.ts";
-export { RunningQuery, startQuery } from "./src/testing/start_query.ts";
-export * from "./src/testing/permission_types.ts";
-export * from "./src/testing/permission_recorder.ts";
-export * from "./src/testing/hook_types.ts";
-export * from "./src/testing/hook_recorder.ts";
+
+// What the signatures above show, from the layers below (each also exported by the entry point
+// of its layer: `./session`, `./builders`, `./wire`). `mock.session` is the running engine.
+export { Session, type SessionOptions } from "./src/session/session.ts";
+export type { ExitStatus, ToolRunner } from "./src/session/engine.ts";
+export {
+  AnswerThen,
+  type ClientRequest,
+  type ControlHandler,
+} from "./src/session/control_channel.ts";
+export type { CliFlags } from "./src/session/cli_args.ts";
+export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
+export type { BuildContext } from "./src/builders/build_context.ts";
+export { IdGenerator } from "./src/builders/ids.ts";
+export type {
+  CliVersion,
+  CliVersionFacts,
+  ContextUsageBaseline,
+  InstalledSdkInfo,
+  ResolveCliVersionOptions,
+} from "./src/builders/cli_versions.ts";
+export type {
+  PermissionDecisionName,
+  ToolResultContent,
+  UserImageBlock,
+  UserTextBlock,
+} from "./src/builders/user.ts";
+export type { PermissionSuggestion } from "./src/builders/control.ts";
+export type { PermissionMode } from "./src/builders/system.ts";
+export type { ResultSubtype, TerminalReason } from "./src/builders/result.ts";
+export type { ToolCall, ToolCallResult } from "./src/builders/tools.ts";
+export type {
+  AssistantContentBlock,
+  ControlRequestFrame,
+  Frame,
+  RedactedThinkingBlock,
+  TextBlock,
+  ThinkingBlock,
+  ToolUseBlock,
+  UserFrame,
+  Uuid,
+} from "./src/wire/frame.ts";
+export { WireError } from "./src/wire/wire_error.ts";

@@ -50,6 +50,14 @@ export {
 export { encodeFrame, NdjsonEncodeStream } from "./src/wire/ndjson_encode_stream.ts";
 export { type PaceOptions, PaceStream } from "./src/timing/pace_stream.ts";
 export {
+  type Delay,
+  type Timing,
+  type TimingProfile,
+  timingProfile,
+  type TimingProfileName,
+} from "./src/timing/timing_profile.ts";
+export type { Clock, WaitOptions } from "./src/timing/clock.ts";
+export {
   Pcg32,
   type Prng,
   randomIntegerBetween,

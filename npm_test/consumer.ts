@@ -5,7 +5,6 @@ import { type Options, query, type SDKMessage } from "@anthropic-ai/claude-agent
 import * as sdk from "@anthropic-ai/claude-agent-sdk";
 import {
   type ClaudeMock,
-  type ClaudeSpawn,
   configureInterception,
   HookRecorder,
   loadScenario,
@@ -28,6 +27,7 @@ import {
   type Tape,
 } from "@x/claude-mock/cassette";
 import { register } from "@x/claude-mock/register";
+import type { ClaudeSpawn } from "@x/claude-mock/session";
 import { assistantMessage, createBuildContext, resultFrame } from "@x/claude-mock/builders";
 import { type Frame, NdjsonDecodeStream, NdjsonEncodeStream } from "@x/claude-mock/wire";
 

@@ -5,6 +5,9 @@ import * as mock from "@x/claude-mock";
 import * as cassette from "@x/claude-mock/cassette";
 import * as cli from "@x/claude-mock/cli";
 import * as hooks from "@x/claude-mock/register";
+import * as session from "@x/claude-mock/session";
+import * as scenarioFile from "@x/claude-mock/scenario-file";
+import * as commands from "@x/claude-mock/mock-command";
 import type * as vitestSetup from "@x/claude-mock/vitest";
 import type * as jestSetup from "@x/claude-mock/jest";
 
@@ -20,4 +23,19 @@ const setups: [typeof vitestSetup, typeof jestSetup] = [{}, {}];
 const interception: mock.InterceptionOptions = { onUnhandledQuery: "bypass" };
 const register: (options?: hooks.RegisterOptions) => void = hooks.register;
 
-export const used: unknown[] = [stream, options, tape, io, setups, interception, register];
+const engine: session.Session = new session.Session(scenario);
+const file: scenarioFile.ScenarioFile = scenarioFile.scenarioToJSON(scenario);
+const command: string = commands.mockCommand.textResponse("hi");
+
+export const used: unknown[] = [
+  stream,
+  options,
+  tape,
+  io,
+  setups,
+  interception,
+  register,
+  engine,
+  file,
+  command,
+];

@@ -13,8 +13,8 @@ import {
   PermissionRecorder,
   ScenarioBuilder,
   scenarioFromJSON,
-  scenarioToJSON,
 } from "@x/claude-mock";
+import { scenarioToJSON } from "@x/claude-mock/scenario-file";
 import { collect } from "./_helpers.mjs";
 
 let dir;

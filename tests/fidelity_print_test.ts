@@ -4,7 +4,8 @@
 // the working directory. Each record: argv, env, exit code, stdout, stderr.
 import assert from "node:assert/strict";
 import { runCli } from "../cli.ts";
-import { type FailureName, ScenarioBuilder, scenarioToJSON } from "../mod.ts";
+import { type FailureName, ScenarioBuilder } from "../mod.ts";
+import { scenarioToJSON } from "../scenario_file.ts";
 import { mask } from "./_fidelity.ts";
 
 interface PrintRecord {

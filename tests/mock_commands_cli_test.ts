@@ -9,7 +9,8 @@ import {
   type SDKMessage,
 } from "@anthropic-ai/claude-agent-sdk";
 import { installFakeClaude } from "../cli.ts";
-import { mockCommand, MockTransport } from "../mod.ts";
+import { MockTransport } from "../mod.ts";
+import { mockCommand } from "../mock_command.ts";
 import type { Frame } from "../wire.ts";
 import { compareTape } from "./_fidelity.ts";
 import { runQuery } from "./_sdk.ts";

@@ -10,7 +10,8 @@ import {
   type SDKAssistantMessage,
   type SDKMessage,
 } from "@anthropic-ai/claude-agent-sdk";
-import { mockCommand, MockTransport } from "../mod.ts";
+import { MockTransport } from "../mod.ts";
+import { mockCommand } from "../mock_command.ts";
 import { kinds, promptStream, runQuery } from "./_sdk.ts";
 
 const allow: CanUseTool = (_tool, input) =>

@@ -3,13 +3,8 @@
 import assert from "node:assert/strict";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import Ajv2020 from "ajv/dist/2020.js";
-import {
-  loadScenario,
-  MockTransport,
-  PermissionRecorder,
-  scenarioFromJSON,
-  scenarioToJSON,
-} from "../mod.ts";
+import { loadScenario, MockTransport, PermissionRecorder, scenarioFromJSON } from "../mod.ts";
+import { scenarioToJSON } from "../scenario_file.ts";
 import { kinds, promptStream, runQuery } from "./_sdk.ts";
 
 type Loose = Record<string, unknown>;

@@ -4,13 +4,13 @@ import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import {
   builtinScenario,
-  mockCommand,
   MockTransport,
   PermissionRecorder,
   ScenarioBuilder,
   settleWithFakeTime,
   withOverrides,
 } from "../../mod.ts";
+import { mockCommand } from "../../mock_command.ts";
 import { ask, canUseTool } from "./app.ts";
 
 const base = new ScenarioBuilder({ name: "app" })

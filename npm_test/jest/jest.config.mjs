@@ -1,5 +1,5 @@
-// jest's config in the project (ES modules: jest runs with NODE_OPTIONS=--experimental-vm-modules):
-// the setup file routes the SDK to the mock.
+// jest's config in the project (ES modules: jest runs with
+// NODE_OPTIONS=--experimental-vm-modules): the setup file routes the SDK to the mock.
 export default {
   testEnvironment: "node",
   transform: {},

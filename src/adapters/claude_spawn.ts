@@ -15,7 +15,8 @@ import type { ErrorListener, ExitListener, SpawnOptionsLike } from "./mock_proce
  *
  * @example A mock process is one
  * ```ts
- * import { type ClaudeProcess, MockProcess, ScenarioBuilder, Session } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { type ClaudeProcess, MockProcess, Session } from "@x/claude-mock/session";
  * const child: ClaudeProcess = new MockProcess(new Session(new ScenarioBuilder().build()));
  * child.stdout.resume();
  * child.stdin.end();
@@ -56,7 +57,8 @@ export interface ClaudeProcess {
  *
  * @example Typing a spawn of your own
  * ```ts
- * import { type ClaudeSpawn, MockTransport, ScenarioBuilder } from "@x/claude-mock";
+ * import { MockTransport, ScenarioBuilder } from "@x/claude-mock";
+ * import type { ClaudeSpawn } from "@x/claude-mock/session";
  * const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
  * const spawn: ClaudeSpawn = (options) => mock.spawn(options);
  * console.log(typeof spawn); // function

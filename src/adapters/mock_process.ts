@@ -52,7 +52,8 @@ export type ErrorListener = (error: Error) => void;
  *
  * @example Wrapping a session
  * ```ts
- * import { MockProcess, ScenarioBuilder, Session } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { MockProcess, Session } from "@x/claude-mock/session";
  * const session = new Session(new ScenarioBuilder().build());
  * const child = new MockProcess(session);
  * child.once("exit", (code) => console.log("exit", code)); // exit 0

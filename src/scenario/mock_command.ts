@@ -20,7 +20,7 @@ import { scenarioToJSON } from "./scenario_to_json.ts";
  *
  * @example Every command name
  * ```ts
- * import { MOCK_COMMAND_NAMES } from "@x/claude-mock";
+ * import { MOCK_COMMAND_NAMES } from "@x/claude-mock/mock-command";
  * console.log(MOCK_COMMAND_NAMES.length); // 16
  * ```
  */
@@ -48,7 +48,7 @@ export const MOCK_COMMAND_NAMES = [
  *
  * @example A name
  * ```ts
- * import type { MockCommandName } from "@x/claude-mock";
+ * import type { MockCommandName } from "@x/claude-mock/mock-command";
  * const name: MockCommandName = "text_response";
  * console.log(name); // text_response
  * ```
@@ -60,7 +60,7 @@ export type MockCommandName = (typeof MOCK_COMMAND_NAMES)[number];
  *
  * @example A command object
  * ```ts
- * import { type MockCommand, mockCommand } from "@x/claude-mock";
+ * import { type MockCommand, mockCommand } from "@x/claude-mock/mock-command";
  * const command: MockCommand = { command: "delay", params: { ms: 100 } };
  * console.log(mockCommand.of(command)); // {"__mock__":{"command":"delay","params":{"ms":100}}}
  * ```
@@ -77,7 +77,7 @@ export interface MockCommand {
  *
  * @example A subagent's text
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * console.log(mockCommand.textResponse("Found 3 files.", { agentId: "explorer" }));
  * ```
  */
@@ -94,7 +94,7 @@ export interface AgentOption {
  *
  * @example A tool use a tool_result answers
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * const prompt = mockCommand.sequence([
  *   mockCommand.toolUse("Glob", { pattern: "src/*.ts" }, { toolUseId: "toolu_glob" }),
  *   mockCommand.toolResult("toolu_glob", { result: "mod.ts" }),
@@ -112,7 +112,7 @@ export interface MockToolUseOptions extends AgentOption {
  *
  * @example Suggestions
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * console.log(mockCommand.permissionRequest("Bash", { command: "git push" }, {
  *   suggestions: ["Bash(git *)"],
  * }));
@@ -131,7 +131,7 @@ export interface MockPermissionRequestOptions extends MockToolUseOptions {
  *
  * @example A failed tool
  * ```ts
- * import type { MockToolResultOptions } from "@x/claude-mock";
+ * import type { MockToolResultOptions } from "@x/claude-mock/mock-command";
  * const options: MockToolResultOptions = { error: "ENOENT: no such file" };
  * console.log(options.error); // ENOENT: no such file
  * ```
@@ -148,7 +148,7 @@ export interface MockToolResultOptions {
  *
  * @example A result with a cost
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * console.log(mockCommand.result({ cost: 0.25, durationMs: 1200 }));
  * // {"__mock__":{"command":"result","params":{"duration_ms":1200,"cost":0.25}}}
  * ```
@@ -169,7 +169,7 @@ export interface MockResultOptions {
  *
  * @example An overloaded API
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * console.log(mockCommand.error("Overloaded", { code: 529 }));
  * ```
  */
@@ -186,7 +186,7 @@ export interface MockErrorOptions {
  *
  * @example Another model
  * ```ts
- * import type { MockSystemInitOptions } from "@x/claude-mock";
+ * import type { MockSystemInitOptions } from "@x/claude-mock/mock-command";
  * const options: MockSystemInitOptions = { model: "claude-sonnet-5-5", permissionMode: "plan" };
  * console.log(options.model); // claude-sonnet-5-5
  * ```
@@ -207,7 +207,7 @@ export interface MockSystemInitOptions {
  *
  * @example An automatic compaction
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * console.log(mockCommand.compactBoundary({ trigger: "auto", preTokens: 150000 }));
  * ```
  */
@@ -223,7 +223,7 @@ export interface MockCompactBoundaryOptions {
  *
  * @example Reading a command back
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * console.log(mockCommand.parse(mockCommand.delay(250))); // { command: "delay", params: { ms: 250 } }
  * console.log(mockCommand.parse("hello")); // undefined
  * ```
@@ -293,7 +293,7 @@ export interface MockCommandBuilders {
  *
  * @example A text reply, then a subagent's
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * console.log(mockCommand.textResponse("Hi!"));
  * // {"__mock__":{"command":"text_response","params":{"text":"Hi!"}}}
  * console.log(mockCommand.textResponse("Found it.", { agentId: "explorer" }));
@@ -302,7 +302,7 @@ export interface MockCommandBuilders {
  *
  * @example A sequence
  * ```ts
- * import { mockCommand } from "@x/claude-mock";
+ * import { mockCommand } from "@x/claude-mock/mock-command";
  * const prompt = mockCommand.sequence([
  *   mockCommand.systemStatus("compacting"),
  *   mockCommand.delay(100),

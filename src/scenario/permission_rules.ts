@@ -78,7 +78,7 @@ export interface RuleSource {
  *
  * @example Rules and modes
  * ```ts
- * import { decidePermission } from "@x/claude-mock";
+ * import { decidePermission } from "@x/claude-mock/session";
  * const sources = [{ rules: { allow: ["Bash(npm test:*)"] }, source: "cliArg" }];
  * console.log(decidePermission("Bash", { command: "npm test -- --watch" }, { mode: "default", sources }).behavior); // allow
  * console.log(decidePermission("Write", { file_path: "/a" }, { mode: "acceptEdits", sources: [] }).behavior); // allow
@@ -243,14 +243,14 @@ export function isReadOnlyCommand(command: string): boolean {
  *
  * @example Matching rules
  * ```ts
- * import { ruleMatches } from "@x/claude-mock";
+ * import { ruleMatches } from "@x/claude-mock/session";
  * console.log(ruleMatches("Bash(git status:*)", "Bash", { command: "git status -s" })); // true
  * console.log(ruleMatches("mcp__calc", "mcp__calc__add", {})); // true
  * ```
  *
  * @example A path rule under the working directory
  * ```ts
- * import { ruleMatches } from "@x/claude-mock";
+ * import { ruleMatches } from "@x/claude-mock/session";
  * const input = { file_path: "/home/user/project/notes.txt" };
  * console.log(ruleMatches("Edit(./notes.txt)", "Edit", input, { cwd: "/home/user/project" })); // true
  * ```

@@ -29,7 +29,7 @@ import type { BuiltinScenarioName } from "./builtin_scenarios.ts";
  *
  * @example A file that editors complete
  * ```ts
- * import { SCENARIO_SCHEMA_URL } from "@x/claude-mock";
+ * import { SCENARIO_SCHEMA_URL } from "@x/claude-mock/scenario-file";
  * const file = { $schema: SCENARIO_SCHEMA_URL, exchanges: [{ on: "hi", steps: [{ say: "Hello!" }] }] };
  * console.log(file.$schema.endsWith("scenario.schema.json")); // true
  * ```
@@ -43,7 +43,7 @@ export const SCENARIO_SCHEMA_URL: string =
  *
  * @example Triggers
  * ```ts
- * import type { TriggerFile } from "@x/claude-mock";
+ * import type { TriggerFile } from "@x/claude-mock/scenario-file";
  * const triggers: TriggerFile[] = ["deploy", { exact: "hi" }, { regex: "^fix", flags: "i" }];
  * console.log(triggers.length); // 3
  * ```
@@ -64,7 +64,7 @@ export type DelayFile = number | Delay;
  *
  * @example Message options
  * ```ts
- * import type { MessageFileOptions } from "@x/claude-mock";
+ * import type { MessageFileOptions } from "@x/claude-mock/scenario-file";
  * const options: MessageFileOptions = { delay: 250, outputTokens: 12, chunkSize: 8 };
  * console.log(options.chunkSize); // 8
  * ```
@@ -83,7 +83,7 @@ export interface MessageFileOptions {
  *
  * @example Saying something
  * ```ts
- * import type { SayStepFile } from "@x/claude-mock";
+ * import type { SayStepFile } from "@x/claude-mock/scenario-file";
  * const step: SayStepFile = { say: "Hello!", thinking: "Greet back.", chunks: [[], ["Hel", "lo!"]] };
  * console.log(step.say); // Hello!
  * ```
@@ -102,7 +102,7 @@ export interface SayStepFile extends MessageFileOptions {
  *
  * @example Asking first
  * ```ts
- * import type { ToolFileOptions } from "@x/claude-mock";
+ * import type { ToolFileOptions } from "@x/claude-mock/scenario-file";
  * const options: ToolFileOptions = { permission: "ask", ifDenied: "Then I will not." };
  * console.log(options.permission); // ask
  * ```
@@ -199,7 +199,7 @@ export type ToolUseStepFile =
  *
  * @example Two reads at once
  * ```ts
- * import type { TogetherStepFile } from "@x/claude-mock";
+ * import type { TogetherStepFile } from "@x/claude-mock/scenario-file";
  * const step: TogetherStepFile = {
  *   together: [{ read: { path: "/a", content: "a" } }, { read: { path: "/b", content: "b" } }],
  *   say: "Reading both.",
@@ -287,7 +287,7 @@ export interface ExitStepFile {
  *
  * @example Cutting the next message after three stream events
  * ```ts
- * import type { CrashStepFile } from "@x/claude-mock";
+ * import type { CrashStepFile } from "@x/claude-mock/scenario-file";
  * const step: CrashStepFile = { crash: { midStream: 3, code: 2 } };
  * console.log(step.crash.midStream); // 3
  * ```
@@ -302,7 +302,7 @@ export interface CrashStepFile {
  *
  * @example Steps
  * ```ts
- * import type { StepFile } from "@x/claude-mock";
+ * import type { StepFile } from "@x/claude-mock/scenario-file";
  * const steps: StepFile[] = [
  *   { bash: { command: "npm test", stdout: "4 passing" }, permission: "ask", ifDenied: "OK." },
  *   { say: "All tests pass.", delay: 250 },
@@ -334,7 +334,7 @@ export type ConnectStepFile = EmitStepFile | RawStepFile | DelayStepFile;
  *
  * @example An exchange
  * ```ts
- * import type { ExchangeFile } from "@x/claude-mock";
+ * import type { ExchangeFile } from "@x/claude-mock/scenario-file";
  * const exchange: ExchangeFile = { on: { glob: "fix *" }, maxMatches: 2, steps: [{ say: "Fixed." }] };
  * console.log(exchange.maxMatches); // 2
  * ```
@@ -360,7 +360,7 @@ export interface ExchangeFile {
  *
  * @example A chat
  * ```ts
- * import type { ScenarioFile } from "@x/claude-mock";
+ * import type { ScenarioFile } from "@x/claude-mock/scenario-file";
  * const file: ScenarioFile = {
  *   name: "chat",
  *   seed: 42,

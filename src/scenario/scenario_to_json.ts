@@ -42,7 +42,8 @@ import { validateScenario } from "./validate_scenario.ts";
  *
  * @example Saving a built scenario
  * ```ts
- * import { ScenarioBuilder, scenarioToJSON } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { scenarioToJSON } from "@x/claude-mock/scenario-file";
  * const scenario = new ScenarioBuilder({ name: "chat", seed: 7 })
  *   .on("hello").respond("Hello!")
  *   .on(/^read/i).usesRead("/home/user/project/a.txt", { content: "a", permission: "ask" })
@@ -54,7 +55,8 @@ import { validateScenario } from "./validate_scenario.ts";
  *
  * @example Code cannot be saved
  * ```ts
- * import { ScenarioBuilder, scenarioToJSON } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { scenarioToJSON } from "@x/claude-mock/scenario-file";
  * const scenario = new ScenarioBuilder({ name: "x" })
  *   .on("a").respond("A")
  *   .on((text) => text.length > 100).respond("Long!")

@@ -53,7 +53,7 @@ export type ControlHandler<S = unknown> = (
  *
  * @example An error answer with a code
  * ```ts
- * import { ControlError } from "@x/claude-mock";
+ * import { ControlError } from "@x/claude-mock/session";
  * const error = new ControlError("Model 'x' not found", { error_code: "not_found" });
  * console.log(error.fields.error_code); // not_found
  * ```

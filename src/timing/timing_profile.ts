@@ -80,14 +80,14 @@ export const TIMING_PROFILES: Readonly<Record<TimingProfileName, TimingProfile>>
  *
  * @example By name or by value
  * ```ts
- * import { timingProfile } from "@x/claude-mock";
+ * import { timingProfile } from "@x/claude-mock/wire";
  * console.log(timingProfile("fast").baseMs); // 1
  * console.log(timingProfile({ baseMs: 10, jitterMs: 0 }).name); // custom
  * ```
  *
  * @example A bad field is named
  * ```ts
- * import { timingProfile } from "@x/claude-mock";
+ * import { timingProfile } from "@x/claude-mock/wire";
  * try {
  *   timingProfile({ baseMs: 10, jitterMs: 0, byType: { stream_event: { baseMs: -1, jitterMs: 0 } } });
  * } catch (error) {

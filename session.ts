@@ -1,0 +1,131 @@
+/**
+ * The engine, for hosts of their own: a {@linkcode Session} runs a scenario over a duplex of
+ * Web Streams (or `write()` / `endInput()` and an `output` callback, as the fake binary's print
+ * mode does), {@linkcode MockProcess} gives it the shape of a spawned process, and
+ * {@linkcode decidePermission} is how a session decides ask / allow / deny. An app's tests
+ * need none of this: `MockTransport` and `mockClaude` in `@x/claude-mock` run sessions for
+ * them.
+ *
+ * @example A session on its own duplex
+ * ```ts
+ * import { Session } from "@x/claude-mock/session";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ *
+ * const session = new Session(new ScenarioBuilder().on("hi").respond("Hello!").build());
+ * const stdin = session.writable.getWriter();
+ * await stdin.write(
+ *   '{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}\n',
+ * );
+ * await stdin.close();
+ * const lines = (await new Response(session.readable).text()).trim().split("\n");
+ * console.log(JSON.parse(lines.at(-2)!).result); // Hello!
+ * console.log((await session.exited).code); // 0
+ * ```
+ *
+ * @module
+ */
+
+// the `__mock__` machinery, loaded with the library so command prompts are planned at once
+// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
+import "./src/session/_mock_plan.ts";
+
+export { Session, type SessionOptions } from "./src/session/session.ts";
+export {
+  AnswerThen,
+  type ClientRequest,
+  ControlError,
+  type ControlHandler,
+} from "./src/session/control_channel.ts";
+export {
+  type ErrorListener,
+  type ExitListener,
+  MockProcess,
+  type ProcessBody,
+  type SpawnOptionsLike,
+} from "./src/adapters/mock_process.ts";
+export type { ClaudeProcess, ClaudeSpawn } from "./src/adapters/claude_spawn.ts";
+export {
+  decidePermission,
+  type PermissionVerdict,
+  ruleMatches,
+  type RuleSource,
+} from "./src/scenario/permission_rules.ts";
+export { HOOK_EVENT_NAMES } from "./src/testing/hook_types.ts";
+
+// Types the signatures above show, from the layers they belong to (`deno doc --lint` of this
+// entry point on its own wants each of them exported here).
+export { type BuildContext } from "./src/builders/build_context.ts";
+export {
+  type CliVersion,
+  type CliVersionFacts,
+  type ContextUsageBaseline,
+  type InstalledSdkInfo,
+  type ResolveCliVersionOptions,
+} from "./src/builders/cli_versions.ts";
+export { IdGenerator } from "./src/builders/ids.ts";
+export { type ResultSubtype, type TerminalReason } from "./src/builders/result.ts";
+export { type ToolCall, type ToolCallResult } from "./src/builders/tools.ts";
+export {
+  type PermissionDecisionName,
+  type ToolResultContent,
+  type UserImageBlock,
+  type UserTextBlock,
+} from "./src/builders/user.ts";
+export { type CrashPoint } from "./src/scenario/crash_point.ts";
+export { type Matcher } from "./src/scenario/matcher.ts";
+export { FAILURE_NAMES, type FailureName } from "./src/scenario/named_failures.ts";
+export { type PermissionRules } from "./src/scenario/permission_rules.ts";
+export {
+  type CompactOptions,
+  type Exchange,
+  type RecordedAnswer,
+  type Scenario,
+  type SkillSpec,
+} from "./src/scenario/scenario.ts";
+export {
+  type ApiErrorStep,
+  type CrashStep,
+  type DelayStep,
+  type EmitStep,
+  type ExitStep,
+  type FailureStep,
+  type MessagePart,
+  type MessageStep,
+  type RawStep,
+  type RequestStep,
+  type ResultOptions,
+  type ResultStep,
+  type ScriptedToolCall,
+  type Step,
+  type StepSource,
+  type TurnInfo,
+  type WaitForWriteStep,
+} from "./src/scenario/step.ts";
+export {
+  type UnmatchedAnswer,
+  type UnmatchedHandler,
+  type UnmatchedStrategy,
+} from "./src/scenario/unmatched_strategy.ts";
+export { type CliFlags } from "./src/session/cli_args.ts";
+export { type ExitStatus, type ToolRunner } from "./src/session/engine.ts";
+export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
+export { type HookEventName } from "./src/testing/hook_types.ts";
+export { type Clock, type WaitOptions } from "./src/timing/clock.ts";
+export {
+  type Delay,
+  type Timing,
+  type TimingProfile,
+  type TimingProfileName,
+} from "./src/timing/timing_profile.ts";
+export {
+  type AssistantContentBlock,
+  type ControlRequestFrame,
+  type Frame,
+  type RedactedThinkingBlock,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolUseBlock,
+  type UserFrame,
+  type Uuid,
+} from "./src/wire/frame.ts";
+export { WireError } from "./src/wire/wire_error.ts";
