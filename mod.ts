@@ -190,3 +190,16 @@ export * from "./src/testing/permission_types.ts";
 export * from "./src/testing/permission_recorder.ts";
 export * from "./src/testing/hook_types.ts";
 export * from "./src/testing/hook_recorder.ts";
+// the same scenario for the real CLI: a scenario-driven Messages API
+export {
+  DUMMY_API_KEY,
+  type MessagesApi,
+  type MessagesApiOptions,
+  serveMessagesApi,
+} from "./src/messages_api/serve_messages_api.ts";
+export type {
+  JournalAnswer,
+  JournalEntry,
+  JournalKind,
+  JournalPlace,
+} from "./src/messages_api/api_journal.ts";

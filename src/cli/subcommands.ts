@@ -1,5 +1,5 @@
 /**
- * The fake binary's own subcommands (`record`, `drift`, `view`): the first argument picks
+ * The fake binary's own subcommands (`record`, `drift`, `view`, `serve`): the first argument picks
  * one; each loads only when used, so print mode's start-up does not pay for them.
  *
  * @module
@@ -14,5 +14,6 @@ export type Subcommand = (argv: readonly string[], io: CliIO) => Promise<number>
 export const SUBCOMMANDS: Readonly<Record<string, () => Promise<Subcommand>>> = {
   drift: () => import("./drift_command.ts").then((m) => m.driftCommand),
   record: () => import("./record_command.ts").then((m) => m.recordCommand),
+  serve: () => import("./serve_command.ts").then((m) => m.serveCommand),
   view: () => import("./view_command.ts").then((m) => m.viewCommand),
 };
