@@ -1,9 +1,12 @@
 /**
  * What legitimately differs between two runs of one scenario, made equal before they are
- * compared: ids (uuids, session, message, tool use, request, agent and task ids) renamed by
- * order of first appearance, so two runs that use the same id in the same places still match;
- * timestamps; durations and pids; the run's own paths (working directory and its project slug,
- * config folder, sandbox, home, binary); the API's host and port. Internal.
+ * compared: ids (uuids, session, message, tool use, request, agent and task ids) replaced by
+ * their kind (`<uuid>`, `<toolu>`, …: numbering them would shift every later id when one run
+ * has a frame the other has not); timestamps (ISO text, and epoch milliseconds under time
+ * keys); durations and pids; the run's own paths (working directory and its project slug,
+ * config folder, sandbox, home, binary); the API's host and port; the CLI's per-process
+ * messaging socket. Hook callback ids (`hook_3`) are the SDK's registration order, not
+ * random: they are kept. Internal.
  *
  * @internal
  * @module
@@ -42,7 +45,6 @@ const ID_KEYS = new Set([
   "sessionId",
   "uuid",
   "id",
-  "callback_id",
   "run_id",
   "runId",
   "api_message_id",
@@ -51,12 +53,13 @@ const ID_KEYS = new Set([
   "device_id",
 ]);
 /** Keys whose numbers are times or process ids. */
-const TIME_KEY = /(duration|_ms$|Ms$|^ttft|elapsed|^pid$|_seconds$|^t$)/i;
+const TIME_KEY = /(duration|_ms$|Ms$|^ttft|elapsed|^pid$|_seconds$|^t$|_time$|Time$|_at$|At$)/;
+/** The CLI's messaging socket: named after its process id. */
+const SOCKET = /\/tmp\/cc-socks-\d+\/\d+\.sock/g;
 
 /** Renames ids consistently across everything one run wrote (keep one per run). */
 export class Normalizer {
   readonly #ids = new Map<string, string>();
-  readonly #counts = new Map<string, number>();
   readonly #paths: Array<[string, string]>;
 
   /** A normalizer for one run's `places`. */
@@ -86,9 +89,7 @@ export class Normalizer {
   #id(raw: string, kind: string): string {
     let named = this.#ids.get(raw);
     if (named === undefined) {
-      const n = (this.#counts.get(kind) ?? 0) + 1;
-      this.#counts.set(kind, n);
-      named = `<${kind}:${n}>`;
+      named = `<${kind}>`;
       this.#ids.set(raw, named);
     }
     return named;
@@ -144,6 +145,7 @@ export class Normalizer {
     let out = value.replace(UUID, (m) => this.#ids.get(m) ?? m)
       .replace(API_ID, (m) => this.#ids.get(m) ?? m)
       .replace(ISO_TIME, "<time>")
+      .replace(SOCKET, "<socket>")
       .replace(GATEWAY, "<gateway>");
     for (const [path, name] of this.#paths) {
       if (out.includes(path)) out = out.split(path).join(name);

@@ -138,7 +138,7 @@ export async function loadConformCases(paths: readonly string[]): Promise<Confor
     files.push(
       ...entries.filter((e) =>
         !e.isDirectory && e.name.endsWith(".json") && !e.name.startsWith("_") &&
-        e.name !== "exceptions.json"
+        e.name !== "exceptions.json" && !e.name.endsWith(".schema.json")
       )
         .map((e) => `${path.replace(/\/+$/, "")}/${e.name}`).sort(),
     );
@@ -189,7 +189,7 @@ export async function loadConformCase(file: string): Promise<ConformCase> {
       scenario,
       scenarioSource: file,
       prompt: promptsOf(data),
-      options: {},
+      options: withScenarioOptions({}, scenario),
       source: file,
     };
   }
@@ -230,7 +230,7 @@ export async function loadConformCase(file: string): Promise<ConformCase> {
     scenario,
     scenarioSource,
     prompt,
-    options: options as Record<string, unknown>,
+    options: withScenarioOptions(options as Record<string, unknown>, scenario),
     source: file,
   };
   if (typeof data.description === "string") out.description = data.description;
@@ -326,6 +326,22 @@ function printFlags(options: Record<string, unknown>): string[] {
   }
   const format = options.outputFormat as { type?: string; schema?: unknown } | undefined;
   if (format?.type === "json_schema") out.push("--json-schema", JSON.stringify(format.schema));
+  return out;
+}
+
+/**
+ * The query options with what the scenario says of the CLI's side that the real CLI must be
+ * told: its permission rules (as `settings.permissions`, unless the case gives some) and its
+ * model (as `model`), so both runs start alike.
+ */
+function withScenarioOptions(options: Record<string, unknown>, scenario: Scenario): Record<string, unknown> {
+  const out = { ...options };
+  if (scenario.model !== undefined && out.model === undefined) out.model = scenario.model;
+  const settings = out.settings;
+  if (scenario.permissions !== undefined && (settings === undefined || isObject(settings))) {
+    const given = (settings ?? {}) as Record<string, unknown>;
+    if (given.permissions === undefined) out.settings = { ...given, permissions: scenario.permissions };
+  }
   return out;
 }
 
