@@ -1,0 +1,169 @@
+// The conformance matrix: the corpus (conformance/) against the pinned, the previous and the
+// latest Agent SDK, each installed from npm (with its real `claude`) into a cache folder outside
+// the repository, and docs/conformance.md written from the results: per case and SDK version
+// identical, explained, or the differences.
+//
+//   deno run -A scripts/conform_matrix.ts [--versions 0.3.328,0.3.331,0.3.332] [--only a,b]
+//                                         [--out docs/conformance.md] [--cache DIR]
+//
+// Each version runs in its own process (`cli.ts conform --sdk V --json …`), one after another.
+import { parseArgs } from "node:util";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    versions: { type: "string", default: "0.3.328,0.3.331,0.3.332" },
+    only: { type: "string" },
+    out: { type: "string", default: `${ROOT}docs/conformance.md` },
+    cache: { type: "string" },
+  },
+});
+const versions = values.versions!.split(",").map((v) => v.trim()).filter(Boolean);
+const pinned = /claude-agent-sdk@(\d+\.\d+\.\d+)/.exec(await Deno.readTextFile(`${ROOT}deno.json`))?.[1];
+
+interface Difference {
+  type: string;
+  kind: string;
+  mockFrame?: number;
+  realFrame?: number;
+  path?: string;
+  mock?: unknown;
+  real?: unknown;
+  explainedBy?: string;
+}
+interface ModeResult {
+  mode: string;
+  status: string;
+  differences: Difference[];
+  error?: string;
+  ms: { mock: number; real: number };
+}
+interface Report {
+  sdk: string;
+  cli?: string;
+  cases: Array<{ case: string; status: string; modes: ModeResult[] }>;
+  ms: number;
+}
+
+const reports: Report[] = [];
+const work = await Deno.makeTempDir({ prefix: "conform-matrix-" });
+try {
+  for (const version of versions) {
+    const json = `${work}/${version}.json`;
+    const args = [
+      "run",
+      "-A",
+      `${ROOT}cli.ts`,
+      "conform",
+      `${ROOT}conformance`,
+      "--sdk",
+      version,
+      "--json",
+      json,
+      ...(values.only ? ["--only", values.only] : []),
+    ];
+    console.log(`== SDK ${version}: deno ${args.slice(2).join(" ")}`);
+    const env = values.cache ? { XDG_CACHE_HOME: values.cache } : undefined;
+    const run = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: ROOT,
+      stdout: "inherit",
+      stderr: "inherit",
+      ...(env ? { env } : {}),
+    }).output();
+    try {
+      reports.push(JSON.parse(await Deno.readTextFile(json)));
+    } catch {
+      throw new Error(`conform for SDK ${version} wrote no report (exit ${run.code})`);
+    }
+  }
+} finally {
+  await Deno.remove(work, { recursive: true });
+}
+await Deno.writeTextFile(values.out!, markdown(reports));
+console.log(`wrote ${values.out}`);
+
+function status(m: ModeResult): string {
+  if (m.status === "error") return `error`;
+  const open = m.differences.filter((d) => !d.explainedBy).length;
+  if (m.status === "identical") return "identical";
+  if (open === 0) return "explained";
+  return `${open} diff${open === 1 ? "" : "s"}`;
+}
+
+function cell(c: Report["cases"][number] | undefined): string {
+  if (!c) return "–";
+  return c.modes.map((m) => `${m.mode.replace("print:", "")}: ${status(m)}`).join("<br>");
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  const cut = text.length > 140 ? `${text.slice(0, 137)}…` : text;
+  return "`" + cut.replace(/`/g, "'").replace(/\|/g, "\\|") + "`";
+}
+
+function line(d: Difference): string {
+  const frame = d.mockFrame !== undefined || d.realFrame !== undefined
+    ? `frame ${d.mockFrame ?? "–"}/${d.realFrame ?? "–"} `
+    : "";
+  const what = d.type === "missing"
+    ? "only the real CLI writes it"
+    : d.type === "extra"
+    ? "only the mock writes it"
+    : d.type === "keys"
+    ? `keys only in mock ${show(d.mock)}, only in real ${show(d.real)}`
+    : `mock ${show(d.mock)}, real ${show(d.real)}`;
+  return `${frame}\`${d.kind}\` ${d.type}${d.path ? ` \`${d.path}\`` : ""}: ${what}`;
+}
+
+function markdown(all: Report[]): string {
+  const names = [...new Set(all.flatMap((r) => r.cases.map((c) => c.case)))].sort();
+  const out: string[] = [
+    "# Conformance: the mock against the real CLI",
+    "",
+    "Written by `deno run -A scripts/conform_matrix.ts` (do not edit by hand). Each case of",
+    "`conformance/` runs through the real Agent SDK's `query()` with the mock and with the real",
+    "`claude` the SDK ships (against the scenario's Messages API), and in print mode (`-p`, text,",
+    "json, stream-json) with the mock binary and the real binary; both wires are compared after",
+    "normalizing ids, times, durations, paths and the API's port. `explained` means every",
+    "difference matches a named exception of `conformance/exceptions.json`; `N diffs` counts the",
+    "unexplained ones, listed below with their frame numbers (mock/real).",
+    "",
+    `| SDK | CLI | cases identical | explained | different | errors | run time |`,
+    `|---|---|---|---|---|---|---|`,
+  ];
+  for (const r of all) {
+    const n = (s: string) => r.cases.filter((c) => c.status === s).length;
+    out.push(
+      `| ${r.sdk}${r.sdk === pinned ? " (pinned)" : ""} | ${r.cli ?? "?"} | ${n("identical")} | ${
+        n("explained")
+      } | ${n("different")} | ${n("error")} | ${Math.round(r.ms / 1000)} s |`,
+    );
+  }
+  out.push("", `| case | ${all.map((r) => `SDK ${r.sdk}`).join(" | ")} |`, `|---|${all.map(() => "---").join("|")}|`);
+  for (const name of names) {
+    out.push(`| ${name} | ${all.map((r) => cell(r.cases.find((c) => c.case === name))).join(" | ")} |`);
+  }
+  for (const r of all) {
+    out.push("", `## Differences with SDK ${r.sdk} (CLI ${r.cli ?? "?"})`, "");
+    let any = false;
+    for (const c of r.cases) {
+      for (const m of c.modes) {
+        const open = m.differences.filter((d) => !d.explainedBy);
+        if (m.status === "error") {
+          out.push(`- **${c.case}** ${m.mode}: error: ${m.error}`);
+          any = true;
+        }
+        if (open.length === 0) continue;
+        any = true;
+        out.push(`- **${c.case}** ${m.mode} (${open.length}):`);
+        for (const d of open.slice(0, 12)) out.push(`  - ${line(d)}`);
+        if (open.length > 12) out.push(`  - … ${open.length - 12} more`);
+      }
+    }
+    if (!any) out.push("None: every case is identical or explained.");
+  }
+  out.push("");
+  return out.join("\n");
+}
