@@ -205,6 +205,8 @@ export async function printRun(
     cwd = await projectDir(`${work}/project`, c);
     command = fake.path;
     Object.assign(env, fake.env, {
+      // the mock binary impersonates the CLI the SDK under test ships
+      ...(sdk.cliVersion ? { CLAUDE_MOCK_VERSION: sdk.cliVersion } : {}),
       ANTHROPIC_BASE_URL: MOCK_BASE_URL,
       ANTHROPIC_API_KEY: DUMMY_API_KEY,
       CLAUDE_CONFIG_DIR: `${work}/config`,

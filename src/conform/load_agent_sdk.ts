@@ -7,7 +7,6 @@
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { realTimeout } from "../timing/real_time.ts";
@@ -74,9 +73,9 @@ export async function loadAgentSdk(options: LoadAgentSdkOptions = {}): Promise<A
     if (!existsSync(installed) || readJson(installed).version !== options.version) {
       await npmInstall(dir, options);
     }
-    const require = createRequire(`${dir}/package.json`);
-    entry = pathToFileURL(require.resolve(SDK_PACKAGE)).href;
-    resolveZod = () => pathToFileURL(require.resolve("zod")).href;
+    // the folder's own node_modules, read directly (a runtime's resolver may prefer its cache)
+    entry = pathToFileURL(packageEntry(`${dir}/node_modules/${SDK_PACKAGE}`)).href;
+    resolveZod = () => pathToFileURL(packageEntry(`${dir}/node_modules/zod`)).href;
   } else {
     const resolve = (import.meta as { resolve?: (s: string) => string }).resolve;
     if (!resolve) {
@@ -123,6 +122,23 @@ export async function loadAgentSdk(options: LoadAgentSdkOptions = {}): Promise<A
     claude,
     ...(zod ? { zod } : {}),
   };
+}
+
+/** The ES module entry of an installed package (`exports["."]`'s import, else `module`, `main`). */
+function packageEntry(dir: string): string {
+  const pkg = readJson(`${dir}/package.json`);
+  const dot = (pkg.exports as Record<string, unknown> | undefined)?.["."] ?? pkg.exports;
+  const pick = (v: unknown): string | undefined => {
+    if (typeof v === "string") return v;
+    if (v && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      return pick(o.import) ?? pick(o.default) ?? pick(o.node);
+    }
+    return undefined;
+  };
+  const file = pick(dot) ?? (pkg.module as string | undefined) ?? (pkg.main as string | undefined) ??
+    "index.js";
+  return `${dir}/${file.replace(/^\.\//, "")}`;
 }
 
 function defaultCacheDir(): string {

@@ -6,9 +6,10 @@
  * @module
  */
 
+import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import process from "node:process";
-import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 /** The SDK's package name. */
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
@@ -62,12 +63,16 @@ export function resolveClaudeBinary(sdkEntry: string | URL): string {
   const windows = process.platform === "win32";
   for (const pkg of platformPackages()) {
     const specifier = `${pkg}/claude${windows ? ".exe" : ""}`;
-    let path: string;
-    try {
-      path = require.resolve(specifier);
-    } catch {
-      tried.push(`${specifier} (not installed)`);
-      continue;
+    // node_modules beside the SDK first (an npm install), as Node resolves; then the runtime's
+    // own resolution (Deno's npm cache keeps each package in a folder of its own)
+    let path = besideSdk(sdkEntry, specifier);
+    if (path === undefined) {
+      try {
+        path = require.resolve(specifier);
+      } catch {
+        tried.push(`${specifier} (not installed)`);
+        continue;
+      }
     }
     checkExecutable(path);
     return path;
@@ -78,6 +83,20 @@ export function resolveClaudeBinary(sdkEntry: string | URL): string {
     }. The SDK installs it as an optional dependency: reinstall the SDK without --no-optional ` +
       "(npm install @anthropic-ai/claude-agent-sdk), or pass the binary's path (--claude PATH)",
   );
+}
+
+/** `specifier` in a `node_modules` folder above the SDK's entry (Node's lookup), if there is one. */
+export function besideSdk(sdkEntry: string | URL, specifier: string): string | undefined {
+  const entry = String(sdkEntry);
+  let dir = entry.startsWith("file:") ? fileURLToPath(entry) : entry;
+  for (;;) {
+    const up = dir.slice(0, dir.lastIndexOf("/"));
+    if (up === dir || up === "") return undefined;
+    dir = up;
+    if (dir.endsWith("/node_modules")) continue;
+    const candidate = `${dir}/node_modules/${specifier}`;
+    if (existsSync(candidate)) return candidate;
+  }
 }
 
 /** Throws a clear error unless `path` is an executable file. */
