@@ -20,7 +20,8 @@ const { values } = parseArgs({
   },
 });
 const versions = values.versions!.split(",").map((v) => v.trim()).filter(Boolean);
-const pinned = /claude-agent-sdk@(\d+\.\d+\.\d+)/.exec(await Deno.readTextFile(`${ROOT}deno.json`))?.[1];
+const pinned = /claude-agent-sdk@(\d+\.\d+\.\d+)/.exec(await Deno.readTextFile(`${ROOT}deno.json`))
+  ?.[1];
 
 interface Difference {
   type: string;
@@ -141,9 +142,15 @@ function markdown(all: Report[]): string {
       } | ${n("different")} | ${n("error")} | ${Math.round(r.ms / 1000)} s |`,
     );
   }
-  out.push("", `| case | ${all.map((r) => `SDK ${r.sdk}`).join(" | ")} |`, `|---|${all.map(() => "---").join("|")}|`);
+  out.push(
+    "",
+    `| case | ${all.map((r) => `SDK ${r.sdk}`).join(" | ")} |`,
+    `|---|${all.map(() => "---").join("|")}|`,
+  );
   for (const name of names) {
-    out.push(`| ${name} | ${all.map((r) => cell(r.cases.find((c) => c.case === name))).join(" | ")} |`);
+    out.push(
+      `| ${name} | ${all.map((r) => cell(r.cases.find((c) => c.case === name))).join(" | ")} |`,
+    );
   }
   for (const r of all) {
     out.push("", `## Differences with SDK ${r.sdk} (CLI ${r.cli ?? "?"})`, "");

@@ -158,8 +158,11 @@ export async function duplexRun(
     } finally {
       app.finish();
     }
+    // the SDK's own "Operation aborted" says nothing more
     if (abort.signal.aborted) {
-      error = `timed out after ${timeoutMs} ms${error ? ` (${error})` : ""}`;
+      error = `timed out after ${timeoutMs} ms${
+        error && !/aborted/i.test(error) ? ` (${error})` : ""
+      }`;
     }
     const tape = await settle(spawner.finished, processOf);
     return {

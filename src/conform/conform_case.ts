@@ -334,13 +334,18 @@ function printFlags(options: Record<string, unknown>): string[] {
  * told: its permission rules (as `settings.permissions`, unless the case gives some) and its
  * model (as `model`), so both runs start alike.
  */
-function withScenarioOptions(options: Record<string, unknown>, scenario: Scenario): Record<string, unknown> {
+function withScenarioOptions(
+  options: Record<string, unknown>,
+  scenario: Scenario,
+): Record<string, unknown> {
   const out = { ...options };
   if (scenario.model !== undefined && out.model === undefined) out.model = scenario.model;
   const settings = out.settings;
   if (scenario.permissions !== undefined && (settings === undefined || isObject(settings))) {
     const given = (settings ?? {}) as Record<string, unknown>;
-    if (given.permissions === undefined) out.settings = { ...given, permissions: scenario.permissions };
+    if (given.permissions === undefined) {
+      out.settings = { ...given, permissions: scenario.permissions };
+    }
   }
   return out;
 }

@@ -6,7 +6,10 @@ import { loadConformCase, loadConformCases, printPlan } from "./conform_case.ts"
 import { checkExceptions, explain, glob } from "./conform_exceptions.ts";
 import { describeDifference } from "./conform_report.ts";
 
-const frame = (dir: "sdk->cli" | "cli->sdk", f: { type: string; [k: string]: unknown }): TapeEntry => ({
+const frame = (
+  dir: "sdk->cli" | "cli->sdk",
+  f: { type: string; [k: string]: unknown },
+): TapeEntry => ({
   t: 0,
   dir,
   line: 0,
@@ -27,7 +30,11 @@ Deno.test("Normalizer replaces ids by their kind, times, durations, paths, the g
     timestamp: "2026-11-26T00:56:33.300Z",
     message: {
       id: "msg_01ABCdef1234",
-      content: [{ type: "tool_use", id: "toolu_01XYZ12345", input: { file_path: "/tmp/sb/project/a.txt" } }],
+      content: [{
+        type: "tool_use",
+        id: "toolu_01XYZ12345",
+        input: { file_path: "/tmp/sb/project/a.txt" },
+      }],
     },
     duration_ms: 1234,
     text: "see 127.0.0.1:40415 and /tmp/sb/config/projects/-tmp-sb-project/x.jsonl",
@@ -45,7 +52,11 @@ Deno.test("Normalizer replaces ids by their kind, times, durations, paths, the g
     text: "see <gateway> and <config>/projects/<cwd>-slug/x.jsonl",
   });
   assert.deepEqual(
-    n.normalize({ tool_use_id: "toolu_01XYZ12345", callback_id: "hook_3", end_time: 1795655043751 }),
+    n.normalize({
+      tool_use_id: "toolu_01XYZ12345",
+      callback_id: "hook_3",
+      end_time: 1795655043751,
+    }),
     { tool_use_id: "<toolu>", callback_id: "hook_3", end_time: "<ms>" },
   );
   assert.equal(n.text("socket /tmp/cc-socks-0/4242.sock"), "socket <socket>");
@@ -108,17 +119,46 @@ Deno.test("exceptions are data: named, reasoned, matched by case, mode, kind, ty
     path: "message.content.*.text",
   }]);
   const context = { case: "interrupt_story", mode: "duplex", sdk: "0.3.328" };
-  const d = (kind: string, path: string) => ({ type: "value" as const, kind, path, mock: 1, real: 2 });
-  assert.equal(explain(d("cli->sdk system/init", "messaging_socket_path"), context, exceptions), "socket-path");
-  assert.equal(explain(d("cli->sdk assistant", "message.content.0.text"), context, exceptions), "interrupt-point");
-  assert.equal(explain(d("cli->sdk assistant", "message.content.0.text"), { ...context, case: "x" }, exceptions), undefined);
-  assert.equal(explain(d("cli->sdk assistant", "message.content.0.x.text"), context, exceptions), undefined);
+  const d = (kind: string, path: string) => ({
+    type: "value" as const,
+    kind,
+    path,
+    mock: 1,
+    real: 2,
+  });
+  assert.equal(
+    explain(d("cli->sdk system/init", "messaging_socket_path"), context, exceptions),
+    "socket-path",
+  );
+  assert.equal(
+    explain(d("cli->sdk assistant", "message.content.0.text"), context, exceptions),
+    "interrupt-point",
+  );
+  assert.equal(
+    explain(
+      d("cli->sdk assistant", "message.content.0.text"),
+      { ...context, case: "x" },
+      exceptions,
+    ),
+    undefined,
+  );
+  assert.equal(
+    explain(d("cli->sdk assistant", "message.content.0.x.text"), context, exceptions),
+    undefined,
+  );
   assert.equal(glob("print:*", "print:json"), true);
   assert.equal(glob("a.**", "a.b.c", true), true);
   assert.throws(() => checkExceptions([{ name: "x", reason: "" }]), /needs a reason/);
-  assert.throws(() => checkExceptions([{ name: "x", reason: "long enough reason", when: 1 }]), /unknown field 'when'/);
   assert.throws(
-    () => checkExceptions([{ name: "x", reason: "long enough reason" }, { name: "x", reason: "long enough reason" }]),
+    () => checkExceptions([{ name: "x", reason: "long enough reason", when: 1 }]),
+    /unknown field 'when'/,
+  );
+  assert.throws(
+    () =>
+      checkExceptions([{ name: "x", reason: "long enough reason" }, {
+        name: "x",
+        reason: "long enough reason",
+      }]),
     /repeats the name 'x'/,
   );
 });
@@ -160,22 +200,37 @@ Deno.test("loadConformCase reads a case file (inline, builtin or path scenario) 
     assert.equal(c.scenarioSource, `${dir}/chat.json`);
     assert.equal(printPlan(c), undefined, "a canUseTool: no print mode");
     const all = await loadConformCases([dir]);
-    assert.deepEqual(all.map((x) => x.name), ["case", "chat"], "exceptions.json and schemas are not cases");
-    const builtin = await loadConformCase(await write(dir, "b.json", { scenario: "builtin:multi_tool", options: { maxTurns: 3 } }));
+    assert.deepEqual(
+      all.map((x) => x.name),
+      ["case", "chat"],
+      "exceptions.json and schemas are not cases",
+    );
+    const builtin = await loadConformCase(
+      await write(dir, "b.json", { scenario: "builtin:multi_tool", options: { maxTurns: 3 } }),
+    );
     assert.deepEqual(printPlan(builtin), {
       prompt: "hello",
       args: ["--max-turns", "3"],
       formats: ["text", "json", "stream-json"],
     });
     await assert.rejects(
-      async () => loadConformCase(await write(dir, "bad.json", { scenario: "builtin:multi_tool", prompts: [] })),
+      async () =>
+        loadConformCase(
+          await write(dir, "bad.json", { scenario: "builtin:multi_tool", prompts: [] }),
+        ),
       /'prompts' must be a non-empty array of strings/,
     );
     await assert.rejects(
-      async () => loadConformCase(await write(dir, "bad2.json", { scenario: "builtin:multi_tool", hook: {} })),
+      async () =>
+        loadConformCase(
+          await write(dir, "bad2.json", { scenario: "builtin:multi_tool", hook: {} }),
+        ),
       /'hook' is not a case field/,
     );
-    await assert.rejects(() => loadConformCase(`${dir}/none.json`), /Cannot load the conformance case/);
+    await assert.rejects(
+      () => loadConformCase(`${dir}/none.json`),
+      /Cannot load the conformance case/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -136,7 +136,8 @@ function packageEntry(dir: string): string {
     }
     return undefined;
   };
-  const file = pick(dot) ?? (pkg.module as string | undefined) ?? (pkg.main as string | undefined) ??
+  const file = pick(dot) ?? (pkg.module as string | undefined) ??
+    (pkg.main as string | undefined) ??
     "index.js";
   return `${dir}/${file.replace(/^\.\//, "")}`;
 }
