@@ -76,12 +76,18 @@ export {
   type ProcessExitListener,
   type ProcessSpawnOptions,
   type RecordedProcess,
+  type RecordingApiOptions,
   recordingSpawn,
   type RecordingSpawner,
   type RecordingSpawnOptions,
   type SpawnedProcessLike,
 } from "./src/cassette/recording_spawn.ts";
 export { type ScrubOptions, scrubTape } from "./src/cassette/scrub_tape.ts";
+export {
+  type ScenarioSandbox,
+  scenarioSandbox,
+  type ScenarioSandboxOptions,
+} from "./src/cassette/scenario_sandbox.ts";
 export {
   type LintOptions,
   lintTape,

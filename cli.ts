@@ -46,4 +46,31 @@ export {
   type InstallFakeClaudeOptions,
 } from "./src/cli/install_fake_claude.ts";
 
+// conformance: the mock against the real CLI the installed SDK ships (`claude-mock conform`)
+export {
+  type ConformCase,
+  type HookAnswer,
+  loadConformCase,
+  loadConformCases,
+  type McpToolData,
+  type PermissionAnswer,
+  type PrintFormat,
+} from "./src/conform/conform_case.ts";
+export {
+  type ConformException,
+  type DifferenceContext,
+  loadConformExceptions,
+} from "./src/conform/conform_exceptions.ts";
+export type { Difference } from "./src/conform/_compare.ts";
+export { type AgentSdk, loadAgentSdk, type LoadAgentSdkOptions } from "./src/conform/load_agent_sdk.ts";
+export { resolveClaudeBinary } from "./src/conform/resolve_claude.ts";
+export {
+  type CaseResult,
+  type ConformReport,
+  type ModeResult,
+  runConformance,
+  type RunConformanceOptions,
+} from "./src/conform/run_conformance.ts";
+export { conformancePassed, reportText } from "./src/conform/conform_report.ts";
+
 if ((import.meta as { main?: boolean }).main) await runMain();

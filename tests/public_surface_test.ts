@@ -14,15 +14,16 @@ const SURFACE_TEXT: Record<string, string> = {
     BUILTIN_SCENARIO_NAMES BashStepFile BuiltinScenarioName BuiltinScenarioOptions
     CanUseToolCallback CliFlags ClientAnswer ClientHookAnswer ClientMcpAnswer
     ClientPermissionAnswer ClientRequest Clock CompactOptions ConnectStepFile ControlError
-    ControlHandler CrashPoint CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile
-    EditStepFile EmitStep EmitStepFile ErrorListener Exchange ExchangeBuilder ExchangeFile
-    ExitListener ExitStatus ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
-    FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput
-    HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions HookOutput
-    HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
+    ControlHandler CrashPoint CrashStep CrashStepFile DUMMY_API_KEY Delay DelayFile DelayStep
+    DelayStepFile EditStepFile EmitStep EmitStepFile ErrorListener Exchange ExchangeBuilder
+    ExchangeFile ExitListener ExitStatus ExitStep ExitStepFile FAILURE_NAMES FailureName
+    FailureStep FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES HookCallbackFunction
+    HookCallbackInput HookContextEvent HookEventName HookInvocation HookMatcherEntry
+    HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
+    HookSpecificOutput HooksOption JournalAnswer JournalEntry JournalKind JournalPlace
     MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH Matcher MessageFileOptions MessageOf MessageOptions
-    MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
-    MockCompactBoundaryOptions MockDefaults MockDuplex MockErrorOptions
+    MessagePart MessageStep MessagesApi MessagesApiOptions MockCommand MockCommandBuilders
+    MockCommandName MockCompactBoundaryOptions MockDefaults MockDuplex MockErrorOptions
     MockPermissionRequestOptions MockProcess MockResultOptions MockSdkOptions
     MockSystemInitOptions MockToolResultOptions MockToolUseOptions MockTransport
     MockTransportOptions PermissionRecord PermissionRecorder PermissionRecorderOptions
@@ -31,16 +32,17 @@ const SURFACE_TEXT: Record<string, string> = {
     QueryPrompt QueryResultMessage QueryRun QueryUserMessage QuestionFile RawStep RawStepFile
     ReadStepFile RecordedAnswer RequestStep RequestStepFile RespondOptions ResponseContent
     ResultOf ResultOptions ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery
-    SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioBuilder ScenarioFile ScenarioFromJSONOptions
-    ScenarioOptions ScriptedToolCall Session SessionOptions SettleWithFakeTimeOptions
-    SpawnOptionsLike Step StepFile StepSource SteppableFakeTime SyncHookOutput SystemClock
-    TaskStepFile Timing TimingProfile TimingProfileName TogetherStepFile ToolFileOptions
-    ToolPermissionContext ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UsesOptions VirtualClock
-    VirtualClockOptions WaitForStepFile WaitForWriteStep WaitOptions WriteEntry WriteLog
-    WriteStepFile any builtinScenario contains decidePermission exact getDefaults glob
-    isFailureName loadScenario mockCommand predicate regex ruleMatches runQuery scenarioFromJSON
-    scenarioToJSON setDefaults settleWithFakeTime startQuery timingProfile withOverrides
+    SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioBuilder ScenarioFile
+    ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall Session SessionOptions
+    SettleWithFakeTimeOptions SpawnOptionsLike Step StepFile StepSource SteppableFakeTime
+    SyncHookOutput SystemClock TaskStepFile Timing TimingProfile TimingProfileName
+    TogetherStepFile ToolFileOptions ToolPermissionContext ToolPermissionResult ToolRunner
+    ToolUseStepFile Trigger TriggerFile TurnInfo UnmatchedAnswer UnmatchedHandler
+    UnmatchedStrategy UsesOptions VirtualClock VirtualClockOptions WaitForStepFile
+    WaitForWriteStep WaitOptions WriteEntry WriteLog WriteStepFile any builtinScenario contains
+    decidePermission exact getDefaults glob isFailureName loadScenario mockCommand predicate
+    regex ruleMatches runQuery scenarioFromJSON scenarioToJSON serveMessagesApi setDefaults
+    settleWithFakeTime startQuery timingProfile withOverrides
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -86,18 +88,23 @@ const SURFACE_TEXT: Record<string, string> = {
     Cassette CassetteMismatch CassetteMismatchError CassetteMode CassetteOptions CassetteTest
     ConvertedScenario DriftCode DriftFinding DriftOptions DrivableQuery LintOptions
     LoadTapeOptions ParseTapeOptions ProcessExitListener ProcessSpawnOptions RecordableDuplex
-    RecordedProcess RecordingSpawnOptions RecordingSpawner ReplayMode ReplayStubOptions
-    ScrubOptions SnapshotPlayer SnapshotPlayerOptions SnapshotRecorder SnapshotRecorderOptions
-    SpawnedProcessLike StubCanUseTool StubHook StubMcpInstance StubMcpTransport TAPE_FORMAT
-    TAPE_VERSION Tape TapeDirection TapeEnding TapeEntry TapeEntryInit TapeFrameEntry TapeHeader
-    TapeProblem TapeProblemCode TapeRawEntry TapeStderrEntry TapeSummary TapeToScenarioOptions
+    RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner ReplayMode
+    ReplayStubOptions ScenarioSandbox ScenarioSandboxOptions ScrubOptions SnapshotPlayer
+    SnapshotPlayerOptions SnapshotRecorder SnapshotRecorderOptions SpawnedProcessLike
+    StubCanUseTool StubHook StubMcpInstance StubMcpTransport TAPE_FORMAT TAPE_VERSION Tape
+    TapeDirection TapeEnding TapeEntry TapeEntryInit TapeFrameEntry TapeHeader TapeProblem
+    TapeProblemCode TapeRawEntry TapeStderrEntry TapeSummary TapeToScenarioOptions
     TapeUserMessage TapeWriter TapeWriterOptions TimelineHtmlOptions TypeChecker TypeDiagnostic
     cassette driftCheck isFrameEntry lintTape loadTape parseTape readTapeEntries recordingSpawn
-    scrubTape serializeTape tapeToScenario timelineDiffAnchor timelineHtml
+    scenarioSandbox scrubTape serializeTape tapeToScenario timelineDiffAnchor timelineHtml
   `,
   "./cli": `
-    CLAIMED_VERSION CaptureLog CapturedInvocation CliIO CliUsageError FakeClaude
-    InstallFakeClaudeOptions installFakeClaude readCapture runCli
+    AgentSdk CLAIMED_VERSION CaptureLog CapturedInvocation CaseResult CliIO CliUsageError
+    ConformCase ConformException ConformReport Difference DifferenceContext FakeClaude
+    HookAnswer InstallFakeClaudeOptions LoadAgentSdkOptions McpToolData ModeResult
+    PermissionAnswer PrintFormat RunConformanceOptions conformancePassed installFakeClaude
+    loadAgentSdk loadConformCase loadConformCases loadConformExceptions readCapture reportText
+    resolveClaudeBinary runCli runConformance
   `,
 };
 const SURFACE: Record<string, readonly string[]> = Object.fromEntries(

@@ -158,7 +158,25 @@ export async function loadConformCases(paths: readonly string[]): Promise<Confor
   return cases;
 }
 
-/** Loads one case file (or plain scenario file). */
+/**
+ * Loads one case file (or plain scenario file); see {@linkcode loadConformCases}.
+ *
+ * @throws {TypeError} A file that is not a case or a scenario, naming the field and file.
+ *
+ * @example A case with a permission answer
+ * ```ts
+ * import { loadConformCase } from "@x/claude-mock/cli";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/touch.json`, JSON.stringify({
+ *   scenario: "builtin:tool_with_permission",
+ *   prompt: "Create out.txt with touch.",
+ *   canUseTool: [{ tool: "Bash", behavior: "allow" }],
+ * }));
+ * const c = await loadConformCase(`${dir}/touch.json`);
+ * console.log(c.name, c.prompt, c.canUseTool?.length); // touch Create out.txt with touch. 1
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export async function loadConformCase(file: string): Promise<ConformCase> {
   let text: string;
   try {

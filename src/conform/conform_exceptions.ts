@@ -63,6 +63,19 @@ const FIELDS = new Set([
  *
  * @throws {TypeError} A malformed file, naming the entry and field.
  *
+ * @example Loading a file
+ * ```ts
+ * import { loadConformExceptions } from "@x/claude-mock/cli";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/exceptions.json`, JSON.stringify([{
+ *   name: "interrupt-point",
+ *   reason: "Where an interrupt lands in a streamed reply depends on real time.",
+ *   case: "interrupt*",
+ * }]));
+ * console.log((await loadConformExceptions(`${dir}/exceptions.json`))[0].name); // interrupt-point
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
  * @example An exception
  * ```json
  * [{

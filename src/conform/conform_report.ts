@@ -54,7 +54,45 @@ export function modeSummary(m: ModeResult): string {
     }`;
 }
 
-/** The text report: a line per case, then its first unexplained differences per mode. */
+/**
+ * The text report: a line per case, then its first unexplained differences per mode.
+ *
+ * @example A report of one case
+ * ```ts
+ * import { conformancePassed, reportText } from "@x/claude-mock/cli";
+ * const report = {
+ *   sdk: "0.3.328",
+ *   cli: "2.1.328",
+ *   claude: "/path/to/claude",
+ *   ms: 2100,
+ *   cases: [{
+ *     case: "hello",
+ *     source: "conformance/hello.json",
+ *     status: "different" as const,
+ *     modes: [{
+ *       mode: "print:json",
+ *       status: "different" as const,
+ *       ms: { mock: 300, real: 900 },
+ *       differences: [{
+ *         type: "value" as const,
+ *         kind: "cli->sdk result/success",
+ *         mockFrame: 1,
+ *         realFrame: 1,
+ *         path: "usage.output_tokens",
+ *         mock: 3,
+ *         real: 25,
+ *       }],
+ *     }],
+ *   }],
+ * };
+ * console.log(reportText(report));
+ * // conform: SDK 0.3.328 (CLI 2.1.328), /path/to/claude
+ * // hello: print:json 1 difference
+ * //   print:json frame 1/1 cli->sdk result/success value usage.output_tokens: mock 3, real 25
+ * // 1 cases: 0 identical, 0 explained, 1 different, 0 errors (2 s)
+ * console.log(conformancePassed(report)); // false
+ * ```
+ */
 export function reportText(report: ConformReport, options: { shown?: number } = {}): string {
   const lines = [
     `conform: SDK ${report.sdk}${report.cli ? ` (CLI ${report.cli})` : ""}, ${report.claude}`,
@@ -91,7 +129,15 @@ export function summaryLine(report: ConformReport): string {
   } s)`;
 }
 
-/** Whether the run passes: every case identical or explained. */
+/**
+ * Whether the run passes: every case identical or explained.
+ *
+ * @example An empty run passes
+ * ```ts
+ * import { conformancePassed } from "@x/claude-mock/cli";
+ * console.log(conformancePassed({ sdk: "0.3.328", claude: "claude", cases: [], ms: 0 })); // true
+ * ```
+ */
 export function conformancePassed(report: ConformReport): boolean {
   return report.cases.every((c) => c.status === "identical" || c.status === "explained");
 }

@@ -52,11 +52,11 @@ export interface LoadAgentSdkOptions {
  * @throws {Error} When npm fails or times out, the SDK cannot be imported, or the binary is
  *   missing or not executable, saying which and how to fix it.
  *
- * @example The project's SDK
- * ```ts ignore
- * import { loadAgentSdk } from "./load_agent_sdk.ts";
+ * @example The project's SDK and its real binary
+ * ```ts
+ * import { loadAgentSdk } from "@x/claude-mock/cli";
  * const sdk = await loadAgentSdk();
- * console.log(sdk.version, sdk.claude);
+ * console.log(typeof sdk.module.query, sdk.claude.endsWith("/claude")); // function true
  * ```
  */
 export async function loadAgentSdk(options: LoadAgentSdkOptions = {}): Promise<AgentSdk> {

@@ -52,9 +52,10 @@ function isMusl(): boolean {
  *   an executable file, naming what was tried and how to install it.
  *
  * @example The binary of the project's SDK
- * ```ts ignore
- * import { resolveClaudeBinary } from "./resolve_claude.ts";
- * console.log(resolveClaudeBinary(import.meta.resolve("@anthropic-ai/claude-agent-sdk")));
+ * ```ts
+ * import { resolveClaudeBinary } from "@x/claude-mock/cli";
+ * const claude = resolveClaudeBinary(import.meta.resolve("@anthropic-ai/claude-agent-sdk"));
+ * console.log(claude.endsWith("/claude")); // true
  * ```
  */
 export function resolveClaudeBinary(sdkEntry: string | URL): string {

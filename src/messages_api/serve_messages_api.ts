@@ -66,7 +66,16 @@ export interface MessagesApi {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** The API key the CLI is given: any non-empty key works against this server. */
+/**
+ * The API key the CLI is given: any non-empty key works against this server.
+ *
+ * @example The environment a server hands out
+ * ```ts
+ * import { DUMMY_API_KEY, ScenarioBuilder, serveMessagesApi } from "@x/claude-mock";
+ * await using api = await serveMessagesApi(new ScenarioBuilder().build());
+ * console.log(api.env().ANTHROPIC_API_KEY === DUMMY_API_KEY); // true
+ * ```
+ */
 export const DUMMY_API_KEY = "sk-ant-claude-mock-0000";
 
 /** The largest request body read (64 MB): a bigger one gets a 413. */
