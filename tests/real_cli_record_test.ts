@@ -145,3 +145,50 @@ Deno.test("real CLI: what the CLI sends besides the conversation (recorded: only
     }
   }
 });
+
+Deno.test("real CLI: the command-line snippets of docs/recording.md run as written", async () => {
+  const doc = await Deno.readTextFile(new URL("../docs/recording.md", import.meta.url));
+  const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim());
+  assert.equal(blocks.length, 2);
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  const dir = await Deno.makeTempDir();
+  try {
+    const argvOf = (
+      line: string,
+    ) => ["run", "-A", cli, ...line.replace(/^claude-mock /, "").split(/\s+/)];
+    const env = { CLAUDE_MOCK_REAL_CLAUDE: CLAUDE };
+    // record: runs the real claude in a sandbox against the scenario
+    const record = await new Deno.Command(Deno.execPath(), {
+      args: argvOf(blocks[0]),
+      cwd: dir,
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(record.code, 0, new TextDecoder().decode(record.stderr));
+    assert.equal(new TextDecoder().decode(record.stdout), "Hello! How can I help you today?\n");
+    assert.match(await Deno.readTextFile(`${dir}/hello.jsonl`), /"messages_api":"scenario"/);
+    // serve: prints its URL, serves until stopped (the snippet's & is the shell's)
+    const serve = new Deno.Command(Deno.execPath(), {
+      args: argvOf(blocks[1].replace(/\s*&$/, "")),
+      cwd: dir,
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const reader = serve.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const { value } = await reader.read();
+    const url = value!.trim();
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hello" }] }),
+    });
+    assert.equal((await response.json()).content[0].text, "Hello! How can I help you today?");
+    serve.kill("SIGTERM");
+    await reader.cancel();
+    assert.equal((await serve.status).code, 0, "stopped cleanly by the signal");
+    assert.match(await Deno.readTextFile(`${dir}/journal.jsonl`), /"kind":"conversation"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -148,6 +148,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       return 1;
     }
     await say(out, `${api.url}\n`);
+    // the process now waits on the outside world: the binary arms its SIGTERM handler (which
+    // aborts io.signal) before such waits, so a stop closes the server and flushes the journal
+    (io as CliIO & { beforeWait?: () => void }).beforeWait?.();
     await new Promise<void>((resolve) => {
       if (io.signal?.aborted) return resolve();
       io.signal?.addEventListener("abort", () => resolve(), { once: true });
