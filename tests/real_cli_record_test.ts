@@ -119,7 +119,7 @@ Deno.test("real CLI: recordingSpawn with api runs the tools for real in the sand
   }
 });
 
-Deno.test("real CLI: what the CLI sends besides the conversation (recorded: only the HEAD /api/hello probe)", async () => {
+Deno.test("real CLI: what the CLI sends besides the conversation: the /api/hello probe and a title call, none without non-essential traffic", async () => {
   for (const nonessential of [false, true]) {
     await using api = await serveMessagesApi(builtinScenario("simple_conversation"));
     const work = await Deno.makeTempDir();
@@ -132,14 +132,20 @@ Deno.test("real CLI: what the CLI sends besides the conversation (recorded: only
         CLAUDE_CODE_TMPDIR: work,
         ...(nonessential ? { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } : {}),
       };
-      const run = await collect("hello", { pathToClaudeCodeExecutable: CLAUDE, cwd: work, env });
+      const prompt = "Summarize the release notes of the parser module.";
+      const run = await collect(prompt, { pathToClaudeCodeExecutable: CLAUDE, cwd: work, env });
       assert.equal(run.error, undefined);
+      const result = run.messages.at(-1) as { result?: string };
+      assert.equal(result.result, "I can help with that.", "the title call took no exchange");
+      // the title call and the turn go out at once: their order varies
       assert.deepEqual(
-        api.journal.map((e) => `${e.method} ${e.path} ${e.kind}`),
+        api.journal.map((e) => `${e.method} ${e.path.replace(/\?.*/, "")} ${e.kind}`).sort(),
         nonessential
-          ? ["POST /v1/messages?beta=true conversation"]
-          : ["HEAD /api/hello probe", "POST /v1/messages?beta=true conversation"],
+          ? ["POST /v1/messages conversation"]
+          : ["HEAD /api/hello probe", "POST /v1/messages conversation", "POST /v1/messages title"],
       );
+      const title = api.journal.find((e) => e.kind === "title");
+      if (title) assert.deepEqual(title.answer?.blocks, ["text"]);
     } finally {
       await Deno.remove(work, { recursive: true });
     }

@@ -9,7 +9,7 @@
  */
 
 /** What kind of call a request is. */
-export type CallKind = "conversation" | "subagent" | "compaction";
+export type CallKind = "conversation" | "subagent" | "compaction" | "title";
 
 /** A tool result the CLI sent back. */
 export interface SentToolResult {
@@ -82,6 +82,20 @@ export function promptOf(message: Message): string | undefined {
   return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
+/**
+ * Whether a request is the CLI's session title call (sent unless non-essential traffic is
+ * off): no tools, an output format whose schema asks for a `title`, the session's first prompt
+ * inside `<session>` tags.
+ */
+function isTitleRequest(body: Record<string, unknown>): boolean {
+  const format =
+    (body.output_config as { format?: { schema?: { properties?: unknown } } } | undefined)
+      ?.format;
+  const properties = format?.schema?.properties as Record<string, unknown> | undefined;
+  const tools = Array.isArray(body.tools) ? body.tools.length : 0;
+  return tools === 0 && properties !== undefined && "title" in properties;
+}
+
 /** Whether a user message is the CLI's request for a conversation summary (`/compact`). */
 function isCompactionPrompt(message: Message | undefined): boolean {
   if (message?.role !== "user") return false;
@@ -102,6 +116,18 @@ export function locateRequest(body: Record<string, unknown>): LocatedRequest | u
   const stream = body.stream === true;
   const model = typeof body.model === "string" ? body.model : undefined;
   const last = messages.at(-1);
+  if (isTitleRequest(body)) {
+    const text = blocksOf(last).map((b) => (typeof b.text === "string" ? b.text : "")).join("\n");
+    return {
+      kind: "title",
+      prompt: /<session>\n?([\s\S]*?)\n?<\/session>/.exec(text)?.[1] ?? text,
+      ordinal: 0,
+      replies: [],
+      toolResults: new Map(),
+      stream,
+      model,
+    };
+  }
   if (isCompactionPrompt(last)) {
     const before = messages.slice(0, -1);
     return {

@@ -38,7 +38,7 @@ export interface Answered {
   /** The decision. */
   decision: Decision;
   /** What kind of call the request was. */
-  kind: "conversation" | "subagent" | "compaction";
+  kind: "conversation" | "subagent" | "compaction" | "title";
   /** Conversation calls: where in the scenario. */
   place?: JournalPlace;
 }
@@ -116,6 +116,7 @@ export class ScenarioResponder {
     }
     try {
       if (located.kind === "compaction") return this.#compaction(located);
+      if (located.kind === "title") return this.#title(located);
       if (located.kind === "subagent") return this.#subagent(located);
       return await this.#conversation(located, sessionIdOf(record, sessionId));
     } catch (error) {
@@ -455,6 +456,22 @@ export class ScenarioResponder {
         stream: located.stream,
         delayMs: 0,
       },
+    };
+  }
+
+  /**
+   * The session title call: the scenario does not script it; the answer is the JSON its output
+   * format asks for, a title made of the prompt's first words.
+   */
+  #title(located: LocatedRequest): Answered {
+    const words = located.prompt.replace(/\s+/g, " ").trim().split(" ").slice(0, 5).join(" ");
+    const title = words === "" ? "New session" : words.replace(/[.!?:;,]+$/, "");
+    const reply = replyFor(this.#ctx, [text(JSON.stringify({ title }))], {
+      model: located.model ?? this.#ctx.model,
+    });
+    return {
+      kind: "title",
+      decision: { kind: "reply", reply, stream: located.stream, delayMs: 0 },
     };
   }
 

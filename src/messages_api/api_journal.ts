@@ -12,6 +12,8 @@ export type JournalKind =
   | "subagent"
   /** The CLI's summarisation call for `/compact`. */
   | "compaction"
+  /** The CLI's session title call (not sent with `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`). */
+  | "title"
   /** `POST /v1/messages/count_tokens`. */
   | "count_tokens"
   /** `GET /v1/models`. */

@@ -492,3 +492,36 @@ Deno.test("serveMessagesApi: a lazy step function is read once per turn and its 
   assert.equal(calls, 1);
   assert.equal(createBuildContext().model, "claude-opus-5-5");
 });
+
+Deno.test("serveMessagesApi answers the CLI's session title call without taking an exchange", async () => {
+  await using api = await serveMessagesApi(
+    new ScenarioBuilder().on("parser").respond("Done.").build(),
+  );
+  const title = await post(api, {
+    model: "claude-opus-5-5",
+    max_tokens: 128000,
+    tools: [],
+    output_config: {
+      format: {
+        type: "json_schema",
+        schema: { type: "object", properties: { title: { type: "string" } }, required: ["title"] },
+      },
+    },
+    messages: [{
+      role: "user",
+      content: [{
+        type: "text",
+        text:
+          "<session>\nFix the parser module tests, please.\n</session>\n\nWrite the title in the predominant language of the session.",
+      }],
+    }],
+  });
+  assert.deepEqual(JSON.parse(title.json.content[0].text), {
+    title: "Fix the parser module tests",
+  });
+  assert.deepEqual((await post(api, body("the parser"))).json.content, [{
+    type: "text",
+    text: "Done.",
+  }]);
+  assert.deepEqual(api.journal.map((e) => e.kind), ["title", "conversation"]);
+});
