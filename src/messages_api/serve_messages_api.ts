@@ -93,7 +93,8 @@ const RESET_AFTER_MS = 50;
  * placed by what it carries, a new prompt (matched against the exchanges' triggers as the mock
  * matches them) or the continuation after tool results, a subagent's call
  * (`cc_is_subagent=true`, answered from the Agent tool use's scripted frames and report), or
- * the CLI's `/compact` summarisation call (answered from the scenario's `compact`). A tool use
+ * the CLI's `/compact` summarisation call (answered from the scenario's `compact`), or its session
+ * title call (answered with the prompt's first words). A tool use
  * the CLI answered with an error the scenario did not script counts as refused: the exchange's
  * `ifDenied` steps follow, as in the mock. `failure` and `apiError` steps fail the next call at
  * the HTTP level as the real API fails (401, 403, 400, credit balance, 429 and 529 with
