@@ -79,3 +79,18 @@ Deno.test("serveCommand: usage errors exit 2, a scenario it cannot load or serve
     assert.match(err.join(""), new RegExp(message), argv.join(" "));
   }
 });
+
+Deno.test("serveCommand: a port in use exits 1 naming the address", async () => {
+  const blocker = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (blocker.addr as Deno.NetAddr).port;
+    const { value, err } = io();
+    assert.equal(await serveCommand(["builtin:simple_conversation", "--port", String(port)], value), 1);
+    assert.equal(
+      err.join(""),
+      `claude-mock serve: Cannot serve the Messages API: 127.0.0.1:${port} is in use (EADDRINUSE); pass port 0 for a free one\n`,
+    );
+  } finally {
+    blocker.close();
+  }
+});
