@@ -42,10 +42,16 @@ export interface LocatedRequest {
 type Block = { type?: unknown; text?: unknown; [key: string]: unknown };
 type Message = { role?: unknown; content?: unknown };
 
-/** Texts the CLI adds to a user message that are not the user's prompt. */
+/**
+ * Texts the CLI adds as user messages that are not the user's prompt: reminders, the
+ * interrupt marker, command output, and the turn's own continuations (the structured-output
+ * enforcement, a blocking Stop hook's feedback), which go on the same turn.
+ */
 const NOT_PROMPTS = [
   /^\s*<system-reminder>/,
   /^\[Request interrupted by user( for tool use)?\]$/,
+  /^\[structured-output-enforce\]/,
+  /^Stop hook feedback:/,
   /^<local-command-(stdout|stderr|caveat)>/,
   /^<command-(name|message|args)>/,
 ];

@@ -525,3 +525,28 @@ Deno.test("serveMessagesApi answers the CLI's session title call without taking 
   }]);
   assert.deepEqual(api.journal.map((e) => e.kind), ["title", "conversation"]);
 });
+
+Deno.test("serveMessagesApi: the CLI's own continuations (structured-output enforcement, Stop hook feedback) stay in the turn", async () => {
+  await using api = await serveMessagesApi(
+    new ScenarioBuilder().on("who").respond("No tool yet.").respond("Then this.").respond("Last.")
+      .build(),
+  );
+  const first = (await post(api, body("who?"))).json;
+  const turn: Json[] = [{ role: "assistant", content: first.content }];
+  const user = (text: string): Json => ({ role: "user", content: [{ type: "text", text }] });
+  const enforce = user(
+    "[structured-output-enforce] You MUST call the StructuredOutput tool to complete this request. Call this tool now.",
+  );
+  const second = (await post(api, body("who?", [...turn, enforce]))).json;
+  assert.equal(second.content[0].text, "Then this.");
+  const feedback = user("Stop hook feedback:\nKeep going please.");
+  const third = (await post(
+    api,
+    body("who?", [...turn, enforce, { role: "assistant", content: second.content }, feedback]),
+  )).json;
+  assert.equal(third.content[0].text, "Last.");
+  assert.deepEqual(api.journal.map((e) => [e.place?.turn, e.place?.call]), [[0, 0], [0, 1], [
+    0,
+    2,
+  ]]);
+});
