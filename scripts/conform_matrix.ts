@@ -5,6 +5,7 @@
 //
 //   deno run -A scripts/conform_matrix.ts [--versions 0.3.328,0.3.331,0.3.332] [--only a,b]
 //                                         [--out docs/conformance.md] [--cache DIR]
+//                                         [--reports DIR]   (keep each version's JSON report)
 //
 // Each version runs in its own process (`cli.ts conform --sdk V --json …`), one after another.
 import { parseArgs } from "node:util";
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     out: { type: "string", default: `${ROOT}docs/conformance.md` },
     cache: { type: "string" },
+    reports: { type: "string" },
   },
 });
 const versions = values.versions!.split(",").map((v) => v.trim()).filter(Boolean);
@@ -48,7 +50,8 @@ interface Report {
 }
 
 const reports: Report[] = [];
-const work = await Deno.makeTempDir({ prefix: "conform-matrix-" });
+const work = values.reports ?? await Deno.makeTempDir({ prefix: "conform-matrix-" });
+await Deno.mkdir(work, { recursive: true });
 try {
   for (const version of versions) {
     const json = `${work}/${version}.json`;
@@ -80,7 +83,7 @@ try {
     }
   }
 } finally {
-  await Deno.remove(work, { recursive: true });
+  if (!values.reports) await Deno.remove(work, { recursive: true });
 }
 await Deno.writeTextFile(values.out!, markdown(reports));
 console.log(`wrote ${values.out}`);
