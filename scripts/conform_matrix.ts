@@ -6,6 +6,7 @@
 //   deno run -A scripts/conform_matrix.ts [--versions 0.3.328,0.3.331,0.3.332] [--only a,b]
 //                                         [--out docs/conformance.md] [--cache DIR]
 //                                         [--reports DIR]   (keep each version's JSON report)
+//                                         [--reuse]         (with --reports: skip versions reported)
 //
 // Each version runs in its own process (`cli.ts conform --sdk V --json …`), one after another.
 import { parseArgs } from "node:util";
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     out: { type: "string", default: `${ROOT}docs/conformance.md` },
     cache: { type: "string" },
     reports: { type: "string" },
+    reuse: { type: "boolean", default: false },
   },
 });
 const versions = values.versions!.split(",").map((v) => v.trim()).filter(Boolean);
@@ -55,6 +57,15 @@ await Deno.mkdir(work, { recursive: true });
 try {
   for (const version of versions) {
     const json = `${work}/${version}.json`;
+    if (values.reuse && values.reports) {
+      try {
+        reports.push(JSON.parse(await Deno.readTextFile(json)));
+        console.log(`== SDK ${version}: reusing ${json}`);
+        continue;
+      } catch {
+        // not there yet: run it
+      }
+    }
     const args = [
       "run",
       "-A",
