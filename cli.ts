@@ -62,7 +62,11 @@ export {
   loadConformExceptions,
 } from "./src/conform/conform_exceptions.ts";
 export type { Difference } from "./src/conform/_compare.ts";
-export { type AgentSdk, loadAgentSdk, type LoadAgentSdkOptions } from "./src/conform/load_agent_sdk.ts";
+export {
+  type AgentSdk,
+  loadAgentSdk,
+  type LoadAgentSdkOptions,
+} from "./src/conform/load_agent_sdk.ts";
 export { resolveClaudeBinary } from "./src/conform/resolve_claude.ts";
 export {
   type CaseResult,

@@ -85,7 +85,10 @@ Deno.test("serveCommand: a port in use exits 1 naming the address", async () => 
   try {
     const port = (blocker.addr as Deno.NetAddr).port;
     const { value, err } = io();
-    assert.equal(await serveCommand(["builtin:simple_conversation", "--port", String(port)], value), 1);
+    assert.equal(
+      await serveCommand(["builtin:simple_conversation", "--port", String(port)], value),
+      1,
+    );
     assert.equal(
       err.join(""),
       `claude-mock serve: Cannot serve the Messages API: 127.0.0.1:${port} is in use (EADDRINUSE); pass port 0 for a free one\n`,
