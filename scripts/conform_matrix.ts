@@ -98,7 +98,8 @@ try {
 }
 await Deno.writeTextFile(values.out!, markdown(reports));
 // formatted as the repository's markdown is (deno fmt --check runs in the test task)
-await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", values.out!], cwd: ROOT }).output();
+await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", values.out!], cwd: ROOT })
+  .output();
 console.log(`wrote ${values.out}`);
 
 function status(m: ModeResult): string {
@@ -132,6 +133,32 @@ function line(d: Difference): string {
     ? `keys only in mock ${show(d.mock)}, only in real ${show(d.real)}`
     : `mock ${show(d.mock)}, real ${show(d.real)}`;
   return `${frame}\`${d.kind}\` ${d.type}${d.path ? ` \`${d.path}\`` : ""}: ${what}`;
+}
+
+/** A difference without its frame numbers and array indexes: what recurs across cases. */
+function pattern(d: Difference): string {
+  return `${d.kind}|${d.type}|${(d.path ?? "").replace(/\.\d+(?=\.|$)/g, ".N")}`;
+}
+
+/** The unexplained difference patterns at least half of the cases have. */
+function commonPatterns(r: Report): Map<string, { count: number; example: Difference }> {
+  const seen = new Map<string, { cases: Set<string>; example: Difference }>();
+  for (const c of r.cases) {
+    for (const m of c.modes) {
+      for (const d of m.differences) {
+        if (d.explainedBy) continue;
+        const key = pattern(d);
+        const entry = seen.get(key) ?? { cases: new Set(), example: d };
+        entry.cases.add(c.case);
+        seen.set(key, entry);
+      }
+    }
+  }
+  const out = new Map<string, { count: number; example: Difference }>();
+  for (const [key, { cases, example }] of seen) {
+    if (cases.size * 2 >= r.cases.length) out.set(key, { count: cases.size, example });
+  }
+  return out;
 }
 
 function markdown(all: Report[]): string {
@@ -170,10 +197,21 @@ function markdown(all: Report[]): string {
   }
   for (const r of all) {
     out.push("", `## Differences with SDK ${r.sdk} (CLI ${r.cli ?? "?"})`, "");
+    // what most cases share (the initialize answer, system/init) is listed once
+    const common = commonPatterns(r);
+    if (common.size > 0) {
+      out.push(`In most cases (listed once here, left out below):`, "");
+      for (const [, { count, example }] of common) {
+        out.push(
+          `- ${count} cases: ${line({ ...example, mockFrame: undefined, realFrame: undefined })}`,
+        );
+      }
+      out.push("");
+    }
     let any = false;
     for (const c of r.cases) {
       for (const m of c.modes) {
-        const open = m.differences.filter((d) => !d.explainedBy);
+        const open = m.differences.filter((d) => !d.explainedBy && !common.has(pattern(d)));
         if (m.status === "error") {
           out.push(`- **${c.case}** ${m.mode}: error: ${m.error}`);
           any = true;
@@ -181,8 +219,8 @@ function markdown(all: Report[]): string {
         if (open.length === 0) continue;
         any = true;
         out.push(`- **${c.case}** ${m.mode} (${open.length}):`);
-        for (const d of open.slice(0, 12)) out.push(`  - ${line(d)}`);
-        if (open.length > 12) out.push(`  - … ${open.length - 12} more`);
+        for (const d of open.slice(0, 10)) out.push(`  - ${line(d)}`);
+        if (open.length > 10) out.push(`  - … ${open.length - 10} more`);
       }
     }
     if (!any) out.push("None: every case is identical or explained.");
