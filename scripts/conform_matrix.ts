@@ -81,13 +81,21 @@ try {
     ];
     console.log(`== SDK ${version}: deno ${args.slice(2).join(" ")}`);
     const env = values.cache ? { XDG_CACHE_HOME: values.cache } : undefined;
-    const run = await new Deno.Command(Deno.execPath(), {
+    const child = new Deno.Command(Deno.execPath(), {
       args,
       cwd: ROOT,
       stdout: "inherit",
       stderr: "inherit",
       ...(env ? { env } : {}),
-    }).output();
+    }).spawn();
+    // stopping the matrix stops the run in progress (it ends its CLIs and exits 143)
+    const stop = () => child.kill("SIGTERM");
+    Deno.addSignalListener("SIGTERM", stop);
+    Deno.addSignalListener("SIGINT", stop);
+    const run = await child.status;
+    Deno.removeSignalListener("SIGTERM", stop);
+    Deno.removeSignalListener("SIGINT", stop);
+    if (run.signal || run.code === 143) throw new Error(`conform for SDK ${version} was stopped`);
     try {
       reports.push(JSON.parse(await Deno.readTextFile(json)));
     } catch {

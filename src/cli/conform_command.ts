@@ -135,8 +135,11 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
     );
     const keep = args.flags.keep !== undefined ? at(args.flags.keep) : undefined;
     if (keep) await mkdirp(keep);
+    // a stop (SIGTERM) ends the running CLIs and the run: the binary arms its handler before it waits
+    (io as CliIO & { beforeWait?: () => void }).beforeWait?.();
     const report = await runConformance(cases, {
       sdk,
+      ...(io.signal ? { signal: io.signal } : {}),
       exceptions,
       ...(args.flags.mode ? { modes: [args.flags.mode as "duplex" | "print"] } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -166,6 +169,10 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
       }
       await writeWhole(index, html.index);
       await say(out, `${index}\n`);
+    }
+    if (io.signal?.aborted) {
+      await say(err, "claude-mock conform: stopped\n");
+      return 143;
     }
     return conformancePassed(report) ? 0 : 1;
   } finally {

@@ -96,6 +96,7 @@ export async function duplexRun(
   sdk: AgentSdk,
   work: string,
   timeoutMs: number,
+  stop?: AbortSignal,
 ): Promise<RecordedRun> {
   const started = Date.now();
   await mkdirp(work);
@@ -133,7 +134,7 @@ export async function duplexRun(
   }
   places.home = env.HOME;
   const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn });
-  const abort = new AbortController();
+  const abort = linkedAbort(stop);
   const cancel = realTimeout(() => abort.abort(), timeoutMs);
   let error: string | undefined;
   try {
@@ -159,7 +160,8 @@ export async function duplexRun(
       app.finish();
     }
     // the SDK's own "Operation aborted" says nothing more
-    if (abort.signal.aborted) {
+    if (stop?.aborted) error = "stopped";
+    else if (abort.signal.aborted) {
       error = `timed out after ${timeoutMs} ms${
         error && !/aborted/i.test(error) ? ` (${error})` : ""
       }`;
@@ -187,6 +189,7 @@ export async function printRun(
   fake: FakeClaude,
   work: string,
   timeoutMs: number,
+  stop?: AbortSignal,
 ): Promise<RecordedRun & { stdout: string }> {
   const started = Date.now();
   await mkdirp(work);
@@ -236,7 +239,7 @@ export async function printRun(
     places = { cwd: [cwd], config: [sandbox.configDir], other: [work], binary: sdk.claude };
   }
   places.home = process.env.HOME;
-  const abort = new AbortController();
+  const abort = linkedAbort(stop);
   const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn: defaultSpawn });
   try {
     const child = spawner({ command, args, cwd, env, signal: abort.signal });
@@ -257,7 +260,11 @@ export async function printRun(
         places,
         stdout,
         ms: Date.now() - started,
-        ...(abort.signal.aborted ? { error: `timed out after ${timeoutMs} ms` } : {}),
+        ...(stop?.aborted
+          ? { error: "stopped" }
+          : abort.signal.aborted
+          ? { error: `timed out after ${timeoutMs} ms` }
+          : {}),
         ...(journal ? { journal: [...journal] } : {}),
       };
     } finally {
@@ -266,6 +273,14 @@ export async function printRun(
   } finally {
     await close();
   }
+}
+
+/** An abort controller that also aborts when `stop` does (the run was stopped from outside). */
+function linkedAbort(stop: AbortSignal | undefined): AbortController {
+  const abort = new AbortController();
+  if (stop?.aborted) abort.abort(stop.reason);
+  else stop?.addEventListener("abort", () => abort.abort(stop.reason), { once: true });
+  return abort;
 }
 
 /** The finished tape; a process that does not end within 15 s of being asked is killed. */

@@ -29,7 +29,7 @@ export interface RunPlaces {
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const API_ID = /\b(msg|toolu|srvtoolu|req)_[0-9A-Za-z]{6,}/g;
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})/g;
-const GATEWAY = /\b(127\.0\.0\.1|localhost|\[::1\]):\d{2,5}\b/g;
+const GATEWAY = /\b(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\b/g;
 /** Keys whose string values are ids, whatever they look like. */
 const ID_KEYS = new Set([
   "request_id",

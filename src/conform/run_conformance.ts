@@ -80,6 +80,8 @@ export interface RunConformanceOptions {
   log?: (line: string) => void;
   /** Called with each case's result as it completes. */
   onCase?: (result: CaseResult) => void;
+  /** Stops the run: the running CLIs are ended, no further case starts. */
+  signal?: AbortSignal;
 }
 
 const RANK: Record<ModeResult["status"], number> = {
@@ -113,14 +115,29 @@ export async function runConformance(
   const results: CaseResult[] = [];
   try {
     for (const c of cases) {
+      if (options.signal?.aborted) break;
       const dir = `${work}/${c.name}`;
       const caseModes: ModeResult[] = [];
       if (modes.includes("duplex") && c.duplex !== false) {
         options.log?.(`${c.name}: duplex`);
         caseModes.push(
           await compareMode(c, "duplex", options, async () => [
-            await duplexRun(c, "mock", options.sdk, `${dir}/duplex-mock`, timeoutMs),
-            await duplexRun(c, "real", options.sdk, `${dir}/duplex-real`, timeoutMs),
+            await duplexRun(
+              c,
+              "mock",
+              options.sdk,
+              `${dir}/duplex-mock`,
+              timeoutMs,
+              options.signal,
+            ),
+            await duplexRun(
+              c,
+              "real",
+              options.sdk,
+              `${dir}/duplex-real`,
+              timeoutMs,
+              options.signal,
+            ),
           ]),
         );
       }
@@ -131,6 +148,7 @@ export async function runConformance(
           : await writeScenario(`${dir}.scenario.json`, c.scenarioSource.json);
         await using fake = await installFakeClaude({ scenario: source });
         for (const format of plan.formats) {
+          if (options.signal?.aborted) break;
           options.log?.(`${c.name}: print ${format}`);
           const p = { prompt: plan.prompt, args: plan.args, format };
           caseModes.push(
@@ -210,7 +228,9 @@ async function compareMode(
     if (by) d.explainedBy = by;
   }
   const unexplained = differences.filter((d) => !d.explainedBy).length;
-  const timedOut = [mock.error, real.error].find((e) => e?.startsWith("timed out"));
+  const timedOut = [mock.error, real.error].find((e) =>
+    e?.startsWith("timed out") || e === "stopped"
+  );
   return {
     mode,
     status: timedOut
