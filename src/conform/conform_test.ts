@@ -60,6 +60,7 @@ Deno.test("Normalizer replaces ids by their kind, times, durations, paths, the g
     { tool_use_id: "<toolu>", callback_id: "hook_3", end_time: "<ms>" },
   );
   assert.equal(n.text("socket /tmp/cc-socks-0/4242.sock"), "socket <socket>");
+  assert.equal(n.text("gateway (127.0.0.1:9)."), "gateway (<gateway>).");
   // a name under "id" is not an id
   assert.deepEqual(n.normalize({ id: "general-purpose" }), { id: "general-purpose" });
 });
