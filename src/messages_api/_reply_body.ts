@@ -68,12 +68,15 @@ export function replyFor(
   const step = options.step;
   const from = options.paths?.from ?? "";
   const to = options.paths?.to ?? "";
+  // counted on the scenario's own content, as the mock counts it: the CLI's cwd is longer or
+  // shorter than the scenario's, and the count must not depend on where the CLI runs
+  const outputTokens = step?.outputTokens ?? estimateOutputTokens(blocks);
   blocks = replacePaths(blocks, from, to);
   return {
     blocks,
     messageId: step?.messageId ?? ctx.ids.messageId(),
     model: options.model,
-    outputTokens: step?.outputTokens ?? estimateOutputTokens(blocks),
+    outputTokens,
     stopReason: options.stopReason ??
       (blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"),
     chunking: step ? chunking(step, blocks, (piece) => replacePaths(piece, from, to)) : {},

@@ -550,3 +550,20 @@ Deno.test("serveMessagesApi: the CLI's own continuations (structured-output enfo
     2,
   ]]);
 });
+
+Deno.test("serveMessagesApi counts output tokens on the scenario's content, wherever the CLI runs", async () => {
+  const scenario = () =>
+    scenarioFromJSON({
+      cwd: "/home/user/project",
+      exchanges: [{
+        on: "go",
+        steps: [{ read: { path: "/home/user/project/a.txt", content: "a" } }],
+      }],
+    });
+  const tokens = async (cwd?: string) => {
+    await using api = await serveMessagesApi(scenario(), cwd ? { cwd } : {});
+    return (await post(api, body("go"))).json.usage.output_tokens;
+  };
+  const here = await tokens();
+  assert.equal(await tokens("/tmp/a/much/longer/working/directory/than/the/scenario/says"), here);
+});
