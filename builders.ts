@@ -29,6 +29,26 @@ export {
 } from "./src/builders/build_context.ts";
 export { IdGenerator, type IdGeneratorOptions } from "./src/builders/ids.ts";
 export {
+  type ContextTallyInput,
+  contextUsageAnswer,
+  type ContextUsageOptions,
+} from "./src/builders/context_usage.ts";
+export {
+  CLI_VERSION_HISTORY,
+  type CliVersion,
+  type CliVersionFacts,
+  cliVersionFacts,
+  cliVersionOfSdk,
+  type CliVersionRow,
+  type CliVersionSource,
+  type ContextUsageBaseline,
+  type InstalledSdkInfo,
+  KNOWN_CLI_VERSIONS,
+  NEWEST_CLI_VERSION,
+  resolveCliVersion,
+  type ResolveCliVersionOptions,
+} from "./src/builders/cli_versions.ts";
+export {
   type AssistantContentInput,
   assistantMessage,
   type AssistantMessageBodyOut,
@@ -82,6 +102,8 @@ export {
   sessionStateChanged,
   type SessionStateChangedFrame,
   type SessionStatus,
+  systemInformational,
+  type SystemInformationalFrame,
   systemInit,
   type SystemInitFrame,
   type SystemInitOptions,

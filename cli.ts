@@ -77,4 +77,5 @@ export {
 } from "./src/conform/run_conformance.ts";
 export { conformancePassed, reportText } from "./src/conform/conform_report.ts";
 
-if ((import.meta as { main?: boolean }).main) await runMain();
+// not awaited: a top-level await would keep `require("@x/claude-mock/cli")` from loading it
+if ((import.meta as { main?: boolean }).main) void runMain();

@@ -58,6 +58,21 @@ export {
   type SpawnOptionsLike,
 } from "./src/adapters/mock_process.ts";
 export { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./src/adapters/mock_sdk_options.ts";
+export type { ClaudeProcess, ClaudeSpawn } from "./src/adapters/claude_spawn.ts";
+// interception: the app's own query() against the active mock
+export {
+  type ClaudeMock,
+  type ClaudeMockSource,
+  mockClaude,
+  type MockClaudeOptions,
+} from "./src/intercept/claude_mock.ts";
+export {
+  configureInterception,
+  type InterceptionOptions,
+  type UnhandledQuery,
+  type UnhandledQueryStrategy,
+} from "./src/intercept/configure_interception.ts";
+export { wrapClaudeSdk } from "./src/intercept/wrap_claude_sdk.ts";
 export type {
   ClientAnswer,
   ClientHookAnswer,
@@ -79,6 +94,7 @@ export type {
   Exchange,
   RecordedAnswer,
   Scenario,
+  SkillSpec,
 } from "./src/scenario/scenario.ts";
 export type {
   ApiErrorStep,

@@ -1,9 +1,11 @@
 // The fake claude binary under Node with no Deno anywhere on PATH: the package's bin
 // (node_modules/.bin/claude-mock), installFakeClaude's `claude` on PATH, the SDK through
-// pathToClaudeCodeExecutable, live tools, and SIGTERM.
+// pathToClaudeCodeExecutable, live tools, SIGTERM, a temporary HOME (the real ~/.claude is left
+// alone) and drift with the project's TypeScript.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -179,4 +181,46 @@ test("runs that overlap each get an invocation number of their own (Node's count
   } finally {
     await rm(state, { recursive: true });
   }
+});
+
+test("the bin with a temporary HOME: ~/.claude untouched, its state folder resumes the session", async () => {
+  const home = await mkdtemp(join(tmpdir(), "claude-mock-home-"));
+  try {
+    const env = {
+      HOME: home,
+      XDG_STATE_HOME: "",
+      CLAUDE_CONFIG_DIR: "",
+      CLAUDE_MOCK_STATE_DIR: "",
+    };
+    const first = await exec(bin, ["-p", "hello", "--output-format", "json"], { env });
+    assert.equal(first.code, 0, first.stderr);
+    const id = JSON.parse(first.stdout).session_id;
+    const again = await exec(bin, ["-p", "again", "--resume", id, "--output-format", "json"], {
+      env,
+    });
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(JSON.parse(again.stdout).session_id, id);
+    assert.equal(existsSync(join(home, ".claude")), false, "~/.claude was created");
+    const projects = join(home, ".local", "state", "claude-mock", "projects");
+    const [slug] = await readdir(projects);
+    assert.deepEqual(await readdir(join(projects, slug)), [`${id}.jsonl`]);
+  } finally {
+    await rm(home, { recursive: true });
+  }
+});
+
+test("drift under Node: the project's TypeScript checks a tape; with no checker, it says what it needs", async () => {
+  const tape = join(projectDir, "test", "__cassettes__", "hello.jsonl");
+  // in the project: its typescript and SDK (the real CLI's tape has fields the SDK's types lack)
+  const checked = await exec(bin, ["drift", tape], { dir: projectDir });
+  assert.equal(checked.code, 1, checked.stderr);
+  assert.match(checked.stdout, /hello\.jsonl:\d+ {2}system\/init {2}unmodeled-field at /);
+  assert.match(checked.stdout, /^drift: \d+ findings in 1 of 1 tape$/m);
+  // outside any project and with no deno on PATH: no checker
+  const none = await exec(bin, ["drift", tape], { dir: cwd });
+  assert.equal(none.code, 2);
+  assert.match(
+    none.stderr,
+    /^claude-mock drift: no type checker: .*install TypeScript in the project \(npm install --save-dev typescript\) or put deno on PATH/,
+  );
 });

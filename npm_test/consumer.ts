@@ -2,18 +2,32 @@
 // project that installed the packed package: the declarations resolve through `exports`,
 // and what the mock gives fits the real SDK's types.
 import { type Options, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import * as sdk from "@anthropic-ai/claude-agent-sdk";
 import {
+  type ClaudeMock,
+  type ClaudeSpawn,
+  configureInterception,
   HookRecorder,
   loadScenario,
   MOCK_EXECUTABLE_PATH,
+  mockClaude,
   type MockSdkOptions,
   MockTransport,
   PermissionRecorder,
   type Scenario,
   ScenarioBuilder,
+  wrapClaudeSdk,
 } from "@x/claude-mock";
 import { type CliIO, type FakeClaude, installFakeClaude, runCli } from "@x/claude-mock/cli";
-import { loadTape, SnapshotPlayer, type Tape } from "@x/claude-mock/cassette";
+import {
+  type Cassette,
+  cassette,
+  loadTape,
+  recordingSpawn,
+  SnapshotPlayer,
+  type Tape,
+} from "@x/claude-mock/cassette";
+import { register } from "@x/claude-mock/register";
 import { assistantMessage, createBuildContext, resultFrame } from "@x/claude-mock/builders";
 import { type Frame, NdjsonDecodeStream, NdjsonEncodeStream } from "@x/claude-mock/wire";
 
@@ -55,6 +69,37 @@ export async function run(): Promise<SDKMessage[]> {
   return code === 0 ? messages : [];
 }
 
+// every spawn-like export is the SDK's spawnClaudeCodeProcess, with no cast
+type SdkSpawn = NonNullable<Options["spawnClaudeCodeProcess"]>;
+export async function spawns(): Promise<SdkSpawn[]> {
+  const tape: Cassette = await cassette({ testPath: "/app/test/x.test.js" }, "hello");
+  const fromCassette: SdkSpawn = tape.spawn;
+  const recorder: SdkSpawn = recordingSpawn({ out: "t.jsonl", spawn: mock.spawn });
+  const player: SdkSpawn = new SnapshotPlayer(await loadTape("hello.jsonl")).spawn;
+  const typed: ClaudeSpawn = tape.spawn;
+  const asSdk: SdkSpawn = typed;
+  const options: Options = { spawnClaudeCodeProcess: tape.spawn, maxTurns: 1 };
+  return [fromCassette, recorder, player, asSdk, options.spawnClaudeCodeProcess!];
+}
+
+// the interception: the wrapped SDK keeps the SDK's types; a mock's recorders are typed
+export async function intercepted(): Promise<string | undefined> {
+  register({ onUnhandledQuery: "error" });
+  configureInterception({ onUnhandledQuery: (q) => void q.prompt });
+  const wrapped: typeof sdk = wrapClaudeSdk(sdk);
+  const claude: ClaudeMock = mockClaude(scenario, { seed: 1 }).use((s) => s.on("x").respond("y"));
+  const fromTape: ClaudeMock = mockClaude(await cassette({ name: "t", filePath: "/a.test.js" }));
+  let answer: string | undefined;
+  for await (const m of wrapped.query({ prompt: "deploy" })) {
+    if (m.type === "result" && m.subtype === "success") answer = m.result;
+  }
+  claude.assertWrote(/deploy/);
+  const decisions: string[] = claude.permissionDecisions().map((d) => d.toolName);
+  await claude.close();
+  await fromTape.close();
+  return decisions.length > 0 ? answer : undefined;
+}
+
 // the builders' frames are wire frames; the wire streams resolve too
 const ctx = createBuildContext({ seed: 1 });
 export const frames: Frame[] = [...assistantMessage(ctx, "hi"), resultFrame(ctx)];
@@ -65,3 +110,5 @@ export const encoder: NdjsonEncodeStream = new NdjsonEncodeStream();
 new MockTransport(42);
 // @ts-expect-error: options() takes no argument and gives no `model`
 mock.options().model;
+// @ts-expect-error: a spawn is a function of the SDK's spawn options, not a string
+const _badSpawn: ClaudeSpawn = "claude";

@@ -4,6 +4,9 @@
 import * as mock from "@x/claude-mock";
 import * as cassette from "@x/claude-mock/cassette";
 import * as cli from "@x/claude-mock/cli";
+import * as hooks from "@x/claude-mock/register";
+import type * as vitestSetup from "@x/claude-mock/vitest";
+import type * as jestSetup from "@x/claude-mock/jest";
 
 const scenario: mock.Scenario = new mock.ScenarioBuilder().on("hi").respond("Hello").build();
 const transport = new mock.MockTransport(scenario);
@@ -13,4 +16,8 @@ const options: mock.MockSdkOptions = transport.options();
 const tape: cassette.Tape = cassette.parseTape('{"version":1}\n');
 const io: Pick<cli.CliIO, "argv"> = { argv: ["-p", "hi"] };
 
-export const used: unknown[] = [stream, options, tape, io];
+const setups: [typeof vitestSetup, typeof jestSetup] = [{}, {}];
+const interception: mock.InterceptionOptions = { onUnhandledQuery: "bypass" };
+const register: (options?: hooks.RegisterOptions) => void = hooks.register;
+
+export const used: unknown[] = [stream, options, tape, io, setups, interception, register];

@@ -1,10 +1,11 @@
-// The README's Node tour, as shipped in the package: each ```js block of its "## Node"
-// section that starts with `// <file>.mjs` is written into this project and run the way the
-// README says (`node --test` for *.test.mjs, else `node <file>`, whose stdout must be the
-// ```text block that follows it).
+// The package's README (docs/node.md, as shipped) as a user follows it: each ```js block that
+// starts with `// <file>` is written into a folder of this project (so its imports resolve from
+// node_modules), and each one with a `// run: <command>` line is run that way; its stdout must be
+// the ```text block that follows it, if any. Blocks that start with `// npm_test/...` are
+// excerpts of test files CI runs (tests/docs_node_test.ts checks them in the repository).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
@@ -15,30 +16,31 @@ const readmePath = join(
   "README.md",
 );
 const readme = await readFile(readmePath, "utf8");
-const start = readme.indexOf("\n## Node\n");
-const end = readme.indexOf("\n## ", start + 1);
-assert.ok(start >= 0, `no "## Node" section in ${readmePath}`);
-const section = readme.slice(start, end < 0 ? undefined : end);
 
-/** The section's fenced blocks in order: language and text. */
-const blocks = [...section.matchAll(/^```(\w*)[^\n]*\n([\s\S]*?)^```$/gm)]
-  .map((m) => ({ lang: m[1], text: m[2] }));
+/** The fenced blocks in order (indented ones too): language and text, de-indented. */
+const blocks = [...readme.matchAll(/^( *)```(\w*)[^\n]*\n([\s\S]*?)^\1```$/gm)].map((m) => ({
+  lang: m[2],
+  text: m[3].split("\n").map((l) => l.slice(m[1].length)).join("\n"),
+}));
 const files = blocks.flatMap((block, i) => {
-  const name = block.lang === "js" ? /^\/\/ (\S+\.mjs)\n/.exec(block.text)?.[1] : undefined;
-  if (!name) return [];
+  const [first, second] = block.text.split("\n");
+  const name = block.lang === "js" ? /^\/\/ (\S+\.mjs)$/.exec(first)?.[1] : undefined;
+  if (!name || name.startsWith("npm_test/")) return [];
+  const run = /^\/\/ run: (.+)$/.exec(second ?? "")?.[1];
   const next = blocks[i + 1];
-  return [{ name, text: block.text, expected: next?.lang === "text" ? next.text : undefined }];
+  return [{ name, text: block.text, run, expected: next?.lang === "text" ? next.text : undefined }];
 });
 
 // the files sit inside the project, so their imports resolve from its node_modules
 const dir = await mkdtemp(join(projectDir, "readme-tour-"));
 after(() => rm(dir, { recursive: true }));
 
-function node(args) {
+function exec(command) {
+  const [cmd, ...args] = command.split(" ");
   return new Promise((resolve, reject) => {
     // a nested `node --test` reports to the outer runner unless it is told it is on its own
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-    const child = spawn(process.execPath, args, {
+    const child = spawn(cmd === "node" ? process.execPath : cmd, args, {
       cwd: dir,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -52,21 +54,39 @@ function node(args) {
   });
 }
 
-test("the README's Node section has the tour: three files, two with their output", () => {
-  assert.deepEqual(files.map((f) => f.name), ["first.mjs", "app.test.mjs", "binary.mjs"]);
-  assert.deepEqual(files.map((f) => f.expected !== undefined), [true, false, true]);
+test("the README is written for Node: its files and commands, no Deno API", () => {
+  assert.deepEqual(files.map((f) => f.name), [
+    "src/assistant.mjs",
+    "test/assistant.test.mjs",
+    "first.mjs",
+    "app.test.mjs",
+    "binary.mjs",
+  ]);
+  assert.deepEqual(files.map((f) => f.run !== undefined), [false, true, true, true, true]);
+  assert.doesNotMatch(readme, /\bDeno\./);
 });
 
-for (const file of files) {
-  test(`README tour: ${file.name} runs as the README says`, async () => {
+test("README: every file is written", async () => {
+  for (const file of files) {
+    await mkdir(join(dir, dirname(file.name)), { recursive: true });
     await writeFile(join(dir, file.name), file.text);
-    const isTest = file.name.endsWith(".test.mjs");
-    const out = await node(isTest ? ["--test", "--test-reporter=tap", file.name] : [file.name]);
+  }
+  // the recording the cassette test replays, as a user keeps it beside the tests
+  await mkdir(join(dir, "test", "__cassettes__"), { recursive: true });
+  await copyFile(
+    join(projectDir, "test", "__cassettes__", "hello.jsonl"),
+    join(dir, "test", "__cassettes__", "hello.jsonl"),
+  );
+});
+
+for (const file of files.filter((f) => f.run !== undefined)) {
+  test(`README: ${file.name} runs as "${file.run}"`, async () => {
+    const out = await exec(file.run.replace(" --test ", " --test --test-reporter=tap "));
     assert.equal(out.code, 0, `${file.name} failed:\n${out.stdout}\n${out.stderr}`);
-    if (isTest) {
+    if (file.run.includes("--test")) {
       assert.match(out.stdout, /^# fail 0$/m);
       assert.doesNotMatch(out.stdout, /^# pass 0$/m);
-    } else {
+    } else if (file.expected !== undefined) {
       assert.equal(out.stdout, file.expected);
       assert.equal(out.stderr, "");
     }

@@ -3,18 +3,36 @@
 // to ESM, one `.js` per source file with its `.d.ts` beside it (`rewriteRelativeImportExtensions`
 // turns the `.ts` specifiers into `.js`, `isolatedDeclarations` keeps the declarations to what
 // the sources say). The entry points are deno.json's `exports` (each one becomes an `exports`
-// entry, `types` first); `src/cli/bin.ts` becomes the `claude-mock` bin. Test files and
+// entry, `types` first); the fake binary is the bundle `scripts/build_bin.ts` makes for Deno
+// (`dist/`, one module to load instead of ~120, with Node's shebang) as the `claude-mock` bin. Test files and
 // `testdata/` are never reached (only what the entry points import is compiled). The package
 // is verified as users install it by `scripts/npm_check.ts`.
 
-import { packageJsonFor, type RepoConfig } from "./npm_package_json.ts";
+import { buildBin } from "./build_bin.ts";
+import { buildNodeBin, NODE_BIN } from "./node_bin.ts";
+import {
+  cjsEntry,
+  compiled,
+  ENTRIES_WITHOUT_REQUIRE,
+  packageJsonFor,
+  type RepoConfig,
+} from "./npm_package_json.ts";
 
 /** The TypeScript that compiles the package: the one Deno 2.9.6 checks with. */
 export const TYPESCRIPT_VERSION = "6.0.3";
 /** The Node typings the sources are compiled against: the oldest Node the package supports. */
 export const TYPES_NODE_VERSION = "20.19.43";
-/** The fake binary's Node entry, from the repository root. */
+/** The npm package's README, from the repository root: the Node page. */
+export const NPM_README = "docs/node.md";
+/** The fake binary's entry, from the repository root: bundled into `dist/`. */
 export const BIN_SOURCE = "src/cli/bin.ts";
+/** The package's bin: the Node bundle's loader (scripts/node_bin.ts). */
+export const BIN = `dist/${NODE_BIN.loader}`;
+/**
+ * Modules no entry point imports but the package loads by URL: Node's module hooks
+ * (`register()` hands `module.register` their URL; they run on Node's hooks thread).
+ */
+export const URL_LOADED_SOURCES: readonly string[] = ["src/intercept/_node_hooks.ts"];
 
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 
@@ -143,7 +161,7 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   });
   await Deno.mkdir(out, { recursive: true });
-  const sources = [...entrySources(config), BIN_SOURCE];
+  const sources = [...entrySources(config), ...URL_LOADED_SOURCES];
   const work = await Deno.makeTempDir({ prefix: "claude-mock-build-" });
   try {
     const tsconfig = `${work}/tsconfig.json`;
@@ -183,30 +201,50 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     await Deno.remove(work, { recursive: true });
   }
   log(`compiled ${sources.join(", ")} and what they import`);
-  const bin = BIN_SOURCE.replace(/\.ts$/, ".js");
+  const bin = BIN;
   for (const file of await listFiles(out)) {
     const text = await Deno.readTextFile(`${out}/${file}`);
     if (file.endsWith(".d.ts")) {
       // tsc rewrites the specifiers of the JS, not of the declarations
       const rewritten = dtsSpecifiersToJs(text);
       if (rewritten !== text) await Deno.writeTextFile(`${out}/${file}`, rewritten);
-    } else if (file.endsWith(".js") && file !== bin && text.startsWith("#!")) {
+    } else if (file.endsWith(".js") && text.startsWith("#!")) {
       // a Deno shebang on a module Node loads as a library misleads: only the bin keeps one
       await Deno.writeTextFile(`${out}/${file}`, text.slice(text.indexOf("\n") + 1));
     }
   }
-  const binText = await Deno.readTextFile(`${out}/${bin}`);
-  if (!binText.startsWith("#!/usr/bin/env node\n")) {
-    throw new Error(`Cannot build the npm package: ${bin} does not start with a Node shebang`);
-  }
-  await Deno.chmod(`${out}/${bin}`, 0o755);
+  // the binary: for Deno the bundle deno task build:bin makes (dist/bin.js and its chunks, run
+  // by installFakeClaude on Deno), for Node one CommonJS bundle with a loader that keeps V8's
+  // code cache (scripts/node_bin.ts), the package's bin
+  const chunks = await buildBin(`${out}/dist`);
+  const nodeBin = await buildNodeBin(root, `${out}/dist`);
+  log(`bundled ${BIN_SOURCE} into dist/ (${chunks.length} files for Deno, ${nodeBin.join(", ")})`);
   // the data files beside the sources (the scenario schema), never test data
   for (const file of await listFiles(root, "src/")) {
     if (file.endsWith(".ts") || /(^|\/)testdata\//.test(file)) continue;
     await Deno.mkdir(`${out}/${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
     await Deno.copyFile(`${root}/${file}`, `${out}/${file}`);
   }
-  await Deno.copyFile(`${root}/README.md`, `${out}/README.md`);
+  // each entry point's CommonJS file (the `require` condition)
+  const entries = typeof config.exports === "string" ? { ".": config.exports } : config.exports;
+  for (const [subpath, source] of Object.entries(entries)) {
+    if (ENTRIES_WITHOUT_REQUIRE.includes(subpath)) continue;
+    await Deno.writeTextFile(
+      `${out}/${compiled(source, ".cjs").slice(2)}`,
+      cjsEntry(config.name, subpath, source),
+    );
+  }
+  // the npm README is the Node page: Node's syntax and commands (docs/node.md)
+  const readme = await Deno.readTextFile(`${root}/${NPM_README}`);
+  const deno = readme.split("\n").findIndex((line) => /\bDeno\./.test(line));
+  if (deno >= 0) {
+    throw new Error(
+      `Cannot build the npm package: ${NPM_README}:${
+        deno + 1
+      } uses Deno's API; the npm README is for Node users`,
+    );
+  }
+  await Deno.writeTextFile(`${out}/README.md`, readme);
   await Deno.copyFile(`${root}/LICENSE`, `${out}/LICENSE`);
   const files = await listFiles(out);
   const packageJson = packageJsonFor(config, { bin, files });

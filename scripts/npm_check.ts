@@ -1,12 +1,19 @@
-// deno task npm:check [--sdk 0.3.328,0.3.330] [--no-native] [--keep] — the npm package checked
-// as a user installs it: build (scripts/build_npm.ts), publint-style checks of npm/ and of the
-// packed tarball (scripts/npm_package_lint.ts), then for each Agent SDK version (the one
-// deno.json pins and the latest on npm, never a hard-coded one) a fresh Node project that
-// `npm install`s the tarball and that SDK with `--omit=optional` (no native claude binary),
-// runs the node:test suite of npm_test/ (the README's Node tour among it) under Node 20, and
-// type-checks npm_test/consumer.ts with tsc (moduleResolution nodenext and bundler) and every
-// declaration of the package with Node's typings alone (npm_test/consumer_node_types.ts). Last, a
-// default install (with the native binary) of the pinned SDK runs the SDK tests again.
+// deno task npm:check [--sdk 0.3.328,0.3.330] [--no-native] [--no-runners] [--keep] — the npm
+// package checked as a user installs it: build (scripts/build_npm.ts), publint-style checks of
+// npm/ and of the packed tarball (scripts/npm_package_lint.ts), `npm publish --dry-run`, then
+// for each Agent SDK version (the one deno.json pins and the latest on npm, never a hard-coded
+// one):
+// - a fresh Node project that `npm install`s the tarball and that SDK with `--omit=optional`
+//   (no native claude binary), runs the node:test suite of npm_test/*.test.mjs (the README's
+//   Node tour among it) under Node 20, type-checks npm_test/consumer.ts with tsc
+//   (moduleResolution nodenext and bundler) and every declaration of the package with Node's
+//   typings alone (npm_test/consumer_node_types.ts), and requires every entry point under
+//   Node 22 too (npm_test/commonjs.test.mjs; node@22 from npm when the system has none);
+// - three fresh runner projects, node:test (`node --import @x/claude-mock/register --test`,
+//   under Node 20 and 22), vitest and jest (ES modules), each testing the unchanged sample app of npm_test/app/ with
+//   the tests of npm_test/<runner>/: a scenario, a named failure, a cassette of the real CLI,
+//   two concurrent tests with their own mocks, a query with no mock.
+// Last, a default install (with the native binary) of the pinned SDK runs the SDK tests again.
 // npm's cache (~/.npm) makes later runs fast. Run by .ci/run after the Deno tests.
 
 import {
@@ -25,6 +32,14 @@ import { lintPackage } from "./npm_package_lint.ts";
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 /** The Node major the suite runs under: the oldest the package supports (`engines`). */
 const NODE_MAJOR = 20;
+/** The Node major that `require()`s every entry point as well. */
+const CJS_NODE_MAJOR = 22;
+/** The test runners of the runner projects, pinned (vitest 3 with vite 7 installs with npm 10). */
+const RUNNERS = {
+  node: {},
+  vitest: { vitest: "3.2.7", vite: "7.3.8" },
+  jest: { jest: "30.5.2", "@jest/globals": "30.5.2" },
+} as const;
 
 function flag(name: string): string | undefined {
   const i = Deno.args.indexOf(name);
@@ -35,12 +50,12 @@ function log(line: string): void {
   console.log(`npm:check: ${line}`);
 }
 
-/** A `node` of the major the suite needs: the system's, else `node@<major>` from npm. */
-async function nodeBinary(): Promise<string> {
+/** A `node` of `major`: the system's, else `node@<major>` from npm. */
+async function nodeBinary(major: number = NODE_MAJOR): Promise<string> {
   const system = await run("node", ["--version"]).catch(() => "");
-  if (system.startsWith(`v${NODE_MAJOR}.`)) return "node";
-  log(`system node is ${system.trim() || "missing"}: installing node@${NODE_MAJOR} from npm`);
-  const dir = await npmTools(`node-${NODE_MAJOR}`, { node: String(NODE_MAJOR) });
+  if (system.startsWith(`v${major}.`)) return "node";
+  log(`system node is ${system.trim() || "missing"}: installing node@${major} from npm`);
+  const dir = await npmTools(`node-${major}`, { node: String(major) });
   return `${dir}/node_modules/node/bin/node`;
 }
 
@@ -61,6 +76,31 @@ async function lint(dir: string, what: string): Promise<void> {
     );
   }
   log(`${what}: ${files.length} files, publint-style rules pass`);
+}
+
+/**
+ * `npm publish --dry-run` of the package folder: fails on any warning of npm's (a field it
+ * would correct or drop), except that no one is logged in.
+ */
+async function publishDryRun(dir: string): Promise<void> {
+  const out = await new Deno.Command("npm", {
+    args: ["publish", "--dry-run", "--loglevel=warn"],
+    cwd: dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder();
+  const printed = `${text.decode(out.stdout)}${text.decode(out.stderr)}`;
+  const warnings = printed.split("\n").filter((l) =>
+    /^npm (warn|error|ERR)/i.test(l) && !/requires you to be logged in/.test(l)
+  );
+  if (out.code !== 0 || warnings.length > 0) {
+    throw new Error(
+      `npm publish --dry-run is not clean (exit ${out.code}):\n${warnings.join("\n") || printed}`,
+    );
+  }
+  log("npm publish --dry-run: clean");
 }
 
 /** `npm pack` into `dir`; returns the tarball's path. */
@@ -112,13 +152,21 @@ async function runShown(
   const printed = `${text.decode(out.stdout)}${text.decode(out.stderr)}`;
   const what = [cmd.split("/").pop(), ...args.map((a) => a.split("/").slice(-2).join("/"))]
     .join(" ");
+  // vitest's and jest's summary lines ("Tests  6 passed (6)", "Tests:       6 passed, 6 total")
+  const summaries = printed.split("\n").filter((l) => /^\s*Tests:?\s+\d/.test(l))
+    .map((l) => l.trim().replace(/\s+/g, " "));
   // a skipped or cancelled test is a test that did not run: not a pass
-  if (out.code !== 0 || /^# (skipped|todo|cancelled) [1-9]/m.test(printed)) {
+  if (
+    out.code !== 0 || /^# (skipped|todo|cancelled) [1-9]/m.test(printed) ||
+    summaries.some((l) => /\b[1-9]\d* (skipped|todo|failed)\b/.test(l))
+  ) {
     console.log(printed);
     throw new Error(`npm:check: ${what} failed (exit ${out.code}, in ${options.cwd})`);
   }
-  const counts = printed.split("\n").filter((l) => /^# (pass|fail|skipped) /.test(l))
-    .map((l) => l.slice(2));
+  const counts = [
+    ...printed.split("\n").filter((l) => /^# (pass|fail|skipped) /.test(l)).map((l) => l.slice(2)),
+    ...summaries,
+  ];
   log(
     `${what}: ok in ${Math.round(performance.now() - started)} ms${
       counts.length > 0 ? ` (${counts.join(", ")})` : ""
@@ -126,12 +174,19 @@ async function runShown(
   );
 }
 
-/** A fresh Node project with the tarball and `sdk@version` installed, and the suite copied in. */
-async function project(
-  work: string,
-  name: string,
-  install: { tarball: string; sdk: string; omitOptional: boolean },
-): Promise<string> {
+/** What a fresh project installs and which files of npm_test/ it gets, where. */
+interface ProjectSetup {
+  tarball: string;
+  sdk: string;
+  omitOptional: boolean;
+  /** More packages (`name` to version). */
+  packages?: Record<string, string>;
+  /** npm_test/ files (relative) to the project's files (relative). */
+  files: Record<string, string>;
+}
+
+/** A fresh Node project with the tarball and `sdk@version` installed, and its files copied in. */
+async function project(work: string, name: string, setup: ProjectSetup): Promise<string> {
   const dir = `${work}/${name}`;
   await Deno.mkdir(`${dir}/test/__cassettes__`, { recursive: true });
   await Deno.writeTextFile(
@@ -139,28 +194,73 @@ async function project(
     JSON.stringify({ name: "claude-mock-npm-check", private: true, type: "module" }, null, 2),
   );
   const started = performance.now();
+  const packages = Object.entries(setup.packages ?? {}).map(([n, v]) => `${n}@${v}`);
   await run("npm", [
     "install",
     "--no-audit",
     "--no-fund",
     "--loglevel=error",
-    ...(install.omitOptional ? ["--omit=optional"] : []),
-    install.tarball,
-    `${SDK}@${install.sdk}`,
-    `typescript@${TYPESCRIPT_VERSION}`,
-    `@types/node@${TYPES_NODE_VERSION}`,
+    ...(setup.omitOptional ? ["--omit=optional"] : []),
+    setup.tarball,
+    `${SDK}@${setup.sdk}`,
+    ...packages,
   ], { cwd: dir });
   log(
-    `${name}: npm install${
-      install.omitOptional ? " --omit=optional" : ""
-    } ${SDK}@${install.sdk} in ${Math.round(performance.now() - started)} ms`,
+    `${name}: npm install${setup.omitOptional ? " --omit=optional" : ""} ${SDK}@${setup.sdk}${
+      packages.length > 0 ? ` ${packages.join(" ")}` : ""
+    } in ${Math.round(performance.now() - started)} ms`,
   );
-  for (const file of await listFiles(`${ROOT}/npm_test`)) {
-    await Deno.copyFile(`${ROOT}/npm_test/${file}`, `${dir}/test/${file}`);
+  for (const [from, to] of Object.entries(setup.files)) {
+    await Deno.mkdir(`${dir}/${to.slice(0, to.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.copyFile(`${ROOT}/npm_test/${from}`, `${dir}/${to}`);
   }
-  // a recording of the real CLI for the cassette test (as a user keeps tapes beside tests)
+  // a recording of the real CLI for the cassette tests (as a user keeps tapes beside tests)
   await Deno.copyFile(`${ROOT}/snapshots/hello.jsonl`, `${dir}/test/__cassettes__/hello.jsonl`);
   return dir;
+}
+
+/** The node:test suite's files: npm_test/'s own files (not its folders), into test/. */
+async function suiteFiles(): Promise<Record<string, string>> {
+  const files = (await listFiles(`${ROOT}/npm_test`)).filter((f) => !f.includes("/"));
+  return Object.fromEntries(files.map((f) => [f, `test/${f}`]));
+}
+
+/** A runner project's files: the sample app into src/, the runner's folder into test/ (configs at the root). */
+async function runnerFiles(runner: keyof typeof RUNNERS): Promise<Record<string, string>> {
+  const files: Record<string, string> = { "app/assistant.mjs": "src/assistant.mjs" };
+  for (const file of await listFiles(`${ROOT}/npm_test/${runner}`)) {
+    files[`${runner}/${file}`] = /\.config\.mjs$/.test(file) ? file : `test/${file}`;
+  }
+  return files;
+}
+
+/** How a runner project runs its tests. */
+function runnerCommand(
+  runner: keyof typeof RUNNERS,
+  node: string,
+  dir: string,
+): { cmd: string; args: string[]; env?: Record<string, string> } {
+  switch (runner) {
+    case "node":
+      return {
+        cmd: node,
+        args: [
+          "--import",
+          "@x/claude-mock/register",
+          "--test",
+          "--test-reporter=tap",
+          "test/assistant.test.mjs",
+        ],
+      };
+    case "vitest":
+      return { cmd: node, args: [`${dir}/node_modules/vitest/vitest.mjs`, "run"] };
+    case "jest":
+      return {
+        cmd: node,
+        args: [`${dir}/node_modules/jest/bin/jest.js`, "--ci"],
+        env: { NODE_OPTIONS: "--experimental-vm-modules --no-warnings=ExperimentalWarning" },
+      };
+  }
 }
 
 /** The suite's environment: the chosen node first on PATH, what the tests must expect. */
@@ -189,6 +289,7 @@ async function main(): Promise<void> {
   );
   const built = await buildNpm({ log });
   await lint(built.dir, "npm/");
+  await publishDryRun(built.dir);
   const work = await Deno.makeTempDir({ prefix: "claude-mock-npm-check-" });
   try {
     const tarball = await pack(built.dir, work);
@@ -197,17 +298,25 @@ async function main(): Promise<void> {
     await lint(`${work}/extracted/package`, tarball.split("/").pop()!);
     const versions = await sdkVersions(pinned);
     log(`SDK versions: ${versions.join(", ")} (peer range ${sdkPeerRange(pinned)})`);
-    const tests = (await listFiles(`${ROOT}/npm_test`))
-      .filter((f) => f.endsWith(".test.mjs"))
-      .map((f) => `test/${f}`);
+    const suite = await suiteFiles();
+    const tests = Object.values(suite).filter((f) => f.endsWith(".test.mjs"));
+    const tools = { typescript: TYPESCRIPT_VERSION, "@types/node": TYPES_NODE_VERSION };
+    const node22 = await nodeBinary(CJS_NODE_MAJOR);
     for (const version of versions) {
       const dir = await project(work, `sdk-${version}`, {
         tarball,
         sdk: version,
         omitOptional: true,
+        packages: tools,
+        files: suite,
       });
       const env = suiteEnv(node, { EXPECTED_SDK_VERSION: version, NATIVE_BINARY: "absent" });
       await runShown(node, ["--test", "--test-reporter=tap", ...tests], { cwd: dir, env });
+      // every entry point under require() on Node 22 as well
+      await runShown(node22, ["--test", "--test-reporter=tap", "test/commonjs.test.mjs"], {
+        cwd: dir,
+        env: { ...env, EXPECTED_CJS_NODE_MAJOR: String(CJS_NODE_MAJOR) },
+      });
       // the consumer with the SDK under both resolutions; the package's own declarations
       // with Node's typings alone (no DOM, skipLibCheck off) once: they do not change with the SDK
       const configs = ["nodenext", "bundler", ...(version === versions[0] ? ["node-types"] : [])];
@@ -219,11 +328,34 @@ async function main(): Promise<void> {
         ], { cwd: dir, env });
       }
     }
+    if (!Deno.args.includes("--no-runners")) {
+      for (const version of versions) {
+        for (const runner of Object.keys(RUNNERS) as (keyof typeof RUNNERS)[]) {
+          const dir = await project(work, `${runner}-${version}`, {
+            tarball,
+            sdk: version,
+            // vite needs rollup's native optional package; node:test needs nothing optional
+            omitOptional: runner === "node",
+            packages: RUNNERS[runner],
+            files: await runnerFiles(runner),
+          });
+          // node:test under Node 22 too: its module hooks and AsyncLocalStorage differ
+          for (const binary of runner === "node" ? [node, node22] : [node]) {
+            const { cmd, args, env } = runnerCommand(runner, binary, dir);
+            await runShown(cmd, args, {
+              cwd: dir,
+              env: { ...suiteEnv(binary, { EXPECTED_SDK_VERSION: version }), ...env },
+            });
+          }
+        }
+      }
+    }
     if (!Deno.args.includes("--no-native")) {
       const dir = await project(work, `native-${pinned}`, {
         tarball,
         sdk: pinned,
         omitOptional: false,
+        files: suite,
       });
       const env = suiteEnv(node, { EXPECTED_SDK_VERSION: pinned, NATIVE_BINARY: "present" });
       const files = ["test/optional_binary.test.mjs", "test/sdk.test.mjs"];

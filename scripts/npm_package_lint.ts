@@ -3,7 +3,8 @@
 // target exists, `types` comes first and resolves, every relative import of the JS and the
 // declarations resolves to a shipped file (no `.ts` specifier in JS), JS imports nothing but
 // Node built-ins (zero runtime dependencies), declarations nothing but built-ins and peers, the
-// bin has a Node shebang, `files` entries exist, no test files or TypeScript sources ship, and
+// bin has a Node shebang, `files` entries exist, what an entry's CommonJS file requires ships,
+// no test files or TypeScript sources ship, and
 // no JS calls Deno's API outside a runtime check.
 
 /** A problem found, with the file it is about. */
@@ -219,7 +220,12 @@ export async function lintPackage(
   target("main", pkg.main);
   target("types", pkg.types);
   for (const [name, path] of Object.entries(pkg.bin ?? {})) {
-    target(`bin["${name}"]`, path);
+    // npm 11's publish removes a bin written "./x" ("script name ... was invalid")
+    if (typeof path === "string" && path.startsWith("./")) {
+      problem("package.json", `bin["${name}"]: "${path}" must not start with ./ (npm drops it)`);
+    } else if (!has.has(normalize(String(path)))) {
+      problem("package.json", `bin["${name}"]: "${path}" is not in the package`);
+    }
     const file = normalize(String(path));
     if (has.has(file) && !(await read(file)).startsWith("#!/usr/bin/env node\n")) {
       problem(file, `bin "${name}" does not start with "#!/usr/bin/env node"`);
@@ -237,6 +243,15 @@ export async function lintPackage(
     if (/(^|\/)testdata\/|_test\.(js|d\.ts)$/.test(file)) problem(file, "test file shipped");
     if (file.endsWith(".ts") && !file.endsWith(".d.ts")) problem(file, "TypeScript source shipped");
     const isDts = file.endsWith(".d.ts");
+    if (file.endsWith(".cjs")) {
+      // an entry's CommonJS file: what it requires must ship
+      for (const [, specifier] of (await read(file)).matchAll(/\brequire\("([^"]+)"\)/g)) {
+        if (specifier.startsWith(".") && !has.has(resolveFrom(file, specifier))) {
+          problem(file, `requires "${specifier}": ${resolveFrom(file, specifier)} is not shipped`);
+        }
+      }
+      continue;
+    }
     if (!isDts && !file.endsWith(".js")) continue;
     const text = await read(file);
     for (const specifier of importSpecifiers(text)) {

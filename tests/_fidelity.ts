@@ -22,6 +22,10 @@ export interface TapeLine {
 /** A recording: its header's args and its lines. */
 export interface Tape {
   args: string[];
+  /** The SDK that recorded it (`sdk_version` of the header). */
+  sdkVersion?: string;
+  /** The CLI that was recorded (`cli_version` of the header). */
+  cliVersion?: string;
   lines: TapeLine[];
   /** What the SDK consumer received (`<name>.messages.jsonl`). */
   messages: Frame[];
@@ -35,7 +39,13 @@ export async function readTape(name: string): Promise<Tape> {
     );
   const [header, ...lines] = await read(`${name}.jsonl`);
   const messages = await read(`${name}.messages.jsonl`).catch(() => []);
-  return { args: header.args, lines, messages };
+  return {
+    args: header.args,
+    sdkVersion: header.sdk_version,
+    cliVersion: header.cli_version,
+    lines,
+    messages,
+  };
 }
 
 /** The text results the tape's tools gave (the real commands' output), by tool use id, in order. */
@@ -111,9 +121,11 @@ export async function runMock(
     onMessage?: (m: SDKMessage, q: Query) => Promise<void>;
     /** The session clock (default the virtual one). */
     clock?: Clock;
+    /** The SDK's `query` (default: the pinned SDK's). */
+    sdkQuery?: typeof query;
   },
 ): Promise<MockRun> {
-  const { onMessage, clock, ...options } = runOptions;
+  const { onMessage, clock, sdkQuery = query, ...options } = runOptions;
   const mock = new MockTransport(scenario, { recordSent: true, ...(clock ? { clock } : {}) });
   let args: string[] = [];
   const spawn: typeof mock.spawn = (o) => {
@@ -151,7 +163,7 @@ export async function runMock(
     })();
   let error: Error | undefined;
   try {
-    q = query({ prompt, options: { ...options, spawnClaudeCodeProcess: spawn } });
+    q = sdkQuery({ prompt, options: { ...options, spawnClaudeCodeProcess: spawn } });
     for await (const message of q) {
       messages.push(message);
       await onMessage?.(message, q);
@@ -177,10 +189,21 @@ export async function runMock(
 // Frames whose place depends on the real process's timing, not on the protocol.
 const TIMING_ONLY = new Set(["system/session_state_changed:idle"]);
 
-/** Replaces ids, uuids, timestamps and session ids with placeholders. */
+/** Replaces ids, uuids, timestamps, session ids and measured durations with placeholders. */
 export function mask(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value)
+      // agent (task) and run ids are random, a subagent's harness hash opaque; durations measured
+      .replace(/\ba[0-9a-f]{16}\b/g, "AGENT")
+      .replace(/"harnessSectionHash":"[0-9a-f]{16}"/g, '"harnessSectionHash":"HASH"')
+      .replace(/"run_id":"[0-9a-z]{9}-[0-9a-f]{8}"/g, '"run_id":"RUN"')
+      .replace(/"(\w*duration_ms)":\d+/g, '"$1":0')
+      .replace(/duration_ms: \d+/g, "duration_ms: 0")
+      .replace(
+        /first after \d+ ms, none in the final \d+ ms/g,
+        "first after 0 ms, none in the final 0 ms",
+      )
+      .replace(/"(start_time|end_time)":\d{13}/g, '"$1":"TIME"')
       .replace(/toolu_\w+/g, "TOOLU")
       .replace(/req_\w+/g, "REQ")
       .replace(/msg_\w+/g, "MSG")
@@ -293,6 +316,38 @@ export interface CompareOptions {
   skipValues?: string[];
   /** The SDK option `env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * Control requests the comparison leaves out (the test does not send them): the client's
+   * requests of these subtypes and the answers to them are dropped from the recording.
+   */
+  omitRequests?: string[];
+}
+
+/** The SDK a tape was recorded with: the pinned one, or the latest for a 0.3.332 tape. */
+export async function sdkQueryFor(tape: Tape): Promise<typeof query> {
+  if (tape.sdkVersion === "0.3.332") return (await import("sdk-latest")).query as typeof query;
+  return query;
+}
+
+/** `tape` without the client's requests of `subtypes` and the answers to them. */
+function omitting(tape: Tape, subtypes: readonly string[]): Tape {
+  if (subtypes.length === 0) return tape;
+  const ids = new Set<string>();
+  for (const { frame } of tape.lines) {
+    const request = frame.request as { subtype?: string } | undefined;
+    if (frame.type === "control_request" && subtypes.includes(String(request?.subtype))) {
+      ids.add(String(frame.request_id));
+    }
+  }
+  const answered = (frame: Frame) =>
+    frame.type === "control_response" &&
+    ids.has(String((frame.response as { request_id?: string }).request_id));
+  return {
+    ...tape,
+    lines: tape.lines.filter(({ frame }) =>
+      !(frame.type === "control_request" && ids.has(String(frame.request_id))) && !answered(frame)
+    ),
+  };
 }
 
 /**
@@ -306,7 +361,7 @@ export async function compareTape(
   options: Options & { turns?: TurnStep[] },
   how: CompareOptions = {},
 ): Promise<{ tape: Tape; ours: MockRun; real: Frame[]; mine: Frame[] }> {
-  const tape = await readTape(name);
+  const tape = omitting(await readTape(name), how.omitRequests ?? []);
   const realOut = tape.lines.filter((l) => l.dir === "cli->sdk").map((l) => l.frame);
   const realIn = tape.lines.filter((l) => l.dir === "sdk->cli").map((l) => l.frame);
   const { turns, ...sdkOptions } = options;
@@ -316,7 +371,16 @@ export async function compareTape(
     const content = (first.message as { content: string | Array<{ text: string }> }).content;
     steps = [typeof content === "string" ? content : content[0].text];
   }
-  const ours = await runMock(scenario, steps, { ...sdkOptions, env: how.env });
+  // a tape of a CLI no pinned SDK bundles (2.1.331): the mock impersonates it all the same
+  const bundled = tape.sdkVersion === "0.3.332" ? "2.1.332" : "2.1.328";
+  const env = tape.cliVersion && tape.cliVersion !== bundled
+    ? { ...Deno.env.toObject(), ...how.env, CLAUDE_MOCK_VERSION: tape.cliVersion }
+    : how.env;
+  const ours = await runMock(scenario, steps, {
+    ...sdkOptions,
+    env,
+    sdkQuery: await sdkQueryFor(tape),
+  });
   assert.deepEqual(
     ours.args.slice(0, tape.args.length).sort(),
     [...tape.args].sort(),
@@ -357,4 +421,35 @@ export async function compareTape(
     `${name}: what the app received`,
   );
   return { tape, ours, real, mine };
+}
+
+/**
+ * The kinds of what the app received in recording `name` (`<name>.messages.jsonl`), as
+ * `kinds()` of tests/_sdk.ts names them; with `collapseDeltas`, a run of stream events of
+ * one type counts once (chunk boundaries are the API's choice).
+ */
+export async function recordedMessageKinds(
+  name: string,
+  options: { collapseDeltas?: boolean } = {},
+): Promise<string[]> {
+  const { messages } = await readTape(name);
+  const out = messages.map((m) =>
+    typeof m.subtype === "string" ? `${m.type}/${m.subtype}` : m.type
+  );
+  return options.collapseDeltas ? collapseRuns(messages, out) : out;
+}
+
+/** `kinds` with each run of `stream_event` content_block_delta frames counted once. */
+export function collapseRuns(messages: ReadonlyArray<{ type: string }>, kinds: string[]): string[] {
+  const isDelta = (m: { type: string }) =>
+    m.type === "stream_event" &&
+    (m as { event?: { type?: string } }).event?.type === "content_block_delta";
+  return kinds.filter((_, i) => !(isDelta(messages[i]) && i > 0 && isDelta(messages[i - 1])));
+}
+
+/** The session states (`session_state_changed`) the CLI wrote in recording `name`. */
+export async function recordedStates(name: string): Promise<string[]> {
+  const { lines } = await readTape(name);
+  return lines.filter((l) => l.dir === "cli->sdk" && l.frame.subtype === "session_state_changed")
+    .map((l) => String(l.frame.state));
 }

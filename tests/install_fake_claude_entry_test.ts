@@ -1,11 +1,17 @@
 // Which program the fake `claude` runs on Deno: the bundle (`dist/bin.js`) when it is there,
 // else the `cli` entry beside the sources (a checkout without `dist/`, or the npm package).
 import { installFakeClaude } from "../cli.ts";
+import { NEWEST_CLI_VERSION } from "../builders.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
 async function run(path: string, env: Record<string, string>): Promise<string> {
-  const out = await new Deno.Command(path, { args: ["--version"], env, stdin: "null" }).output();
+  // no SDK spawns it (an SDK's query() elsewhere in the process may have left its version)
+  const out = await new Deno.Command(path, {
+    args: ["--version"],
+    env: { ...env, CLAUDE_AGENT_SDK_VERSION: "" },
+    stdin: "null",
+  }).output();
   if (out.code !== 0) throw new Error(`exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`);
   return new TextDecoder().decode(out.stdout);
 }
@@ -15,7 +21,9 @@ Deno.test("installFakeClaude runs the bundle, dist/bin.js", async () => {
   const script = await Deno.readTextFile(claude.path);
   if (!script.includes(`'${ROOT}dist/bin.js'`)) throw new Error(`not the bundle:\n${script}`);
   const version = await run(claude.path, claude.env);
-  if (version !== "2.1.328 (Claude Code)\n") throw new Error(`--version printed ${version}`);
+  if (version !== `${NEWEST_CLI_VERSION} (Claude Code)\n`) {
+    throw new Error(`--version printed ${version}`);
+  }
 });
 
 Deno.test("installFakeClaude runs the bundle with its shebang's V8 flags", async () => {
@@ -47,7 +55,9 @@ Deno.test("without dist/, installFakeClaude runs cli.ts", async () => {
     // no --no-lazy for the sources: the app's own imports of them share their code caches
     if (script.includes("--v8-flags")) throw new Error(`V8 flags for the sources:\n${script}`);
     const version = await run(claude.path, claude.env);
-    if (version !== "2.1.328 (Claude Code)\n") throw new Error(`--version printed ${version}`);
+    if (version !== `${NEWEST_CLI_VERSION} (Claude Code)\n`) {
+      throw new Error(`--version printed ${version}`);
+    }
   } finally {
     await Deno.remove(copy, { recursive: true });
   }

@@ -149,7 +149,8 @@ Deno.test("__mock__ error: an error result, an API error, a named failure", asyn
     named.messages.filter((m) => m.type === "system" && m.subtype === "api_retry").length,
     2,
   );
-  assert.match(String(resultOf(named.messages).result), /^API Error: 529/);
+  // after its retries, outside a sandbox, as the real CLI words it (failures/v3xx_*_nosandbox)
+  assert.match(String(resultOf(named.messages).result), /^API Error: Repeated 529 Overloaded/);
 });
 
 Deno.test("__mock__ permission_request: the app's canUseTool is asked with the suggestions; its answer is honoured", async () => {

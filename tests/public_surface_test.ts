@@ -2,7 +2,12 @@
 // count too), and the same entry points in deno.json and in the npm package's package.json.
 // A change here is a change to what users may import: make it on purpose, update the lists.
 import assert from "node:assert/strict";
-import { compiled, packageJsonFor, type RepoConfig } from "../scripts/npm_package_json.ts";
+import {
+  compiled,
+  ENTRIES_WITHOUT_REQUIRE,
+  packageJsonFor,
+  type RepoConfig,
+} from "../scripts/npm_package_json.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -12,18 +17,19 @@ const SURFACE_TEXT: Record<string, string> = {
     AgentOption AnswerThen AnyQueryFunction ApiErrorStep ApiErrorStepFile AskUserQuestionItem
     AskUserQuestionStepFile AssertionError AssertionErrorOptions AsyncHookOutput
     BUILTIN_SCENARIO_NAMES BashStepFile BuiltinScenarioName BuiltinScenarioOptions
-    CanUseToolCallback CliFlags ClientAnswer ClientHookAnswer ClientMcpAnswer
-    ClientPermissionAnswer ClientRequest Clock CompactOptions ConnectStepFile ControlError
-    ControlHandler CrashPoint CrashStep CrashStepFile DUMMY_API_KEY Delay DelayFile DelayStep
-    DelayStepFile EditStepFile EmitStep EmitStepFile ErrorListener Exchange ExchangeBuilder
-    ExchangeFile ExitListener ExitStatus ExitStep ExitStepFile FAILURE_NAMES FailureName
-    FailureStep FailureStepFile GenericToolStepFile HOOK_EVENT_NAMES HookCallbackFunction
-    HookCallbackInput HookContextEvent HookEventName HookInvocation HookMatcherEntry
-    HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
-    HookSpecificOutput HooksOption JournalAnswer JournalEntry JournalKind JournalPlace
-    MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH Matcher MessageFileOptions MessageOf MessageOptions
-    MessagePart MessageStep MessagesApi MessagesApiOptions MockCommand MockCommandBuilders
-    MockCommandName MockCompactBoundaryOptions MockDefaults MockDuplex MockErrorOptions
+    CanUseToolCallback ClaudeMock ClaudeMockSource ClaudeProcess ClaudeSpawn CliFlags
+    ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer ClientRequest Clock
+    CompactOptions ConnectStepFile ControlError ControlHandler CrashPoint CrashStep
+    CrashStepFile DUMMY_API_KEY Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep
+    EmitStepFile ErrorListener Exchange ExchangeBuilder ExchangeFile ExitListener ExitStatus
+    ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep FailureStepFile
+    GenericToolStepFile HOOK_EVENT_NAMES HookCallbackFunction HookCallbackInput HookContextEvent
+    HookEventName HookInvocation HookMatcherEntry HookOnOptions HookOutput HookOutputResponder
+    HookRecorder HookRecorderOptions HookSpecificOutput HooksOption InterceptionOptions
+    JournalAnswer JournalEntry JournalKind JournalPlace MOCK_COMMAND_NAMES MOCK_EXECUTABLE_PATH
+    Matcher MessageFileOptions MessageOf MessageOptions MessagePart MessageStep MessagesApi
+    MessagesApiOptions MockClaudeOptions MockCommand MockCommandBuilders MockCommandName
+    MockCompactBoundaryOptions MockDefaults MockDuplex MockErrorOptions
     MockPermissionRequestOptions MockProcess MockResultOptions MockSdkOptions
     MockSystemInitOptions MockToolResultOptions MockToolUseOptions MockTransport
     MockTransportOptions PermissionRecord PermissionRecorder PermissionRecorderOptions
@@ -34,15 +40,16 @@ const SURFACE_TEXT: Record<string, string> = {
     ResultOf ResultOptions ResultStep ResultStepFile RuleSource RunQueryOptions RunningQuery
     SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioBuilder ScenarioFile
     ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall Session SessionOptions
-    SettleWithFakeTimeOptions SpawnOptionsLike Step StepFile StepSource SteppableFakeTime
-    SyncHookOutput SystemClock TaskStepFile Timing TimingProfile TimingProfileName
-    TogetherStepFile ToolFileOptions ToolPermissionContext ToolPermissionResult ToolRunner
-    ToolUseStepFile Trigger TriggerFile TurnInfo UnmatchedAnswer UnmatchedHandler
-    UnmatchedStrategy UsesOptions VirtualClock VirtualClockOptions WaitForStepFile
-    WaitForWriteStep WaitOptions WriteEntry WriteLog WriteStepFile any builtinScenario contains
-    decidePermission exact getDefaults glob isFailureName loadScenario mockCommand predicate
-    regex ruleMatches runQuery scenarioFromJSON scenarioToJSON serveMessagesApi setDefaults
-    settleWithFakeTime startQuery timingProfile withOverrides
+    SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepFile StepSource
+    SteppableFakeTime SyncHookOutput SystemClock TaskStepFile Timing TimingProfile
+    TimingProfileName TogetherStepFile ToolFileOptions ToolPermissionContext
+    ToolPermissionResult ToolRunner ToolUseStepFile Trigger TriggerFile TurnInfo UnhandledQuery
+    UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UsesOptions
+    VirtualClock VirtualClockOptions WaitForStepFile WaitForWriteStep WaitOptions WriteEntry
+    WriteLog WriteStepFile any builtinScenario configureInterception contains decidePermission
+    exact getDefaults glob isFailureName loadScenario mockClaude mockCommand predicate regex
+    ruleMatches runQuery scenarioFromJSON scenarioToJSON serveMessagesApi setDefaults
+    settleWithFakeTime startQuery timingProfile withOverrides wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -50,31 +57,34 @@ const SURFACE_TEXT: Record<string, string> = {
     ApiRetryFrame ApiRetryOptions AssistantContentInput AssistantMessageBodyOut
     AssistantMessageError AssistantMessageFrame AssistantMessageOptions AssistantUsage
     BashToolOptions BuildContext BuildContextOptions BuiltContentBlock CLAUDE_CODE_VERSION
-    CanUseToolRequest CanUseToolRequestOptions CliUserFrame CompactBoundaryFrame
-    CompactBoundaryOptions ContentDelta ControlErrorFrame ControlRequestFrameOut
-    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DecisionReasonType EditToolOptions
-    FastModeDisabledReason FastModeState GenericToolOptions HookCallbackRequest
+    CLI_VERSION_HISTORY CanUseToolRequest CanUseToolRequestOptions CliUserFrame CliVersion
+    CliVersionFacts CliVersionRow CliVersionSource CompactBoundaryFrame CompactBoundaryOptions
+    ContentDelta ContextTallyInput ContextUsageBaseline ContextUsageOptions ControlErrorFrame
+    ControlRequestFrameOut ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DecisionReasonType
+    EditToolOptions FastModeDisabledReason FastModeState GenericToolOptions HookCallbackRequest
     HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions InitializeResponse
-    InitializeResponseOptions McpMessageRequest McpServerEntry ModelInfoEntry ModelUsageEntry
-    PartialSequenceFrame PatchHunk PermissionDecision PermissionDecisionName PermissionDenial
-    PermissionDeniedFrame PermissionMode PermissionSuggestion PlainTextBlock PluginEntry
-    ReadToolOptions ResultErrorFrame ResultErrorSubtype ResultFrameBase ResultFrameOptions
-    ResultFrameOut ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState
-    SessionStateChangedFrame SessionStatus SlashCommandInfo StartContentBlock StartMessage
-    StopReason StreamEvent StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats
-    SyntheticUsage SystemInitFrame SystemInitOptions SystemStatusFrame SystemStatusOptions
+    InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry
+    ModelInfoEntry ModelUsageEntry NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk
+    PermissionDecision PermissionDecisionName PermissionDenial PermissionDeniedFrame PermissionMode
+    PermissionSuggestion PlainTextBlock PluginEntry ReadToolOptions ResolveCliVersionOptions
+    ResultErrorFrame ResultErrorSubtype ResultFrameBase ResultFrameOptions ResultFrameOut
+    ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState SessionStateChangedFrame
+    SessionStatus SlashCommandInfo StartContentBlock StartMessage StopReason StreamEvent
+    StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats SyntheticUsage
+    SystemInformationalFrame SystemInitFrame SystemInitOptions SystemStatusFrame SystemStatusOptions
     TaskInfo TaskNotificationFrame TaskNotificationOptions TaskProgressFrame TaskProgressOptions
     TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions TaskUpdatedFrame TaskUsage
     TerminalReason ThinkingDisplay ThinkingTokensFrame ToolCall ToolCallResult ToolResultBlockOut
     ToolResultContent ToolResultMeta ToolResultOptions ToolUseInput ToolUseMeta UserImageBlock
-    UserPromptFrame UserTextBlock UserTextOptions WriteToolOptions abortedStreamEnd
-    apiErrorMessage apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest
-    compactBoundary controlError controlRequest controlSuccess createBuildContext editOfUnreadFile editTool
-    genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest mcpToolUseMeta
-    modelUsage newTask permissionDenied readTool resultFrame resultUsage sessionStateChanged
-    streamEvents streamEventsIter structuredPatch subagentStats systemInit systemStatus
-    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking
-    thinkingTokenFrames thinkingTokens toolResult toolUse userPrompt userText writeTool
+    UserPromptFrame UserTextBlock UserTextOptions WriteToolOptions abortedStreamEnd apiErrorMessage
+    apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
+    cliVersionOfSdk compactBoundary contextUsageAnswer controlError controlRequest controlSuccess
+    createBuildContext editOfUnreadFile editTool genericTool hookCallbackRequest hookInput
+    initializeResponse mcpToolCallRequest mcpToolUseMeta modelUsage newTask permissionDenied
+    readTool resolveCliVersion resultFrame resultUsage sessionStateChanged streamEvents
+    streamEventsIter structuredPatch subagentStats systemInformational systemInit systemStatus
+    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking thinkingTokenFrames
+    thinkingTokens toolResult toolUse userPrompt userText writeTool
   `,
   "./wire": `
     AssistantContentBlock AssistantFrame AssistantMessageBody ControlRequestFrame
@@ -106,9 +116,17 @@ const SURFACE_TEXT: Record<string, string> = {
     loadAgentSdk loadConformCase loadConformCases loadConformExceptions readCapture reportText
     resolveClaudeBinary runCli runConformance
   `,
+  "./register": `
+    RegisterOptions register
+  `,
+  // the runners' setup files: imported for what they do, they export nothing
+  "./vitest": "",
+  "./jest": "",
 };
 const SURFACE: Record<string, readonly string[]> = Object.fromEntries(
-  Object.entries(SURFACE_TEXT).map(([subpath, names]) => [subpath, names.trim().split(/\s+/)]),
+  Object.entries(SURFACE_TEXT).map((
+    [subpath, names],
+  ) => [subpath, names.trim().split(/\s+/).filter((n) => n !== "")]),
 );
 
 const config: RepoConfig & { publish?: { include?: string[] } } = JSON.parse(
@@ -205,8 +223,12 @@ Deno.test("every entry point starts with a @module doc that has a titled example
     assert.ok(tags.some((t) => t.kind === "module"), `"${subpath}" has no @module doc`);
     const specifier = `${config.name}${subpath.slice(1)}`;
     const examples = tags.filter((t) => t.kind === "example").map((t) => t.doc ?? "");
+    // a setup file's example imports it for what it does: `import "<specifier>"`
     assert.ok(
-      examples.some((e) => /^\S[^\n]*\n```ts\n/.test(e) && e.includes(`from "${specifier}"`)),
+      examples.some((e) =>
+        /^\S[^\n]*\n```ts\n/.test(e) &&
+        (e.includes(`from "${specifier}"`) || e.includes(`import "${specifier}"`))
+      ),
       `"${subpath}"'s @module doc needs a titled example that imports from "${specifier}"`,
     );
   }
@@ -214,8 +236,8 @@ Deno.test("every entry point starts with a @module doc that has a titled example
 
 Deno.test("deno.json's exports are the npm package's exports, and all are published", () => {
   const pkg = packageJsonFor(config, {
-    bin: "src/cli/bin.js",
-    files: ["src/cli/bin.js", "src/scenario/scenario.schema.json"],
+    bin: "dist/node/claude-mock.cjs",
+    files: ["dist/node/claude-mock.cjs", "src/scenario/scenario.schema.json"],
   });
   const npmExports = pkg.exports as Record<string, { types: string; default: string }>;
   const npmEntries = Object.keys(npmExports)
@@ -225,6 +247,7 @@ Deno.test("deno.json's exports are the npm package's exports, and all are publis
   for (const [subpath, file] of entries) {
     assert.deepEqual(npmExports[subpath], {
       types: compiled(file, ".d.ts"),
+      ...(ENTRIES_WITHOUT_REQUIRE.includes(subpath) ? {} : { require: compiled(file, ".cjs") }),
       default: compiled(file, ".js"),
     });
     assert.ok(

@@ -66,6 +66,8 @@ export class MockProcess<B extends ProcessBody = Session> {
   readonly stdin: Writable;
   /** The process's stdout (the SDK reads here). */
   readonly stdout: Readable;
+  /** The process's stderr (the SDK's `stderr` option reads here), when it was given one. */
+  readonly stderr?: Readable;
   /** The session (or other body) behind it. */
   readonly session: B;
   #events = new EventEmitter();
@@ -73,9 +75,17 @@ export class MockProcess<B extends ProcessBody = Session> {
   #exitCode: number | null = null;
   #signalCode: NodeJS.Signals | null = null;
 
-  /** Wraps `session`; `signal` (the SDK's forwarded abort) kills it when aborted. */
-  constructor(session: B, options: { signal?: AbortSignal } = {}) {
+  /**
+   * Wraps `session`; `signal` (the SDK's forwarded abort) kills it when aborted; `stderr` is
+   * the stream the session's stderr lines are pushed into (ended when it exits).
+   */
+  constructor(session: B, options: { signal?: AbortSignal; stderr?: Readable } = {}) {
     this.session = session;
+    if (options.stderr) {
+      const stderr = options.stderr;
+      this.stderr = stderr;
+      session.exited.then(() => stderr.push(null));
+    }
     const writer = session.writable.getWriter();
     writer.closed.catch(() => {});
     this.stdin = new Writable({

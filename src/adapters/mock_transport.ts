@@ -6,6 +6,7 @@
  * @module
  */
 
+import { Readable } from "node:stream";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { WriteEntry } from "../session/write_log.ts";
 import { assertProgress } from "../session/scenario_progress.ts";
@@ -18,6 +19,7 @@ import type {
   ClientMcpAnswer,
   ClientPermissionAnswer,
 } from "./client_answers.ts";
+import { findInstalledSdk } from "./installed_sdk.ts";
 import { MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 import { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./mock_sdk_options.ts";
 
@@ -90,9 +92,16 @@ export class MockTransport {
    * `--max-turns`, `--permission-mode`, ...).
    */
   readonly spawn = (options: SpawnOptionsLike): MockProcess => {
-    const session = this.#start(options.args ?? [], "spawn()", options.env);
+    // the process's stderr (what the CLI writes there: a malformed stream's lines, ...)
+    const stderr = new Readable({ read() {} });
+    const session = this.#start(
+      options.args ?? [],
+      "spawn()",
+      options.env,
+      (text) => stderr.push(text),
+    );
     this.#answers.attach(session);
-    return new MockProcess(session, { signal: options.signal });
+    return new MockProcess(session, { signal: options.signal, stderr });
   };
 
   /**
@@ -275,6 +284,7 @@ export class MockTransport {
     args: readonly string[],
     by: string,
     env: Record<string, string | undefined> | undefined,
+    stderr?: (text: string) => void,
   ): Session {
     if (this.#closedEarly) {
       throw new TypeError(
@@ -287,7 +297,15 @@ export class MockTransport {
       );
     }
     this.#connectedBy = by;
-    const session = new Session(this.scenario, { ...this.#options, args, env });
+    // the CLI it impersonates: that of the SDK that spawned it (its env), else the installed one
+    const installedSdk = () => findInstalledSdk(currentDir());
+    const session = new Session(this.scenario, {
+      installedSdk,
+      ...(stderr ? { stderr } : {}),
+      ...this.#options,
+      args,
+      env,
+    });
     this.#session = session;
     session.exited.then((status) => this.#resolveExited(status));
     return session;
@@ -295,5 +313,14 @@ export class MockTransport {
 
   #label(): string {
     return this.scenario.name ? ` '${this.scenario.name}'` : "";
+  }
+}
+
+function currentDir(): string {
+  const g = globalThis as { Deno?: { cwd(): string }; process?: { cwd(): string } };
+  try {
+    return g.Deno?.cwd() ?? g.process?.cwd() ?? "";
+  } catch {
+    return "";
   }
 }

@@ -16,6 +16,10 @@ export function defaultDescription(toolUse: ToolUseBlock, cwd: string): string |
   if (toolUse.name === "Bash" && typeof input.description === "string") return input.description;
   // WebFetch: its url (r8_mode_acceptEdits)
   if (toolUse.name === "WebFetch" && typeof input.url === "string") return input.url;
+  // Glob and Grep: their pattern (v*_conc_glob_grep_write)
+  if ((toolUse.name === "Glob" || toolUse.name === "Grep") && typeof input.pattern === "string") {
+    return input.pattern;
+  }
   if (typeof input.file_path === "string" && FILE_TOOLS.has(toolUse.name)) {
     // as recorded: relative inside the cwd, absolute outside it
     const inside = insideDir(input.file_path, cwd);

@@ -7,11 +7,15 @@
 
 import type { Clock } from "../timing/clock.ts";
 import { IdGenerator } from "./ids.ts";
+import { type CliVersion, cliVersionFacts, NEWEST_CLI_VERSION } from "./cli_versions.ts";
 
 /** The default model name the mock reports (as the real CLI 2.1.328 did). */
 export const DEFAULT_MODEL = "claude-opus-5-5";
-/** The CLI version the mock reports. */
-export const CLAUDE_CODE_VERSION = "2.1.328";
+/**
+ * The CLI version the mock reports when nothing says which to impersonate: the newest
+ * version the recordings cover (see `resolveCliVersion`).
+ */
+export const CLAUDE_CODE_VERSION: string = NEWEST_CLI_VERSION;
 /** The default working directory the mock reports. */
 export const DEFAULT_CWD = "/home/user/project";
 /** The virtual epoch: where a virtual clock starts (2026-01-01T00:00:00.000Z). */
@@ -34,6 +38,8 @@ export interface BuildContext {
   cwd: string;
   /** Milliseconds since the epoch, for `timestamp` fields. */
   now(): number;
+  /** The CLI version the frames impersonate, and its behaviour. */
+  readonly cli: CliVersion;
 }
 
 /** Options for {@linkcode createBuildContext}. */
@@ -52,6 +58,11 @@ export interface BuildContextOptions {
   cwd?: string;
   /** A clock for timestamps (default: frozen at {@linkcode VIRTUAL_EPOCH}). */
   clock?: Pick<Clock, "now">;
+  /**
+   * The CLI version to impersonate (default {@linkcode CLAUDE_CODE_VERSION}): a version
+   * string, or what `cliVersionFacts` returned.
+   */
+  cliVersion?: string | CliVersion;
 }
 
 /**
@@ -74,5 +85,8 @@ export function createBuildContext(options: BuildContextOptions = {}): BuildCont
     permissionMode: options.permissionMode ?? "default",
     cwd: options.cwd ?? DEFAULT_CWD,
     now: clock ? () => clock.now() : () => VIRTUAL_EPOCH,
+    cli: typeof options.cliVersion === "object"
+      ? options.cliVersion
+      : cliVersionFacts(options.cliVersion ?? CLAUDE_CODE_VERSION),
   };
 }

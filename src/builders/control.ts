@@ -8,12 +8,10 @@
 
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { CLAUDE_CODE_VERSION } from "./build_context.ts";
 import { checkString, describe, fnv1a } from "./_common.ts";
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
-import { DEFAULT_COMMANDS, type SlashCommandInfo } from "./slash_commands.ts";
+import { commandsOf, type SlashCommandInfo } from "./slash_commands.ts";
 import { DEFAULT_MODELS, type ModelInfoEntry } from "./models.ts";
-import { INITIALIZE_CAPABILITIES } from "./capabilities.ts";
 import { OUTPUT_STYLES } from "./output_styles.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
@@ -159,6 +157,7 @@ export type InitializeResponse = {
   >;
   feedback_mode: { kind: string };
   analytics_disabled: boolean;
+  sandbox_enabled?: boolean;
   remote_control_auto_enable: boolean;
   remote_control_auto_connect_default: boolean;
   remote_control_available: boolean;
@@ -168,6 +167,9 @@ export type InitializeResponse = {
   fast_mode_disabled_reason: FastModeDisabledReason;
   session_state: "idle" | "running" | "requires_action";
   capabilities: string[];
+  settings_applied?: boolean;
+  disallowed_tools_applied?: boolean;
+  mcp_servers_applied?: boolean;
 };
 
 /** Options for {@linkcode initializeResponse}. */
@@ -188,6 +190,15 @@ export interface InitializeResponseOptions {
   hooksApplied?: boolean;
   /** The SDK MCP servers whose manifests were parked (adds `sdk_mcp_manifests_parked`). */
   sdkMcpServers?: readonly string[];
+  /** Set when the SDK delivered settings in `initialize`: adds `settings_applied: true`. */
+  settingsApplied?: boolean;
+  /** Set when the SDK delivered its disallowed tools in `initialize`: `disallowed_tools_applied`. */
+  disallowedToolsApplied?: boolean;
+  /**
+   * Set when the SDK delivered MCP servers in `initialize` (`mcpServersDelivery:
+   * "initialize"`): adds `mcp_servers_applied: true`, which that SDK requires.
+   */
+  mcpServersApplied?: boolean;
   /** Extra fields (they override built ones, keeping their place). */
   extra?: Record<string, unknown>;
 }
@@ -213,7 +224,7 @@ export function initializeResponse(
     throw new RangeError(`initializeResponse(): pid must be a positive integer, got ${pid}`);
   }
   const body: InitializeResponse = {
-    commands: options.commands ?? DEFAULT_COMMANDS.map((c) => ({ ...c })),
+    commands: options.commands ?? commandsOf(ctx.cli),
     agents: options.agents ?? DEFAULT_AGENTS.map((a) => ({ ...a })),
     output_style: options.outputStyle ?? "default",
     available_output_styles: [...OUTPUT_STYLES],
@@ -222,7 +233,7 @@ export function initializeResponse(
     account: options.account ??
       { tokenSource: "none", apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
     pid,
-    claude_code_version: CLAUDE_CODE_VERSION,
+    claude_code_version: ctx.cli.version,
     current_permission_mode: permissionModeOf(
       ctx.permissionMode,
       "initializeResponse(): ctx.permissionMode",
@@ -240,6 +251,7 @@ export function initializeResponse(
       : {}),
     feedback_mode: { kind: "disabled" },
     analytics_disabled: true,
+    ...(ctx.cli.facts.sandboxFields ? { sandbox_enabled: false } : {}),
     remote_control_auto_enable: false,
     remote_control_auto_connect_default: false,
     remote_control_available: false,
@@ -248,7 +260,10 @@ export function initializeResponse(
     fast_mode_state: "off",
     fast_mode_disabled_reason: "sdk_opt_in_required",
     session_state: "idle",
-    capabilities: [...INITIALIZE_CAPABILITIES],
+    capabilities: [...ctx.cli.facts.initializeCapabilities],
+    ...(options.settingsApplied ? { settings_applied: true } : {}),
+    ...(options.disallowedToolsApplied ? { disallowed_tools_applied: true } : {}),
+    ...(options.mcpServersApplied ? { mcp_servers_applied: true } : {}),
   };
   return options.extra ? { ...body, ...options.extra } as InitializeResponse : body;
 }
@@ -320,6 +335,8 @@ export interface CanUseToolRequestOptions {
   decisionReason?: string;
   /** Where the deciding rule came from (`flagSettings` for `--settings`, as recorded). */
   decisionReasonRuleSource?: string;
+  /** Where an MCP tool's server comes from (`sdk`, default; `dynamic` for one the CLI runs). */
+  mcpServerSource?: string;
   /** `server_policy_ask_only` (recorded `false` with an ask rule, `true` for MCP tools). */
   serverPolicyAskOnly?: boolean;
   /** The path outside the allowed directories (recorded for `rm -rf build`). */
@@ -368,12 +385,19 @@ export function canUseToolRequest(
       : defaultSuggestions(toolUse, ctx.cwd);
   // As recorded: `false` when a rule asked; `true` for MCP and file tools asked without one;
   // absent for Bash asked by its own checks and for AskUserQuestion.
+  // (file tools: `true` up to 2.1.328, none from 2.1.331, v33x_conc_*)
   const serverPolicy = options.serverPolicyAskOnly ??
-    (byRule && !mcp ? false : mcp || FILE_TOOLS.has(toolUse.name) ? true : undefined);
+    (byRule && !mcp
+      ? false
+      : mcp || (FILE_TOOLS.has(toolUse.name) && ctx.cli.facts.fileToolServerPolicy)
+      ? true
+      : undefined);
   const request: CanUseToolRequest = {
     subtype: "can_use_tool",
     tool_name: toolUse.name,
-    ...(mcp ? { mcp_server: { name: mcp.server_display_name, source: "sdk" } } : {}),
+    ...(mcp
+      ? { mcp_server: { name: mcp.server_display_name, source: options.mcpServerSource ?? "sdk" } }
+      : {}),
     display_name: options.displayName ?? mcp?.display_name ?? toolUse.name,
     input,
     ...(description !== undefined ? { description } : {}),

@@ -56,7 +56,7 @@ Deno.test("initializeResponse is deterministic and reports the context", () => {
 });
 
 Deno.test("canUseToolRequest derives display name, description and suggestions", () => {
-  const ctx = createBuildContext();
+  const ctx = createBuildContext({ cliVersion: "2.1.328" });
   const read = canUseToolRequest(ctx, {
     type: "tool_use",
     id: "t",
@@ -67,6 +67,14 @@ Deno.test("canUseToolRequest derives display name, description and suggestions",
   assert.equal(read.request.description, "src/b.txt");
   assert.equal(read.request.permission_suggestions, undefined);
   assert.equal(read.request.server_policy_ask_only, true);
+  // from 2.1.331 a file tool asked without a rule says nothing of the server policy
+  const newer = canUseToolRequest(createBuildContext({ cliVersion: "2.1.331" }), {
+    type: "tool_use",
+    id: "t",
+    name: "Read",
+    input: { file_path: "/home/user/project/src/b.txt" },
+  });
+  assert.equal("server_policy_ask_only" in newer.request, false);
   const outside = canUseToolRequest(ctx, {
     type: "tool_use",
     id: "t",

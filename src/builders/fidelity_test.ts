@@ -160,13 +160,27 @@ function fakeApiSplit(n: number): (s: string) => string[] {
 
 function ctxFor(real: Frame[], seed = 1): BuildContext {
   const init = real.find(isType("system", "init"));
-  return createBuildContext({ seed, sessionId: init?.session_id as string | undefined });
+  return createBuildContext({
+    seed,
+    sessionId: init?.session_id as string | undefined,
+    // the version the recording's CLI reported: the frames follow its facts
+    cliVersion: (init?.claude_code_version as string | undefined) ?? "2.1.328",
+  });
 }
 
 // ---- hello ---------------------------------------------------------------------------------
 
 Deno.test("systemInit has the real system/init key set and order", () => {
-  for (const name of ["hello", "mcp_sdk_tool", "subagent_task", "x_set_mode"]) {
+  for (
+    const name of [
+      "hello",
+      "mcp_sdk_tool",
+      "subagent_task",
+      "x_set_mode",
+      "v331_hello",
+      "v332_hello",
+    ]
+  ) {
     const real = out(name);
     const ctx = ctxFor(real);
     const realInit = pick(real, isType("system", "init"));
@@ -201,6 +215,8 @@ Deno.test("initializeResponse and controlSuccess match the real initialize answe
       ["hello", {}],
       ["hooks_pretooluse", { hooksApplied: true }],
       ["mcp_sdk_tool", { sdkMcpServers: ["calc"] }],
+      ["v331_hello", {}],
+      ["v332_hello", {}],
     ] as const
   ) {
     const real = out(name);

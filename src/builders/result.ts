@@ -134,6 +134,8 @@ export interface ResultFrameBase extends ResultFrame {
   safety_stops: number;
   /** The frame's uuid. */
   uuid: Uuid;
+  /** The API message ids the turn began (CLI 2.1.331 and later, with partial messages). */
+  begun_message_ids?: string[];
   /** Sends still queued. */
   queued_turn_count: number;
   /** This result's number in the run, from 0. */
@@ -250,6 +252,11 @@ export interface ResultFrameOptions {
   timing?: ResultTiming;
   /** The result's number in the run, from 0 (default 0). */
   resultIndex?: number;
+  /**
+   * The API message ids the turn began (`begun_message_ids`, after `uuid`): CLI 2.1.331 and
+   * later report them with partial messages.
+   */
+  begunMessageIds?: string[];
   /** Sends still queued (default 0). */
   queuedTurnCount?: number;
   /** Subagent counts (default: none). */
@@ -376,6 +383,7 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
     type: "result" as const,
     duration_ms: durationMs,
     uuid: ctx.ids.uuid(),
+    ...(options.begunMessageIds ? { begun_message_ids: [...options.begunMessageIds] } : {}),
   };
   const end = {
     queued_turn_count: options.queuedTurnCount ?? 0,

@@ -1,10 +1,13 @@
 /**
  * The slash commands the mock reports ({@linkcode DEFAULT_COMMANDS}, in the `initialize`
  * answer and `system/init`) and those bound to the terminal, taken from what the real CLI
- * 2.1.328 reported in the recordings (descriptions shortened to their first sentence).
+ * 2.1.328 reported in the recordings (descriptions shortened to their first sentence; a
+ * version's own descriptions in {@linkcode commandsOf}).
  *
  * @module
  */
+
+import type { CliVersion } from "./cli_versions.ts";
 
 /** A slash command of the `initialize` answer (the SDK's `SlashCommand`). */
 export interface SlashCommandInfo {
@@ -321,3 +324,13 @@ export const TERMINAL_SLASH_COMMANDS: readonly string[] = Object.freeze([
   "focus",
   "reload-plugins",
 ]);
+
+/**
+ * The slash commands CLI `cli` reports: {@linkcode DEFAULT_COMMANDS}, with the descriptions
+ * that version gives (a fresh copy).
+ */
+export function commandsOf(cli: CliVersion): SlashCommandInfo[] {
+  return DEFAULT_COMMANDS.map((c) =>
+    c.name === "clear" ? { ...c, description: cli.facts.clearDescription } : { ...c }
+  );
+}

@@ -7,7 +7,6 @@
 
 import type { SystemFrame, Uuid } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { CLAUDE_CODE_VERSION } from "./build_context.ts";
 import { checkCount, describe } from "./_common.ts";
 import type { AssistantMessageError } from "./api_error_message.ts";
 import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
@@ -16,7 +15,6 @@ import { DEFAULT_COMMANDS, TERMINAL_SLASH_COMMANDS } from "./slash_commands.ts";
 import { DEFAULT_SKILLS } from "./skills.ts";
 import { DEFAULT_AGENTS } from "./agents.ts";
 import { DEFAULT_PLUGINS, type PluginEntry } from "./plugins.ts";
-import { INIT_CAPABILITIES } from "./capabilities.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 
 /** The permission modes (the SDK's `PermissionMode`). */
@@ -109,8 +107,12 @@ export interface SystemInitFrame extends SystemFrame {
   analytics_disabled: boolean;
   /** Whether product feedback is off. */
   product_feedback_disabled: boolean;
+  /** Whether an Anthropic server answers (CLI 2.1.331 and later). */
+  served_by_anthropic?: boolean;
   /** The frame's uuid. */
   uuid: Uuid;
+  /** Whether the sandbox is on (CLI 2.1.331 and later). */
+  sandbox_enabled?: boolean;
   /** Memory directories. */
   memory_paths: { auto: string };
   /** The directory the session started in. */
@@ -163,7 +165,8 @@ export interface SystemInitOptions {
 
 /**
  * The `system/init` frame the CLI sends at the start of every turn, with the real CLI's
- * key set and order. Inventory lists default to what CLI 2.1.328 reported.
+ * key set and order for the version it impersonates (`ctx.cli`). Inventory lists default to
+ * what the real CLI reported.
  *
  * @example The init frame of a turn
  * ```ts
@@ -180,6 +183,7 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
       ? "systemInit(): options.permissionMode"
       : "systemInit(): ctx.permissionMode",
   );
+  const sandbox = ctx.cli.facts.sandboxFields;
   const frame: SystemInitFrame = {
     type: "system",
     subtype: "init",
@@ -192,15 +196,17 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
     slash_commands: options.slashCommands ?? DEFAULT_COMMANDS.map((c) => c.name),
     terminal_slash_commands: [...TERMINAL_SLASH_COMMANDS],
     apiKeySource: options.apiKeySource ?? "ANTHROPIC_API_KEY",
-    claude_code_version: CLAUDE_CODE_VERSION,
+    claude_code_version: ctx.cli.version,
     output_style: options.outputStyle ?? "default",
     agents: options.agents ?? DEFAULT_AGENTS.map((a) => a.name),
     skills: options.skills ?? [...DEFAULT_SKILLS],
     plugins: options.plugins ?? DEFAULT_PLUGINS.map((p) => ({ ...p })),
-    capabilities: options.capabilities ?? [...INIT_CAPABILITIES],
+    capabilities: options.capabilities ?? [...ctx.cli.facts.initCapabilities],
     analytics_disabled: true,
     product_feedback_disabled: true,
+    ...(sandbox ? { served_by_anthropic: false } : {}),
     uuid: ctx.ids.uuid(),
+    ...(sandbox ? { sandbox_enabled: false } : {}),
     memory_paths: { auto: `${DEFAULT_HOME}/.claude/projects/${projectSlug(ctx.cwd)}/memory/` },
     original_cwd: ctx.cwd,
     additional_directories: [],
@@ -423,4 +429,55 @@ function retryErrorOf(status: number | null): AssistantMessageError {
   if (status === 401) return "authentication_failed";
   if (status !== null && status >= 500) return "server_error";
   return "unknown";
+}
+
+/** A `system/informational` frame: a notice the CLI shows (a skill's shell command not run, …). */
+export interface SystemInformationalFrame extends SystemFrame {
+  /** Always `informational`. */
+  subtype: "informational";
+  /** The notice. */
+  content: string;
+  /** How serious it is. */
+  level: "info" | "warning" | "error";
+  /** What it is about (`skill_shell_hook`, …). */
+  tag: string;
+  /** The frame's uuid. */
+  uuid: Uuid;
+  /** The session id. */
+  session_id: string;
+}
+
+/**
+ * A `system/informational` frame, in the real CLI's key order (v332_skill_shell_deny).
+ *
+ * @example A skill's shell command a hook refused
+ * ```ts
+ * import { createBuildContext, systemInformational } from "@x/claude-mock/builders";
+ * const ctx = createBuildContext({ seed: 1 });
+ * const frame = systemInformational(ctx, "Not run in /greet: echo hi (blocked by hook: no)", {
+ *   level: "warning",
+ *   tag: "skill_shell_hook",
+ * });
+ * console.log(frame.subtype, frame.tag); // informational skill_shell_hook
+ * ```
+ */
+export function systemInformational(
+  ctx: BuildContext,
+  content: string,
+  options: { level?: "info" | "warning" | "error"; tag: string },
+): SystemInformationalFrame {
+  if (typeof content !== "string") {
+    throw new TypeError(
+      `systemInformational(): content must be a string, got ${describe(content)}`,
+    );
+  }
+  return {
+    type: "system",
+    subtype: "informational",
+    content,
+    level: options.level ?? "info",
+    tag: options.tag,
+    uuid: ctx.ids.uuid(),
+    session_id: ctx.sessionId,
+  };
 }

@@ -410,6 +410,19 @@ export class Replay {
       this.#fail({ reason: "the tape was cut short here (the recording did not finish)", line: 0 });
       return;
     }
+    // A format that records no ending (the real-wire recorder's): a turn the app started and
+    // that has no result was cut short, unless the caller says how the process ended.
+    const unfinished = tape.ending === undefined && this.#options.ending === undefined
+      ? unfinishedTurn(tape)
+      : undefined;
+    if (unfinished !== undefined) {
+      this.#fail({
+        reason:
+          "the tape ends inside a turn: the app's message here has no result after it (the recording was cut short)",
+        line: unfinished,
+      });
+      return;
+    }
     const ending = tape.ending ?? this.#options.ending ?? endingOf(tape);
     // A process that failed exits on its own; one that succeeded waits for its input to end.
     if (ending.code === 0 && ending.signal === null && !this.#stdinClosed) {
@@ -481,6 +494,20 @@ export class Replay {
   #lineAt(pos: number): number {
     return this.#tape.entries[pos]?.line ?? 0;
   }
+}
+
+/**
+ * The line of the app's last `user` message when no `result` follows it (a turn the tape
+ * never finishes), else `undefined`.
+ */
+function unfinishedTurn(tape: Tape): number | undefined {
+  for (let i = tape.entries.length - 1; i >= 0; i--) {
+    const entry = tape.entries[i];
+    if (!("frame" in entry)) continue;
+    if (entry.dir === "cli->sdk" && entry.frame.type === "result") return undefined;
+    if (entry.dir === "sdk->cli" && entry.frame.type === "user") return entry.line;
+  }
+  return undefined;
 }
 
 /** The ending of a tape that does not record one: exit 1 exactly when the last result is an error. */

@@ -48,8 +48,38 @@ export interface ReplayStubOptions {
   canUseTool?: StubCanUseTool;
   /** The tape's hook matchers, each callback answering as the tape did. */
   hooks?: Record<string, { matcher?: string; hooks: StubHook[]; timeout?: number }[]>;
-  /** The tape's in-process MCP servers, answering as the tape did. */
-  mcpServers?: Record<string, { type: "sdk"; name: string; instance: StubMcpInstance }>;
+  /**
+   * The tape's MCP servers: its in-process ones, answering as the tape did, and those the
+   * CLI ran (`--mcp-config`, or delivered in `initialize`), as configured.
+   */
+  mcpServers?: Record<
+    string,
+    { type: "sdk"; name: string; instance: StubMcpInstance } | Record<string, unknown>
+  >;
+  /** How the SDK hands the CLI its MCP servers: `initialize` when the tape's request had them. */
+  mcpServersDelivery?: "argv" | "initialize";
+  /** `--settings` of the recording (or the settings its `initialize` carried). */
+  settings?: Record<string, unknown> | string;
+  /** `initialize` when the recording's `initialize` carried the settings. */
+  settingsDelivery?: "argv" | "initialize";
+  /** `initialize` when the recording's `initialize` carried the disallowed tools. */
+  disallowedToolsDelivery?: "argv" | "initialize";
+  /** `--allowedTools` of the recording. */
+  allowedTools?: string[];
+  /** `--disallowedTools` of the recording. */
+  disallowedTools?: string[];
+  /** `--tools` of the recording. */
+  tools?: string[];
+  /** `--effort` of the recording. */
+  effort?: string;
+  /** `--max-budget-usd` of the recording. */
+  maxBudgetUsd?: number;
+  /** `--permission-prompts` of the recording. */
+  permissionPrompts?: string;
+  /** `--setting-sources` of the recording. */
+  settingSources?: string[];
+  /** `--allow-dangerously-skip-permissions` of the recording. */
+  allowDangerouslySkipPermissions?: boolean;
   /** `--model` of the recording. */
   model?: string;
   /** `--permission-mode` of the recording. */
@@ -174,8 +204,52 @@ export function replayStubs(tape: Tape): ReplayStubOptions {
       };
     }
   }
-  Object.assign(options, argOptions(tape.header.args ?? []));
+  const args = tape.header.args ?? [];
+  const external = externalServers(args, init);
+  if (external.servers) {
+    options.mcpServers = { ...external.servers, ...options.mcpServers };
+    options.mcpServersDelivery = external.delivery;
+  }
+  // the SDK passes --permission-prompt-tool stdio only with a canUseTool: one that answers as
+  // the tape did (a tape with the flag and no request never calls it)
+  if (!options.canUseTool && parseCliFlags(args).permissionPromptTool === "stdio") {
+    options.canUseTool = (toolName, _input, { signal }) =>
+      replayAnswer(undefined, signal, [], `the permission request for ${toolName}`);
+  }
+  Object.assign(options, argOptions(args));
+  // what the SDK delivered in initialize instead of the command line
+  if (init?.settings && typeof init.settings === "object") {
+    options.settings = init.settings as Record<string, unknown>;
+    options.settingsDelivery = "initialize";
+  }
+  if (Array.isArray(init?.disallowedTools)) {
+    options.disallowedTools = init.disallowedTools as string[];
+    options.disallowedToolsDelivery = "initialize";
+  }
   return options;
+}
+
+/** The MCP servers the CLI ran: `--mcp-config`'s, or those the SDK sent in `initialize`. */
+function externalServers(
+  args: readonly string[],
+  init: Record<string, unknown> | undefined,
+): { servers?: Record<string, Record<string, unknown>>; delivery?: "argv" | "initialize" } {
+  const delivered = init?.mcpServers;
+  if (delivered && typeof delivered === "object" && !Array.isArray(delivered)) {
+    return {
+      servers: delivered as Record<string, Record<string, unknown>>,
+      delivery: "initialize",
+    };
+  }
+  const servers: Record<string, Record<string, unknown>> = {};
+  for (const config of parseCliFlags(args).mcpConfig ?? []) {
+    try {
+      Object.assign(servers, (JSON.parse(config) as { mcpServers?: object }).mcpServers ?? {});
+    } catch {
+      // a file path: the SDK never writes one
+    }
+  }
+  return Object.keys(servers).length > 0 ? { servers, delivery: "argv" } : {};
 }
 
 function initializeRequest(tape: Tape): Record<string, unknown> | undefined {
@@ -249,7 +323,36 @@ function stripMeta(params: unknown): unknown {
 /** The SDK options the CLI's arguments show (read as the engine reads the SDK's flags). */
 function argOptions(args: readonly string[]): Partial<ReplayStubOptions> {
   const flags = parseCliFlags(args);
+  const value = (name: string): string | undefined => {
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === name) return args[i + 1];
+      if (args[i].startsWith(`${name}=`)) return args[i].slice(name.length + 1);
+    }
+    return undefined;
+  };
+  let settings: Record<string, unknown> | string | undefined = flags.settings;
+  if (settings?.trim().startsWith("{")) {
+    try {
+      settings = JSON.parse(settings) as Record<string, unknown>;
+    } catch {
+      // kept as given
+    }
+  }
+  const sources = value("--setting-sources");
   return {
+    ...(settings !== undefined ? { settings } : {}),
+    ...(flags.allowedTools.length > 0 ? { allowedTools: flags.allowedTools } : {}),
+    ...(flags.disallowedTools.length > 0 ? { disallowedTools: flags.disallowedTools } : {}),
+    ...(flags.tools !== undefined ? { tools: flags.tools } : {}),
+    ...(flags.effort !== undefined ? { effort: flags.effort } : {}),
+    ...(flags.maxBudgetUsd !== undefined ? { maxBudgetUsd: flags.maxBudgetUsd } : {}),
+    ...(flags.permissionPrompts !== undefined
+      ? { permissionPrompts: flags.permissionPrompts }
+      : {}),
+    ...(sources !== undefined ? { settingSources: sources.split(",").filter((s) => s) } : {}),
+    ...(args.includes("--allow-dangerously-skip-permissions")
+      ? { allowDangerouslySkipPermissions: true }
+      : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
     ...(flags.permissionMode !== undefined ? { permissionMode: flags.permissionMode } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),

@@ -5,7 +5,7 @@
  */
 
 import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../cli/_fs.ts";
-import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
+import type { ClaudeSpawn } from "../adapters/claude_spawn.ts";
 import { loadTape } from "./load_tape.ts";
 import { serializeTape } from "./parse_tape.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -23,6 +23,14 @@ import {
   type SnapshotPlayerOptions,
 } from "./snapshot_player.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
+import {
+  insideNodeModules,
+  recordCommandOf,
+  runnerOf,
+  tapeNameOf,
+  testFileOf,
+  testNameOf,
+} from "./_test_context.ts";
 
 /**
  * What a cassette does:
@@ -35,14 +43,30 @@ import type { Tape, TapeHeader } from "./tape.ts";
  */
 export type CassetteMode = "replay" | "record" | "auto" | "passthrough";
 
-/** The test a cassette belongs to: a `Deno.TestContext`, a `node:test` context, or its file. */
+/**
+ * The test a cassette belongs to, as each runner gives it: a `Deno.TestContext`, a node:test
+ * context, vitest's test context (`test("x", (context) => ...)`), or jest's and vitest's
+ * `expect.getState()`; or just its file and name.
+ */
 export interface CassetteTest {
   /** The test's name. */
   name?: string;
   /** The test module's URL (`Deno.TestContext.origin`). */
   origin?: string;
-  /** The test file's path (`node:test`'s `t.filePath`). */
+  /** The test file's path (node:test's `t.filePath`, Node 22.6 and later). */
   filePath?: string;
+  /** The test's name with its suites' (node:test's `t.fullName`). */
+  fullName?: string;
+  /** vitest's task (`context.task`): its `file.filepath`, `name` and suites. */
+  task?: {
+    name?: string;
+    file?: { filepath?: string };
+    suite?: NonNullable<CassetteTest["task"]> & { filepath?: string };
+  };
+  /** The test file's path (`expect.getState().testPath` under jest and vitest). */
+  testPath?: string;
+  /** The test's name with its suites' (`expect.getState().currentTestName`). */
+  currentTestName?: string;
 }
 
 /** Options for {@linkcode cassette}. */
@@ -52,7 +76,10 @@ export interface CassetteOptions {
    * `-- --update` (as Deno's `assertSnapshot`) or `CLAUDE_MOCK_RECORD=1`.
    */
   mode?: CassetteMode;
-  /** The folder of the tapes (default `__cassettes__` beside the test file). */
+  /**
+   * The folder of the tapes (default `__cassettes__` beside the test file). A folder inside
+   * `node_modules` is refused: a tape there is lost on the next install.
+   */
   dir?: string;
   /** The replay's options (`mode: "inert" | "stub" | "verify"`, `waitMs`, …). */
   replay?: SnapshotPlayerOptions;
@@ -69,7 +96,7 @@ export interface CassetteOptions {
   /** The test run's arguments to look for `--update` in (default `Deno.args`). */
   args?: readonly string[];
   /** Another spawner to record or pass through instead of the real CLI (for tests). */
-  spawn?: (options: SpawnOptionsLike) => unknown;
+  spawn?: ClaudeSpawn;
   /**
    * Record (or pass through) without an API key: the real CLI's model calls go to a
    * scenario-driven Messages API in a sandbox (a temp cwd with `files`, a temp config
@@ -84,8 +111,8 @@ export interface Cassette {
   readonly mode: "replay" | "record" | "passthrough";
   /** The tape's path. */
   readonly path: string;
-  /** The SDK's `spawnClaudeCodeProcess`. */
-  readonly spawn: (options: SpawnOptionsLike) => unknown;
+  /** The SDK's `spawnClaudeCodeProcess` (pass it as is, or the cassette to `mockClaude`). */
+  readonly spawn: ClaudeSpawn;
   /** The player, when replaying. */
   readonly player?: SnapshotPlayer;
   /** The SDK options a `stub` replay needs (empty when recording). */
@@ -101,8 +128,14 @@ export interface Cassette {
  * from `__cassettes__/<name>.jsonl` beside the test file; recorded from the real CLI only
  * when asked (`deno test -A -- --update`, `CLAUDE_MOCK_RECORD=1`, or `mode: "record"` /
  * `"auto"`), and never when `CI` is set: then a missing tape fails with the command that
- * records it. A new recording is scrubbed before it is written. A tape recorded by another
- * CLI version than `cliVersion` warns.
+ * records it (for the runner in use). A new recording is scrubbed before it is written. A
+ * tape recorded by another CLI version than `cliVersion` warns.
+ *
+ * `test` is the runner's test: Deno's and node:test's `t`, vitest's test context, or
+ * `expect.getState()` under jest (which passes its tests no context). Without `name` the tape
+ * is named after the test ("says hello" is `says-hello.jsonl`). Pass the cassette to
+ * `mockClaude()` to replay it to an app that takes no options. A tape is never written into
+ * `node_modules`.
  *
  * @example Replaying a committed tape through the Agent SDK
  * ```ts ignore
@@ -132,9 +165,17 @@ export interface Cassette {
  */
 export async function cassette(
   test: CassetteTest,
-  name: string,
+  name?: string,
   options: CassetteOptions = {},
 ): Promise<Cassette> {
+  if (name === undefined) {
+    name = tapeNameOf(testNameOf(test ?? {}));
+    if (name === "") {
+      throw new TypeError(
+        'Cannot name the cassette after the test: the test context has no name; give the name (cassette(t, "hello"))',
+      );
+    }
+  }
   if (typeof name !== "string" || !/^[\w.@+-][\w.@+\/-]*$/.test(name) || name.includes("..")) {
     throw new TypeError(
       `Cannot use cassette ${JSON.stringify(name)}: the name must be a relative file name ` +
@@ -143,7 +184,13 @@ export async function cassette(
   }
   const env = options.env ?? processEnv();
   const args = options.args ?? processArgs();
-  const dir = options.dir ?? defaultDir(test);
+  const dir = options.dir ?? defaultDir(test, name);
+  if (insideNodeModules(dir)) {
+    throw new TypeError(
+      `Cannot use cassette '${name}': its folder ${dir} is inside node_modules, where an install ` +
+        "would lose it; give dir, or pass the test's context so the tape goes beside the test file",
+    );
+  }
   const path = `${dir}/${name}.jsonl`;
   const asked = args.includes("--update") || env.CLAUDE_MOCK_RECORD === "1";
   const requested: CassetteMode = options.mode ?? (asked ? "record" : "replay");
@@ -184,23 +231,20 @@ export async function cassette(
   if (mode === "passthrough") {
     const base = options.spawn ?? (await realSpawn());
     const spawn = api
-      ? sandboxedSpawn(api, base as Parameters<typeof sandboxedSpawn>[1]) as (
-        options: SpawnOptionsLike,
-      ) => unknown
+      ? sandboxedSpawn(api, base as Parameters<typeof sandboxedSpawn>[1]) as unknown as ClaudeSpawn
       : base;
     return finished({ mode, path, spawn, close: () => Promise.resolve() });
   }
-  await mkdirp(dir);
+  await mkdirp(path.slice(0, path.lastIndexOf("/")));
+  const testName = testNameOf(test ?? {});
   const recorder: RecordingSpawner = recordingSpawn({
     out: `${path}.recording`,
-    header: { ...(test.name ? { test: test.name } : {}), scenario: name, ...options.header },
-    ...(options.spawn
-      ? { spawn: options.spawn as Parameters<typeof recordingSpawn>[0]["spawn"] }
-      : {}),
+    header: { ...(testName ? { test: testName } : {}), scenario: name, ...options.header },
+    ...(options.spawn ? { spawn: options.spawn } : {}),
     ...(api ? { api } : {}),
   });
   let used = false;
-  const spawn = (spawnOptions: SpawnOptionsLike) => {
+  const spawn: ClaudeSpawn = (spawnOptions) => {
     used = true;
     return recorder(spawnOptions);
   };
@@ -243,7 +287,7 @@ function replaying(tape: Tape, path: string, options: SnapshotPlayerOptions = {}
 function finished(parts: {
   mode: Cassette["mode"];
   path: string;
-  spawn: (options: SpawnOptionsLike) => unknown;
+  spawn: ClaudeSpawn;
   player?: SnapshotPlayer;
   options?: () => ReplayStubOptions;
   close: () => Promise<void>;
@@ -261,7 +305,7 @@ function finished(parts: {
   };
 }
 
-async function realSpawn(): Promise<(options: SpawnOptionsLike) => unknown> {
+async function realSpawn(): Promise<ClaudeSpawn> {
   const { spawn } = await import("node:child_process");
   return (o) =>
     spawn(o.command, o.args, {
@@ -272,34 +316,19 @@ async function realSpawn(): Promise<(options: SpawnOptionsLike) => unknown> {
     });
 }
 
-/**
- * The test file: `filePath` (node:test from Node 22.6), `origin` (Deno), else the script Node
- * runs (`node --test` runs each test file in a process of its own).
- */
-function testFile(test: CassetteTest): string {
-  if (test.filePath) return test.filePath;
-  if (test.origin?.startsWith("file:")) return decodeURIComponent(new URL(test.origin).pathname);
-  const deno = (globalThis as { Deno?: unknown }).Deno;
-  const proc = (globalThis as { process?: { argv?: string[] } }).process;
-  const script = deno === undefined ? proc?.argv?.[1] : undefined;
-  return script && /\.[cm]?[jt]sx?$/.test(script) ? script : "";
-}
-
-function defaultDir(test: CassetteTest): string {
-  const file = testFile(test);
+function defaultDir(test: CassetteTest, name: string): string {
+  const file = testFileOf(test ?? {});
   if (!file) {
     throw new TypeError(
-      "Cannot place the cassette: the test context has neither origin nor filePath; give dir",
+      `Cannot place cassette '${name}': the test context names no test file; pass the runner's ` +
+        "test context (Deno's and node:test's t, vitest's test context, jest's expect.getState()) or give dir",
     );
   }
-  return `${file.slice(0, file.lastIndexOf("/"))}/__cassettes__`;
+  return `${file.slice(0, Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")))}/__cassettes__`;
 }
 
 function recordCommand(test: CassetteTest): string {
-  const file = testFile(test);
-  return test.origin === undefined && file !== ""
-    ? `CLAUDE_MOCK_RECORD=1 node --test ${file}`
-    : `deno test -A ${file || "<test file>"} -- --update`;
+  return recordCommandOf(runnerOf(test ?? {}), testFileOf(test ?? {}));
 }
 
 function processEnv(): Record<string, string | undefined> {

@@ -1,6 +1,6 @@
 /**
  * The few file operations the fake binary needs: Deno's own API when it runs on Deno (loading
- * `node:fs` costs Deno about 30 ms of start-up), `node:fs/promises` on Node. Internal.
+ * `node:fs` costs Deno about 30 ms of start-up), Node's `node:fs` on Node. Internal.
  *
  * @module
  */
@@ -20,13 +20,21 @@ interface DenoFs {
   readTextFile(path: string): Promise<string>;
 }
 
-// On Deno the small operations of a run (the invocation counter, the transcript) are
-// synchronous: each asynchronous one is a round trip through a thread pool, and together
-// they cost the fake binary about 4 ms of start-up. They stay promises for Node's sake.
+// The small operations of a run (the invocation counter, the transcript) are synchronous:
+// each asynchronous one is a round trip through a thread pool, and together they cost the fake
+// binary about 4 ms of start-up on Deno; on Node `node:fs/promises` (a module outside Node's
+// start-up snapshot) cost more. They stay promises for the callers' sake. Node's `node:fs` comes
+// from `process.getBuiltinModule` where there is one (Node 20.16+): no module to load.
 const deno = (globalThis as { Deno?: DenoFs }).Deno;
 type NodeFs = typeof import("node:fs/promises");
+type NodeSyncFs = typeof import("node:fs");
 let node: Promise<NodeFs> | undefined;
 const nodeFs = () => (node ??= import("node:fs/promises"));
+let nodeSync: NodeSyncFs | Promise<NodeSyncFs> | undefined;
+const syncFs = (): NodeSyncFs | Promise<NodeSyncFs> =>
+  nodeSync ??= (globalThis as {
+    process?: { getBuiltinModule?: (id: string) => NodeSyncFs | undefined };
+  }).process?.getBuiltinModule?.("node:fs") ?? import("node:fs");
 
 /** The error code of a failed operation (`EEXIST`, `ENOENT`), on Deno and Node alike. */
 export function errorCode(error: unknown): string | undefined {
@@ -40,12 +48,12 @@ export function errorCode(error: unknown): string | undefined {
 /** `mkdir -p`. */
 export async function mkdirp(path: string): Promise<void> {
   if (deno) deno.mkdirSync(path, { recursive: true });
-  else await (await nodeFs()).mkdir(path, { recursive: true });
+  else (await syncFs()).mkdirSync(path, { recursive: true });
 }
 
 /** The names in a folder. */
 export async function readDir(path: string): Promise<string[]> {
-  if (!deno) return await (await nodeFs()).readdir(path);
+  if (!deno) return (await syncFs()).readdirSync(path);
   return Array.from(deno.readDirSync(path), (entry) => entry.name);
 }
 
@@ -56,7 +64,7 @@ export async function fileTime(path: string): Promise<number | undefined> {
       const info = deno.statSync(path);
       return info.isFile ? info.mtime?.getTime() ?? 0 : undefined;
     }
-    const info = await (await nodeFs()).stat(path);
+    const info = (await syncFs()).statSync(path);
     return info.isFile() ? info.mtimeMs : undefined;
   } catch {
     return undefined;
@@ -69,7 +77,7 @@ export async function fileTime(path: string): Promise<number | undefined> {
  * (it checks whether the data is a stream), about 5 ms of start-up.
  */
 export async function appendText(path: string, text: string): Promise<void> {
-  if (!deno) return await (await nodeFs()).appendFile(path, text);
+  if (!deno) return (await syncFs()).appendFileSync(path, text);
   const file = deno.openSync(path, { append: true, create: true });
   try {
     const bytes = new TextEncoder().encode(text);
@@ -101,11 +109,24 @@ export async function appendRecord(path: string, record: string): Promise<number
       file.close();
     }
   }
-  const fs = await nodeFs();
-  await fs.appendFile(path, bytes);
-  const at = (await fs.readFile(path, "latin1")).lastIndexOf(record);
-  if (at < 0) throw new Error(`cannot find the record appended to ${path}`);
-  return Math.floor(at / bytes.length);
+  const fs = await syncFs();
+  const fd = fs.openSync(path, "a+");
+  try {
+    if (fs.writeSync(fd, bytes) !== bytes.length) throw new Error(`short write to ${path}`);
+    // the record is near the end (later runs may have appended theirs): look there first, then
+    // in more of the file, back to its start
+    const size = fs.fstatSync(fd).size;
+    for (let window = 64 * bytes.length;; window *= 8) {
+      const from = Math.max(0, size - window);
+      const tail = new Uint8Array(size - from);
+      fs.readSync(fd, tail, 0, tail.length, from);
+      const at = new TextDecoder("latin1").decode(tail).lastIndexOf(record);
+      if (at >= 0) return Math.floor((from + at) / bytes.length);
+      if (from === 0) throw new Error(`cannot find the record appended to ${path}`);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 // ---- files written and read as streams (tapes) ----

@@ -1,8 +1,9 @@
 /**
- * What the fake binary keeps between runs, as files: the invocation counter in a state folder
- * (safe when runs overlap: each run appends a record, and its place is the run's number), and
- * the session transcripts under the config folder, where the real CLI keeps them
- * (`<config>/projects/<slug of cwd>/<id>.jsonl`).
+ * What the fake binary keeps between runs, as files: the invocation counter and the session
+ * transcripts (`projects/<slug of cwd>/<id>.jsonl`, laid out as the real CLI lays out its
+ * config folder, so `-c` and `--resume` work across runs). They go into the fake's own state
+ * folder, never into the user's real `~/.claude`: only a `CLAUDE_CONFIG_DIR` that names a
+ * folder puts the transcripts there (as the real CLI does with it).
  *
  * @module
  */
@@ -11,20 +12,39 @@ import { appendRecord, appendText, errorCode, fileTime, mkdirp, readDir } from "
 import { projectSlug } from "../builders/project_paths.ts";
 
 /**
- * The config folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`, as the real CLI. An environment
- * that names no home (an in-process run given `env: {}`) never writes into the working
- * directory: it gets `claude-mock-home/.claude` in the temp folder.
+ * The fake's own state folder: `CLAUDE_MOCK_STATE_DIR`; else `$XDG_STATE_HOME/claude-mock`
+ * (when `XDG_STATE_HOME` is an absolute path); else `~/.local/state/claude-mock`; else, with
+ * no `HOME`, `%LOCALAPPDATA%/claude-mock`; else `claude-mock-state` in the temp folder (an
+ * in-process run given `env: {}` never writes into the working directory).
  */
-export function configDir(env: Record<string, string | undefined>): string {
-  if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
-  if (env.HOME) return `${env.HOME}/.claude`;
-  const tmp = (env.TMPDIR || "/tmp").replace(/\/+$/, "");
-  return `${tmp}/claude-mock-home/.claude`;
+export function mockStateHome(env: Record<string, string | undefined>): string {
+  const trim = (path: string) => path.replace(/[\\/]+$/, "");
+  if (env.CLAUDE_MOCK_STATE_DIR) return env.CLAUDE_MOCK_STATE_DIR;
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg && (xdg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(xdg))) {
+    return `${trim(xdg)}/claude-mock`;
+  }
+  if (env.HOME) return `${trim(env.HOME)}/.local/state/claude-mock`;
+  if (env.LOCALAPPDATA) return `${trim(env.LOCALAPPDATA)}/claude-mock`;
+  return `${trim(env.TMPDIR || env.TEMP || "/tmp")}/claude-mock-state`;
 }
 
-/** The fake's state folder: `CLAUDE_MOCK_STATE_DIR`, else `claude-mock/` in the config folder. */
+/**
+ * The config folder the transcripts go into: `CLAUDE_CONFIG_DIR` when it names one (as the
+ * real CLI), else the fake's own state folder ({@linkcode mockStateHome}), never `~/.claude`.
+ */
+export function configDir(env: Record<string, string | undefined>): string {
+  return env.CLAUDE_CONFIG_DIR || mockStateHome(env);
+}
+
+/**
+ * The folder of the invocation counter: `CLAUDE_MOCK_STATE_DIR`; else `claude-mock/` in a
+ * `CLAUDE_CONFIG_DIR` (each config folder counts its own runs); else the fake's own state
+ * folder.
+ */
 export function stateDir(env: Record<string, string | undefined>): string {
-  return env.CLAUDE_MOCK_STATE_DIR ?? `${configDir(env)}/claude-mock`;
+  if (env.CLAUDE_MOCK_STATE_DIR) return env.CLAUDE_MOCK_STATE_DIR;
+  return env.CLAUDE_CONFIG_DIR ? `${env.CLAUDE_CONFIG_DIR}/claude-mock` : mockStateHome(env);
 }
 
 /**

@@ -1,13 +1,32 @@
 import assert from "node:assert/strict";
-import { configDir, nextInvocation, stateDir } from "./cli_state.ts";
+import { configDir, mockStateHome, nextInvocation, stateDir } from "./cli_state.ts";
 
-Deno.test("configDir: CLAUDE_CONFIG_DIR, else ~/.claude, else the temp folder, never the cwd", () => {
+Deno.test("configDir: CLAUDE_CONFIG_DIR, else the fake's own state folder: never ~/.claude, never the cwd", () => {
   assert.equal(configDir({ CLAUDE_CONFIG_DIR: "/c", HOME: "/h" }), "/c");
-  assert.equal(configDir({ HOME: "/home/u" }), "/home/u/.claude");
-  assert.equal(configDir({ TMPDIR: "/var/tmp/" }), "/var/tmp/claude-mock-home/.claude");
-  assert.equal(configDir({}), "/tmp/claude-mock-home/.claude");
-  assert.equal(stateDir({}), "/tmp/claude-mock-home/.claude/claude-mock");
-  assert.equal(stateDir({ CLAUDE_MOCK_STATE_DIR: "/s" }), "/s");
+  assert.equal(configDir({ HOME: "/home/u" }), "/home/u/.local/state/claude-mock");
+  assert.equal(
+    configDir({ HOME: "/home/u/", XDG_STATE_HOME: "/x/state/" }),
+    "/x/state/claude-mock",
+  );
+  assert.equal(
+    configDir({ HOME: "/home/u", XDG_STATE_HOME: "rel" }),
+    "/home/u/.local/state/claude-mock",
+  );
+  assert.equal(configDir({ HOME: "/home/u", CLAUDE_MOCK_STATE_DIR: "/s" }), "/s");
+  assert.equal(
+    configDir({ LOCALAPPDATA: "C:\\Users\\u\\AppData\\Local" }),
+    "C:\\Users\\u\\AppData\\Local/claude-mock",
+  );
+  assert.equal(configDir({ TMPDIR: "/var/tmp/" }), "/var/tmp/claude-mock-state");
+  assert.equal(configDir({}), "/tmp/claude-mock-state");
+  assert.equal(mockStateHome({ HOME: "/home/u" }), "/home/u/.local/state/claude-mock");
+});
+
+Deno.test("stateDir: CLAUDE_MOCK_STATE_DIR, else inside CLAUDE_CONFIG_DIR, else the fake's own folder", () => {
+  assert.equal(stateDir({ CLAUDE_MOCK_STATE_DIR: "/s", CLAUDE_CONFIG_DIR: "/c" }), "/s");
+  assert.equal(stateDir({ CLAUDE_CONFIG_DIR: "/c", HOME: "/h" }), "/c/claude-mock");
+  assert.equal(stateDir({ HOME: "/h" }), "/h/.local/state/claude-mock");
+  assert.equal(stateDir({}), "/tmp/claude-mock-state");
 });
 
 Deno.test("nextInvocation: 1, 2, 3 … in a fresh folder, after many runs, and when runs overlap", async () => {

@@ -11,21 +11,24 @@ import { loadTape } from "../cassette/load_tape.ts";
 import type { Tape, TapeDirection } from "../cassette/tape.ts";
 import { denoTypeChecker } from "./_deno_check.ts";
 import { fileTime, readDir, readText, writeWhole } from "./_fs.ts";
+import { onDeno } from "./_host.ts";
+import { projectTypescript, tscTypeChecker } from "./_tsc_check.ts";
 import type { CliIO } from "./run_cli.ts";
 
 /** The usage text of `drift`. */
 const DRIFT_USAGE: string = `Usage: claude-mock drift [options] <tape or folder>...
 
 Type-checks every CLI->SDK frame of the tapes against the installed Agent SDK's types
-(deno check on generated TypeScript) and prints each frame that does not fit: tape:line,
-frame kind, what drifted. A folder means its *.jsonl tapes (not *.messages.jsonl).
+(generated TypeScript, checked by deno check on Deno; on Node by the project's TypeScript,
+else by deno from PATH) and prints each frame that does not fit: tape:line, frame kind, what
+drifted. A folder means its *.jsonl tapes (not *.messages.jsonl).
 Exit 0 when nothing new drifted, 1 on drift, 2 for no tapes, a bad command line, or a check
 that could not run.
   --baseline <file>      known findings (JSON) that do not fail the run
   --update-baseline      write the current findings to the --baseline file, exit 0
   --sdk <specifier>      where the SDK's types come from (default: @anthropic-ai/claude-agent-sdk,
-                         resolved by the deno.json of the working directory)
-  --config <deno.json>   the config deno check resolves the SDK with
+                         resolved from the working directory)
+  --config <deno.json>   the config deno check resolves the SDK with (deno check only)
   --both-directions      check SDK->CLI frames too
   -v, --verbose          print known findings too
   -h, --help             this text
@@ -188,8 +191,37 @@ const line = (f: DriftFinding) =>
 
 /** Options of {@linkcode driftCommand} beyond the command line (for tests). */
 export interface DriftCommandOptions {
-  /** The type checker; default `deno check` in the working directory. */
+  /**
+   * The type checker; default `deno check` in the working directory on Deno, and on Node the
+   * project's TypeScript, else `deno` from `PATH`.
+   */
   typeCheck?: TypeChecker;
+  /** The `PATH` to look for `deno` in on Node (default the process's). */
+  path?: string;
+}
+
+/** Whether an executable `deno` is in one of `path`'s folders. */
+async function denoOnPath(path: string): Promise<boolean> {
+  for (const dir of path.split(":").filter((d) => d !== "")) {
+    if (await fileTime(`${dir}/deno`) !== undefined) return true;
+  }
+  return false;
+}
+
+/** The type checker a run uses when none is given (see {@linkcode DriftCommandOptions}). */
+async function defaultTypeChecker(
+  cwd: string,
+  config: string | undefined,
+  path: string,
+): Promise<TypeChecker> {
+  const deno = () => denoTypeChecker({ cwd, ...(config !== undefined ? { config } : {}) });
+  if (onDeno) return deno();
+  const ts = await projectTypescript(cwd);
+  if (ts) return tscTypeChecker(ts, cwd);
+  if (await denoOnPath(path)) return deno();
+  throw new Error(
+    `no type checker: drift checks the tapes against the SDK's types with the project's TypeScript or with deno, and found neither (typescript resolved from ${cwd}, deno on PATH); install TypeScript in the project (npm install --save-dev typescript) or put deno on PATH`,
+  );
 }
 
 /**
@@ -277,10 +309,11 @@ export async function driftCommand(
         known = await readBaseline(baseline);
       }
       const typeCheck = options.typeCheck ??
-        denoTypeChecker({
-          cwd: io.cwd,
-          ...(args.config !== undefined ? { config: resolve(args.config, io.cwd) } : {}),
-        });
+        await defaultTypeChecker(
+          io.cwd,
+          args.config !== undefined ? resolve(args.config, io.cwd) : undefined,
+          options.path ?? io.env.PATH ?? "",
+        );
       const order = new Map(files.map((file, i) => [file, i]));
       findings = [
         ...broken,

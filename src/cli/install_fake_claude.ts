@@ -95,9 +95,10 @@ export async function installFakeClaude(
 }
 
 /**
- * The runtime's arguments that run the fake binary: on Deno the bundle (one module to load
- * instead of ~120: most of the binary's start-up), or the `cli` entry where there is no
- * `dist/` (the npm package run by Deno); on Node, `bin.js`.
+ * The runtime's arguments that run the fake binary: a bundle (one module to load instead of
+ * ~120: most of the binary's start-up), on Deno `dist/bin.js` with its flags, on Node the npm
+ * package's bin (`dist/node/claude-mock.cjs`); where there is none, the `cli` entry on Deno,
+ * `bin.js` beside this module on Node.
  */
 async function runArgs(): Promise<string[]> {
   const local = (url: URL) =>
@@ -118,6 +119,9 @@ async function runArgs(): Promise<string[]> {
       local(new URL(`../../cli${ext}`, import.meta.url)),
     ];
   }
+  // the npm package's bin: the bundle for Node (scripts/node_bin.ts)
+  const nodeBin = new URL("../../dist/node/claude-mock.cjs", import.meta.url);
+  if ((await fileTime(local(nodeBin))) !== undefined) return [local(nodeBin)];
   return [local(new URL(`./bin${ext}`, import.meta.url))];
 }
 

@@ -3,12 +3,14 @@
  * in, an exit code out. Print mode (`-p`) renders the engine's frames as `text`, `json` or
  * `stream-json`; `--input-format stream-json` runs the full control protocol on stdio for the
  * SDK's `pathToClaudeCodeExecutable`. The refusals, messages and exit codes are the real
- * CLI 2.1.328's (`../shared/CLI.md` and the binary itself).
+ * CLI 2.1.328's (recorded from the real binary).
  *
  * @module
  */
 
 import { userPrompt } from "../builders/user.ts";
+import { NEWEST_CLI_VERSION, resolveCliVersion } from "../builders/cli_versions.ts";
+import { findInstalledSdk } from "../adapters/installed_sdk.ts";
 import { any } from "../scenario/matcher.ts";
 import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/named_failures.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -63,8 +65,13 @@ export interface CliIO {
   signal?: AbortSignal;
 }
 
-/** The version the fake claims (`CLAUDE_MOCK_VERSION` overrides it). */
-export const CLAIMED_VERSION = "2.1.328";
+/**
+ * The version the fake claims when nothing says which CLI to impersonate: the newest the
+ * recordings cover. `CLAUDE_MOCK_VERSION` overrides it; an SDK that runs the fake sets
+ * `CLAUDE_AGENT_SDK_VERSION` and gets the CLI it bundles; run by hand in a project with the
+ * SDK installed, the fake claims that SDK's CLI (its `manifest.json`).
+ */
+export const CLAIMED_VERSION: string = NEWEST_CLI_VERSION;
 
 /** The default answer of the default scenario (the real CLI's, as recorded for `-p hello`). */
 export const DEFAULT_REPLY = "Hello! How can I help?";
@@ -91,7 +98,7 @@ const encoder = new TextEncoder();
  *   stdout: sink(),
  *   stderr: sink(),
  * });
- * console.log(code, out.join("")); // 0 2.1.328 (Claude Code)
+ * console.log(code, out.join("")); // 0 2.1.332 (Claude Code)
  * ```
  */
 export async function runCli(io: CliIO): Promise<number> {
@@ -150,7 +157,7 @@ export interface CliProcess extends Omit<CliIO, "stdin" | "stdout" | "stderr" | 
  *     writeErr: () => Promise.resolve(),
  *   },
  * });
- * console.log(code, out); // 0 2.1.328 (Claude Code)
+ * console.log(code, out); // 0 2.1.332 (Claude Code)
  * ```
  */
 export async function runCliProcess(io: CliProcess): Promise<number> {
@@ -184,10 +191,10 @@ async function run(io: CliProcess): Promise<number> {
     const v = parsed.options.get(name);
     return typeof v === "string" ? v : undefined;
   };
+  const installedSdk = () => findInstalledSdk(io.cwd);
   if (has("--version")) {
-    await stdio.write(
-      encoder.encode(`${io.env.CLAUDE_MOCK_VERSION ?? CLAIMED_VERSION} (Claude Code)\n`),
-    );
+    const { cli } = resolveCliVersion({ env: io.env, installedSdk });
+    await stdio.write(encoder.encode(`${cli.version} (Claude Code)\n`));
     return 0;
   }
   if (has("--help")) {
@@ -256,6 +263,8 @@ async function run(io: CliProcess): Promise<number> {
   }, {
     args,
     env: io.env,
+    installedSdk,
+    stderr: (text) => void stdio.writeErr(encoder.encode(text)).catch(() => {}),
     invocation,
     ...sessionOptions(io.env, scenario, invocation),
     ...liveOption(io, scenario, cwd),

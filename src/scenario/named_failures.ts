@@ -41,6 +41,19 @@ export interface FailureTextContext {
   gateway: string;
   /** `API_TIMEOUT_MS` (default 600000). */
   apiTimeoutMs: number;
+  /** How many times the CLI retried before it gave up. */
+  retried: number;
+  /** Whether `IS_SANDBOX=1`: the CLI then words a repeated 529 as a single one. */
+  sandbox: boolean;
+  /**
+   * How the CLI words a broken stream whose non-streaming fallback is no message either
+   * (`CliVersionFacts.unusableFallback`).
+   */
+  unusableFallback: "parse_error" | "malformed_response";
+  /** The failed streaming request's id (the `request-id` its response carried). */
+  requestId: string;
+  /** Milliseconds from the request to the stream's first event (the session's timing). */
+  firstEventMs: number;
 }
 
 /** How one named failure goes, as recorded. */
@@ -72,8 +85,19 @@ export interface FailureSpec {
   waits?: "apiTimeout" | "streamIdle";
   /** The turn goes on after the failure: the exchange's next message answers. */
   recovers?: true;
+  /** What the CLI writes to stderr as it meets the failure (failures/malformed_stream). */
+  stderr?: string;
 }
 
+/** A 529 after retries, outside a sandbox (print records; v3xx failures/*_nosandbox). */
+const REPEATED_529 = (c: FailureTextContext) =>
+  `API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
+/**
+ * CLI 2.1.332's words for a broken stream whose non-streaming fallback (the recordings': 200,
+ * application/json, chunked, no request-id) was not a message either (failures/v332_*).
+ */
+const MALFORMED_RESPONSE = (c: FailureTextContext, failure: string, events: number) =>
+  `API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or gateway intercepting the request. Response: content-type json, body is not valid JSON, size unknown, request-id absent, intermediary headers transfer-encoding. This was the non-streaming retry of streaming request ${c.requestId}, which failed with: ${failure}; ${events} stream events received, first after ${c.firstEventMs} ms, none in the final 0 ms.`;
 const SERVER_SIDE = (status: number, c: FailureTextContext) =>
   `API Error: ${status} ${c.message}. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
 const RESET =
@@ -98,7 +122,10 @@ const CONNECTION_RESET: FailureSpec = {
 const STREAM_CUT: FailureSpec = {
   status: null,
   defaultMessage: "",
-  text: () => "API Error: JSON Parse error: Unterminated string",
+  text: (c) =>
+    c.unusableFallback === "malformed_response"
+      ? MALFORMED_RESPONSE(c, "stream_truncated, StreamTruncatedError, StreamTruncated", 3)
+      : "API Error: JSON Parse error: Unterminated string",
   error: "unknown",
   retries: 1,
   retryError: "unknown",
@@ -107,8 +134,13 @@ const STREAM_CUT: FailureSpec = {
 /** A non-JSON `data:` line (failures/malformed_stream). */
 const MALFORMED_STREAM: FailureSpec = {
   status: null,
+  stderr:
+    'Could not parse message into JSON: {this is not json\nFrom chunk: [ "event: content_block_delta", "data: {this is not json" ]\n',
   defaultMessage: "",
-  text: () => 'API Error: JSON Parse error: Unexpected identifier "this"',
+  text: (c) =>
+    c.unusableFallback === "malformed_response"
+      ? MALFORMED_RESPONSE(c, "other, SyntaxError", 2)
+      : 'API Error: JSON Parse error: Unexpected identifier "this"',
   error: "unknown",
   billed: BAD_LINE_STREAM,
 };
@@ -146,7 +178,7 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
     status: 529,
     errorType: "overloaded_error",
     defaultMessage: "Overloaded",
-    text: (c) => SERVER_SIDE(529, c),
+    text: (c) => c.retried > 0 && !c.sandbox ? REPEATED_529(c) : SERVER_SIDE(529, c),
     error: "server_error",
     retries: "all",
     retryError: "overloaded",

@@ -81,6 +81,13 @@ export interface Scenario {
   /** What a `/compact` prompt does (the real CLI compacts the conversation locally). */
   compact?: CompactOptions;
   /**
+   * The session's skills (and custom commands) by name: a prompt `/name …` loads one, and
+   * the CLI runs the inline shell commands of its text (`!`cmd``) first, asking the client's
+   * `PreSkillShellCommand` hooks about each (CLI 2.1.332 and later). The model's reply comes
+   * from the exchange that matches the prompt, as for any prompt.
+   */
+  skills?: Record<string, SkillSpec>;
+  /**
    * The fake binary's live mode: allowed tool uses really run in the working directory
    * (`true`: Read, Write, Edit, Bash, Glob and Grep; or the names of those to run).
    */
@@ -97,6 +104,14 @@ export interface Scenario {
    * subtype.
    */
   answers?: readonly RecordedAnswer[];
+}
+
+/** A skill of {@linkcode Scenario.skills}. */
+export interface SkillSpec {
+  /** The inline shell commands its text holds (`!`cmd``), in order. */
+  shell?: string[];
+  /** Where it was defined (`command_source` of the hook input; default `projectSettings`). */
+  source?: string;
 }
 
 /**

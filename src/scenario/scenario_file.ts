@@ -400,6 +400,8 @@ export interface ScenarioFile {
   model?: string;
   /** Models `set_model` accepts besides the built-in aliases. */
   models?: string[];
+  /** Skills by name: their inline shell commands (see `Scenario.skills`). */
+  skills?: Record<string, { shell?: string[]; source?: string }>;
   /** The session id. */
   sessionId?: string;
   /** The working directory frames report. */

@@ -131,6 +131,7 @@ const FILE_KEYS = {
   partialMessages: true,
   model: true,
   models: true,
+  skills: true,
   sessionId: true,
   cwd: true,
   tools: true,

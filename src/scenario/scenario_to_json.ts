@@ -82,6 +82,7 @@ const OPTION_KEYS = [
   "answers",
   "model",
   "models",
+  "skills",
   "sessionId",
   "cwd",
   "tools",

@@ -25,7 +25,7 @@ import {
   sourceSuffix,
   STEPS,
 } from "./_checks.ts";
-import type { CompactOptions, Exchange, Scenario } from "./scenario.ts";
+import type { CompactOptions, Exchange, Scenario, SkillSpec } from "./scenario.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 import type { ValidateScenarioOptions } from "./validate_scenario_options.ts";
 import { checkCrashPlacement, checkCrashPoint } from "./_crash_checks.ts";
@@ -119,6 +119,17 @@ export function validateScenario(
   if (s.tools !== undefined) c.stringList(s.tools, "tools", "tool names");
   if (s.permissions !== undefined) c.permissions(s.permissions, "permissions");
   if (s.models !== undefined) c.stringList(s.models, "models", "model names");
+  if (s.skills !== undefined) {
+    const skills = c.object(s.skills, "skills", "an object of skills by name");
+    for (const [name, skill] of Object.entries(skills)) {
+      const spec = c.object(skill, `skills.${name}`, "an object (shell, source)");
+      c.knownKeys(spec, `skills.${name}`, SKILL_KEYS, "a skill field");
+      if (spec.shell !== undefined) {
+        c.stringList(spec.shell, `skills.${name}.shell`, "shell commands");
+      }
+      if (spec.source !== undefined) c.string(spec.source, `skills.${name}.source`, true);
+    }
+  }
   if (s.live !== undefined && typeof s.live !== "boolean") {
     c.stringList(s.live, "live", "tool names (or true)");
   }
@@ -181,10 +192,13 @@ const SCENARIO_KEYS = {
   permissions: true,
   models: true,
   compact: true,
+  skills: true,
   live: true,
   verbatim: true,
   answers: true,
 } as const satisfies Record<keyof Scenario, true>;
+
+const SKILL_KEYS = { shell: true, source: true } as const satisfies Record<keyof SkillSpec, true>;
 
 const COMPACT_KEYS = {
   summary: true,

@@ -32,6 +32,11 @@ export interface CliFlags {
   jsonSchema?: unknown;
   /** `--permission-prompts`: `none` denies what would be asked, whoever could answer. */
   permissionPrompts?: string;
+  /**
+   * `--dangerously-skip-permissions` or `--allow-dangerously-skip-permissions`: the session
+   * may switch to `bypassPermissions` later.
+   */
+  bypassAvailable?: boolean;
   /** `--effort`: the effort level hooks are told (default `medium`). */
   effort?: string;
   /** `--session-id`. */
@@ -83,6 +88,9 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
     if (name === "include-partial-messages") flags.includePartialMessages = true;
     else if (name === "fork-session") flags.forkSession = true;
+    else if (
+      name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"
+    ) flags.bypassAvailable = true;
     else if (VALUE_FLAGS.has(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) continue;

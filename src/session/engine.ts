@@ -8,6 +8,8 @@
 
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
+import { resolveModel } from "../builders/inventory.ts";
+import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
 import type { ToolCall } from "../builders/tools.ts";
 import { Pcg32 } from "../random/pcg32.ts";
@@ -31,6 +33,7 @@ import { registerEngine } from "./scenario_progress.ts";
 import { Outbox, type Outgoing } from "./outbox.ts";
 import { sessionEnded, type TurnState } from "./turn_state.ts";
 import { UsageLedger } from "./usage_ledger.ts";
+import { ContextTally } from "./context_tally.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
 
 /** How a session's process ended. */
@@ -51,6 +54,12 @@ export interface EngineOptions {
   flags: CliFlags;
   /** The environment the client spawned the process with. */
   env: Record<string, string | undefined>;
+  /** The CLI version to impersonate (`SessionOptions.cliVersion`). */
+  cliVersion?: string;
+  /** Where stderr goes (`SessionOptions.stderr`). */
+  stderr?: (text: string) => void;
+  /** The installed Agent SDK (`SessionOptions.installedSdk`). */
+  installedSdk?: ResolveCliVersionOptions["installedSdk"];
   /** The write log the session exposes. */
   writes: WriteLog;
   /** The clock option. */
@@ -105,6 +114,8 @@ export class Engine {
   readonly runTool?: ToolRunner;
   /** The session clock. */
   readonly clock: Clock;
+  /** When the process started, on the session clock. */
+  readonly startedAt: number;
   /** Ids, session id, model, permission mode, cwd, time. */
   readonly ctx: BuildContext;
   /** The session's timing profile. */
@@ -117,6 +128,8 @@ export class Engine {
   readonly control: ControlChannel;
   /** Usage and cost, as running totals. */
   readonly ledger: UsageLedger = new UsageLedger();
+  /** The conversation's size in context, block by block. */
+  readonly context: ContextTally = new ContextTally();
   /** Which exchange answers a message. */
   readonly picker: ExchangePicker;
   /** Everything the client wrote. */
@@ -191,6 +204,7 @@ export class Engine {
   #head = 0;
   #running = false;
   #ready: Promise<void> = Promise.resolve();
+  #stderr?: (text: string) => void;
 
   /** Builds the state; `start` begins reading input. */
   constructor(options: EngineOptions) {
@@ -199,6 +213,7 @@ export class Engine {
     this.scenario = scenario;
     this.flags = flags;
     this.env = options.env;
+    this.#stderr = options.stderr;
     this.runTool = options.runTool;
     this.writes = options.writes;
     this.clock = options.clock === "system"
@@ -206,6 +221,7 @@ export class Engine {
       : options.clock === "virtual" || options.clock === undefined
       ? new VirtualClock()
       : options.clock;
+    this.startedAt = this.clock.now();
     const seed = options.seed ?? scenario.seed ?? defaults.seed;
     this.profile = timingProfile(options.timing ?? scenario.timing ?? defaults.timing);
     this.speed = options.speedFactor ?? scenario.speedFactor ?? defaults.speedFactor;
@@ -224,6 +240,16 @@ export class Engine {
         `Cannot start a session: 'controlTimeoutMs' must be a number of ms from 1 to 2147483647, got ${controlTimeoutMs}`,
       );
     }
+    let cli;
+    try {
+      cli = resolveCliVersion({
+        version: options.cliVersion,
+        env: options.env,
+        installedSdk: options.installedSdk,
+      }).cli;
+    } catch (error) {
+      throw new TypeError(`Cannot start a session: ${(error as Error).message}`);
+    }
     let pcg: Pcg32;
     try {
       pcg = new Pcg32(seed);
@@ -241,10 +267,11 @@ export class Engine {
         (flags.resume !== undefined && UUID.test(flags.resume) && !flags.forkSession
           ? flags.resume
           : undefined),
-      model: scenario.model ?? flags.model ?? DEFAULT_MODEL,
+      model: scenario.model ?? flags.model ?? settingsModel(flags.settings) ?? DEFAULT_MODEL,
       permissionMode: flags.permissionMode ?? "default",
       cwd: scenario.cwd,
       clock: this.clock,
+      cliVersion: cli,
     });
     this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
     this.outbox = new Outbox({
@@ -345,6 +372,7 @@ export class Engine {
     const watch = this.crashes;
     const before = watch?.before(item.frame, this.turn);
     if (before !== undefined) return this.crash(before);
+    this.context.observe(item.frame);
     const sent = this.outbox.send(item);
     const after = watch?.after(item.frame, this.turn, this.outbox.count);
     if (after !== undefined) {
@@ -362,6 +390,11 @@ export class Engine {
     return this.shutdown({ code, signal: null }, true).then(() => {
       throw sessionEnded();
     });
+  }
+
+  /** Writes `text` to the process's stderr (nowhere unless the host gave a sink). */
+  stderr(text: string): void {
+    this.#stderr?.(text);
   }
 
   /** A warning (an unmatched prompt under `"warn"`): kept, and written to stderr. */
@@ -410,6 +443,7 @@ export class Engine {
   #dispatch(frame: Frame, session: unknown): void {
     switch (frame.type) {
       case "user":
+        this.context.prompt((frame as UserFrame).message?.content);
         this.#queue.push(frame as UserFrame);
         this.#pump();
         break;
@@ -446,5 +480,16 @@ export class Engine {
       const code = this.scenario.exitCode ?? (this.lastResultError ? 1 : 0);
       await this.shutdown({ code, signal: null }, true);
     }
+  }
+}
+
+/** The model a `--settings` JSON names (its alias resolved), as the real CLI applies it. */
+function settingsModel(settings: string | undefined): string | undefined {
+  if (!settings || !settings.trim().startsWith("{")) return undefined;
+  try {
+    const model = (JSON.parse(settings) as { model?: unknown }).model;
+    return typeof model === "string" && model !== "" ? resolveModel(model) ?? model : undefined;
+  } catch {
+    return undefined;
   }
 }

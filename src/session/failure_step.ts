@@ -60,6 +60,7 @@ export async function runFailure(
   const sleep = (ms: number) =>
     engine.clock.sleep(ms * engine.speed, { signal: turn.abort.signal });
   for (let attempt = 1; attempt <= retries + 1; attempt++) {
+    if (spec.stderr !== undefined) engine.stderr(spec.stderr);
     if (spec.waits === "apiTimeout") await sleep(apiTimeoutMs);
     if (spec.waits === "streamIdle") {
       // as recorded: the idle watchdog ends the stream and one silent streaming retry, then
@@ -99,6 +100,18 @@ export async function runFailure(
     message: step.message ?? spec.defaultMessage,
     gateway: gatewayOf(env.ANTHROPIC_BASE_URL),
     apiTimeoutMs,
+    retried: retries,
+    sandbox: env.IS_SANDBOX === "1",
+    unusableFallback: ctx.cli.facts.unusableFallback,
+    // the failed stream's request id: the same for the same failure in the same turn
+    get requestId() {
+      const ids = new Pcg32(fnv1a(`${step.name}|${turn.index}`));
+      const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+      let id = "req_01";
+      for (let i = 0; i < 24; i++) id += chars[Math.floor(ids.nextFloat() * chars.length)];
+      return id;
+    },
+    firstEventMs: 0,
   });
   await engine.send({
     frame: apiFailureMessage(ctx, {

@@ -84,3 +84,75 @@ export function mcpConfigHas(configs: readonly string[] | undefined, server: str
   }
   return false;
 }
+
+/** An MCP server the CLI runs itself: configured by `--mcp-config` or in `initialize`. */
+export interface ExternalMcpServer {
+  /** The server name. */
+  name: string;
+  /** Its configuration (`type`, `command`, `args`, `env`, `url`, ...). */
+  config: Record<string, unknown>;
+}
+
+/**
+ * The MCP servers the CLI runs itself, in order: those of `--mcp-config` (JSON values; a
+ * file path is not read), then those the SDK delivered in `initialize` (`mcpServersDelivery:
+ * "initialize"`). In-process (`type: "sdk"`) servers are the SDK's, not listed here.
+ */
+export function externalMcpServers(
+  configs: readonly string[] | undefined,
+  initialize: Record<string, unknown> | undefined,
+): ExternalMcpServer[] {
+  const out: ExternalMcpServer[] = [];
+  const add = (servers: unknown) => {
+    if (!isObject(servers)) return;
+    for (const [name, config] of Object.entries(servers)) {
+      if (!isObject(config) || config.type === "sdk" || out.some((s) => s.name === name)) continue;
+      out.push({ name, config });
+    }
+  };
+  for (const config of configs ?? []) {
+    if (!config.trim().startsWith("{")) continue;
+    try {
+      add((JSON.parse(config) as { mcpServers?: unknown }).mcpServers);
+    } catch {
+      // not JSON: configures nothing here
+    }
+  }
+  add(initialize?.mcpServers);
+  return out;
+}
+
+/** Whether the CLI runs MCP server `server` itself (`--mcp-config` or `initialize`). */
+export function hasExternalMcpServer(
+  configs: readonly string[] | undefined,
+  initialize: Record<string, unknown> | undefined,
+  server: string,
+): boolean {
+  if (mcpConfigHas(configs, server)) return true;
+  const servers = initialize?.mcpServers;
+  return isObject(servers) && isObject(servers[server]) && servers[server].type !== "sdk";
+}
+
+/**
+ * The SDK's in-process MCP tools, as `get_context_usage` and `mcp_status` list them: the
+ * full name, the server, the tool's own name, and whether it is always loaded
+ * (`_meta["anthropic/alwaysLoad"]`; others are deferred).
+ */
+export function mcpToolEntries(
+  initialize: Record<string, unknown> | undefined,
+): Array<{ name: string; serverName: string; tool: string; isLoaded: boolean }> {
+  const out: Array<{ name: string; serverName: string; tool: string; isLoaded: boolean }> = [];
+  for (const server of sdkMcpServers(initialize)) {
+    for (const tool of toolsOf(initialize, server)) {
+      if (!isObject(tool) || typeof tool.name !== "string") continue;
+      const meta = isObject(tool._meta) ? tool._meta : {};
+      out.push({
+        name: `mcp__${server}__${tool.name}`,
+        serverName: server,
+        tool: tool.name,
+        isLoaded: meta["anthropic/alwaysLoad"] === true,
+      });
+    }
+  }
+  return out;
+}

@@ -18,7 +18,7 @@ import {
   type StreamEventsOptions,
   thinkingTokenFrames,
 } from "../builders/stream_events.ts";
-import { apiRetry, systemStatus } from "../builders/system.ts";
+import { apiRetry, sessionStateChanged, systemStatus } from "../builders/system.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import { toolResult } from "../builders/user.ts";
 import {
@@ -86,6 +86,16 @@ export async function sendMaxBudget(engine: Engine, turn: TurnState): Promise<vo
   turn.stopped = true;
 }
 
+/** Tools the real CLI runs next to each other, and starts while their message streams. */
+const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
+
+/** Whether `frame` is the `content_block_stop` of block `index`. */
+function isBlockStop(frame: Frame, index: number): boolean {
+  if (frame.type !== "stream_event") return false;
+  const event = frame.event as { type?: string; index?: number };
+  return event.type === "content_block_stop" && event.index === index;
+}
+
 /** Runs a message step. */
 export async function runMessage(
   engine: Engine,
@@ -137,54 +147,98 @@ export async function runMessage(
     return step.delay ?? engine.delayFor(frame, turn);
   };
   const partial = engine.partial() && !fallback;
+  (turn.messageIds ??= []).push(frames[0].message.id);
   const sequence: Iterable<Frame> = partial
     ? streamEvents(ctx, frames, { outputTokens, ...chunking(step, blocks) })
-    : withThinkingTokens(ctx, frames);
+    : withThinkingTokens(ctx, frames, chunking(step, blocks));
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
   const authorized: Array<{ call: ScriptedToolCall; decision?: ToolDecision }> = [];
   const streamed: ScriptedToolCall[] = [];
-  for (const frame of sequence) {
-    if (turn.abort.aborted) throw turn.abort.reason;
-    if (streamed.length > 0 && isMessageStop(frame)) {
-      // As the real CLI with partial messages (r2_running_partial): a streamed message's
-      // tools are checked after its message_delta, and message_stop follows the first
-      // permission answer, before `running`.
-      let stopped = false;
-      turn.beforeRunning = async () => {
-        stopped = true;
-        await engine.send({ frame, delay: 0 });
-        trackProgress(progress, frame);
-      };
-      for (const scripted of streamed) {
-        authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
+  // As the real CLI runs a message's tools while it still streams (v*_conc_*): a tool starts
+  // (hooks, permission) as soon as its block is complete when it may run next to what runs
+  // already: a concurrency-safe tool (Read, Glob, Grep) after only such tools, asked before
+  // its block's end; a first tool of another kind after its block's end (with the message's
+  // end when it is the last block). Any other waits for the tools before it to finish.
+  // `running` follows the message's end, once for each tool asked meanwhile.
+  const toolIds = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+  let onlySafe = true; // every tool so far is concurrency-safe and started
+  let head: { call: ScriptedToolCall; index: number; armed?: true } | undefined;
+  turn.heldRunning = 0;
+  const start = async (scripted: ScriptedToolCall) => {
+    authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
+  };
+  try {
+    for (const frame of sequence) {
+      if (turn.abort.aborted) throw turn.abort.reason;
+      if (streamed.length > 0 && isMessageStop(frame)) {
+        // As the real CLI with partial messages (r2_running_partial): a streamed message's
+        // last tool is checked after its message_delta, and message_stop follows the first
+        // permission answer, before `running`.
+        let stopped = false;
+        turn.beforeRunning = async () => {
+          stopped = true;
+          await engine.send({ frame, delay: 0 });
+          trackProgress(progress, frame);
+        };
+        for (const scripted of streamed.splice(0)) await start(scripted);
+        turn.beforeRunning = undefined;
+        if (stopped) continue;
       }
-      turn.beforeRunning = undefined;
-      if (stopped) continue;
-    }
-    await engine.send({ frame, delay: delayOnce(frame) });
-    trackProgress(progress, frame);
-    if (frame.type !== "assistant") continue;
-    const block = (frame as AssistantFrame).message.content[0];
-    if (block?.type !== "tool_use") continue;
-    const scripted = calls.get(block.id);
-    if (!scripted) continue;
-    const missing = unavailableTool(engine, block.name);
-    if (missing !== undefined) {
-      // As the real CLI (r3_unknown_tools): a tool the session does not have fails at once,
-      // its result right after its own block, before the message's next block.
-      await sendUnavailable(engine, block.id, missing, turn);
-      continue;
-    }
-    if (partial) streamed.push(scripted);
-    else {
+      await engine.send({ frame, delay: delayOnce(frame) });
+      trackProgress(progress, frame);
+      // its check ends one event after its block's end (as recorded: the next block's start)
+      if (head?.armed) {
+        const { call } = head;
+        head = undefined;
+        await start(call);
+      } else if (head && isBlockStop(frame, head.index)) head.armed = true;
+      if (frame.type !== "assistant") continue;
+      const block = (frame as AssistantFrame).message.content[0];
+      if (block?.type !== "tool_use") continue;
+      const scripted = calls.get(block.id);
+      if (!scripted) continue;
+      const missing = unavailableTool(engine, block.name);
+      if (missing !== undefined) {
+        // As the real CLI (r3_unknown_tools): a tool the session does not have fails at once,
+        // its result right after its own block, before the message's next block.
+        await sendUnavailable(engine, block.id, missing, turn);
+        continue;
+      }
       // As the real CLI: a denial the rules alone decide goes out at once, right after the
-      // block (r3_deny_rules); hooks, asks and the modes are decided as the tool runs, in
-      // order, after the message's last block (r8_mode_*).
+      // block (r3_deny_rules).
       const early = immediateDenial(engine, scripted);
-      if (early) await sendDenial(engine, scripted, early, turn);
-      else authorized.push({ call: scripted });
+      if (early) {
+        await sendDenial(engine, scripted, early, turn);
+        continue;
+      }
+      const first = toolIds[0] === block.id;
+      const last = toolIds.at(-1) === block.id;
+      if (onlySafe && CONCURRENCY_SAFE.has(block.name)) {
+        await start(scripted);
+      } else if (first && !last) {
+        onlySafe = false;
+        if (partial) {
+          const index = blocks.findIndex((b) => b.type === "tool_use" && b.id === block.id);
+          head = { call: scripted, index };
+        } else await start(scripted);
+      } else if (first && partial) {
+        onlySafe = false;
+        streamed.push(scripted);
+      } else {
+        // waits for the tools before it: checked as it runs, after the message (r8_mode_*)
+        onlySafe = false;
+        authorized.push({ call: scripted });
+      }
+    }
+  } finally {
+    const held = turn.heldRunning;
+    turn.heldRunning = undefined;
+    if (!turn.abort.aborted) {
+      for (let i = 0; i < held; i++) {
+        await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
+      }
     }
   }
   turn.streaming = undefined;
@@ -195,9 +249,31 @@ export async function runMessage(
   turn.textOnly = calls.size === 0;
   // a reply that spent the budget: its tools do not run (r6_max_budget)
   if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
-  for (const { call: scripted, decision } of authorized) {
+  for (let i = 0; i < authorized.length; i++) {
     if (turn.abort.aborted) throw turn.abort.reason;
-    await runTool(engine, scripted, decision ?? await authorize(engine, scripted, turn), turn);
+    const { call: scripted, decision } = authorized[i];
+    const next = authorized[i + 1];
+    // a concurrency-safe tool waiting on this one starts as it ends: its quick check comes
+    // before this tool's result, `running` after it (v*_conc_bash_read_outside)
+    const early = next && !next.decision && CONCURRENCY_SAFE.has(next.call.block.name) &&
+      !CONCURRENCY_SAFE.has(scripted.block.name);
+    let held = 0;
+    await runTool(engine, scripted, decision ?? await authorize(engine, scripted, turn), turn, {
+      beforeResult: early
+        ? async () => {
+          turn.heldRunning = 0;
+          try {
+            next.decision = await authorize(engine, next.call, turn);
+          } finally {
+            held = turn.heldRunning ?? 0;
+            turn.heldRunning = undefined;
+          }
+        }
+        : undefined,
+    });
+    for (; held > 0; held--) {
+      await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
+    }
   }
   if (await settleStructuredOutput(engine, turn)) return;
   if (turn.hookStop && !turn.resultSent) {
@@ -270,6 +346,7 @@ async function runTool(
   scripted: ScriptedToolCall,
   decision: ToolDecision,
   turn: TurnState,
+  options: { beforeResult?: () => Promise<void> } = {},
 ): Promise<void> {
   const block = scripted.block;
   if (decision.kind === "unavailable") {
@@ -283,6 +360,7 @@ async function runTool(
     result,
     durationMs: Math.round(engine.clock.now() - started),
   }, turn);
+  await options.beforeResult?.();
   turn.userMessages++;
   await engine.send({
     frame: toolResult(engine.ctx, block.id, {
@@ -365,11 +443,18 @@ function chunking(
   return out;
 }
 
-/** Without partial messages the CLI still reports thinking estimates before a thinking block. */
-function* withThinkingTokens(ctx: BuildContext, frames: AssistantFrame[]): Generator<Frame> {
+/**
+ * Without partial messages the CLI still reports thinking estimates before a thinking block,
+ * one per delta the API sent (the message's chunking).
+ */
+function* withThinkingTokens(
+  ctx: BuildContext,
+  frames: AssistantFrame[],
+  chunks: Pick<StreamEventsOptions, "chunkSize" | "split">,
+): Generator<Frame> {
   for (const frame of frames) {
     const block = frame.message.content[0];
-    if (block?.type === "thinking") yield* thinkingTokenFrames(ctx, block.thinking);
+    if (block?.type === "thinking") yield* thinkingTokenFrames(ctx, block.thinking, chunks);
     yield frame;
   }
 }

@@ -101,3 +101,81 @@ export function assertProgress(
     } never used`;
   throw new AssertionError(`${head}:\n${problems.map((p) => `- ${p}`).join("\n")}`);
 }
+
+/** One run of a scenario (a process), for {@linkcode assertProgressAcross}. */
+export interface ScenarioRun {
+  /** The run's session. */
+  session: object;
+  /** Which run it is (1 for the first). */
+  invocation: number;
+}
+
+/**
+ * {@linkcode assertProgress} over several runs of one scenario (one per process, as the
+ * interception starts one per `query()`): with `finished`, each run must have finished;
+ * else each exchange must have answered in some run (an exchange scripted for an invocation
+ * counts in that run only, and is unused when that run never came).
+ */
+export function assertProgressAcross(
+  runs: readonly ScenarioRun[],
+  scenario: Scenario,
+  options: Omit<ProgressOptions, "invocation">,
+): void {
+  if (runs.length === 0) {
+    throw new AssertionError(
+      `${options.who}: no query ran, so no exchange was used (the code under test never called query())`,
+    );
+  }
+  if (runs.length === 1) {
+    return assertProgress(runs[0].session, scenario, { ...options, ...runs[0] });
+  }
+  if (options.finished) {
+    const failed: string[] = [];
+    runs.forEach((run, i) => {
+      try {
+        assertProgress(run.session, scenario, { ...options, invocation: run.invocation });
+      } catch (error) {
+        if (!(error instanceof AssertionError)) throw error;
+        const lines = error.message.split("\n").slice(1).map((l) => `  ${l}`);
+        failed.push(`query ${i + 1} of ${runs.length}:\n${lines.join("\n")}`);
+      }
+    });
+    if (failed.length === 0) return;
+    throw new AssertionError(
+      `${options.who}: the scenario did not finish in ${failed.length} of ${runs.length} queries:\n${
+        failed.join("\n")
+      }`,
+    );
+  }
+  const pickers = runs.map((run) =>
+    engines.get(run.session)?.picker ?? new ExchangePicker(scenario, run)
+  );
+  const prompts = pickers.flatMap((picker, run) =>
+    picker.prompts().map((prompt) => ({ ...prompt, run }))
+  );
+  const problems: string[] = [];
+  scenario.exchanges.forEach((exchange, i) => {
+    const used = pickers.some((picker) => picker.active(i) && picker.used(i) > 0);
+    if (used) return;
+    const picker = pickers.find((p) => p.active(i)) ?? pickers[0];
+    let line = picker.describeUse(i);
+    if (!pickers.some((p) => p.active(i))) line += `, which never ran (${runs.length} queries ran)`;
+    const near = closestPrompt(exchange.trigger, prompts.map((p) => p.text));
+    if (near) {
+      const prompt = prompts[near.index];
+      line += `; closest prompt: ${JSON.stringify(prompt.text)} (query ${prompt.run + 1}, turn ${
+        prompt.turn + 1
+      }, ${
+        prompt.index < 0 ? "which matched no exchange" : `answered by exchanges[${prompt.index}]`
+      })`;
+    }
+    problems.push(line);
+  });
+  if (problems.length === 0) return;
+  const total = scenario.exchanges.length;
+  throw new AssertionError(
+    `${options.who}: ${problems.length} of ${total} exchange${
+      total === 1 ? " was" : "s were"
+    } never used in ${runs.length} queries:\n${problems.map((p) => `- ${p}`).join("\n")}`,
+  );
+}

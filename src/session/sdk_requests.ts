@@ -1,8 +1,7 @@
 /**
  * The client's requests to the CLI, answered as the real CLI answers them: `initialize`,
  * `interrupt`, `set_model`, `set_permission_mode`, `set_max_thinking_tokens`, and the
- * read-only queries (`mcp_status`, `get_context_usage`, `get_settings`,
- * `get_session_cost`, `rewind_files`).
+ * read-only queries (`sdk_queries.ts`).
  *
  * @module
  */
@@ -12,11 +11,12 @@ import { initializeResponse } from "../builders/control.ts";
 import { resolveModel } from "../builders/inventory.ts";
 import { PERMISSION_MODES, type PermissionMode, systemStatus } from "../builders/system.ts";
 import { userText } from "../builders/user.ts";
-import { rulesFromSettings } from "../scenario/permission_rules.ts";
 import { isObject } from "../wire/frame.ts";
 import { AnswerThen, ControlError, type ControlHandler, EncodedAnswer } from "./control_channel.ts";
 import type { Engine } from "./engine.ts";
-import { mcpToolsOf, sdkMcpServers } from "./mcp_servers.ts";
+import { sdkMcpServers } from "./mcp_servers.ts";
+import { installSdkQueries } from "./sdk_queries.ts";
+import { installMcpCall } from "./mcp_call.ts";
 import { Interrupted } from "./turn_state.ts";
 import { canonicalJson } from "../wire/_canonical_json.ts";
 
@@ -28,6 +28,22 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/**
+ * Settings the SDK sent in `initialize` (`settingsDelivery: "initialize"`): they count as
+ * `--settings` would (rules, model). Whether there were any.
+ */
+function applyDeliveredSettings(engine: Engine, request: Record<string, unknown>): boolean {
+  const settings = request.settings;
+  if (!isObject(settings)) return false;
+  if (engine.flags.settings === undefined) engine.flags.settings = JSON.stringify(settings);
+  const model = settings.model;
+  if (
+    typeof model === "string" && model !== "" && engine.flags.model === undefined &&
+    engine.scenario.model === undefined
+  ) engine.ctx.model = resolveModel(model) ?? model;
+  return true;
 }
 
 /** Registers the built-in answers on the engine's control channel. */
@@ -56,15 +72,29 @@ export function installSdkRequests(engine: Engine): void {
     "initialize",
     ((request: Record<string, unknown>) => {
       engine.initializeRequest = request;
+      const settingsApplied = applyDeliveredSettings(engine, request);
+      const disallowedApplied = Array.isArray(request.disallowedTools);
+      if (disallowedApplied) {
+        engine.flags.disallowedTools.push(
+          ...(request.disallowedTools as unknown[]).filter((t): t is string =>
+            typeof t === "string"
+          ),
+        );
+      }
       // as recorded (r2_init_*): `hooks_applied` with hooks, the SDK's MCP servers parked
       const options = {
         hooksApplied: isObject(request.hooks),
         sdkMcpServers: sdkMcpServers(request),
+        // what the SDK delivered here instead of the command line (its *Delivery: "initialize")
+        // is applied and said so (v3xx_settings_initialize, v3xx_mcp_ext_initialize)
+        settingsApplied,
+        disallowedToolsApplied: disallowedApplied,
+        mcpServersApplied: isObject(request.mcpServers),
       };
       const extra = engine.scenario.initialize;
       if (extra !== undefined) return { ...initializeResponse(ctx, options), ...extra };
       // the same answer every session with this session id, mode, hooks and servers: encode it once
-      const key = JSON.stringify([ctx.sessionId, ctx.permissionMode, options]);
+      const key = JSON.stringify([ctx.cli.version, ctx.sessionId, ctx.permissionMode, options]);
       let answer = INITIALIZE_ANSWERS.get(key);
       if (!answer) {
         if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();
@@ -90,19 +120,29 @@ export function installSdkRequests(engine: Engine): void {
     return { still_queued: [] };
   });
   control.handle("set_permission_mode", (request) => {
-    const mode = request.mode;
-    if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode as never)) {
-      throw new RangeError(
-        `Invalid permission mode ${JSON.stringify(mode)}: expected one of ${
-          PERMISSION_MODES.join(", ")
-        }`,
+    // as the real CLI (v*_set_permission_mode_all): "manual" is the default mode, the answer
+    // names the mode now in effect, and a status frame follows only when the mode changed
+    const asked = request.mode === "manual" ? "default" : request.mode;
+    if (typeof asked !== "string" || !PERMISSION_MODES.includes(asked as PermissionMode)) {
+      throw new ControlError(
+        `Cannot set permission mode: must be one of ${[...PERMISSION_MODES].sort().join(", ")}`,
+        { error_code: "invalid_mode" },
       );
     }
-    ctx.permissionMode = mode;
-    // the status frame follows the answer, as the real CLI writes them (r2_set_permission_mode)
-    return new AnswerThen({ mode }, () => [
-      systemStatus(ctx, null, { permissionMode: mode as PermissionMode }),
-    ]);
+    const bypassLaunched = engine.flags.bypassAvailable ||
+      engine.flags.permissionMode === "bypassPermissions";
+    if (asked === "bypassPermissions" && !bypassLaunched) {
+      throw new ControlError(
+        "Cannot set permission mode to bypassPermissions because the session was not launched with --dangerously-skip-permissions",
+        { error_code: "bypass_not_launched" },
+      );
+    }
+    const changed = ctx.permissionMode !== asked;
+    ctx.permissionMode = asked;
+    return new AnswerThen(
+      { mode: asked },
+      () => changed ? [systemStatus(ctx, null, { permissionMode: asked as PermissionMode })] : [],
+    );
   });
   control.handle("set_model", async (request) => {
     const wanted = request.model;
@@ -149,61 +189,6 @@ export function installSdkRequests(engine: Engine): void {
     engine.maxThinkingTokens = tokens as number | null;
     return undefined;
   });
-  control.handle("mcp_status", () => ({
-    mcpServers: sdkMcpServers(engine.initializeRequest).map((name) => ({
-      name,
-      status: "connected",
-      serverInfo: { name, version: "1.0.0" },
-      scope: "sdk",
-      tools: mcpToolsOf(engine.initializeRequest, name),
-    })),
-  }));
-  control.handle("get_context_usage", () => contextUsage(engine));
-  control.handle("get_settings", () => ({
-    permissions: rulesFromSettings(engine.flags.settings),
-    model: ctx.model,
-    permissionMode: ctx.permissionMode,
-  }));
-  control.handle("get_session_cost", () => ({
-    total_cost_usd: engine.ledger.costUsd,
-    num_api_calls: engine.ledger.calls,
-  }));
-  control.handle(
-    "rewind_files",
-    () => ({ canRewind: false, error: "No file checkpoints in a claude-mock session" }),
-  );
-}
-
-function contextUsage(engine: Engine): Record<string, unknown> {
-  const window = 1_000_000;
-  const messages = engine.ledger.tokens;
-  const system = 3000;
-  const tools = 12000;
-  const total = system + tools + messages;
-  const pct = (n: number) => Math.round((n / window) * 10000) / 100;
-  const initialize = engine.initializeRequest;
-  return {
-    categories: [
-      { name: "System prompt", tokens: system, color: "promptBorder" },
-      { name: "System tools", tokens: tools, color: "inactive" },
-      { name: "Messages", tokens: messages, color: "purple_FOR_SUBAGENTS_ONLY" },
-      { name: "Free space", tokens: window - total, color: "promptBorder" },
-    ],
-    totalTokens: total,
-    maxTokens: window,
-    rawMaxTokens: window,
-    percentage: pct(total),
-    model: engine.ctx.model,
-    memoryFiles: [],
-    mcpTools: sdkMcpServers(initialize).flatMap((server) =>
-      mcpToolsOf(initialize, server).map((t) => ({
-        name: `mcp__${server}__${t.name}`,
-        serverName: server,
-        tokens: 100,
-      }))
-    ),
-    agents: [],
-    isAutoCompactEnabled: true,
-    maxThinkingTokens: engine.maxThinkingTokens,
-  };
+  installSdkQueries(engine);
+  installMcpCall(engine);
 }

@@ -11,6 +11,7 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
+import type { ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { Clock } from "../timing/clock.ts";
 import type { Timing } from "../timing/timing_profile.ts";
@@ -42,6 +43,23 @@ export interface SessionOptions {
    * `CLAUDE_CODE_MAX_RETRIES` bounds the retries of named failures, as for the real CLI.
    */
   env?: Record<string, string | undefined>;
+  /**
+   * The CLI version to impersonate (`--version`, `system/init`, `initialize`, and every
+   * behaviour that differs between versions). Default: `CLAUDE_MOCK_VERSION` of `env`, else
+   * the CLI of the SDK that spawned the process (its `CLAUDE_AGENT_SDK_VERSION`), else the
+   * installed SDK's, else the newest version the recordings cover (`resolveCliVersion`).
+   */
+  cliVersion?: string;
+  /**
+   * The Agent SDK installed where the process runs, if one was found: its version and the
+   * CLI version its `manifest.json` names (the adapters look it up).
+   */
+  installedSdk?: ResolveCliVersionOptions["installedSdk"];
+  /**
+   * Where the process's stderr goes: the lines the real CLI writes there (a malformed
+   * stream's `Could not parse message into JSON: …`). Default: nowhere.
+   */
+  stderr?: (text: string) => void;
   /** The clock for scripted time: a {@linkcode Clock}, `virtual` (default) or `system`. */
   clock?: Clock | "virtual" | "system";
   /** Seed for ids and jitter (default: the scenario's, else the global default). */
@@ -124,6 +142,9 @@ export class Session {
       scenario,
       flags,
       env: options.env ?? {},
+      cliVersion: options.cliVersion,
+      stderr: options.stderr,
+      installedSdk: options.installedSdk,
       writes: this.writes,
       clock: options.clock,
       seed: options.seed,

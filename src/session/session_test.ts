@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { NEWEST_CLI_VERSION } from "../builders/cli_versions.ts";
 import { text } from "../builders/assistant.ts";
 import { MockTransport } from "../adapters/mock_transport.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
@@ -384,7 +385,44 @@ Deno.test("Session: the initialize answer can be configured by the scenario", as
   const body = (frame.response as { response: Record<string, unknown> }).response;
   assert.equal(body.pid, 4242);
   assert.equal(body.extra_field, true);
-  assert.equal(body.claude_code_version, "2.1.328");
+  // no SDK spawned it and nothing names a version: the newest the recordings cover
+  assert.equal(body.claude_code_version, NEWEST_CLI_VERSION);
+});
+
+Deno.test("Session: impersonates the CLI of the SDK that spawned it, CLAUDE_MOCK_VERSION first", async () => {
+  const versionOf = async (options: ConstructorParameters<typeof Session>[1]) => {
+    const session = new Session(new ScenarioBuilder().build(), options);
+    const writer = session.writable.getWriter();
+    await writer.write(initialize());
+    await writer.close();
+    const [frame] = await readAll(session.readable);
+    return (frame.response as { response: Record<string, unknown> }).response.claude_code_version;
+  };
+  assert.equal(await versionOf({ env: { CLAUDE_AGENT_SDK_VERSION: "0.3.328" } }), "2.1.328");
+  assert.equal(await versionOf({ env: { CLAUDE_AGENT_SDK_VERSION: "0.3.331" } }), "2.1.331");
+  assert.equal(
+    await versionOf({
+      env: { CLAUDE_AGENT_SDK_VERSION: "0.3.331", CLAUDE_MOCK_VERSION: "2.1.400" },
+    }),
+    "2.1.400",
+  );
+  assert.equal(
+    await versionOf({ cliVersion: "2.1.328", env: { CLAUDE_MOCK_VERSION: "2.1.332" } }),
+    "2.1.328",
+  );
+  // an SDK outside the known pairs: its installed manifest names the CLI, else the pattern
+  assert.equal(
+    await versionOf({
+      env: { CLAUDE_AGENT_SDK_VERSION: "0.3.340" },
+      installedSdk: { version: "0.3.340", cliVersion: "2.1.341" },
+    }),
+    "2.1.341",
+  );
+  assert.equal(await versionOf({ env: { CLAUDE_AGENT_SDK_VERSION: "0.3.340" } }), "2.1.340");
+  assert.throws(
+    () => new Session(new ScenarioBuilder().build(), { env: { CLAUDE_MOCK_VERSION: "latest" } }),
+    /Cannot start a session: Cannot impersonate CLI version "latest" \(CLAUDE_MOCK_VERSION\): expected a version such as 2\.1\.\d+/,
+  );
 });
 
 Deno.test("Session: per-exchange timing overrides the session's, on virtual time", async () => {

@@ -10,7 +10,7 @@
 import { hasTool, noSuchToolError, sessionTools } from "../builders/tool_availability.ts";
 import { rulesFromSettings, type RuleSource } from "../scenario/permission_rules.ts";
 import type { Engine } from "./engine.ts";
-import { mcpConfigHas, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { hasExternalMcpServer, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 
 const BUILT_IN = new WeakMap<Engine, { initialize: unknown; tools: readonly string[] }>();
 
@@ -38,7 +38,7 @@ export function builtInTools(engine: Engine): readonly string[] {
 /**
  * The real CLI's error for a use of tool `name` when the session does not have it, else
  * `undefined`. An MCP tool (`mcp__server__tool`) is there when its server is: one the SDK
- * registered, or one `--mcp-config` configures (a scenario scripts what such a server's
+ * registered, or one `--mcp-config` or `initialize` configures (a scenario scripts what such a server's
  * tools return), or the scenario's `tools` lists it.
  */
 export function unavailableTool(engine: Engine, name: string): string | undefined {
@@ -47,7 +47,7 @@ export function unavailableTool(engine: Engine, name: string): string | undefine
   if (server !== undefined || name.startsWith("mcp__")) {
     const there = server !== undefined &&
       (sdkMcpServers(engine.initializeRequest).includes(server) ||
-        mcpConfigHas(engine.flags.mcpConfig, server));
+        hasExternalMcpServer(engine.flags.mcpConfig, engine.initializeRequest, server));
     return there ? undefined : `Error: No such tool available: ${name}`;
   }
   const tools = builtInTools(engine);

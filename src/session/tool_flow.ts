@@ -118,7 +118,7 @@ export async function authorize(
         : "configAllowed",
     };
   }
-  const why = noPromptDenial(block, engine.ctx.cwd);
+  const why = noPromptDenial(block, engine.ctx.cwd, verdict.reason);
   if (engine.flags.permissionPrompts === "none") return noApprovalSurface(why.message);
   if (engine.flags.permissionPromptTool !== "stdio") {
     // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies it when
@@ -130,7 +130,7 @@ export async function authorize(
       meta: { decision: "reject", source: "config" },
       nonExecutionKind: "user-rejected",
       deniedFrame: why.reasonType !== undefined
-        ? { reasonType: why.reasonType, reason: why.message }
+        ? { reasonType: why.reasonType, reason: why.reason ?? why.message }
         : {},
     };
   }
@@ -256,7 +256,12 @@ async function askClient(
   const blockedPath = block.name === "Bash" && rule === undefined
     ? blockedPathOf(input.command, engine.ctx.cwd)
     : undefined;
+  const server = mcpServerOf(block.name);
   const request = canUseToolRequest(engine.ctx, block, {
+    // a server the CLI runs itself is `dynamic` (v*_mcp_ext_*)
+    ...(server !== undefined && !sdkMcpServers(engine.initializeRequest).includes(server)
+      ? { mcpServerSource: "dynamic" }
+      : {}),
     ...(rule !== undefined ? { decisionReasonType: "rule" as const } : {}),
     ...(source !== undefined ? { decisionReasonRuleSource: source } : {}),
     ...(verdict.reason === "workingDir"
@@ -349,7 +354,8 @@ export async function askWith(
     const { applyPermissionUpdates } = await import("./permission_updates.ts");
     await applyPermissionUpdates(engine, answer.updatedPermissions, where);
   }
-  await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+  if (turn.heldRunning !== undefined) turn.heldRunning++;
+  else await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
   if (answer.behavior === "allow") {
     if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
       throw new TurnFailure(
@@ -512,7 +518,8 @@ export async function postToolHooks(
 function noPromptDenial(
   block: ScriptedToolCall["block"],
   cwd: string,
-): { message: string; reasonType?: string } {
+  why?: string,
+): { message: string; reasonType?: string; reason?: string } {
   if (block.name === "Bash") {
     const path = blockedPathOf(block.input.command, cwd);
     if (path !== undefined && path.startsWith(`${cwd.replace(/\/$/, "")}/`)) {
@@ -525,6 +532,14 @@ function noPromptDenial(
     return { message: "This command requires approval", reasonType: "other" };
   }
   const file = block.input.file_path ?? block.input.notebook_path;
+  // a read outside the working directories (v3xx_p_read_outside_*)
+  if (why === "workingDir" && typeof file === "string" && !WRITE_TOOLS.has(block.name)) {
+    return {
+      message: `Claude requested permissions to read from ${file}, but you haven't granted it yet.`,
+      reasonType: "workingDir",
+      reason: "Path is outside allowed working directories",
+    };
+  }
   if (WRITE_TOOLS.has(block.name) && typeof file === "string") {
     return {
       message: `Claude requested permissions to write to ${file}, but you haven't granted it yet.`,

@@ -42,6 +42,7 @@ export async function sendResult(
   const isError = subtype !== "success" || (options.errors?.length ?? 0) > 0 ||
     options.apiErrorStatus !== undefined || override.apiFailure !== undefined;
   const elapsed = Math.round(engine.clock.now() - turn.startedAt);
+  engine.ledger.apiMs += override.durationApiMs ?? elapsed;
   let frame;
   try {
     frame = resultFrame(engine.ctx, {
@@ -64,6 +65,10 @@ export async function sendResult(
       terminalReason: options.terminalReason,
       totalCostUsd: options.totalCostUsd,
       resultIndex: engine.resultCount,
+      // as CLI 2.1.331 and later with partial messages (v33x_conc_*)
+      ...(engine.ctx.cli.facts.begunMessageIds && engine.partial() && turn.messageIds?.length
+        ? { begunMessageIds: turn.messageIds }
+        : {}),
       ...(options.apiErrorStatus !== undefined ? { apiErrorStatus: options.apiErrorStatus } : {}),
       ...(override.apiFailure ? { apiErrorStatus: null, ...override.apiFailure } : {}),
       ...(override.apiErrorType !== undefined ? { apiErrorType: override.apiErrorType } : {}),

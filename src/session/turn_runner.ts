@@ -25,8 +25,9 @@ import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
+import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
-import { mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
+import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
 import { builtInTools } from "./session_tools.ts";
 import {
   atMaxTurns,
@@ -85,7 +86,9 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
       return;
     }
   }
+  const notices = verbatim ? [] : await skillShellHooks(engine, turn);
   if (!verbatim) await engine.send(initFrame(engine));
+  for (const frame of notices) await engine.send({ frame, delay: 0 });
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);
@@ -321,14 +324,20 @@ function initFrame(engine: Engine): Outgoing {
   const initialize = engine.initializeRequest;
   let base = engine.initBase;
   if (!base || base.initialize !== initialize) {
-    const servers = sdkMcpServers(initialize);
+    // the SDK's in-process servers, then those the CLI runs (--mcp-config, initialize)
+    const servers = [
+      ...sdkMcpServers(initialize).map((name) => ({ name, status: "connected", source: "sdk" })),
+      ...externalMcpServers(engine.flags.mcpConfig, initialize).map(({ name }) => ({
+        name,
+        status: "connected",
+        source: "dynamic",
+      })),
+    ];
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpToolNames(initialize)],
-      ...(servers.length > 0
-        ? { mcpServers: servers.map((name) => ({ name, status: "connected", source: "sdk" })) }
-        : {}),
+      ...(servers.length > 0 ? { mcpServers: servers } : {}),
     };
-    const key = JSON.stringify(["init", ctx.sessionId, ctx.cwd, options]);
+    const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
     base = { initialize, options, key };
     engine.initBase = base;
   }

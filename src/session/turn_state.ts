@@ -37,6 +37,8 @@ export interface TurnState {
   startedAt: number;
   /** The API calls (assistant messages) of this turn. */
   calls: ApiCallUsage[];
+  /** The ids of the API messages this turn began, in order. */
+  messageIds?: string[];
   /** API calls that failed but were billed (partial streams before a named failure). */
   failedCalls: ApiCallUsage[];
   /** The next message comes from the non-streaming fallback (a recovered failure). */
@@ -81,6 +83,11 @@ export interface TurnState {
    * message's `message_stop`, which the real CLI writes after the first answer).
    */
   beforeRunning?: () => Promise<void>;
+  /**
+   * While a message streams, the `running` frames its early permission answers owe: the real
+   * CLI writes them after the message's end (v*_conc_*).
+   */
+  heldRunning?: number;
   /** The can_use_tool request the turn waits on (an interrupt cancels it). */
   pendingPermission?: { requestId: string; block: ToolUseBlock };
   /** The tool use an interrupt rejected while its permission was pending. */

@@ -19,10 +19,14 @@ export class UsageLedger {
   #cost = 0;
   #tokens = 0;
   #lastContext = 0;
+  #last?: ApiCallUsage;
+  /** Milliseconds the session spent waiting on the API (the results' `duration_api_ms`). */
+  apiMs = 0;
 
   /** Records one API call (an assistant message) made with `model`. */
   add(call: ApiCallUsage, model: string): void {
     this.#count++;
+    this.#last = call;
     this.#cost += apiCallCost(model, call);
     this.#tokens += (call.inputTokens ?? 0) + (call.outputTokens ?? 0);
     this.#lastContext = (call.inputTokens ?? 0) + (call.outputTokens ?? 0) +
@@ -46,6 +50,11 @@ export class UsageLedger {
   /** The context the last API call ended with: its input and output tokens (0 before one). */
   get lastContext(): number {
     return this.#lastContext;
+  }
+
+  /** The last API call's usage, or `undefined` before one. */
+  get lastCall(): ApiCallUsage | undefined {
+    return this.#last;
   }
 
   /** The cumulative `modelUsage` of the session (a copy: later calls do not change it). */

@@ -42,7 +42,8 @@ export type HookEventName =
   | "CwdChanged"
   | "FileChanged"
   | "DirectoryAdded"
-  | "MessageDisplay";
+  | "MessageDisplay"
+  | "PreSkillShellCommand";
 
 /** Every {@linkcode HookEventName}, in the SDK's order (its `HOOK_EVENTS`). */
 export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(
@@ -80,6 +81,7 @@ export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(
     "FileChanged",
     "DirectoryAdded",
     "MessageDisplay",
+    "PreSkillShellCommand",
   ] as const,
 );
 

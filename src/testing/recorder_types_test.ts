@@ -1,7 +1,8 @@
 /**
  * Type-level test: the recorders' structural callback types must fit the real
- * `@anthropic-ai/claude-agent-sdk` types both ways, so `deno check` fails when the SDK's
- * shapes move away from ours. The runtime halves check the event list and that the
+ * `@anthropic-ai/claude-agent-sdk` types both ways (the newest SDK the recordings cover,
+ * `sdk-latest`; the pinned one lists a prefix of its hook events), so `deno check` fails
+ * when the SDK's shapes move away from ours. The runtime halves check the event list and that the
  * values built here are what the SDK expects.
  */
 
@@ -17,6 +18,13 @@ import {
   type PermissionResult,
   type PermissionUpdate,
   type SyncHookJSONOutput,
+} from "sdk-latest";
+import {
+  HOOK_EVENTS as PINNED_HOOK_EVENTS,
+  type HookCallback as PinnedHookCallback,
+  type HookJSONOutput as PinnedHookJSONOutput,
+  type Options as PinnedOptions,
+  type SyncHookJSONOutput as PinnedSyncHookJSONOutput,
 } from "@anthropic-ai/claude-agent-sdk";
 import assert from "node:assert/strict";
 import { PermissionRecorder, type PermissionResponder } from "./permission_recorder.ts";
@@ -42,14 +50,22 @@ import type { PermissionSuggestion } from "../builders/control.ts";
 /** `true` only when A and B are mutually assignable. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-// Exact mirrors: a drift either way fails the check.
+// Exact mirrors: a drift either way fails the check. The events are the newest SDK's; a hook's
+// answer is what the pinned (oldest) SDK takes, so that a recorder's hooks fit both SDKs (the
+// newest only adds PreSkillShellCommand's hookSpecificOutput).
 const _events: Same<HookEventName, HookEvent> = true;
 const _results: Same<ToolPermissionResult, PermissionResult> = true;
-const _outputs: Same<HookOutput, HookJSONOutput> = true;
-const _sync: Same<SyncHookOutput, SyncHookJSONOutput> = true;
-const _specific: Same<HookSpecificOutput, NonNullable<SyncHookJSONOutput["hookSpecificOutput"]>> =
-  true;
+const _outputs: Same<HookOutput, PinnedHookJSONOutput> = true;
+const _sync: Same<SyncHookOutput, PinnedSyncHookJSONOutput> = true;
+const _specific: Same<
+  HookSpecificOutput,
+  NonNullable<PinnedSyncHookJSONOutput["hookSpecificOutput"]>
+> = true;
+const _newer: HookJSONOutput = null as unknown as HookOutput;
+const _newerSync: SyncHookJSONOutput = null as unknown as SyncHookOutput;
 const _suggestions: Same<PermissionSuggestion, PermissionUpdate> = true;
+const _pinnedCallback: PinnedHookCallback = null as unknown as HookCallbackFunction;
+const _pinnedHooks: NonNullable<PinnedOptions["hooks"]> = null as unknown as HooksOption;
 
 // Callbacks and inputs: ours accept whatever the SDK passes.
 const _canUseTool: CanUseTool = null as unknown as CanUseToolCallback;
@@ -100,7 +116,7 @@ Deno.test("HookRecorder.hooks fits the SDK's Options and HookJSONOutput", async 
   const hooks = new HookRecorder()
     .on("PreToolUse", { matcher: "Bash", output: HookRecorder.deny("no shell") })
     .on("UserPromptSubmit", {
-      output: (input: HookCallbackInput): HookJSONOutput =>
+      output: (input: HookCallbackInput): PinnedHookJSONOutput =>
         HookRecorder.addContext("UserPromptSubmit", `prompt: ${input.prompt}`),
     });
   const o: Options = { hooks: hooks.hooks };
@@ -127,8 +143,9 @@ Deno.test("HookRecorder.hooks fits the SDK's Options and HookJSONOutput", async 
   hooks.assertToolUsed("Bash");
 });
 
-Deno.test("HOOK_EVENT_NAMES equals the SDK's HOOK_EVENTS", () => {
+Deno.test("HOOK_EVENT_NAMES equals the newest SDK's HOOK_EVENTS; the pinned SDK's are a prefix", () => {
   assert.deepEqual([...HOOK_EVENT_NAMES], [...HOOK_EVENTS]);
+  assert.deepEqual([...PINNED_HOOK_EVENTS], HOOK_EVENT_NAMES.slice(0, PINNED_HOOK_EVENTS.length));
 });
 
 Deno.test("PermissionRecorder.spy and HookRecorder.spy take the SDK's own callback types", async () => {

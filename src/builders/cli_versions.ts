@@ -1,0 +1,396 @@
+/**
+ * The CLI versions the mock can impersonate, and every fact that the recordings of the real
+ * CLI show changed from one version to the next, in one table: {@linkcode CLI_VERSION_HISTORY}.
+ * Each row names what its version changed; a version's facts are the oldest row's, with each
+ * later row's changes applied up to that version. A version newer than the newest row
+ * behaves as the newest row (and reports its own number); one older than the oldest behaves
+ * as the oldest.
+ *
+ * @module
+ */
+
+/** A `(version, its facts)` pair the mock impersonates (see {@linkcode cliVersionFacts}). */
+export interface CliVersion {
+  /** The version the mock reports (`--version`, `system/init`, `initialize`). */
+  readonly version: string;
+  /** The recorded version whose behaviour applies (the newest known one not above `version`). */
+  readonly basis: string;
+  /** The behaviour of that version. */
+  readonly facts: CliVersionFacts;
+}
+
+/** The token counts a `get_context_usage` answer reports for the CLI's own context. */
+export interface ContextUsageBaseline {
+  /** The built-in tools' schemas (`system_tools`). */
+  readonly systemTools: number;
+  /** The deferred tools' schemas (`system_tools_deferred`). */
+  readonly systemToolsDeferred: number;
+  /** The system prompt snapshot attachment (`prompt_snapshot`). */
+  readonly promptSnapshot: number;
+  /** The deferred tools list attachment (`deferred_tools_delta`). */
+  readonly deferredToolsDelta: number;
+}
+
+/** What one CLI version does, where versions differ. */
+export interface CliVersionFacts {
+  /** The `capabilities` of `system/init`. */
+  readonly initCapabilities: readonly string[];
+  /** The `capabilities` of the `initialize` answer. */
+  readonly initializeCapabilities: readonly string[];
+  /**
+   * `sandbox_enabled` in `system/init` and the `initialize` answer, and
+   * `served_by_anthropic` in `system/init` (2.1.331).
+   */
+  readonly sandboxFields: boolean;
+  /** The description of the `/clear` command (changed in 2.1.331). */
+  readonly clearDescription: string;
+  /** `mcp_call` honours `soft_error_result` (`mcp_call_soft_error_result_v1`, 2.1.331). */
+  readonly mcpCallSoftErrors: boolean;
+  /**
+   * A `can_use_tool` for a file tool asked without a rule (a Write, a Read outside the
+   * working directories) carries `server_policy_ask_only: true` (2.1.328; none from 2.1.331).
+   */
+  readonly fileToolServerPolicy: boolean;
+  /**
+   * With partial messages, a result lists the API message ids its turn began
+   * (`begun_message_ids`, after `uuid`; 2.1.331).
+   */
+  readonly begunMessageIds: boolean;
+  /** The CLI calls `PreSkillShellCommand` hooks before a skill's inline shell command (2.1.332). */
+  readonly preSkillShellCommand: boolean;
+  /**
+   * What a turn says when the stream broke and the non-streaming fallback's body is not a
+   * message either: the JSON parser's words (`"parse_error"`), or from 2.1.332 a description
+   * of the malformed response (`"malformed_response"`).
+   */
+  readonly unusableFallback: "parse_error" | "malformed_response";
+  /** `buildTime` of the `get_binary_version` answer. */
+  readonly buildTime: string;
+  /** The `get_context_usage` counts of the CLI's own context, without and with the prompt tool. */
+  readonly contextUsage: {
+    readonly plain: ContextUsageBaseline;
+    readonly withPermissionPrompts: ContextUsageBaseline;
+  };
+}
+
+/** One row of {@linkcode CLI_VERSION_HISTORY}: a version and what it changed. */
+export interface CliVersionRow {
+  /** The CLI version. */
+  readonly version: string;
+  /** The Agent SDK version that bundles it (`manifest.json`). */
+  readonly sdkVersion: string;
+  /** What changed in this version (the first row: everything). */
+  readonly changes: Partial<CliVersionFacts>;
+  /** Where the facts come from (the recordings in `tests/fixtures/real/`). */
+  readonly recordings: string;
+}
+
+const INIT_CAPABILITIES_328 = [
+  "interrupt_receipt_v1",
+  "interrupt_cancel_queued_v1",
+  "interrupt_send_now_v1",
+  "interrupt_requeue_taken_v1",
+  "msg_lifecycle_v1",
+  "request_marker_lists_v1",
+  "ask_user_question_unanswered_v1",
+  "lifecycle_wakeup_source_v1",
+  "sdk_mcp_tools_list_changed",
+  "sdk_mcp_manifests",
+  "mcp_read_resource_v1",
+  "mcp_tool_ui_meta_v1",
+  "ui_surface_v1",
+  "mcp_call_result_not_for_model_v1",
+  "mcp_call_check_permissions_v1",
+  "voice_call_talk_line_v1",
+  "withdrawn_files_note_v2",
+  "ui_pane_widget_v1",
+  "reload_plugins_refuse_if_busy_v1",
+  "silent_resend_files_v1",
+];
+
+/**
+ * Every CLI version the recordings cover, oldest first, each with what it changed. The one
+ * place where behaviour depends on the version: builders and the engine read the facts of
+ * the session's version (`ctx.cli.facts`), never a version number.
+ */
+export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
+  {
+    version: "2.1.328",
+    sdkVersion: "0.3.328",
+    recordings: "every tape without a v33x_ prefix, and v328_*",
+    changes: {
+      initCapabilities: INIT_CAPABILITIES_328,
+      initializeCapabilities: [
+        "ui_surface_v1",
+        "mcp_call_result_not_for_model_v1",
+        "mcp_call_check_permissions_v1",
+        "voice_call_talk_line_v1",
+        "ui_pane_widget_v1",
+        "reload_plugins_refuse_if_busy_v1",
+      ],
+      sandboxFields: false,
+      clearDescription:
+        "Start a new session with empty context; previous session stays on disk (resumable with /resume)",
+      mcpCallSoftErrors: false,
+      fileToolServerPolicy: true,
+      begunMessageIds: false,
+      preSkillShellCommand: false,
+      unusableFallback: "parse_error",
+      buildTime: "2026-11-18T21:07:35Z",
+      contextUsage: {
+        plain: {
+          systemTools: 5671,
+          systemToolsDeferred: 3898,
+          promptSnapshot: 12493,
+          deferredToolsDelta: 118,
+        },
+        withPermissionPrompts: {
+          systemTools: 6795,
+          systemToolsDeferred: 4629,
+          promptSnapshot: 13985,
+          deferredToolsDelta: 133,
+        },
+      },
+    },
+  },
+  {
+    version: "2.1.331",
+    sdkVersion: "0.3.331",
+    recordings: "v331_*",
+    changes: {
+      initCapabilities: [
+        "interrupt_receipt_v1",
+        "interrupt_cancel_queued_v1",
+        "interrupt_send_now_v1",
+        "interrupt_requeue_taken_v1",
+        "msg_lifecycle_v1",
+        "request_marker_lists_v1",
+        "ask_user_question_unanswered_v1",
+        "lifecycle_wakeup_source_v1",
+        "sdk_mcp_tools_list_changed",
+        "sdk_mcp_manifests",
+        "mcp_read_resource_v1",
+        "mcp_tool_ui_meta_v1",
+        "ui_surface_v1",
+        "mcp_call_result_not_for_model_v1",
+        "mcp_call_soft_error_result_v1",
+        "mcp_call_check_permissions_v1",
+        "voice_call_talk_line_v1",
+        "withdrawn_files_note_v2",
+        "withdrawn_tools_v1",
+        "ui_pane_widget_v1",
+        "reload_plugins_refuse_if_busy_v1",
+        "get_usage_detached_v1",
+        "silent_resend_files_v1",
+      ],
+      initializeCapabilities: [
+        "ui_surface_v1",
+        "mcp_call_result_not_for_model_v1",
+        "mcp_call_soft_error_result_v1",
+        "mcp_call_check_permissions_v1",
+        "voice_call_talk_line_v1",
+        "ui_pane_widget_v1",
+        "reload_plugins_refuse_if_busy_v1",
+        "get_usage_detached_v1",
+      ],
+      sandboxFields: true,
+      clearDescription:
+        "Start a new session with empty context; loops carry over, and the old one stays in /resume",
+      mcpCallSoftErrors: true,
+      fileToolServerPolicy: false,
+      begunMessageIds: true,
+      buildTime: "2026-11-23T15:17:48Z",
+    },
+  },
+  {
+    version: "2.1.332",
+    sdkVersion: "0.3.332",
+    recordings: "v332_*",
+    changes: {
+      preSkillShellCommand: true,
+      unusableFallback: "malformed_response",
+      buildTime: "2026-11-24T19:09:44Z",
+      contextUsage: {
+        plain: {
+          systemTools: 5667,
+          systemToolsDeferred: 3993,
+          promptSnapshot: 12489,
+          deferredToolsDelta: 118,
+        },
+        withPermissionPrompts: {
+          systemTools: 6792,
+          systemToolsDeferred: 4724,
+          promptSnapshot: 13981,
+          deferredToolsDelta: 133,
+        },
+      },
+    },
+  },
+]);
+
+/** The CLI versions the recordings cover, oldest first. */
+export const KNOWN_CLI_VERSIONS: readonly string[] = Object.freeze(
+  CLI_VERSION_HISTORY.map((row) => row.version),
+);
+
+/** The newest known version: what the mock impersonates when nothing says otherwise. */
+export const NEWEST_CLI_VERSION: string = KNOWN_CLI_VERSIONS[KNOWN_CLI_VERSIONS.length - 1];
+
+const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:[-+][0-9A-Za-z.+-]*)?$/;
+
+/** Compares two `x.y.z` versions (a pre-release or build suffix is not compared). */
+function compare(a: string, b: string): number {
+  const pa = VERSION.exec(a)!, pb = VERSION.exec(b)!;
+  for (let i = 1; i <= 3; i++) {
+    const d = Number(pa[i]) - Number(pb[i]);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+const FACTS = new Map<string, CliVersionFacts>();
+{
+  let facts = {} as CliVersionFacts;
+  for (const row of CLI_VERSION_HISTORY) {
+    facts = Object.freeze({ ...facts, ...row.changes });
+    FACTS.set(row.version, facts);
+  }
+}
+
+/**
+ * The behaviour of CLI `version`: the facts of the newest known version not above it (the
+ * oldest known one for an older version). The version itself is what the mock reports.
+ *
+ * @throws {TypeError} When `version` is not a version such as `2.1.332`.
+ *
+ * @example Facts of a known version and of a newer one
+ * ```ts
+ * import { cliVersionFacts } from "@x/claude-mock/builders";
+ * console.log(cliVersionFacts("2.1.328").facts.preSkillShellCommand); // false
+ * const future = cliVersionFacts("2.1.400");
+ * console.log(future.version, future.basis); // 2.1.400 2.1.332
+ * ```
+ */
+export function cliVersionFacts(version: string): CliVersion {
+  if (typeof version !== "string" || !VERSION.test(version)) {
+    throw new TypeError(
+      `Unknown CLI version ${
+        JSON.stringify(version)
+      }: expected a version such as ${NEWEST_CLI_VERSION}`,
+    );
+  }
+  let basis = KNOWN_CLI_VERSIONS[0];
+  for (const known of KNOWN_CLI_VERSIONS) if (compare(known, version) <= 0) basis = known;
+  return Object.freeze({ version, basis, facts: FACTS.get(basis)! });
+}
+
+/**
+ * The CLI version an Agent SDK version bundles: the known pairs of
+ * {@linkcode CLI_VERSION_HISTORY}, else the rule every known release follows (SDK
+ * `0.3.N` bundles CLI `2.1.N`); `undefined` for a version outside that rule.
+ *
+ * @example The CLI of an SDK
+ * ```ts
+ * import { cliVersionOfSdk } from "@x/claude-mock/builders";
+ * console.log(cliVersionOfSdk("0.3.332")); // 2.1.332
+ * ```
+ */
+export function cliVersionOfSdk(sdkVersion: string): string | undefined {
+  const row = CLI_VERSION_HISTORY.find((r) => r.sdkVersion === sdkVersion);
+  if (row) return row.version;
+  const m = /^0\.3\.(\d+)$/.exec(sdkVersion);
+  return m ? `2.1.${m[1]}` : undefined;
+}
+
+/** Where {@linkcode resolveCliVersion} found the version. */
+export type CliVersionSource =
+  | "option"
+  | "CLAUDE_MOCK_VERSION"
+  | "CLAUDE_AGENT_SDK_VERSION"
+  | "installed SDK"
+  | "default";
+
+/** What {@linkcode resolveCliVersion} reads. */
+export interface ResolveCliVersionOptions {
+  /** A version given in code (wins over everything). */
+  version?: string;
+  /** The environment the process was spawned with (`CLAUDE_MOCK_VERSION`, `CLAUDE_AGENT_SDK_VERSION`). */
+  env?: Record<string, string | undefined>;
+  /**
+   * The installed Agent SDK, when one was found: its version and the CLI version its
+   * `manifest.json` names; or a function that looks for it (called only when needed).
+   */
+  installedSdk?: InstalledSdkInfo | (() => InstalledSdkInfo | undefined);
+}
+
+/** An installed Agent SDK: its version and the CLI version it bundles. */
+export interface InstalledSdkInfo {
+  /** The SDK's version. */
+  version: string;
+  /** The CLI version its `manifest.json` names. */
+  cliVersion: string;
+}
+
+/**
+ * The CLI version to impersonate: `version`, else `CLAUDE_MOCK_VERSION`, else the CLI of
+ * the SDK that spawned the process (`CLAUDE_AGENT_SDK_VERSION`, which the SDK sets: the
+ * installed SDK's `manifest.json` when it is that SDK, else {@linkcode cliVersionOfSdk}),
+ * else the installed SDK's CLI, else {@linkcode NEWEST_CLI_VERSION}.
+ *
+ * @throws {TypeError} When the version given or in `CLAUDE_MOCK_VERSION` is not a version.
+ *
+ * @example The SDK that spawned the mock decides
+ * ```ts
+ * import { resolveCliVersion } from "@x/claude-mock/builders";
+ * const { cli, source } = resolveCliVersion({ env: { CLAUDE_AGENT_SDK_VERSION: "0.3.328" } });
+ * console.log(cli.version, source); // 2.1.328 CLAUDE_AGENT_SDK_VERSION
+ * ```
+ */
+export function resolveCliVersion(
+  options: ResolveCliVersionOptions = {},
+): { cli: CliVersion; source: CliVersionSource } {
+  const env = options.env ?? {};
+  if (options.version !== undefined) {
+    return { cli: checked(options.version, "the cliVersion option"), source: "option" };
+  }
+  const override = env.CLAUDE_MOCK_VERSION;
+  if (override !== undefined && override !== "") {
+    return { cli: checked(override, "CLAUDE_MOCK_VERSION"), source: "CLAUDE_MOCK_VERSION" };
+  }
+  let looked = false;
+  let found: InstalledSdkInfo | undefined;
+  const installed = () => {
+    if (!looked) {
+      looked = true;
+      const given = options.installedSdk;
+      found = typeof given === "function" ? given() : given;
+    }
+    return found;
+  };
+  const sdk = env.CLAUDE_AGENT_SDK_VERSION;
+  if (sdk !== undefined && sdk !== "") {
+    // a known SDK needs no look at the disk; another is looked up in the installed one
+    const known = CLI_VERSION_HISTORY.find((r) => r.sdkVersion === sdk)?.version;
+    const here = known === undefined ? installed() : undefined;
+    const version = known ?? (here?.version === sdk ? here.cliVersion : cliVersionOfSdk(sdk));
+    if (version !== undefined && VERSION.test(version)) {
+      return { cli: cliVersionFacts(version), source: "CLAUDE_AGENT_SDK_VERSION" };
+    }
+  }
+  const here = installed();
+  if (here && VERSION.test(here.cliVersion)) {
+    return { cli: cliVersionFacts(here.cliVersion), source: "installed SDK" };
+  }
+  return { cli: cliVersionFacts(NEWEST_CLI_VERSION), source: "default" };
+}
+
+function checked(version: string, where: string): CliVersion {
+  if (typeof version !== "string" || !VERSION.test(version)) {
+    throw new TypeError(
+      `Cannot impersonate CLI version ${
+        JSON.stringify(version)
+      } (${where}): expected a version such as ${NEWEST_CLI_VERSION}`,
+    );
+  }
+  return cliVersionFacts(version);
+}

@@ -1,0 +1,135 @@
+/**
+ * What a cassette learns from the test it belongs to, under every runner: the test file (a
+ * `Deno.TestContext`'s `origin`, node:test's `t.filePath`, vitest's `context.task.file`, jest's
+ * and vitest's `expect.getState().testPath`), the test's name (for a tape named after it), and
+ * the runner (for the command that records it). Internal.
+ *
+ * @module
+ */
+
+/** A vitest task, as far as a cassette reads it. */
+export interface TaskLike {
+  /** The test's (or suite's) name. */
+  name?: string;
+  /** The file task (vitest: `task.file.filepath`). */
+  file?: { filepath?: string };
+  /** The enclosing suite (the file, at the top). */
+  suite?: TaskLike;
+  /** A file task's path. */
+  filepath?: string;
+}
+
+/** The test a cassette belongs to, from any runner (see `CassetteTest`). */
+export interface TestLike {
+  name?: string;
+  origin?: string;
+  filePath?: string;
+  fullName?: string;
+  task?: TaskLike;
+  testPath?: string;
+  currentTestName?: string;
+}
+
+/** The runner of a test. */
+export type Runner = "deno" | "node" | "vitest" | "jest";
+
+interface ExpectLike {
+  getState?: () => { testPath?: string; currentTestName?: string } | undefined;
+}
+
+function env(): Record<string, string | undefined> {
+  if ((globalThis as { Deno?: unknown }).Deno !== undefined) return {};
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env ?? {};
+}
+
+/** The runner's own `expect.getState()` (jest's global, vitest's with globals), if any. */
+function expectState(): { testPath?: string; currentTestName?: string } | undefined {
+  const expect = (globalThis as { expect?: ExpectLike }).expect;
+  try {
+    return typeof expect?.getState === "function" ? expect.getState() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The runner the test runs under. */
+export function runnerOf(test: TestLike): Runner {
+  if (test.task !== undefined) return "vitest";
+  if (test.origin !== undefined) return "deno";
+  if (env().VITEST !== undefined) return "vitest";
+  if (env().JEST_WORKER_ID !== undefined || test.testPath !== undefined) return "jest";
+  if (test.filePath !== undefined) return "node";
+  return (globalThis as { Deno?: unknown }).Deno !== undefined ? "deno" : "node";
+}
+
+/** Whether a path lies inside a `node_modules` folder. */
+export function insideNodeModules(path: string): boolean {
+  return /(^|[\\/])node_modules([\\/]|$)/.test(path);
+}
+
+/**
+ * The test file: the context's own (`filePath`, `origin`, `task.file`, `testPath`), else the
+ * runner's `expect.getState().testPath`, else the script Node runs (`node --test` runs each
+ * file in its own process) unless it is a runner's own file in `node_modules`; `""` if none.
+ */
+export function testFileOf(test: TestLike): string {
+  if (test.filePath) return test.filePath;
+  if (test.origin?.startsWith("file:")) return decodeURIComponent(new URL(test.origin).pathname);
+  const task = test.task?.file?.filepath ?? fileTask(test.task)?.filepath;
+  if (task) return task;
+  if (test.testPath) return test.testPath;
+  const state = expectState()?.testPath;
+  if (state) return state;
+  const deno = (globalThis as { Deno?: unknown }).Deno;
+  const proc = (globalThis as { process?: { argv?: string[] } }).process;
+  const script = deno === undefined ? proc?.argv?.[1] : undefined;
+  return script && /\.[cm]?[jt]sx?$/.test(script) && !insideNodeModules(script) ? script : "";
+}
+
+function fileTask(task: TaskLike | undefined): TaskLike | undefined {
+  for (let t = task; t; t = t.suite) if (t.filepath) return t;
+  return undefined;
+}
+
+/** The test's full name (suites first), or `""`. */
+export function testNameOf(test: TestLike): string {
+  if (test.task) {
+    const names: string[] = [];
+    for (let t: TaskLike | undefined = test.task; t && !t.filepath; t = t.suite) {
+      if (t.name) names.unshift(t.name);
+    }
+    if (names.length > 0) return names.join(" ");
+  }
+  return test.fullName ?? test.currentTestName ?? expectTestName(test) ?? test.name ?? "";
+}
+
+function expectTestName(test: TestLike): string | undefined {
+  // the runner's current test, when the context is not one (jest passes no context)
+  return test.name === undefined && test.testPath === undefined
+    ? expectState()?.currentTestName
+    : undefined;
+}
+
+/**
+ * A tape name made of a test's name: each run of characters a name cannot hold becomes one
+ * `-` ("says hello > twice" is "says-hello-twice"); `""` when nothing is left.
+ */
+export function tapeNameOf(testName: string): string {
+  return testName.replace(/[^\w.@+-]+/g, "-").replace(/^[-.]+|-+$/g, "").replace(/\.{2,}/g, ".");
+}
+
+/** The command that runs `file` again recording its cassettes, for `runner`. */
+export function recordCommandOf(runner: Runner, file: string): string {
+  const shown = file || "<test file>";
+  switch (runner) {
+    case "vitest":
+      return `CLAUDE_MOCK_RECORD=1 npx vitest run ${shown}`;
+    case "jest":
+      return `CLAUDE_MOCK_RECORD=1 NODE_OPTIONS=--experimental-vm-modules npx jest ${shown}`;
+    case "node":
+      return `CLAUDE_MOCK_RECORD=1 node --test ${shown}`;
+    default:
+      return `deno test -A ${shown} -- --update`;
+  }
+}

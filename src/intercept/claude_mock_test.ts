@@ -1,0 +1,281 @@
+import assert from "node:assert/strict";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import * as sdk from "@anthropic-ai/claude-agent-sdk";
+import { MockTransport } from "../adapters/mock_transport.ts";
+import { cassette } from "../cassette/use_cassette.ts";
+import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
+import { AssertionError } from "../session/assertion_error.ts";
+import { configureInterception } from "./configure_interception.ts";
+import { mockClaude } from "./claude_mock.ts";
+import { wrapClaudeSdk } from "./wrap_claude_sdk.ts";
+
+// the door: the wrapped SDK, as the tests' import map gives it to an app
+const { query } = wrapClaudeSdk(sdk);
+
+/** The sample app: it imports query itself and takes no options. */
+async function ask(prompt: string): Promise<string> {
+  for await (const m of query({ prompt })) {
+    if (m.type === "result") return m.subtype === "success" ? m.result : `error: ${m.subtype}`;
+  }
+  return "no result";
+}
+
+async function collect(prompt: string, options = {}): Promise<SDKMessage[]> {
+  const messages: SDKMessage[] = [];
+  for await (const m of query({ prompt, options })) messages.push(m);
+  return messages;
+}
+
+const greeter = new ScenarioBuilder({ name: "greeter" })
+  .on("hello").repeat().respond("Hello from the mock!")
+  .build();
+
+Deno.test("mockClaude: the app's own query() runs against the scenario, with the recorders", async () => {
+  await using claude = mockClaude(greeter);
+  assert.equal(await ask("hello there"), "Hello from the mock!");
+  claude.assertWrote(/hello there/);
+  assert.ok(claude.writtenMessages().some((f) => f.type === "control_request"));
+  assert.equal(claude.transports.length, 1);
+  assert.ok(claude.spawns[0].args.includes("stream-json"));
+  assert.deepEqual(await claude.last.exited, { code: 0, signal: null });
+  claude.assertAllExchangesUsed();
+  claude.assertScenarioFinished();
+});
+
+Deno.test("mockClaude: each query is a new session, the n-th invocation n with other ids", async () => {
+  const scenario = new ScenarioBuilder({ name: "runs" })
+    .on("go", { invocation: 1 }).respond("first run")
+    .on("go", { invocation: 2 }).respond("second run")
+    .build();
+  await using claude = mockClaude(scenario);
+  const first = await collect("go");
+  const second = await collect("go");
+  assert.equal(first.at(-1)?.type === "result" && first.at(-1)!.session_id !== undefined, true);
+  assert.deepEqual(
+    [first, second].map((ms) => ms.at(-1)).map((m) =>
+      m?.type === "result" && m.subtype === "success" ? m.result : m
+    ),
+    ["first run", "second run"],
+  );
+  assert.notEqual(first[0].session_id, second[0].session_id);
+  assert.equal(claude.transports.length, 2);
+  claude.assertAllExchangesUsed();
+});
+
+Deno.test("mockClaude: an exchange no query used is named across queries", async () => {
+  const scenario = new ScenarioBuilder({ name: "two" })
+    .on("build").respond("Built.")
+    .on("deploy").respond("Deployed.")
+    .build();
+  await using claude = mockClaude(scenario);
+  assert.throws(() => claude.assertAllExchangesUsed(), /mockClaude 'two': no query ran/);
+  await collect("build it");
+  await collect("build it again");
+  assert.throws(() => claude.assertAllExchangesUsed(), (error) => {
+    assert.ok(error instanceof AssertionError);
+    assert.match(error.message, /1 of 2 exchanges were never used in 2 queries/);
+    assert.match(error.message, /exchanges\[1\] on contains "deploy"/);
+    return true;
+  });
+});
+
+Deno.test("mockClaude: use() overrides the next queries, as msw's server.use", async () => {
+  await using claude = mockClaude(greeter);
+  assert.equal(await ask("hello"), "Hello from the mock!");
+  claude.use((s) => s.on("hello").respond("Overridden."));
+  assert.equal(await ask("hello"), "Overridden.");
+  assert.equal(claude.scenario?.exchanges.length, 2);
+});
+
+Deno.test("mockClaude: a named failure reaches the app as the SDK's error", async () => {
+  await using _claude = mockClaude(
+    new ScenarioBuilder().on("status").failure("overloaded").build(),
+  );
+  const error = await collect("status?", { env: { CLAUDE_CODE_MAX_RETRIES: "0" } }).then(
+    () => undefined,
+    (e) => e,
+  );
+  assert.ok(error instanceof Error);
+  assert.match(error.message, /529|Overloaded/);
+});
+
+Deno.test("mockClaude: concurrent tests never see each other's mock", async () => {
+  // two "tests" interleaved: each activates its mock, then both query while the other's
+  // mock is active too; a barrier makes sure both are active before either queries
+  let arrive!: () => void;
+  const both = new Promise<void>((resolve) => {
+    let n = 0;
+    arrive = () => void (++n === 2 && resolve());
+  });
+  const run = async (name: string) => {
+    await using claude = mockClaude(
+      new ScenarioBuilder({ name }).on("who").repeat().respond(`I am ${name}.`).build(),
+    );
+    arrive();
+    await both;
+    const answers = await Promise.all([ask("who are you?"), ask("who?")]);
+    return { answers, queries: claude.transports.length };
+  };
+  const [a, b] = await Promise.all([run("a"), run("b")]);
+  assert.deepEqual(a, { answers: ["I am a.", "I am a."], queries: 2 });
+  assert.deepEqual(b, { answers: ["I am b.", "I am b."], queries: 2 });
+});
+
+Deno.test("mockClaude: with no active mock, query() throws naming the prompt and the way out", async () => {
+  await (async () => {
+    // a closed mock answers no more
+    const claude = mockClaude(greeter);
+    await claude.close();
+    assert.equal(claude.active, false);
+  })();
+  assert.throws(() => query({ prompt: "hello" }), (error) => {
+    assert.ok(error instanceof Error);
+    assert.match(error.message, /^Cannot run query\(\) \(prompt "hello"\) of @anthropic-ai/);
+    assert.match(error.message, /Call mockClaude\(scenario\)/);
+    assert.match(error.message, /onUnhandledQuery: "bypass"/);
+    return true;
+  });
+});
+
+Deno.test("mockClaude: onUnhandledQuery decides; a query with its own spawn is never unhandled", async () => {
+  const seen: string[] = [];
+  const previous = configureInterception({
+    onUnhandledQuery: (q) => void seen.push(`${q.call} ${q.prompt}`),
+  });
+  try {
+    // the function let it through: the query runs as the app asked, with its own spawn
+    const mock = new MockTransport(greeter);
+    const messages = await collect("hello", mock.options());
+    assert.equal(seen.length, 0, "a query with its own spawnClaudeCodeProcess is handled");
+    assert.equal(messages.at(-1)?.type, "result");
+    configureInterception({ onUnhandledQuery: "error" });
+    const again = new MockTransport(greeter);
+    assert.equal((await collect("hello", again.options())).at(-1)?.type, "result");
+    configureInterception({
+      onUnhandledQuery: (q) => {
+        seen.push(`${q.call} ${q.prompt}`);
+        throw new Error("refused by the test");
+      },
+    });
+    assert.throws(() => query({ prompt: "hi" }), /refused by the test/);
+    assert.deepEqual(seen, ["query hi"]);
+    assert.throws(
+      () => configureInterception({ onUnhandledQuery: "ignore" as never }),
+      /onUnhandledQuery must be "error", "warn", "bypass" or a function, got "ignore"/,
+    );
+  } finally {
+    configureInterception(previous);
+  }
+});
+
+Deno.test("mockClaude: a second mock replaces the first; a closed one leaves none; global mocks answer elsewhere", async () => {
+  await using outer = mockClaude(greeter);
+  const inner = mockClaude(
+    new ScenarioBuilder({ name: "inner" }).on("hello").respond("inner").build(),
+  );
+  assert.equal(await ask("hello"), "inner");
+  await inner.close();
+  assert.throws(
+    () => query({ prompt: "hello" }),
+    /no Claude mock is active here \(mockClaude 'inner' was closed\)/,
+  );
+  assert.equal(outer.transports.length, 0);
+  await outer.close();
+  const global = mockClaude(new ScenarioBuilder().on("hello").respond("global").build(), {
+    global: true,
+  });
+  try {
+    assert.equal(await ask("hello"), "global");
+  } finally {
+    await global.close();
+  }
+  assert.throws(() => query({ prompt: "hello" }), /no Claude mock is active/);
+});
+
+Deno.test("mockClaude: close() ends a query still running", async () => {
+  const claude = mockClaude(
+    new ScenarioBuilder().on("wait").waitForWrite(/never/).respond("late").build(),
+  );
+  const messages = collect("wait").catch((e) => e);
+  while (claude.transports.length === 0) await new Promise((r) => setTimeout(r, 0));
+  const [exit] = await claude.close();
+  assert.equal(exit.signal, "SIGTERM");
+  await messages;
+});
+
+Deno.test("mockClaude: a cassette is the active mock", async () => {
+  const dir = new URL("../../snapshots", import.meta.url).pathname;
+  await using tape = await cassette({ name: "hello" }, "hello", { dir, env: {} });
+  await using claude = mockClaude(tape);
+  assert.equal(await ask("hello"), "Hello! How can I help you today?");
+  assert.match(claude.label, /^cassette .*hello\.jsonl$/);
+  assert.equal(claude.spawns.length, 1);
+  assert.throws(() => claude.writes(), /replays a spawn source/);
+});
+
+Deno.test("mockClaude: bad sources and options are named", () => {
+  assert.throws(() => mockClaude(42 as never), /the source must be a scenario/);
+  assert.throws(() => mockClaude(greeter, "fast" as never), /options must be an object/);
+});
+
+Deno.test("mockClaude: the SDK's startup() is routed too (a warm query against the mock)", async () => {
+  const { startup } = wrapClaudeSdk(sdk);
+  await using claude = mockClaude(greeter);
+  const warm = await startup({});
+  let result: unknown;
+  for await (const m of warm.query("hello")) {
+    if (m.type === "result" && m.subtype === "success") result = m.result;
+  }
+  assert.equal(result, "Hello from the mock!");
+  assert.equal(claude.transports.length, 1);
+});
+
+Deno.test("mockClaude: onUnhandledQuery bypass and warn pass the query on as the app made it", () => {
+  // a stand-in SDK whose query() gives back what it was called with
+  const standIn = wrapClaudeSdk({ query: (params: unknown) => params });
+  const params = { prompt: "hi", options: { pathToClaudeCodeExecutable: "/usr/bin/claude" } };
+  const warnings: unknown[] = [];
+  const warn = console.warn;
+  const previous = configureInterception({ onUnhandledQuery: "bypass" });
+  try {
+    assert.deepEqual(standIn.query(params), params);
+    configureInterception({ onUnhandledQuery: "warn" });
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
+    assert.deepEqual(standIn.query(params), params);
+    configureInterception({ onUnhandledQuery: "error" });
+    assert.throws(() => standIn.query(params), /no Claude mock is active here/);
+  } finally {
+    console.warn = warn;
+    configureInterception(previous);
+  }
+  assert.deepEqual(warnings, [
+    'claude-mock: query() (prompt "hi") ran with no mock active: it reaches the real Claude Code CLI',
+  ]);
+});
+
+Deno.test("mockClaude: a mock made in another async context (a hook) is not this test's; the error says what to do", async () => {
+  // a hook runs in a context of its own (node:test, jest): here, a timer's callback
+  const hooked = await new Promise<ReturnType<typeof mockClaude>>((resolve) =>
+    setTimeout(() => resolve(mockClaude(new ScenarioBuilder({ name: "hooked" }).build())), 0)
+  );
+  try {
+    assert.throws(() => query({ prompt: "hello" }), (error) => {
+      assert.match(
+        (error as Error).message,
+        /no Claude mock is active here \(mockClaude 'hooked' is active in another async context: a hook such as beforeEach, or another test; call mockClaude\(\) in the test itself, or pass \{ global: true \}/,
+      );
+      return true;
+    });
+  } finally {
+    await hooked.close();
+  }
+  // set up with { global: true }, a hook's mock answers the tests that follow
+  const global = await new Promise<ReturnType<typeof mockClaude>>((resolve) =>
+    setTimeout(() => resolve(mockClaude(greeter, { global: true })), 0)
+  );
+  try {
+    assert.equal(await ask("hello"), "Hello from the mock!");
+  } finally {
+    await global.close();
+  }
+});
