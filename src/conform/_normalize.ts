@@ -54,6 +54,8 @@ const ID_KEYS = new Set([
 ]);
 /** Keys whose numbers are times or process ids. */
 const TIME_KEY = /(duration|_ms$|Ms$|^ttft|elapsed|^pid$|_seconds$|^t$|_time$|Time$|_at$|At$)/;
+/** A duration inside a text ("first after 32 ms"). */
+const TEXT_MS = /\b\d+ ms\b/g;
 /** The CLI's messaging socket: named after its process id. */
 const SOCKET = /\/tmp\/cc-socks-\d+\/\d+\.sock/g;
 
@@ -146,6 +148,7 @@ export class Normalizer {
       .replace(API_ID, (m) => this.#ids.get(m) ?? m)
       .replace(ISO_TIME, "<time>")
       .replace(SOCKET, "<socket>")
+      .replace(TEXT_MS, "<n> ms")
       .replace(GATEWAY, "<gateway>");
     for (const [path, name] of this.#paths) {
       if (out.includes(path)) out = out.split(path).join(name);

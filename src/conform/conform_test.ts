@@ -61,6 +61,10 @@ Deno.test("Normalizer replaces ids by their kind, times, durations, paths, the g
   );
   assert.equal(n.text("socket /tmp/cc-socks-0/4242.sock"), "socket <socket>");
   assert.equal(n.text("gateway (127.0.0.1:9)."), "gateway (<gateway>).");
+  assert.equal(
+    n.text("first after 32 ms, none in the final 5 ms"),
+    "first after <n> ms, none in the final <n> ms",
+  );
   // a name under "id" is not an id
   assert.deepEqual(n.normalize({ id: "general-purpose" }), { id: "general-purpose" });
 });
