@@ -134,8 +134,21 @@ export async function duplexRun(
   }
   places.home = env.HOME;
   const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn });
-  const abort = linkedAbort(stop);
-  const cancel = realTimeout(() => abort.abort(), timeoutMs);
+  // Over time (or stopped): the CLI is killed first, so the SDK sees it exit and ends the query;
+  // aborting the SDK with a CLI still alive leaves its own kill timers running after the run.
+  let timedOut = false;
+  const end = () => {
+    if (processOf && processOf.exitCode === null && processOf.signalCode === null) {
+      processOf.kill("SIGKILL");
+    } else abort.abort();
+  };
+  const abort = new AbortController();
+  const onStop = () => end();
+  stop?.addEventListener("abort", onStop, { once: true });
+  const cancel = realTimeout(() => {
+    timedOut = true;
+    end();
+  }, timeoutMs);
   let error: string | undefined;
   try {
     const query = sdk.module.query({
@@ -159,13 +172,9 @@ export async function duplexRun(
     } finally {
       app.finish();
     }
-    // the SDK's own "Operation aborted" says nothing more
+    // what the SDK says of a killed CLI or an abort ("Operation aborted") says nothing more
     if (stop?.aborted) error = "stopped";
-    else if (abort.signal.aborted) {
-      error = `timed out after ${timeoutMs} ms${
-        error && !/aborted/i.test(error) ? ` (${error})` : ""
-      }`;
-    }
+    else if (timedOut) error = `timed out after ${timeoutMs} ms`;
     const tape = await settle(spawner.finished, processOf);
     return {
       tape,
@@ -176,6 +185,7 @@ export async function duplexRun(
     };
   } finally {
     cancel();
+    stop?.removeEventListener("abort", onStop);
     await close();
   }
 }
