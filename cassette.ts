@@ -76,12 +76,18 @@ export {
   type ProcessExitListener,
   type ProcessSpawnOptions,
   type RecordedProcess,
+  type RecordingApiOptions,
   recordingSpawn,
   type RecordingSpawner,
   type RecordingSpawnOptions,
   type SpawnedProcessLike,
 } from "./src/cassette/recording_spawn.ts";
 export { type ScrubOptions, scrubTape } from "./src/cassette/scrub_tape.ts";
+export {
+  type ScenarioSandbox,
+  scenarioSandbox,
+  type ScenarioSandboxOptions,
+} from "./src/cassette/scenario_sandbox.ts";
 export {
   type LintOptions,
   lintTape,
@@ -169,3 +175,46 @@ export {
   type ThinkingBlock,
   type ToolUseBlock,
 } from "./src/wire/frame.ts";
+export { type JournalEntry } from "./src/messages_api/api_journal.ts";
+export { type MessagesApi } from "./src/messages_api/serve_messages_api.ts";
+export { type MessagesApiOptions } from "./src/messages_api/serve_messages_api.ts";
+export { type Scenario } from "./src/scenario/scenario.ts";
+export { type Exchange } from "./src/scenario/scenario.ts";
+export { type JournalAnswer } from "./src/messages_api/api_journal.ts";
+export { type JournalKind } from "./src/messages_api/api_journal.ts";
+export { type JournalPlace } from "./src/messages_api/api_journal.ts";
+export { type RecordedAnswer } from "./src/scenario/scenario.ts";
+export { type SkillSpec } from "./src/scenario/scenario.ts";
+export { type StepSource } from "./src/scenario/step.ts";
+export { type UnmatchedStrategy } from "./src/scenario/unmatched_strategy.ts";
+export { type Matcher } from "./src/scenario/matcher.ts";
+export { type TurnInfo } from "./src/scenario/step.ts";
+export { type UnmatchedHandler } from "./src/scenario/unmatched_strategy.ts";
+export { type BuildContext } from "./src/builders/build_context.ts";
+export { type UnmatchedAnswer } from "./src/scenario/unmatched_strategy.ts";
+export { type UserFrame } from "./src/wire/frame.ts";
+export { type CliVersion } from "./src/builders/cli_versions.ts";
+export { IdGenerator } from "./src/builders/ids.ts";
+export { type Uuid } from "./src/wire/frame.ts";
+export { type CliVersionFacts } from "./src/builders/cli_versions.ts";
+export { type ContextUsageBaseline } from "./src/builders/cli_versions.ts";
+export { type Step } from "./src/scenario/step.ts";
+export { type ApiErrorStep } from "./src/scenario/step.ts";
+export { type CrashStep } from "./src/scenario/step.ts";
+export { type DelayStep } from "./src/scenario/step.ts";
+export { type EmitStep } from "./src/scenario/step.ts";
+export { type ExitStep } from "./src/scenario/step.ts";
+export { type FailureStep } from "./src/scenario/step.ts";
+export { type MessageStep } from "./src/scenario/step.ts";
+export { type RawStep } from "./src/scenario/step.ts";
+export { type RequestStep } from "./src/scenario/step.ts";
+export { type ResultStep } from "./src/scenario/step.ts";
+export { type WaitForWriteStep } from "./src/scenario/step.ts";
+export { type MessagePart } from "./src/scenario/step.ts";
+export { type ScriptedToolCall } from "./src/scenario/step.ts";
+export { type ToolCall } from "./src/builders/tools.ts";
+export { type ToolCallResult } from "./src/builders/tools.ts";
+export { type PermissionDecisionName } from "./src/builders/user.ts";
+export { type ToolResultContent } from "./src/builders/user.ts";
+export { type UserImageBlock } from "./src/builders/user.ts";
+export { type UserTextBlock } from "./src/builders/user.ts";

@@ -46,6 +46,37 @@ export {
   type InstallFakeClaudeOptions,
 } from "./src/cli/install_fake_claude.ts";
 
+// conformance: the mock against the real CLI the installed SDK ships (`claude-mock conform`)
+export {
+  type ConformCase,
+  type HookAnswer,
+  loadConformCase,
+  loadConformCases,
+  type McpToolData,
+  type PermissionAnswer,
+  type PrintFormat,
+} from "./src/conform/conform_case.ts";
+export {
+  type ConformException,
+  type DifferenceContext,
+  loadConformExceptions,
+} from "./src/conform/conform_exceptions.ts";
+export type { Difference } from "./src/conform/_compare.ts";
+export {
+  type AgentSdk,
+  loadAgentSdk,
+  type LoadAgentSdkOptions,
+} from "./src/conform/load_agent_sdk.ts";
+export { resolveClaudeBinary } from "./src/conform/resolve_claude.ts";
+export {
+  type CaseResult,
+  type ConformReport,
+  type ModeResult,
+  runConformance,
+  type RunConformanceOptions,
+} from "./src/conform/run_conformance.ts";
+export { conformancePassed, reportText } from "./src/conform/conform_report.ts";
+
 // not awaited: a top-level await would keep `require("@x/claude-mock/cli")` from loading it
 if ((import.meta as { main?: boolean }).main) void runMain();
 
@@ -117,3 +148,11 @@ export {
   type UserFrame,
   type Uuid,
 } from "./src/wire/frame.ts";
+export { type Tape } from "./src/cassette/tape.ts";
+export { type TapeEnding } from "./src/cassette/tape.ts";
+export { type TapeEntry } from "./src/cassette/tape.ts";
+export { type TapeHeader } from "./src/cassette/tape.ts";
+export { type TapeFrameEntry } from "./src/cassette/tape.ts";
+export { type TapeRawEntry } from "./src/cassette/tape.ts";
+export { type TapeStderrEntry } from "./src/cassette/tape.ts";
+export { type TapeDirection } from "./src/cassette/tape.ts";

@@ -257,3 +257,16 @@ export type {
   Uuid,
 } from "./src/wire/frame.ts";
 export { WireError } from "./src/wire/wire_error.ts";
+// the same scenario for the real CLI: a scenario-driven Messages API
+export {
+  DUMMY_API_KEY,
+  type MessagesApi,
+  type MessagesApiOptions,
+  serveMessagesApi,
+} from "./src/messages_api/serve_messages_api.ts";
+export type {
+  JournalAnswer,
+  JournalEntry,
+  JournalKind,
+  JournalPlace,
+} from "./src/messages_api/api_journal.ts";

@@ -19,14 +19,15 @@ const SURFACE_TEXT: Record<string, string> = {
     BuildContext BuiltinScenarioName BuiltinScenarioOptions CanUseToolCallback ClaudeMock
     ClaudeMockSource CliFlags CliVersion CliVersionFacts ClientAnswer ClientHookAnswer
     ClientMcpAnswer ClientPermissionAnswer ClientRequest Clock CompactOptions ContextUsageBaseline
-    ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep Exchange
-    ExchangeBuilder ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep Frame
+    ControlHandler ControlRequestFrame CrashPoint CrashStep DUMMY_API_KEY Delay DelayStep EmitStep
+    Exchange ExchangeBuilder ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep Frame
     HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
     HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
-    HookSpecificOutput HooksOption IdGenerator InstalledSdkInfo InterceptionOptions
-    LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher MessageOf MessageOptions MessagePart
-    MessageStep MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockTransport
-    MockTransportOptions PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
+    HookSpecificOutput HooksOption IdGenerator InstalledSdkInfo InterceptionOptions JournalAnswer
+    JournalEntry JournalKind JournalPlace LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher
+    MessageOf MessageOptions MessagePart MessageStep MessagesApi MessagesApiOptions
+    MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockTransport MockTransportOptions
+    PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
     PermissionRecorderOptions PermissionResponder PermissionResponderContext PermissionResponse
     PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf
     QueryPrompt QueryResultMessage QueryRun QueryUserMessage RawStep RecordedAnswer
@@ -41,8 +42,8 @@ const SURFACE_TEXT: Record<string, string> = {
     UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions
     WaitForWriteStep WaitOptions WireError WriteEntry WriteLog any builtinScenario
     configureInterception contains exact getDefaults glob loadScenario mockClaude predicate regex
-    runQuery scenarioFromJSON setDefaults settleWithFakeTime startQuery withOverrides
-    wrapClaudeSdk
+    runQuery scenarioFromJSON serveMessagesApi setDefaults settleWithFakeTime startQuery
+    withOverrides wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -93,38 +94,51 @@ const SURFACE_TEXT: Record<string, string> = {
     parseFrameLine randomIntegerBetween randomSeeded timingProfile
   `,
   "./cassette": `
-    ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock BUILTIN_SCENARIO_NAMES
-    BashStepFile BuiltinScenarioName Cassette CassetteMismatch CassetteMismatchError CassetteMode
-    CassetteOptions CassetteTest ClaudeProcess ClaudeSpawn CompactOptions ConnectStepFile
-    ConvertedScenario CrashPoint CrashStepFile Delay DelayFile DelayStepFile DriftCode
-    DriftFinding DriftOptions DrivableQuery EditStepFile EmitStepFile ErrorListener ExchangeFile
-    ExitListener ExitStatus ExitStepFile FAILURE_NAMES FailureName FailureStepFile Frame
-    GenericToolStepFile LintOptions LoadTapeOptions MessageFileOptions MockDuplex ParseTapeOptions
-    PermissionRules ProcessExitListener ProcessSpawnOptions QuestionFile RawStepFile ReadStepFile
-    RecordableDuplex RecordedProcess RecordingSpawnOptions RecordingSpawner RedactedThinkingBlock
-    ReplayMode ReplayStubOptions RequestStepFile ResultOptions ResultStepFile ResultSubtype
-    SayStepFile ScenarioFile ScrubOptions SnapshotPlayer SnapshotPlayerOptions SnapshotRecorder
-    SnapshotRecorderOptions SpawnOptionsLike SpawnedProcessLike StepFile StubCanUseTool StubHook
-    StubMcpInstance StubMcpTransport TAPE_FORMAT TAPE_VERSION Tape TapeDirection TapeEnding
-    TapeEntry TapeEntryInit TapeFrameEntry TapeHeader TapeProblem TapeProblemCode TapeRawEntry
+    ApiErrorStep ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock
+    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName Cassette CassetteMismatch
+    CassetteMismatchError CassetteMode CassetteOptions CassetteTest ClaudeProcess ClaudeSpawn
+    CliVersion CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline
+    ConvertedScenario CrashPoint CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile
+    DriftCode DriftFinding DriftOptions DrivableQuery EditStepFile EmitStep EmitStepFile
+    ErrorListener Exchange ExchangeFile ExitListener ExitStatus ExitStep ExitStepFile
+    FAILURE_NAMES FailureName FailureStep FailureStepFile Frame GenericToolStepFile IdGenerator
+    JournalAnswer JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher
+    MessageFileOptions MessagePart MessageStep MessagesApi MessagesApiOptions MockDuplex
+    ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
+    ProcessSpawnOptions QuestionFile RawStep RawStepFile ReadStepFile RecordableDuplex
+    RecordedAnswer RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner
+    RedactedThinkingBlock ReplayMode ReplayStubOptions RequestStep RequestStepFile ResultOptions
+    ResultStep ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScenarioSandbox
+    ScenarioSandboxOptions ScriptedToolCall ScrubOptions SkillSpec SnapshotPlayer
+    SnapshotPlayerOptions SnapshotRecorder SnapshotRecorderOptions SpawnOptionsLike
+    SpawnedProcessLike Step StepFile StepSource StubCanUseTool StubHook StubMcpInstance
+    StubMcpTransport TAPE_FORMAT TAPE_VERSION Tape TapeDirection TapeEnding TapeEntry
+    TapeEntryInit TapeFrameEntry TapeHeader TapeProblem TapeProblemCode TapeRawEntry
     TapeStderrEntry TapeSummary TapeToScenarioOptions TapeUserMessage TapeWriter TapeWriterOptions
     TaskStepFile TerminalReason TextBlock ThinkingBlock TimelineHtmlOptions Timing TimingProfile
-    TimingProfileName TogetherStepFile ToolFileOptions ToolUseBlock ToolUseStepFile TriggerFile
-    TypeChecker TypeDiagnostic WaitForStepFile WriteStepFile cassette driftCheck isFrameEntry
-    lintTape loadTape parseTape readTapeEntries recordingSpawn scrubTape serializeTape
-    tapeToScenario timelineDiffAnchor timelineHtml
+    TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions ToolResultContent
+    ToolUseBlock ToolUseStepFile TriggerFile TurnInfo TypeChecker TypeDiagnostic UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
+    WaitForWriteStep WriteStepFile cassette driftCheck isFrameEntry lintTape loadTape parseTape
+    readTapeEntries recordingSpawn scenarioSandbox scrubTape serializeTape tapeToScenario
+    timelineDiffAnchor timelineHtml
   `,
   "./cli": `
-    ApiErrorStep AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog CapturedInvocation
-    CliIO CliUsageError CliVersion CliVersionFacts CompactOptions ContextUsageBaseline CrashPoint
-    CrashStep Delay DelayStep EmitStep Exchange ExitStep FAILURE_NAMES FailureName FailureStep
-    FakeClaude Frame IdGenerator InstallFakeClaudeOptions Matcher MessagePart MessageStep
-    PermissionDecisionName PermissionRules RawStep RecordedAnswer RedactedThinkingBlock
-    RequestStep ResultOptions ResultStep ResultSubtype Scenario ScriptedToolCall SkillSpec Step
-    StepSource TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName
-    ToolCall ToolCallResult ToolResultContent ToolUseBlock TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
-    WaitForWriteStep installFakeClaude readCapture runCli
+    AgentSdk ApiErrorStep AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog
+    CapturedInvocation CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions
+    ConformCase ConformException ConformReport ContextUsageBaseline CrashPoint CrashStep Delay
+    DelayStep Difference DifferenceContext EmitStep Exchange ExitStep FAILURE_NAMES FailureName
+    FailureStep FakeClaude Frame HookAnswer IdGenerator InstallFakeClaudeOptions
+    LoadAgentSdkOptions Matcher McpToolData MessagePart MessageStep ModeResult PermissionAnswer
+    PermissionDecisionName PermissionRules PrintFormat RawStep RecordedAnswer
+    RedactedThinkingBlock RequestStep ResultOptions ResultStep ResultSubtype RunConformanceOptions
+    Scenario ScriptedToolCall SkillSpec Step StepSource Tape TapeDirection TapeEnding TapeEntry
+    TapeFrameEntry TapeHeader TapeRawEntry TapeStderrEntry TerminalReason TextBlock ThinkingBlock
+    Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent ToolUseBlock
+    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
+    UserTextBlock Uuid WaitForWriteStep conformancePassed installFakeClaude loadAgentSdk
+    loadConformCase loadConformCases loadConformExceptions readCapture reportText
+    resolveClaudeBinary runCli runConformance
   `,
   "./scenario-file": `
     ApiErrorStep ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock

@@ -10,7 +10,15 @@ import { Buffer } from "node:buffer";
 import { spawn as nodeSpawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { Readable, Writable } from "node:stream";
+import type { JournalEntry } from "../messages_api/api_journal.ts";
+import type { Scenario } from "../scenario/scenario.ts";
 import { realTimeout } from "../timing/real_time.ts";
+import { deferredProcess } from "./_deferred_process.ts";
+import {
+  type ScenarioSandbox,
+  scenarioSandbox,
+  type ScenarioSandboxOptions,
+} from "./scenario_sandbox.ts";
 import { SnapshotRecorder } from "./snapshot_recorder.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
 
@@ -73,6 +81,21 @@ export interface RecordingSpawnOptions {
   stderr?: (text: string, chunk: Uint8Array | string) => void;
   /** Milliseconds, for the entries' times. Default: a monotonic real clock. */
   clock?: () => number;
+  /**
+   * Record the real CLI without an API key: its model calls go to a scenario-driven Messages
+   * API (`serveMessagesApi`), in a {@linkcode scenarioSandbox} (a temp cwd with `files`, a
+   * temp `CLAUDE_CONFIG_DIR`, a dummy key). The tape then holds what the real CLI did
+   * (permissions asked, hooks called, tools run for real in the temp cwd, results, exit) with
+   * the model's side taken from the scenario. The CLI runs in the sandbox's cwd, whatever the
+   * SDK's `cwd` option says; the sandbox is removed once the process has exited.
+   */
+  api?: Scenario | RecordingApiOptions;
+}
+
+/** The {@linkcode RecordingSpawnOptions.api} option with the sandbox's options. */
+export interface RecordingApiOptions extends ScenarioSandboxOptions {
+  /** The scenario whose model side the API serves. */
+  scenario: Scenario;
 }
 
 /** A listener for a process's `exit` event. */
@@ -113,6 +136,8 @@ export interface RecordedProcess {
 export type RecordingSpawner = ((options: ProcessSpawnOptions) => RecordedProcess) & {
   /** The finished tape (after the process ended and the file was renamed into place). */
   readonly finished: Promise<Tape>;
+  /** With `api`: every request the scenario's Messages API got (empty without it). */
+  readonly journal: readonly JournalEntry[];
 };
 
 /** How long after the exit stdout and stderr may take to end before the tape is closed. */
@@ -137,7 +162,8 @@ function defaultSpawn(options: ProcessSpawnOptions): SpawnedProcessLike {
  * the SDK's own spawn waits for stderr) and the tape file is finished, so the tape is in
  * place when the query ends. One spawner records one process: make one per query.
  *
- * @param options `out` (the tape file), `header`, `spawn`, `stderr`, `clock`.
+ * @param options `out` (the tape file), `header`, `spawn`, `stderr`, `clock`, `api` (a
+ *   scenario the real CLI's model calls go to, in a sandbox: no API key needed).
  * @returns The spawner, with `finished`.
  * @throws {TypeError} Without an `out` path; when the spawner is called a second time.
  *
@@ -152,6 +178,25 @@ function defaultSpawn(options: ProcessSpawnOptions): SpawnedProcessLike {
  * }
  * const tape = await spawn.finished;
  * console.log(tape.entries.length, tape.ending?.code);
+ * ```
+ *
+ * @example Recording the real CLI against a scenario, without an API key
+ * ```ts ignore
+ * import { query } from "@anthropic-ai/claude-agent-sdk";
+ * import { builtinScenario } from "@x/claude-mock";
+ * import { recordingSpawn } from "@x/claude-mock/cassette";
+ *
+ * const spawn = recordingSpawn({
+ *   out: "tapes/permission.jsonl",
+ *   api: { scenario: builtinScenario("tool_with_permission") },
+ * });
+ * const options = {
+ *   spawnClaudeCodeProcess: spawn,
+ *   canUseTool: async (_tool: string, input: Record<string, unknown>) =>
+ *     ({ behavior: "allow" as const, updatedInput: input }),
+ * };
+ * for await (const m of query({ prompt: "Create out.txt with touch.", options })) console.log(m.type);
+ * console.log((await spawn.finished).ending?.code, spawn.journal.length); // 0 2
  * ```
  *
  * @example Recording an in-process mock through the SDK's spawn seam
@@ -181,6 +226,7 @@ export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner
   });
   finished.catch(() => {}); // reported to whoever awaits it, never as an unhandled rejection
   let spawned = false;
+  const journal: JournalEntry[] = [];
   const spawner = (spawnOptions: ProcessSpawnOptions): RecordedProcess => {
     if (spawned) {
       throw new TypeError(
@@ -189,6 +235,7 @@ export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner
     }
     spawned = true;
     const sdkVersion = spawnOptions.env?.CLAUDE_AGENT_SDK_VERSION;
+    const api = options.api === undefined ? undefined : recordingApi(options.api);
     const recorder = new SnapshotRecorder({
       out: options.out,
       ...(options.clock ? { clock: options.clock } : {}),
@@ -196,17 +243,72 @@ export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner
         recorded_at: new Date().toISOString(),
         ...(sdkVersion ? { sdk_version: sdkVersion } : {}),
         args: [...spawnOptions.args],
+        ...(api ? { messages_api: "scenario", scenario: api.scenario.name ?? "scenario" } : {}),
         ...options.header,
       },
     });
-    const child = (options.spawn ?? defaultSpawn)(spawnOptions);
+    const spawn = options.spawn ?? defaultSpawn;
+    const child = api ? sandboxedSpawn(api, spawn, journal)(spawnOptions) : spawn(spawnOptions);
     return new Recorded(child, recorder, {
       stderr: options.stderr,
       finish: (promise) => promise.then(resolveFinished, rejectFinished),
     });
   };
   Object.defineProperty(spawner, "finished", { value: finished, enumerable: true });
+  Object.defineProperty(spawner, "journal", { value: journal, enumerable: true });
   return spawner as RecordingSpawner;
+}
+
+/** The `api` option's scenario and sandbox options. Internal. @internal */
+export function recordingApi(api: Scenario | RecordingApiOptions): RecordingApiOptions {
+  if (api === null || typeof api !== "object") {
+    throw new TypeError(
+      "Cannot record against a scenario: api must be a Scenario or { scenario, ... }",
+    );
+  }
+  return "scenario" in api && !("exchanges" in api) ? api : { scenario: api as Scenario };
+}
+
+/**
+ * A spawn that runs each process in a fresh scenario sandbox: spawned (by `spawn`, default the
+ * SDK's own way) once the API listens, with the sandbox's cwd and environment on top of the
+ * SDK's; the sandbox closes, its journal appended to `journal`, before the process's `exit`
+ * reaches the caller. Internal: `recordingSpawn`'s and `cassette`'s `api` option.
+ *
+ * @internal
+ */
+export function sandboxedSpawn(
+  api: RecordingApiOptions,
+  spawn: (options: ProcessSpawnOptions) => SpawnedProcessLike = defaultSpawn,
+  journal: JournalEntry[] = [],
+): (spawnOptions: ProcessSpawnOptions) => SpawnedProcessLike {
+  return (spawnOptions) => sandboxed(api, spawnOptions, spawn, journal);
+}
+
+function sandboxed(
+  api: RecordingApiOptions,
+  spawnOptions: ProcessSpawnOptions,
+  spawn: (options: ProcessSpawnOptions) => SpawnedProcessLike,
+  journal: JournalEntry[],
+): SpawnedProcessLike {
+  const { scenario, ...sandboxOptions } = api;
+  let sandbox: ScenarioSandbox | undefined;
+  const start = scenarioSandbox(scenario, sandboxOptions).then((made) => {
+    sandbox = made;
+    if (spawnOptions.signal.aborted) {
+      throw new Error("The SDK aborted the query before the CLI started");
+    }
+    return spawn({
+      ...spawnOptions,
+      cwd: made.cwd,
+      env: { ...spawnOptions.env, ...made.env },
+    });
+  });
+  return deferredProcess(start, async () => {
+    if (!sandbox) return;
+    journal.push(...sandbox.journal);
+    await sandbox.close();
+  });
 }
 
 /** The SDK-facing process over a child, recording it. */

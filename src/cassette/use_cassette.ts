@@ -8,7 +8,14 @@ import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../cli/_fs.
 import type { ClaudeSpawn } from "../adapters/claude_spawn.ts";
 import { loadTape } from "./load_tape.ts";
 import { serializeTape } from "./parse_tape.ts";
-import { recordingSpawn, type RecordingSpawner } from "./recording_spawn.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import {
+  recordingApi,
+  type RecordingApiOptions,
+  recordingSpawn,
+  type RecordingSpawner,
+  sandboxedSpawn,
+} from "./recording_spawn.ts";
 import { type ScrubOptions, scrubTape } from "./scrub_tape.ts";
 import {
   type ReplayStubOptions,
@@ -29,7 +36,8 @@ import {
  * What a cassette does:
  * - `replay` (default): replays `<dir>/<name>.jsonl`; a missing tape fails, naming the
  *   command that records it;
- * - `record`: runs the real CLI and records it (scrubbed), replacing the tape;
+ * - `record`: runs the real CLI and records it (scrubbed), replacing the tape (with `api`,
+ *   against a scenario instead of the real API: no key needed);
  * - `auto`: replays when the tape exists, else records it;
  * - `passthrough`: runs the real CLI, records nothing.
  */
@@ -89,6 +97,12 @@ export interface CassetteOptions {
   args?: readonly string[];
   /** Another spawner to record or pass through instead of the real CLI (for tests). */
   spawn?: ClaudeSpawn;
+  /**
+   * Record (or pass through) without an API key: the real CLI's model calls go to a
+   * scenario-driven Messages API in a sandbox (a temp cwd with `files`, a temp config
+   * folder), so the tape holds what the real CLI does with the scenario's model side.
+   */
+  api?: Scenario | RecordingApiOptions;
 }
 
 /** One test's cassette: pass `spawn` to the SDK, then `close()` (or `await using`). */
@@ -221,8 +235,12 @@ export async function cassette(
     }
     return replaying(tape, path, options.replay);
   }
+  const api = options.api === undefined ? undefined : recordingApi(options.api);
   if (mode === "passthrough") {
-    const spawn = options.spawn ?? (await realSpawn());
+    const base = options.spawn ?? (await realSpawn());
+    const spawn = api
+      ? sandboxedSpawn(api, base as Parameters<typeof sandboxedSpawn>[1]) as unknown as ClaudeSpawn
+      : base;
     return finished({ mode, path, spawn, close: () => Promise.resolve() });
   }
   await mkdirp(path.slice(0, path.lastIndexOf("/")));
@@ -231,6 +249,7 @@ export async function cassette(
     out: `${path}.recording`,
     header: { ...(testName ? { test: testName } : {}), scenario: name, ...options.header },
     ...(options.spawn ? { spawn: options.spawn } : {}),
+    ...(api ? { api } : {}),
   });
   let used = false;
   const spawn: ClaudeSpawn = (spawnOptions) => {

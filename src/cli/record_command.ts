@@ -1,8 +1,10 @@
 /**
- * `cli.ts record --out <tape> [--name <scenario name>] -- <claude args>`: runs the real
- * `claude` in the program's place, passing stdin, stdout and stderr through while recording
- * them (and the exit) into a tape; exits with the child's code (128 + the signal's number
- * when a signal ended it). The command run is `CLAUDE_MOCK_REAL_CLAUDE`, or `claude` on
+ * `cli.ts record --out <tape> [--name <scenario name>] [--scenario <file>] -- <claude args>`:
+ * runs the real `claude` in the program's place, passing stdin, stdout and stderr through
+ * while recording them (and the exit) into a tape; exits with the child's code (128 + the
+ * signal's number when a signal ended it). With `--scenario`, no API key is needed: the
+ * CLI's model calls go to that scenario's Messages API, and it runs in a sandbox (a temp cwd
+ * and config folder). The command run is `CLAUDE_MOCK_REAL_CLAUDE`, or `claude` on
  * `PATH`; its `--version` is asked first, for the tape's `cli_version`. A terminal on stdin
  * is not passed on (the child gets an empty stdin). Usage errors exit 2; a command that
  * cannot start exits 127.
@@ -12,6 +14,9 @@
 
 import { spawn } from "node:child_process";
 import { recordingSpawn, type SpawnedProcessLike } from "../cassette/recording_spawn.ts";
+import { type ScenarioSandbox, scenarioSandbox } from "../cassette/scenario_sandbox.ts";
+import { loadScenario } from "../scenario/load_scenario.ts";
+import type { Scenario } from "../scenario/scenario.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import { removeFile } from "./_fs.ts";
 import type { CliIO } from "./run_cli.ts";
@@ -19,7 +24,8 @@ import type { CliIO } from "./run_cli.ts";
 const encoder = new TextEncoder();
 
 /** The usage line of `record`. */
-const USAGE = "Usage: claude-mock record --out <tape> [--name <scenario name>] -- <claude args>";
+const USAGE =
+  "Usage: claude-mock record --out <tape> [--name <scenario name>] [--scenario <file>] -- <claude args>";
 
 const HELP = `${USAGE}
 
@@ -27,8 +33,11 @@ Runs the real claude with <claude args>, passing stdin, stdout and stderr throug
 records both directions of the wire, stderr and the exit into <tape> (JSONL, written to
 <tape>.partial until the run ends). Exits with claude's exit code.
 
-  --out <tape>    the tape file to write (required)
-  --name <name>   the scenario name kept in the tape's header
+  --out <tape>        the tape file to write (required)
+  --name <name>       the scenario name kept in the tape's header
+  --scenario <file>   no API key needed: claude's model calls go to this scenario (a file, or
+                      builtin:<name>) through a local Messages API; claude runs in a temp
+                      folder with a temp CLAUDE_CONFIG_DIR, its tools for real
 
 The command run is $CLAUDE_MOCK_REAL_CLAUDE, or claude on PATH. A terminal on stdin is not
 passed on: claude then gets an empty stdin.
@@ -52,6 +61,7 @@ const SIGNALS: Record<string, number> = {
 interface RecordArgs {
   out: string;
   name?: string;
+  scenario?: string;
   args: string[];
 }
 
@@ -60,6 +70,7 @@ class RecordUsageError extends Error {}
 function parseRecordArgv(argv: readonly string[]): RecordArgs | "help" {
   let out: string | undefined;
   let name: string | undefined;
+  let scenario: string | undefined;
   let i = 0;
   const value = (flag: string, inline: string | undefined): string => {
     const v = inline ?? argv[++i];
@@ -79,6 +90,7 @@ function parseRecordArgv(argv: readonly string[]): RecordArgs | "help" {
     const inline = flag === arg ? undefined : arg.slice(eq + 1);
     if (flag === "--out") out = value("--out", inline);
     else if (flag === "--name") name = value("--name", inline);
+    else if (flag === "--scenario") scenario = value("--scenario", inline);
     else if (flag === "--help" || flag === "-h") return "help";
     else if (arg.startsWith("-")) {
       throw new RecordUsageError(
@@ -93,7 +105,12 @@ function parseRecordArgv(argv: readonly string[]): RecordArgs | "help" {
     }
   }
   if (out === undefined) throw new RecordUsageError("claude-mock record: --out <tape> is required");
-  return { out, ...(name !== undefined ? { name } : {}), args: argv.slice(i) };
+  return {
+    out,
+    ...(name !== undefined ? { name } : {}),
+    ...(scenario !== undefined ? { scenario } : {}),
+    args: argv.slice(i),
+  };
 }
 
 /** `<command> --version`'s version, or `undefined` when it does not say within 10 s. */
@@ -190,6 +207,49 @@ async function record(
   },
 ): Promise<number> {
   const command = io.env.CLAUDE_MOCK_REAL_CLAUDE || "claude";
+  let scenario: Scenario | undefined;
+  if (parsed.scenario !== undefined) {
+    const source = parsed.scenario.startsWith("builtin:") || parsed.scenario.startsWith("/") ||
+        /^[a-z][a-z0-9+.-]*:\/\//i.test(parsed.scenario)
+      ? parsed.scenario
+      : `${io.cwd.replace(/\/+$/, "")}/${parsed.scenario}`;
+    try {
+      scenario = await loadScenario(source);
+    } catch (error) {
+      await err.write(encoder.encode(
+        `claude-mock record: ${error instanceof Error ? error.message : String(error)}\n`,
+      )).catch(() => {});
+      return 1;
+    }
+  }
+  let sandbox: ScenarioSandbox | undefined;
+  if (scenario) {
+    try {
+      sandbox = await scenarioSandbox(scenario);
+    } catch (error) {
+      await err.write(encoder.encode(
+        `claude-mock record: ${error instanceof Error ? error.message : String(error)}\n`,
+      )).catch(() => {});
+      return 1;
+    }
+  }
+  try {
+    return await recordIn(parsed, io, { out, err }, command, sandbox);
+  } finally {
+    await sandbox?.close();
+  }
+}
+
+async function recordIn(
+  parsed: RecordArgs,
+  io: CliIO,
+  { out, err }: {
+    out: WritableStreamDefaultWriter<Uint8Array>;
+    err: WritableStreamDefaultWriter<Uint8Array>;
+  },
+  command: string,
+  sandbox: ScenarioSandbox | undefined,
+): Promise<number> {
   const cliVersion = await versionOf(command, io);
   let errors = Promise.resolve();
   const spawner = recordingSpawn({
@@ -197,7 +257,9 @@ async function record(
     header: {
       ...(parsed.name !== undefined ? { scenario: parsed.name } : {}),
       ...(cliVersion !== undefined ? { cli_version: cliVersion } : {}),
+      ...(sandbox ? { messages_api: "scenario" } : {}),
     },
+
     stderr: (_text, chunk) => {
       const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
       errors = errors.then(() => err.write(bytes)).catch(() => {});
@@ -206,8 +268,8 @@ async function record(
   const child = spawner({
     command,
     args: parsed.args,
-    cwd: io.cwd,
-    env: io.env,
+    cwd: sandbox?.cwd ?? io.cwd,
+    env: sandbox ? { ...io.env, ...sandbox.env } : io.env,
     signal: io.signal ?? new AbortController().signal,
   });
   const ended = new Promise<{ code: number | null; signal: string | null } | Error>((resolve) => {

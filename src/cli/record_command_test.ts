@@ -19,7 +19,8 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   return { code, stdout: out.join(""), stderr: err.join("") };
 }
 
-const USAGE = "Usage: claude-mock record --out <tape> [--name <scenario name>] -- <claude args>\n";
+const USAGE =
+  "Usage: claude-mock record --out <tape> [--name <scenario name>] [--scenario <file>] -- <claude args>\n";
 
 Deno.test("record: usage errors exit 2 and name the flag", async () => {
   const cases: [string[], string][] = [
@@ -52,6 +53,48 @@ Deno.test("record: --help says what it runs", async () => {
   assert.equal(stderr, "");
   assert.ok(stdout.startsWith(USAGE));
   assert.match(stdout, /\$CLAUDE_MOCK_REAL_CLAUDE, or claude on PATH/);
+});
+
+Deno.test("record --scenario: a scenario it cannot load or serve exits 1, naming why, before claude runs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/crash.json`,
+      JSON.stringify({ name: "c", exchanges: [{ on: "x", steps: [{ say: "a" }, { crash: {} }] }] }),
+    );
+    const env = { CLAUDE_MOCK_REAL_CLAUDE: `${dir}/never-run` };
+    const missing = await run([
+      "--out",
+      `${dir}/t.jsonl`,
+      "--scenario",
+      `${dir}/nope.json`,
+      "--",
+      "-p",
+      "x",
+    ], env);
+    assert.equal(missing.code, 1);
+    assert.match(
+      missing.stderr,
+      /^claude-mock record: Cannot load scenario: cannot read .*nope\.json/,
+    );
+    const crash = await run([
+      "--out",
+      `${dir}/t.jsonl`,
+      "--scenario",
+      `${dir}/crash.json`,
+      "--",
+      "-p",
+      "x",
+    ], env);
+    assert.equal(crash.code, 1);
+    assert.match(
+      crash.stderr,
+      /Cannot serve scenario 'c': exchange 1 \(contains "x"\) steps\[1\] is a crash step/,
+    );
+    await assert.rejects(() => Deno.stat(`${dir}/t.jsonl`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("record: a claude that cannot run exits 127 and leaves no tape", async () => {

@@ -1,0 +1,187 @@
+/**
+ * `claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html]
+ * [--exceptions FILE] [--json FILE] [--mode duplex|print] [--only NAMES] [--timeout MS]
+ * [--keep DIR]`: runs each conformance case through the real Agent SDK with the mock and with
+ * the real CLI, compares both wires, prints per case "identical" or the first differences, and
+ * exits 0 only when every difference is identical or explained.
+ *
+ * @module
+ */
+
+import { loadConformCases } from "../conform/conform_case.ts";
+import { type ConformException, loadConformExceptions } from "../conform/conform_exceptions.ts";
+import {
+  caseLines,
+  conformancePassed,
+  reportHtml,
+  summaryLine,
+} from "../conform/conform_report.ts";
+import { loadAgentSdk } from "../conform/load_agent_sdk.ts";
+import { runConformance } from "../conform/run_conformance.ts";
+import { fileTime, mkdirp, writeWhole } from "./_fs.ts";
+import { integerFlag, parseSubcommandArgs, SubcommandUsageError } from "./_subcommand_args.ts";
+import type { CliIO } from "./run_cli.ts";
+
+const USAGE =
+  "Usage: claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html] [--exceptions FILE] [--json FILE] [--mode duplex|print] [--only NAMES] [--timeout MS] [--keep DIR]";
+
+const HELP = `${USAGE}
+
+Runs each conformance case (a case file, a scenario file, or every *.json in a folder)
+through the real Agent SDK's query() twice: with the mock (in process), and with the real
+claude against a local Messages API serving the scenario; then, for single-prompt cases,
+in print mode (-p, text, json and stream-json --verbose) with the mock binary and the real
+binary. Each run has a fresh working directory and config folder. Both directions of each
+wire are compared after normalizing what legitimately differs (ids, timestamps, durations,
+paths, the API's port). Prints per case "identical", "explained" or the first differences
+with their frame numbers (mock/real). Exits 0 only when every case is identical or
+explained, 1 otherwise.
+
+  --claude PATH      the real claude to run (default: the SDK's own platform binary)
+  --sdk VERSION      the Agent SDK version to drive, installed with npm into a cache folder
+                     (default: the one this project resolves)
+  --exceptions FILE  the named, reasoned exceptions (default: exceptions.json in a given
+                     folder, if there is one)
+  --html FILE        write an index page and a side-by-side timeline per case and mode
+  --json FILE        write the whole report as JSON
+  --mode M           only duplex (SDK) or only print runs
+  --only NAMES       only these cases (comma-separated)
+  --timeout MS       the longest one run may take (default 120000)
+  --keep DIR         keep every run's folder (tapes, sandboxes) in DIR
+`;
+
+const encoder = new TextEncoder();
+
+/** The `conform` subcommand. */
+export async function conformCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const out = io.stdout.getWriter();
+  const err = io.stderr.getWriter();
+  const say = (w: WritableStreamDefaultWriter<Uint8Array>, text: string) =>
+    w.write(encoder.encode(text)).catch(() => {});
+  try {
+    let args;
+    let timeoutMs: number | undefined;
+    try {
+      args = parseSubcommandArgs("conform", argv, {
+        claude: "string",
+        sdk: "string",
+        html: "string",
+        exceptions: "string",
+        json: "string",
+        mode: "string",
+        only: "string",
+        timeout: "string",
+        keep: "string",
+      });
+      if (args.help) {
+        await say(out, HELP);
+        return 0;
+      }
+      if (args.positional.length === 0) {
+        throw new SubcommandUsageError("claude-mock conform: give case files or folders");
+      }
+      if (args.flags.mode !== undefined && !["duplex", "print"].includes(args.flags.mode)) {
+        throw new SubcommandUsageError(
+          `claude-mock conform: --mode must be duplex or print, got ${
+            JSON.stringify(args.flags.mode)
+          }`,
+        );
+      }
+      timeoutMs = integerFlag("conform", "timeout", args.flags.timeout, {
+        min: 1000,
+        max: 3_600_000,
+      });
+    } catch (error) {
+      if (!(error instanceof SubcommandUsageError)) throw error;
+      await say(err, `${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    const at = (p: string) => (p.startsWith("/") ? p : `${io.cwd.replace(/\/+$/, "")}/${p}`);
+    const paths = args.positional.map(at);
+    let exceptions: ConformException[] = [];
+    let cases;
+    let sdk;
+    try {
+      cases = await loadConformCases(paths);
+      if (args.flags.only) {
+        const wanted = new Set(args.flags.only.split(",").map((s) => s.trim()));
+        const all = cases;
+        const unknown = [...wanted].filter((n) => !all.some((c) => c.name === n));
+        if (unknown.length) throw new Error(`no case named ${unknown.join(", ")}`);
+        cases = cases.filter((c) => wanted.has(c.name));
+      }
+      if (cases.length === 0) throw new Error(`no cases in ${args.positional.join(", ")}`);
+      const exceptionsFile = args.flags.exceptions !== undefined
+        ? at(args.flags.exceptions)
+        : await firstExisting(paths.map((p) => `${p.replace(/\/+$/, "")}/exceptions.json`));
+      if (exceptionsFile) exceptions = await loadConformExceptions(exceptionsFile);
+      sdk = await loadAgentSdk({
+        ...(args.flags.sdk !== undefined ? { version: args.flags.sdk } : {}),
+        ...(args.flags.claude !== undefined ? { claude: at(args.flags.claude) } : {}),
+        log: (line) => void say(err, `${line}\n`),
+      });
+    } catch (error) {
+      await say(
+        err,
+        `claude-mock conform: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return 1;
+    }
+    await say(
+      out,
+      `conform: ${cases.length} cases, SDK ${sdk.version}${
+        sdk.cliVersion ? ` (CLI ${sdk.cliVersion})` : ""
+      }, ${sdk.claude}\n`,
+    );
+    const keep = args.flags.keep !== undefined ? at(args.flags.keep) : undefined;
+    if (keep) await mkdirp(keep);
+    // a stop (SIGTERM) ends the running CLIs and the run: the binary arms its handler before it waits
+    (io as CliIO & { beforeWait?: () => void }).beforeWait?.();
+    const report = await runConformance(cases, {
+      sdk,
+      ...(io.signal ? { signal: io.signal } : {}),
+      exceptions,
+      ...(args.flags.mode ? { modes: [args.flags.mode as "duplex" | "print"] } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(keep ? { workDir: keep, keep: true } : {}),
+      onCase: (result) => void say(out, `${caseLines(result).join("\n")}\n`),
+    });
+    await say(out, `${summaryLine(report)}\n`);
+    if (args.flags.json) {
+      const file = at(args.flags.json);
+      await mkdirp(file.slice(0, file.lastIndexOf("/")) || "/");
+      const slim = {
+        ...report,
+        cases: report.cases.map((c) => ({ ...c, modes: c.modes.map(({ tapes: _t, ...m }) => m) })),
+      };
+      await writeWhole(file, `${JSON.stringify(slim, null, 1)}\n`);
+    }
+    if (args.flags.html) {
+      const index = at(args.flags.html);
+      const base = index.replace(/\.html?$/, "");
+      const folder = `${base}.pages`;
+      const name = (c: string, mode: string) =>
+        `${folder.slice(folder.lastIndexOf("/") + 1)}/${c}.${mode.replace(":", "-")}.html`;
+      const html = reportHtml(report, name);
+      await mkdirp(folder);
+      for (const [page, text] of html.pages) {
+        await writeWhole(`${index.slice(0, index.lastIndexOf("/"))}/${page}`, text);
+      }
+      await writeWhole(index, html.index);
+      await say(out, `${index}\n`);
+    }
+    if (io.signal?.aborted) {
+      await say(err, "claude-mock conform: stopped\n");
+      return 143;
+    }
+    return conformancePassed(report) ? 0 : 1;
+  } finally {
+    out.releaseLock();
+    err.releaseLock();
+  }
+}
+
+async function firstExisting(paths: string[]): Promise<string | undefined> {
+  for (const path of paths) if ((await fileTime(path)) !== undefined) return path;
+  return undefined;
+}

@@ -1,0 +1,310 @@
+/**
+ * One run of a conformance case, recorded into a tape: through the Agent SDK (`query()`) with
+ * the in-process mock or with the real CLI against the scenario's Messages API, or in print
+ * mode with the mock binary or the real binary. Each in a fresh working directory and config
+ * folder; every wait bounded, every child killed. Internal.
+ *
+ * @internal
+ * @module
+ */
+
+import { spawn as nodeSpawn } from "node:child_process";
+import process from "node:process";
+import { MockTransport } from "../adapters/mock_transport.ts";
+import {
+  type ProcessSpawnOptions,
+  type RecordedProcess,
+  recordingSpawn,
+  type SpawnedProcessLike,
+} from "../cassette/recording_spawn.ts";
+import { scenarioSandbox } from "../cassette/scenario_sandbox.ts";
+import type { Tape } from "../cassette/tape.ts";
+import { DUMMY_API_KEY } from "../messages_api/serve_messages_api.ts";
+import type { FakeClaude } from "../cli/install_fake_claude.ts";
+import { mkdirp, writeText } from "../cli/_fs.ts";
+import { realTimeout } from "../timing/real_time.ts";
+import type { ConformCase, PrintFormat } from "./conform_case.ts";
+import type { RunPlaces } from "./_normalize.ts";
+import { appSide } from "./_sdk_side.ts";
+import type { AgentSdk } from "./load_agent_sdk.ts";
+
+/** A recorded run. */
+export interface RecordedRun {
+  /** The tape (both directions, stderr, the exit). */
+  tape: Tape;
+  /** The run's own paths, for normalizing. */
+  places: RunPlaces;
+  /** What the app's `query()` threw, if anything (duplex runs). */
+  error?: string;
+  /** Milliseconds the run took. */
+  ms: number;
+  /** The scenario API's journal (real runs). */
+  journal?: unknown[];
+}
+
+/** The environment every run shares: the machine's basics and the case's own. */
+export function sharedEnv(c: ConformCase): Record<string, string> {
+  const keep = ["PATH", "HOME", "USER", "LANG", "TMPDIR", "DENO_DIR", "SystemRoot"];
+  const env: Record<string, string> = {};
+  for (const key of keep) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return {
+    ...env,
+    DISABLE_TELEMETRY: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CLAUDE_CODE_MAX_RETRIES: "1",
+    ...c.env,
+  };
+}
+
+/** The config folder the mock names when it reports one of its own (its stand-in home's). */
+const MOCK_CONFIG = "/home/user/.claude";
+
+/** The stand-in base URL of mock runs (nothing listens: the mock only names it in error texts). */
+const MOCK_BASE_URL = "http://127.0.0.1:9";
+
+/** The SDK's own way to spawn a process. */
+function defaultSpawn(o: ProcessSpawnOptions): SpawnedProcessLike {
+  return nodeSpawn(o.command, o.args, {
+    cwd: o.cwd,
+    env: o.env,
+    signal: o.signal,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  }) as unknown as SpawnedProcessLike;
+}
+
+/** A folder with the case's files. */
+async function projectDir(dir: string, c: ConformCase): Promise<string> {
+  await mkdirp(dir);
+  const base = c.scenario.cwd ?? "/home/user/project";
+  for (const [path, content] of Object.entries(c.files ?? {})) {
+    const relative = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : path;
+    const full = `${dir}/${relative}`;
+    await mkdirp(full.slice(0, full.lastIndexOf("/")));
+    await writeText(full, content);
+  }
+  return dir;
+}
+
+/** Runs the case through the SDK's `query()`: the mock in process, or the real CLI. */
+export async function duplexRun(
+  c: ConformCase,
+  side: "mock" | "real",
+  sdk: AgentSdk,
+  work: string,
+  timeoutMs: number,
+  stop?: AbortSignal,
+): Promise<RecordedRun> {
+  const started = Date.now();
+  await mkdirp(work);
+  const env = sharedEnv(c);
+  const app = appSide(c, sdk.module, sdk.zod);
+  let processOf: RecordedProcess | undefined;
+  let places: RunPlaces;
+  let spawn: (o: ProcessSpawnOptions) => SpawnedProcessLike;
+  let cwd: string;
+  let close = () => Promise.resolve();
+  let journal: unknown[] | undefined;
+  if (side === "mock") {
+    cwd = await projectDir(`${work}/project`, c);
+    const mock = new MockTransport(c.scenario);
+    spawn = mock.spawn as unknown as typeof spawn;
+    env.ANTHROPIC_BASE_URL = MOCK_BASE_URL;
+    env.ANTHROPIC_API_KEY = DUMMY_API_KEY;
+    places = {
+      cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
+      config: [MOCK_CONFIG],
+      other: [work],
+      binary: sdk.claude,
+    };
+  } else {
+    const sandbox = await scenarioSandbox(c.scenario, {
+      ...(c.files ? { files: c.files } : {}),
+      env,
+      dir: work,
+    });
+    cwd = sandbox.cwd;
+    spawn = (o) => defaultSpawn({ ...o, cwd: sandbox.cwd, env: { ...o.env, ...sandbox.env } });
+    journal = sandbox.journal as unknown[];
+    close = () => sandbox.close();
+    places = { cwd: [sandbox.cwd], config: [sandbox.configDir], other: [work], binary: sdk.claude };
+  }
+  places.home = env.HOME;
+  const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn });
+  // Over time (or stopped): the CLI is killed first, so the SDK sees it exit and ends the query;
+  // aborting the SDK with a CLI still alive leaves its own kill timers running after the run.
+  let timedOut = false;
+  const end = () => {
+    if (processOf && processOf.exitCode === null && processOf.signalCode === null) {
+      processOf.kill("SIGKILL");
+    } else abort.abort();
+  };
+  const abort = new AbortController();
+  const onStop = () => end();
+  stop?.addEventListener("abort", onStop, { once: true });
+  const cancel = realTimeout(() => {
+    timedOut = true;
+    end();
+  }, timeoutMs);
+  let error: string | undefined;
+  try {
+    const query = sdk.module.query({
+      prompt: app.prompt(),
+      options: {
+        ...app.options,
+        cwd,
+        env,
+        abortController: abort,
+        pathToClaudeCodeExecutable: sdk.claude,
+        stderr: () => {},
+        spawnClaudeCodeProcess: (o: ProcessSpawnOptions) => (processOf = spawner(o)),
+      },
+    });
+    try {
+      for await (const message of query) {
+        await app.onMessage(message as Record<string, unknown>, query);
+      }
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    } finally {
+      app.finish();
+    }
+    // what the SDK says of a killed CLI or an abort ("Operation aborted") says nothing more
+    if (stop?.aborted) error = "stopped";
+    else if (timedOut) error = `timed out after ${timeoutMs} ms`;
+    const tape = await settle(spawner.finished, processOf);
+    return {
+      tape,
+      places,
+      ...(error ? { error } : {}),
+      ms: Date.now() - started,
+      ...(journal ? { journal: [...journal] } : {}),
+    };
+  } finally {
+    cancel();
+    stop?.removeEventListener("abort", onStop);
+    await close();
+  }
+}
+
+/** Runs the case in print mode (`-p`): the mock binary, or the real one. */
+export async function printRun(
+  c: ConformCase,
+  side: "mock" | "real",
+  plan: { prompt: string; args: string[]; format: PrintFormat },
+  sdk: AgentSdk,
+  fake: FakeClaude,
+  work: string,
+  timeoutMs: number,
+  stop?: AbortSignal,
+): Promise<RecordedRun & { stdout: string }> {
+  const started = Date.now();
+  await mkdirp(work);
+  const env = sharedEnv(c);
+  const args = [
+    "-p",
+    plan.prompt,
+    "--output-format",
+    plan.format,
+    ...(plan.format === "stream-json" ? ["--verbose"] : []),
+    ...plan.args,
+  ];
+  let command: string;
+  let cwd: string;
+  let places: RunPlaces;
+  let close = () => Promise.resolve();
+  let journal: unknown[] | undefined;
+  if (side === "mock") {
+    cwd = await projectDir(`${work}/project`, c);
+    command = fake.path;
+    Object.assign(env, fake.env, {
+      // the mock binary impersonates the CLI the SDK under test ships
+      ...(sdk.cliVersion ? { CLAUDE_MOCK_VERSION: sdk.cliVersion } : {}),
+      ANTHROPIC_BASE_URL: MOCK_BASE_URL,
+      ANTHROPIC_API_KEY: DUMMY_API_KEY,
+      CLAUDE_CONFIG_DIR: `${work}/config`,
+      CLAUDE_MOCK_STATE_DIR: `${work}/state`,
+    }, c.env);
+    env.PATH = `${fake.dir}:${env.PATH ?? ""}`;
+    places = {
+      cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
+      config: [`${work}/config`, MOCK_CONFIG],
+      other: [fake.dir, work],
+      binary: fake.path,
+    };
+  } else {
+    const sandbox = await scenarioSandbox(c.scenario, {
+      ...(c.files ? { files: c.files } : {}),
+      env,
+      dir: work,
+    });
+    cwd = sandbox.cwd;
+    command = sdk.claude;
+    Object.assign(env, sandbox.env);
+    journal = sandbox.journal as unknown[];
+    close = () => sandbox.close();
+    places = { cwd: [cwd], config: [sandbox.configDir], other: [work], binary: sdk.claude };
+  }
+  places.home = process.env.HOME;
+  const abort = linkedAbort(stop);
+  const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn: defaultSpawn });
+  try {
+    const child = spawner({ command, args, cwd, env, signal: abort.signal });
+    child.stdin.on("error", () => {});
+    child.stdin.end();
+    let stdout = "";
+    child.stdout.on("data", (chunk: Uint8Array | string) => (stdout += String(chunk)));
+    child.on("error", () => {});
+    const cancel = realTimeout(() => abort.abort(), timeoutMs);
+    try {
+      await Promise.race([
+        spawner.finished.catch(() => {}),
+        new Promise((resolve) => abort.signal.addEventListener("abort", resolve, { once: true })),
+      ]);
+      const tape = await settle(spawner.finished, child);
+      return {
+        tape,
+        places,
+        stdout,
+        ms: Date.now() - started,
+        ...(stop?.aborted
+          ? { error: "stopped" }
+          : abort.signal.aborted
+          ? { error: `timed out after ${timeoutMs} ms` }
+          : {}),
+        ...(journal ? { journal: [...journal] } : {}),
+      };
+    } finally {
+      cancel();
+    }
+  } finally {
+    await close();
+  }
+}
+
+/** An abort controller that also aborts when `stop` does (the run was stopped from outside). */
+function linkedAbort(stop: AbortSignal | undefined): AbortController {
+  const abort = new AbortController();
+  if (stop?.aborted) abort.abort(stop.reason);
+  else stop?.addEventListener("abort", () => abort.abort(stop.reason), { once: true });
+  return abort;
+}
+
+/** The finished tape; a process that does not end within 15 s of being asked is killed. */
+async function settle(finished: Promise<Tape>, child: RecordedProcess | undefined): Promise<Tape> {
+  let timer = () => {};
+  const late = new Promise<"late">((
+    resolve,
+  ) => (timer = realTimeout(() => resolve("late"), 15_000)));
+  try {
+    const first = await Promise.race([finished, late]);
+    if (first !== "late") return first;
+    child?.kill("SIGKILL");
+    return await finished;
+  } finally {
+    timer();
+  }
+}

@@ -1,0 +1,444 @@
+/**
+ * Conformance cases: a scenario and what the app does with it (the prompts, the Agent SDK's
+ * options, its permission answers, hooks, in-process MCP servers, an interrupt, the files the
+ * working directory starts with), all as data, so one JSON file says how a scenario runs
+ * through the mock and through the real CLI.
+ *
+ * @module
+ */
+
+import { loadScenario } from "../scenario/load_scenario.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import { scenarioFromJSON } from "../scenario/scenario_from_json.ts";
+import { listDir, readText } from "../cli/_fs.ts";
+
+/** One permission answer rule: the first rule whose `tool` matches answers `canUseTool`. */
+export interface PermissionAnswer {
+  /** The tool name, or `*` (default) for any. */
+  tool?: string;
+  /** Allow or deny. */
+  behavior: "allow" | "deny";
+  /** Deny: the message the model gets (default "Denied by the conformance case."). */
+  message?: string;
+  /** Deny: also interrupt the turn. */
+  interrupt?: boolean;
+  /** Allow: fields that replace the tool's input. */
+  updatedInput?: Record<string, unknown>;
+  /** Allow: permission updates (rules, mode) as the SDK types them. */
+  updatedPermissions?: unknown[];
+  /** Allow an AskUserQuestion: the answers by question text. */
+  answers?: Record<string, string>;
+}
+
+/** One hook callback: its matcher and the output it returns. */
+export interface HookAnswer {
+  /** The matcher (a tool name pattern for tool events). */
+  matcher?: string;
+  /** What the callback returns (default `{}`: observe only). */
+  output?: Record<string, unknown>;
+}
+
+/** One tool of an in-process MCP server. */
+export interface McpToolData {
+  /** The tool's name. */
+  name: string;
+  /** Its description (default: the name). */
+  description?: string;
+  /** Its parameters: name to `string`, `number` or `boolean`. */
+  input?: Record<string, "string" | "number" | "boolean">;
+  /** The result each call returns (a `CallToolResult`: `content`, `isError`). */
+  result?: Record<string, unknown>;
+  /** The handler throws this message instead (a soft error). */
+  throws?: string;
+}
+
+/** How the app runs one scenario, as data. */
+export interface ConformCase {
+  /** The case's name (default: its file name). */
+  name: string;
+  /** What it covers. */
+  description?: string;
+  /** The scenario. */
+  scenario: Scenario;
+  /** The scenario as the fake binary loads it: a path, `builtin:<name>`, or its JSON. */
+  scenarioSource: string | { json: unknown };
+  /** A string prompt (one turn), or prompts sent one after another's result (streaming input). */
+  prompt: string | string[];
+  /** The Agent SDK's query options that are data (`permissionMode`, `maxTurns`, …). */
+  options: Record<string, unknown>;
+  /** Permission answers: with them the app has a `canUseTool`. */
+  canUseTool?: PermissionAnswer[];
+  /** Hooks by event, or `"all"`: every event the SDK types, observing. */
+  hooks?: "all" | Record<string, HookAnswer[]>;
+  /** In-process MCP servers by name. */
+  mcpServers?: Record<string, { tools: McpToolData[] }>;
+  /** Interrupt the query after the app got `count` messages of `after` (`stream_event`, `assistant`, …). */
+  interrupt?: { after: string; count?: number };
+  /** Files the working directory starts with. */
+  files?: Record<string, string>;
+  /** Environment for both runs. */
+  env?: Record<string, string>;
+  /** Print mode (`-p`) runs: off, or the prompt, extra flags and formats. */
+  print?: false | { prompt?: string; args?: string[]; formats?: PrintFormat[] };
+  /** Whether the SDK (duplex) runs happen (default true). */
+  duplex?: boolean;
+  /** The file it came from. */
+  source: string;
+}
+
+/** A print-mode output format. */
+export type PrintFormat = "text" | "json" | "stream-json";
+
+/** The fields a case file may have. */
+const CASE_FIELDS = new Set([
+  "$schema",
+  "name",
+  "description",
+  "scenario",
+  "prompt",
+  "prompts",
+  "options",
+  "canUseTool",
+  "hooks",
+  "mcpServers",
+  "interrupt",
+  "files",
+  "env",
+  "print",
+  "duplex",
+]);
+
+/**
+ * Loads the cases of files and folders (a folder: its `*.json` files, sorted, not recursing).
+ * A case file has a `scenario` (an inline scenario, `builtin:<name>`, or a path relative to the
+ * file); a plain scenario file is a case too: its exchanges' plain triggers (a string, `exact`,
+ * `contains`, `glob` with `*` read as `x`) are its prompts, in order, in one session.
+ *
+ * @throws {TypeError} A file that is not a case or a scenario, naming the field and file.
+ *
+ * @example A case file
+ * ```json
+ * {
+ *   "scenario": "builtin:tool_with_permission",
+ *   "prompt": "Create out.txt with touch.",
+ *   "canUseTool": [{ "tool": "Bash", "behavior": "allow" }]
+ * }
+ * ```
+ */
+export async function loadConformCases(paths: readonly string[]): Promise<ConformCase[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    let entries;
+    try {
+      entries = await listDir(path);
+    } catch {
+      files.push(path);
+      continue;
+    }
+    files.push(
+      ...entries.filter((e) =>
+        !e.isDirectory && e.name.endsWith(".json") && !e.name.startsWith("_") &&
+        e.name !== "exceptions.json" && !e.name.endsWith(".schema.json")
+      )
+        .map((e) => `${path.replace(/\/+$/, "")}/${e.name}`).sort(),
+    );
+  }
+  const cases: ConformCase[] = [];
+  for (const file of files) cases.push(await loadConformCase(file));
+  const seen = new Map<string, string>();
+  for (const c of cases) {
+    const other = seen.get(c.name);
+    if (other) {
+      throw new TypeError(
+        `Cannot load the conformance cases: ${c.source} and ${other} are both named '${c.name}'`,
+      );
+    }
+    seen.set(c.name, c.source);
+  }
+  return cases;
+}
+
+/**
+ * Loads one case file (or plain scenario file); see {@linkcode loadConformCases}.
+ *
+ * @throws {TypeError} A file that is not a case or a scenario, naming the field and file.
+ *
+ * @example A case with a permission answer
+ * ```ts
+ * import { loadConformCase } from "@x/claude-mock/cli";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/touch.json`, JSON.stringify({
+ *   scenario: "builtin:tool_with_permission",
+ *   prompt: "Create out.txt with touch.",
+ *   canUseTool: [{ tool: "Bash", behavior: "allow" }],
+ * }));
+ * const c = await loadConformCase(`${dir}/touch.json`);
+ * console.log(c.name, c.prompt, c.canUseTool?.length); // touch Create out.txt with touch. 1
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function loadConformCase(file: string): Promise<ConformCase> {
+  let text: string;
+  try {
+    text = await readText(file);
+  } catch (error) {
+    throw new TypeError(`Cannot load the conformance case ${file}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(
+      `Cannot load the conformance case ${file}: not JSON (${(error as Error).message})`,
+    );
+  }
+  const fail = (what: string): never => {
+    throw new TypeError(`Cannot load the conformance case ${file}: ${what}`);
+  };
+  if (!isObject(data)) return fail("expected a JSON object");
+  const base = file.replace(/^.*\//, "").replace(/\.json$/, "");
+  if (!("scenario" in data)) {
+    if (!("exchanges" in data)) {
+      return fail("expected a case (with 'scenario') or a scenario file (with 'exchanges')");
+    }
+    const scenario = scenarioFromJSON(data, { source: file });
+    return {
+      name: base,
+      scenario,
+      scenarioSource: file,
+      prompt: promptsOf(data),
+      options: withScenarioOptions({}, scenario),
+      source: file,
+    };
+  }
+  for (const key of Object.keys(data)) {
+    if (!CASE_FIELDS.has(key)) {
+      fail(`'${key}' is not a case field; expected one of ${[...CASE_FIELDS].join(", ")}`);
+    }
+  }
+  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+  let scenario: Scenario;
+  let scenarioSource: ConformCase["scenarioSource"];
+  const ref = data.scenario;
+  if (typeof ref === "string") {
+    scenarioSource = ref.startsWith("builtin:") || ref.startsWith("/") ? ref : `${dir}/${ref}`;
+    scenario = await loadScenario(scenarioSource);
+  } else if (isObject(ref)) {
+    scenario = scenarioFromJSON(ref, { source: `${file} (scenario)` });
+    scenarioSource = { json: ref };
+  } else return fail("'scenario' must be a scenario object, builtin:<name> or a path");
+  if ("prompt" in data && "prompts" in data) fail("give 'prompt' or 'prompts', not both");
+  let prompt: string | string[];
+  if (typeof data.prompt === "string") prompt = data.prompt;
+  else if (data.prompt !== undefined) return fail("'prompt' must be a string");
+  else if (
+    Array.isArray(data.prompts) && data.prompts.length > 0 &&
+    data.prompts.every((p) => typeof p === "string")
+  ) {
+    prompt = data.prompts as string[];
+  } else if (data.prompts !== undefined) {
+    return fail("'prompts' must be a non-empty array of strings");
+  } else prompt = "hello";
+  const options = data.options ?? {};
+  if (!isObject(options)) fail("'options' must be an object of query options");
+  const caseName = data.name ?? base;
+  if (typeof caseName !== "string" || caseName === "") fail("'name' must be a non-empty string");
+  const out: ConformCase = {
+    name: caseName as string,
+    scenario,
+    scenarioSource,
+    prompt,
+    options: withScenarioOptions(options as Record<string, unknown>, scenario),
+    source: file,
+  };
+  if (typeof data.description === "string") out.description = data.description;
+  if (data.canUseTool !== undefined) out.canUseTool = permissionAnswers(data.canUseTool, fail);
+  if (data.hooks !== undefined) out.hooks = hookAnswers(data.hooks, fail);
+  if (data.mcpServers !== undefined) out.mcpServers = mcpServers(data.mcpServers, fail);
+  if (data.interrupt !== undefined) {
+    const i = data.interrupt;
+    if (
+      !isObject(i) || typeof i.after !== "string" ||
+      (i.count !== undefined && !positiveInt(i.count))
+    ) {
+      fail("'interrupt' must be { after: <message type>, count?: <positive integer> }");
+    }
+    out.interrupt = i as ConformCase["interrupt"];
+  }
+  if (data.files !== undefined) out.files = stringMap(data.files, "files", fail);
+  if (data.env !== undefined) out.env = stringMap(data.env, "env", fail);
+  if (data.print !== undefined) {
+    const p = data.print;
+    if (p === false) out.print = false;
+    else if (isObject(p)) {
+      const formats = p.formats ?? ["text", "json", "stream-json"];
+      if (
+        !Array.isArray(formats) || formats.some((f) => !["text", "json", "stream-json"].includes(f))
+      ) fail("'print.formats' must list text, json or stream-json");
+      if (
+        p.args !== undefined &&
+        (!Array.isArray(p.args) || p.args.some((a) => typeof a !== "string"))
+      ) {
+        fail("'print.args' must be an array of strings");
+      }
+      if (p.prompt !== undefined && typeof p.prompt !== "string") {
+        fail("'print.prompt' must be a string");
+      }
+      out.print = p as NonNullable<ConformCase["print"]>;
+      (out.print as { formats: PrintFormat[] }).formats = formats as PrintFormat[];
+    } else fail("'print' must be false or { prompt?, args?, formats? }");
+  }
+  if (data.duplex !== undefined) {
+    if (typeof data.duplex !== "boolean") fail("'duplex' must be true or false");
+    out.duplex = data.duplex as boolean;
+  }
+  return out;
+}
+
+/**
+ * Whether a case runs in print mode, and how: by default a case with one prompt and no
+ * SDK-side callbacks (permission answers, hooks, MCP servers, an interrupt) does.
+ */
+export function printPlan(
+  c: ConformCase,
+): { prompt: string; args: string[]; formats: PrintFormat[] } | undefined {
+  if (c.print === false) return undefined;
+  const single = typeof c.prompt === "string"
+    ? c.prompt
+    : c.prompt.length === 1
+    ? c.prompt[0]
+    : undefined;
+  const sdkOnly = c.canUseTool !== undefined || c.hooks !== undefined ||
+    c.mcpServers !== undefined || c.interrupt !== undefined;
+  if (c.print === undefined && (single === undefined || sdkOnly)) return undefined;
+  const prompt = c.print?.prompt ?? single ?? (c.prompt as string[])[0];
+  return {
+    prompt,
+    args: [...printFlags(c.options), ...(c.print?.args ?? [])],
+    formats: c.print?.formats ?? ["text", "json", "stream-json"],
+  };
+}
+
+/** The CLI flags of the query options that have one (as the SDK passes them). */
+function printFlags(options: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const list = (v: unknown) => (Array.isArray(v) ? v.join(",") : String(v));
+  if (options.permissionMode !== undefined) {
+    out.push("--permission-mode", String(options.permissionMode));
+  }
+  if (options.maxTurns !== undefined) out.push("--max-turns", String(options.maxTurns));
+  if (options.maxBudgetUsd !== undefined) {
+    out.push("--max-budget-usd", String(options.maxBudgetUsd));
+  }
+  if (options.model !== undefined) out.push("--model", String(options.model));
+  if (options.allowedTools !== undefined) out.push("--allowedTools", list(options.allowedTools));
+  if (options.disallowedTools !== undefined) {
+    out.push("--disallowedTools", list(options.disallowedTools));
+  }
+  if (options.tools !== undefined) out.push("--tools", list(options.tools));
+  if (options.settings !== undefined) {
+    out.push(
+      "--settings",
+      typeof options.settings === "string" ? options.settings : JSON.stringify(options.settings),
+    );
+  }
+  const format = options.outputFormat as { type?: string; schema?: unknown } | undefined;
+  if (format?.type === "json_schema") out.push("--json-schema", JSON.stringify(format.schema));
+  return out;
+}
+
+/**
+ * The query options with what the scenario says of the CLI's side that the real CLI must be
+ * told: its permission rules (as `settings.permissions`, unless the case gives some) and its
+ * model (as `model`), so both runs start alike.
+ */
+function withScenarioOptions(
+  options: Record<string, unknown>,
+  scenario: Scenario,
+): Record<string, unknown> {
+  const out = { ...options };
+  if (scenario.model !== undefined && out.model === undefined) out.model = scenario.model;
+  const settings = out.settings;
+  if (scenario.permissions !== undefined && (settings === undefined || isObject(settings))) {
+    const given = (settings ?? {}) as Record<string, unknown>;
+    if (given.permissions === undefined) {
+      out.settings = { ...given, permissions: scenario.permissions };
+    }
+  }
+  return out;
+}
+
+/** The prompts a plain scenario file's triggers give (a session answering each exchange in turn). */
+function promptsOf(data: Record<string, unknown>): string[] {
+  const exchanges = Array.isArray(data.exchanges) ? data.exchanges : [];
+  const prompts: string[] = [];
+  for (const exchange of exchanges) {
+    const on = isObject(exchange) ? exchange.on : undefined;
+    if (typeof on === "string") prompts.push(on);
+    else if (isObject(on)) {
+      if (typeof on.exact === "string") prompts.push(on.exact);
+      else if (typeof on.contains === "string") prompts.push(on.contains);
+      else if (typeof on.glob === "string") prompts.push(on.glob.replace(/[*?]/g, "x"));
+      else if (on.any === true) prompts.push("hello");
+    }
+  }
+  return prompts.length > 0 ? prompts : ["hello"];
+}
+
+function permissionAnswers(value: unknown, fail: (what: string) => never): PermissionAnswer[] {
+  if (!Array.isArray(value)) return fail("'canUseTool' must be an array of answers");
+  return value.map((rule, i) => {
+    if (!isObject(rule) || (rule.behavior !== "allow" && rule.behavior !== "deny")) {
+      return fail(`'canUseTool[${i}]' must be { tool?, behavior: "allow" | "deny", ... }`);
+    }
+    if (rule.tool !== undefined && typeof rule.tool !== "string") {
+      fail(`'canUseTool[${i}].tool' must be a string`);
+    }
+    return rule as unknown as PermissionAnswer;
+  });
+}
+
+function hookAnswers(value: unknown, fail: (what: string) => never): ConformCase["hooks"] {
+  if (value === "all") return "all";
+  if (!isObject(value)) return fail("'hooks' must be \"all\" or an object of hook lists by event");
+  for (const [event, list] of Object.entries(value)) {
+    if (!Array.isArray(list) || list.some((h) => !isObject(h))) {
+      fail(`'hooks.${event}' must be an array of { matcher?, output? }`);
+    }
+  }
+  return value as Record<string, HookAnswer[]>;
+}
+
+function mcpServers(value: unknown, fail: (what: string) => never): ConformCase["mcpServers"] {
+  if (!isObject(value)) return fail("'mcpServers' must be an object of servers by name");
+  for (const [name, server] of Object.entries(value)) {
+    if (!isObject(server) || !Array.isArray(server.tools)) {
+      fail(`'mcpServers.${name}' must be { tools: [...] }`);
+    }
+    (server as { tools: unknown[] }).tools.forEach((t, i) => {
+      if (!isObject(t) || typeof t.name !== "string") {
+        fail(`'mcpServers.${name}.tools[${i}]' needs a name`);
+      }
+    });
+  }
+  return value as ConformCase["mcpServers"];
+}
+
+function stringMap(
+  value: unknown,
+  what: string,
+  fail: (what: string) => never,
+): Record<string, string> {
+  if (!isObject(value) || Object.values(value).some((v) => typeof v !== "string")) {
+    return fail(`'${what}' must be an object of strings`);
+  }
+  return value as Record<string, string>;
+}
+
+function positiveInt(v: unknown): boolean {
+  return typeof v === "number" && Number.isInteger(v) && v > 0;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,582 @@
+/**
+ * The scenario side of the Messages API: decides, for each `/v1/messages` request, which
+ * exchange, turn and call it stands at and what answers it (a reply, a scripted failure, or
+ * an error in the API's shape naming what the scenario expected). No HTTP here. Internal.
+ *
+ * @internal
+ * @module
+ */
+
+import { text } from "../builders/assistant.ts";
+import { type BuildContext, createBuildContext, DEFAULT_CWD } from "../builders/build_context.ts";
+import type { StopReason } from "../builders/stream_events.ts";
+import type { Exchange, Scenario } from "../scenario/scenario.ts";
+import { isToolCall, type MessageStep, type Step, type TurnInfo } from "../scenario/step.ts";
+import type { AssistantContentBlock, UserFrame } from "../wire/frame.ts";
+import type { JournalPlace } from "./api_journal.ts";
+import { type FailureAnswer, failureAnswer, governing } from "./_failure_answers.ts";
+import { type LocatedRequest, locateRequest } from "./_locate_request.ts";
+import { type Reply, replyFor } from "./_reply_body.ts";
+import { materialize, TurnPlan, unservable, UnservableStepError } from "./_turn_plan.ts";
+
+/** What answers a request. */
+export type Decision =
+  /** A reply, streamed or whole; `failure` breaks it (or replaces it) as scripted. */
+  | {
+    kind: "reply";
+    reply: Reply;
+    stream: boolean;
+    delayMs: number;
+    timing?: Scenario["timing"];
+    failure?: { name: string; answer: FailureAnswer };
+  }
+  /** An error in the API's shape. */
+  | { kind: "error"; status: number; type: string; message: string; failure?: string };
+
+/** A decision and where the request stood. */
+export interface Answered {
+  /** The decision. */
+  decision: Decision;
+  /** What kind of call the request was. */
+  kind: "conversation" | "subagent" | "compaction" | "title";
+  /** Conversation calls: where in the scenario. */
+  place?: JournalPlace;
+}
+
+const DEFAULT_SUMMARY = "Summary of the conversation.";
+const WARN_REPLY = "Hello! How can I help?";
+/** What a broken stream with no scripted reply after it starts to say (as recorded). */
+const BROKEN_REPLY = "Hello! How can I help you today?";
+/** How many characters of a prompt an error message quotes. */
+const QUOTED = 200;
+
+interface Turn {
+  plan?: TurnPlan;
+  exchange: number;
+  index: number;
+  failed?: string;
+  attempts: Map<number, number>;
+}
+
+interface Session {
+  invocation: number;
+  turns: Map<string, Turn>;
+}
+
+interface SubagentRun {
+  replies: AssistantContentBlock[][];
+  label: string;
+}
+
+/** Decides the answers of one scenario. */
+export class ScenarioResponder {
+  readonly #scenario: Scenario;
+  readonly #ctx: BuildContext;
+  readonly #paths: { from: string; to: string };
+  readonly #label: string;
+  readonly #counts: number[];
+  readonly #sessions = new Map<string, Session>();
+  readonly #subagents = new Map<string, SubagentRun>();
+  readonly #compactions = new Map<string, number>();
+  readonly #subagentAttempts = new Map<string, number>();
+
+  /** A responder for `scenario`; `cwd` is where the CLI runs (the scenario's own cwd is replaced by it). */
+  constructor(scenario: Scenario, options: { cwd?: string } = {}) {
+    this.#scenario = scenario;
+    this.#ctx = createBuildContext({
+      seed: scenario.seed ?? 0,
+      ...(scenario.model ? { model: scenario.model } : {}),
+      cwd: scenario.cwd ?? DEFAULT_CWD,
+    });
+    this.#paths = { from: options.cwd ? scenario.cwd ?? DEFAULT_CWD : "", to: options.cwd ?? "" };
+    this.#label = scenario.name ? `scenario '${scenario.name}'` : "the scenario";
+    this.#counts = scenario.exchanges.map(() => 0);
+  }
+
+  /** Answers a `/v1/messages` request body (with the CLI's session id header, if any). */
+  async answer(body: unknown, sessionId: string): Promise<Answered> {
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      return {
+        kind: "conversation",
+        decision: apiError(400, "claude-mock: the request body is not a JSON object"),
+      };
+    }
+    const record = body as Record<string, unknown>;
+    const located = locateRequest(record);
+    if (!located) {
+      return {
+        kind: "conversation",
+        decision: apiError(
+          400,
+          `claude-mock: the request carries no user prompt (${
+            Array.isArray(record.messages) ? record.messages.length : 0
+          } messages), so no exchange of ${this.#label} can answer it`,
+        ),
+      };
+    }
+    try {
+      if (located.kind === "compaction") return this.#compaction(located);
+      if (located.kind === "title") return this.#title(located);
+      if (located.kind === "subagent") return this.#subagent(located);
+      return await this.#conversation(located, sessionIdOf(record, sessionId));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        kind: located.kind,
+        decision: apiError(
+          400,
+          error instanceof UnservableStepError
+            ? `claude-mock: ${message}`
+            : `claude-mock: ${
+              message.startsWith("Cannot") ? message : `${this.#label} failed: ${message}`
+            }`,
+        ),
+      };
+    }
+  }
+
+  async #conversation(located: LocatedRequest, sessionId: string): Promise<Answered> {
+    const session = this.#session(sessionId);
+    const key = `${located.ordinal}\u0000${located.prompt}`;
+    let turn = session.turns.get(key);
+    if (!turn) {
+      turn = await this.#startTurn(located, session);
+      session.turns.set(key, turn);
+    }
+    const description = turn.exchange >= 0 ? this.#describe(turn.exchange) : "the unmatched answer";
+    const placeOf = (call: number, attempt: number, step?: string): JournalPlace => ({
+      exchange: turn!.exchange,
+      description,
+      turn: turn!.index,
+      call,
+      attempt,
+      ...(step ? { step } : {}),
+    });
+    if (!turn.plan) {
+      return {
+        kind: "conversation",
+        place: placeOf(located.replies.length, 0),
+        decision: apiError(400, turn.failed ?? "claude-mock: no exchange answers this prompt"),
+      };
+    }
+    const planned = await turn.plan.callFor(located);
+    const attempt = turn.attempts.get(planned.call) ?? 0;
+    turn.attempts.set(planned.call, attempt + 1);
+    const place = placeOf(planned.call, attempt, planned.message ? planned.path : undefined);
+    const failure = governing(planned.failures);
+    if (!planned.message) {
+      if (failure) {
+        // a failure with no reply after it: every attempt fails
+        const answer = failureAnswer(failure, {
+          stream: located.stream,
+          attempt,
+          messageId: this.#ctx.ids.messageId(),
+        });
+        if (answer.kind === "error") {
+          return {
+            kind: "conversation",
+            place,
+            decision: {
+              ...apiError(answer.status, answer.message, answer.type),
+              failure: failureName(failure),
+            },
+          };
+        }
+        if (answer.kind !== "reply") {
+          return {
+            kind: "conversation",
+            place,
+            decision: {
+              kind: "reply",
+              reply: this.#reply([text(BROKEN_REPLY)], undefined, located),
+              stream: located.stream,
+              delayMs: planned.delayMs,
+              failure: { name: failureName(failure), answer },
+            },
+          };
+        }
+      }
+      return {
+        kind: "conversation",
+        place,
+        decision: apiError(
+          400,
+          `claude-mock: ${turn.plan.where} has no reply for API call ${
+            planned.call + 1
+          } of this turn: its steps give ${planned.call} (prompt ${
+            quote(located.prompt)
+          }); the CLI asked again after the last reply`,
+        ),
+      };
+    }
+    const evaluated = turn.plan.evaluate(planned.message);
+    this.#registerSubagents(evaluated.blocks, planned.message, turn.plan);
+    const reply = this.#reply(evaluated.blocks, planned.message, located);
+    const exchange = turn.exchange >= 0 ? this.#scenario.exchanges[turn.exchange] : undefined;
+    const timing = exchange?.timing ?? this.#scenario.timing;
+    const delayMs = planned.delayMs + messageDelay(planned.message);
+    if (failure) {
+      const answer = failureAnswer(failure, {
+        stream: located.stream,
+        attempt,
+        messageId: reply.messageId,
+      });
+      if (answer.kind === "error") {
+        return {
+          kind: "conversation",
+          place,
+          decision: {
+            ...apiError(answer.status, answer.message, answer.type),
+            failure: failureName(failure),
+          },
+        };
+      }
+      if (answer.kind !== "reply") {
+        return {
+          kind: "conversation",
+          place,
+          decision: {
+            kind: "reply",
+            reply,
+            stream: located.stream,
+            delayMs,
+            timing,
+            failure: { name: failureName(failure), answer },
+          },
+        };
+      }
+    }
+    return {
+      kind: "conversation",
+      place,
+      decision: { kind: "reply", reply, stream: located.stream, delayMs, timing },
+    };
+  }
+
+  #session(id: string): Session {
+    let session = this.#sessions.get(id);
+    if (!session) {
+      session = { invocation: this.#sessions.size + 1, turns: new Map() };
+      this.#sessions.set(id, session);
+    }
+    return session;
+  }
+
+  async #startTurn(located: LocatedRequest, session: Session): Promise<Turn> {
+    const index = session.turns.size;
+    const input: UserFrame = {
+      type: "user",
+      message: { role: "user", content: located.prompt },
+      parent_tool_use_id: null,
+      session_id: this.#ctx.sessionId,
+    } as UserFrame;
+    const info = (match?: RegExpExecArray): TurnInfo => ({
+      input,
+      text: located.prompt,
+      turn: index,
+      ctx: this.#ctx,
+      ...(match ? { match } : {}),
+    });
+    const exchanges = this.#scenario.exchanges;
+    for (let i = 0; i < exchanges.length; i++) {
+      const exchange = exchanges[i];
+      if (!this.#open(exchange, i, session)) continue;
+      let matched: boolean;
+      try {
+        matched = exchange.trigger.test(located.prompt, input);
+      } catch (error) {
+        return {
+          exchange: i,
+          index,
+          attempts: new Map(),
+          failed: `claude-mock: the trigger of ${this.#describe(i)} threw while matching ${
+            quote(located.prompt)
+          }: ${error instanceof Error ? error.message : String(error)}`,
+        };
+      }
+      if (!matched) continue;
+      this.#counts[i]++;
+      const match = exchange.trigger.exec?.(located.prompt) ?? undefined;
+      const where = `${this.#describe(i)} of ${this.#label}`;
+      const steps = await materialize(exchange.steps, info(match), where);
+      return {
+        exchange: i,
+        index,
+        attempts: new Map(),
+        plan: new TurnPlan(steps, where, info(match)),
+      };
+    }
+    return await this.#unmatched(located, session, index, info());
+  }
+
+  async #unmatched(
+    located: LocatedRequest,
+    session: Session,
+    index: number,
+    info: TurnInfo,
+  ): Promise<Turn> {
+    const strategy = this.#scenario.unmatched ?? "error";
+    const where = `the unmatched answer of ${this.#label}`;
+    const planned = (steps: Step[]): Turn => ({
+      exchange: -1,
+      index,
+      attempts: new Map(),
+      plan: new TurnPlan(steps, where, info),
+    });
+    let answer: unknown = strategy;
+    if (typeof strategy === "function") answer = await strategy(located.prompt, info);
+    if (answer === "warn") return planned([{ kind: "message", parts: [text(WARN_REPLY)] }]);
+    if (Array.isArray(answer)) return planned([...answer]);
+    if (answer && typeof answer === "object") {
+      const reply = (answer as { reply?: unknown }).reply;
+      if (typeof reply === "string") return planned([{ kind: "message", parts: [text(reply)] }]);
+      if (Symbol.iterator in answer || Symbol.asyncIterator in answer) {
+        return planned(await materialize(() => answer as Iterable<Step>, info, where));
+      }
+    }
+    return {
+      exchange: -1,
+      index,
+      attempts: new Map(),
+      failed: this.#unmatchedMessage(located, session),
+    };
+  }
+
+  #unmatchedMessage(located: LocatedRequest, session: Session): string {
+    const open = this.#scenario.exchanges
+      .map((exchange, i) => ({ exchange, i }))
+      .filter(({ exchange, i }) => this.#open(exchange, i, session))
+      .map(({ i }) => this.#describe(i));
+    const listed = open.slice(0, 10).join(", ") +
+      (open.length > 10 ? `, and ${open.length - 10} more` : "");
+    return `claude-mock: no exchange of ${this.#label} matches the prompt ${
+      quote(located.prompt)
+    } (turn ${session.turns.size + 1}); ${
+      open.length ? `expected a prompt for ${listed}` : "every exchange is used up"
+    }`;
+  }
+
+  #open(exchange: Exchange, i: number, session: Session): boolean {
+    if (exchange.invocation !== undefined && exchange.invocation !== session.invocation) {
+      return false;
+    }
+    if (exchange.repeat) return true;
+    return this.#counts[i] < (exchange.maxMatches ?? 1);
+  }
+
+  #describe(i: number): string {
+    return `exchange ${i + 1} (${this.#scenario.exchanges[i]?.trigger.description ?? "?"})`;
+  }
+
+  #reply(
+    blocks: AssistantContentBlock[],
+    step: MessageStep | undefined,
+    located: LocatedRequest,
+    stopReason?: StopReason,
+  ): Reply {
+    return replyFor(this.#ctx, blocks, {
+      ...(step ? { step } : {}),
+      model: this.#scenario.model ?? located.model ?? this.#ctx.model,
+      paths: this.#paths,
+      ...(stopReason ? { stopReason } : {}),
+    });
+  }
+
+  /** The subagents a reply starts (its Agent tool uses with scripted frames). */
+  #registerSubagents(blocks: AssistantContentBlock[], step: MessageStep, plan: TurnPlan): void {
+    const { calls } = plan.evaluate(step);
+    for (const block of blocks) {
+      if (block.type !== "tool_use") continue;
+      const scripted = calls.get(block.id);
+      if (!scripted || !isToolCall(scripted) || typeof scripted.frames !== "function") continue;
+      const prompt = (block.input as { prompt?: unknown }).prompt;
+      if (typeof prompt !== "string") continue;
+      const grouped = new Map<string, AssistantContentBlock[]>();
+      for (const frame of scripted.frames(this.#ctx)) {
+        if (frame.type !== "assistant" || frame.parent_tool_use_id !== block.id) continue;
+        const message = frame.message as { id?: string; content?: AssistantContentBlock[] };
+        const id = message.id ?? String(grouped.size);
+        grouped.set(id, [...(grouped.get(id) ?? []), ...(message.content ?? [])]);
+      }
+      const replies = [...grouped.values()];
+      const report = reportOf(scripted.result.toolUseResult);
+      if (report !== undefined) replies.push([text(report)]);
+      this.#subagents.set(this.#rewrite(prompt), {
+        replies,
+        label: `the subagent of ${block.name} ${block.id} (${plan.where})`,
+      });
+    }
+  }
+
+  #rewrite(s: string): string {
+    return this.#paths.from ? s.split(this.#paths.from).join(this.#paths.to) : s;
+  }
+
+  #subagent(located: LocatedRequest): Answered {
+    const run = this.#subagents.get(located.prompt);
+    if (!run) {
+      const known = [...this.#subagents.keys()].map(quote);
+      return {
+        kind: "subagent",
+        decision: apiError(
+          400,
+          `claude-mock: a subagent call with the prompt ${
+            quote(located.prompt)
+          } matches no Agent tool use ${
+            known.length
+              ? `the scenario served (expected one of ${known.join(", ")})`
+              : "of the scenario served so far"
+          }`,
+        ),
+      };
+    }
+    const call = located.replies.length;
+    const blocks = run.replies[call];
+    if (!blocks) {
+      return {
+        kind: "subagent",
+        decision: apiError(
+          400,
+          `claude-mock: ${run.label} has no reply for its API call ${
+            call + 1
+          }: its frames give ${run.replies.length}`,
+        ),
+      };
+    }
+    const key = `${located.prompt}\u0000${call}`;
+    this.#subagentAttempts.set(key, (this.#subagentAttempts.get(key) ?? 0) + 1);
+    return {
+      kind: "subagent",
+      decision: {
+        kind: "reply",
+        reply: replyFor(this.#ctx, blocks, {
+          model: located.model ?? this.#ctx.model,
+          paths: this.#paths,
+        }),
+        stream: located.stream,
+        delayMs: 0,
+      },
+    };
+  }
+
+  /**
+   * The session title call: the scenario does not script it; the answer is the JSON its output
+   * format asks for, a title made of the prompt's first words.
+   */
+  #title(located: LocatedRequest): Answered {
+    const words = located.prompt.replace(/\s+/g, " ").trim().split(" ").slice(0, 5).join(" ");
+    const title = words === "" ? "New session" : words.replace(/[.!?:;,]+$/, "");
+    const reply = replyFor(this.#ctx, [text(JSON.stringify({ title }))], {
+      model: located.model ?? this.#ctx.model,
+    });
+    return {
+      kind: "title",
+      decision: { kind: "reply", reply, stream: located.stream, delayMs: 0 },
+    };
+  }
+
+  #compaction(located: LocatedRequest): Answered {
+    const options = this.#scenario.compact ?? {};
+    const key = located.compactionKey ?? "";
+    const n = this.#compactions.get(key) ?? 0;
+    this.#compactions.set(key, n + 1);
+    const first = options.reply ?? `<summary>\n${options.summary ?? DEFAULT_SUMMARY}\n</summary>`;
+    const said = n === 0 ? first : options.retryReply ?? first;
+    const reply = replyFor(this.#ctx, [text(said)], {
+      model: this.#scenario.model ?? located.model ?? this.#ctx.model,
+      paths: this.#paths,
+    });
+    reply.outputTokens = options.outputTokens ?? Math.max(1, Math.ceil(said.length / 4));
+    return {
+      kind: "compaction",
+      decision: { kind: "reply", reply, stream: located.stream, delayMs: 0 },
+    };
+  }
+}
+
+/**
+ * Why a scenario cannot be served, found before any request (its array steps, and the
+ * `ifDenied` arrays of its ready-made tool calls); `undefined` when nothing is wrong. Step
+ * functions are checked when they run.
+ */
+export function servableProblem(scenario: Scenario): string | undefined {
+  const label = scenario.name ? `scenario '${scenario.name}'` : "the scenario";
+  if (scenario.verbatim) {
+    return `Cannot serve ${label}: it is verbatim (a tape turned into a scenario replays the CLI's whole output, not the model's side); serve the scenario the tape was recorded from`;
+  }
+  const check = (steps: readonly Step[], where: string): string | undefined => {
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i];
+      const why = unservable(step);
+      if (why) return `Cannot serve ${label}: ${where}[${i}] is ${why}`;
+      if (step.kind !== "message") continue;
+      for (const part of step.parts) {
+        if (typeof part !== "function" && isToolCall(part) && Array.isArray(part.ifDenied)) {
+          const inner = check(part.ifDenied, `${where}[${i}] ifDenied of ${part.block.name}`);
+          if (inner) return inner;
+        }
+      }
+    }
+    return undefined;
+  };
+  for (let i = 0; i < scenario.exchanges.length; i++) {
+    const exchange = scenario.exchanges[i];
+    if (typeof exchange.steps === "function") continue;
+    const problem = check(
+      exchange.steps,
+      `exchange ${i + 1} (${exchange.trigger.description}) steps`,
+    );
+    if (problem) return problem;
+  }
+  if (Array.isArray(scenario.unmatched)) return check(scenario.unmatched, "unmatched");
+  return undefined;
+}
+
+function apiError(
+  status: number,
+  message: string,
+  type?: string,
+): Extract<Decision, { kind: "error" }> {
+  return { kind: "error", status, type: type ?? errorType(status), message };
+}
+
+function errorType(status: number): string {
+  return status === 404 ? "not_found_error" : status >= 500 ? "api_error" : "invalid_request_error";
+}
+
+function failureName(failure: { kind: string; name?: string; status?: number }): string {
+  return failure.kind === "failure" ? String(failure.name) : `apiError ${failure.status}`;
+}
+
+function messageDelay(step: MessageStep): number {
+  const delay = step.delay;
+  if (typeof delay === "number") return delay;
+  return delay ? delay.baseMs : 0;
+}
+
+/** The report of a subagent: the last text of the Agent tool's result. */
+function reportOf(toolUseResult: unknown): string | undefined {
+  const content = (toolUseResult as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((c) => c?.type === "text" && typeof c.text === "string");
+  return texts.at(-1)?.text;
+}
+
+/** The session a request belongs to: the CLI's session header, else its metadata's. */
+function sessionIdOf(body: Record<string, unknown>, header: string): string {
+  if (header) return header;
+  const userId = (body.metadata as { user_id?: unknown } | undefined)?.user_id;
+  if (typeof userId === "string") {
+    try {
+      const parsed = JSON.parse(userId) as { session_id?: unknown };
+      if (typeof parsed.session_id === "string") return parsed.session_id;
+    } catch {
+      // not JSON: one session
+    }
+  }
+  return "";
+}
+
+function quote(s: string): string {
+  return JSON.stringify(s.length > QUOTED ? `${s.slice(0, QUOTED)}…` : s);
+}
