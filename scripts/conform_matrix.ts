@@ -199,6 +199,8 @@ function commonPatterns(r: Report): Map<string, { count: number; example: Differ
 function markdown(all: Report[]): string {
   const names = [...new Set(all.flatMap((r) => r.cases.map((c) => c.case)))].sort();
   const out: string[] = [
+    "<!-- written by scripts/conform_matrix.ts: do not edit by hand -->",
+    "",
     "# Conformance: the mock against the real CLI",
     "",
     "Written by `deno run -A scripts/conform_matrix.ts` (do not edit by hand). Each case of",
