@@ -25,7 +25,7 @@ Deno.test("drift: the real recordings, the snapshots and the wire samples fit th
   const run = await drift([
     "tests/fixtures/real",
     "snapshots",
-    "../shared/wire-samples",
+    "tests/fixtures/wire-samples",
     "--baseline",
     BASELINE,
   ]);

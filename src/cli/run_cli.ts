@@ -3,7 +3,7 @@
  * in, an exit code out. Print mode (`-p`) renders the engine's frames as `text`, `json` or
  * `stream-json`; `--input-format stream-json` runs the full control protocol on stdio for the
  * SDK's `pathToClaudeCodeExecutable`. The refusals, messages and exit codes are the real
- * CLI 2.1.328's (`../shared/CLI.md` and the binary itself).
+ * CLI 2.1.328's, as recorded from the binary itself.
  *
  * @module
  */

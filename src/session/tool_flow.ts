@@ -123,7 +123,7 @@ export async function authorize(
   if (engine.flags.permissionPromptTool !== "stdio") {
     // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies it when
     // the tools run, says so in a permission_denied frame, and goes on
-    // (cli-samples/tool_bash_default_sj, r5_no_prompt_denials).
+    // (the real CLI 2.1.328 in print mode, and r5_no_prompt_denials).
     return {
       kind: "deny",
       message: why.message,
