@@ -29,6 +29,11 @@ Deno.test("dist/ is the bundle of the current sources (else: deno task build:bin
         throw new Error(`dist/${name} is stale; run: deno task build:bin`);
       }
     }
+    // the script with a shebang runs as it is: built with its run bit, and committed with it
+    for (const bin of [`${dir}/bin.js`, `${DIST}bin.js`]) {
+      const mode = (await Deno.stat(bin)).mode ?? 0;
+      assert.equal(mode & 0o111, 0o111, `${bin} is not executable (mode ${mode.toString(8)})`);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
