@@ -115,8 +115,13 @@ export type RecordingSpawner = ((options: ProcessSpawnOptions) => RecordedProces
   readonly finished: Promise<Tape>;
 };
 
-/** How long after the exit stdout and stderr may take to end before the tape is closed. */
-const DRAIN_GRACE_MS = 500;
+/**
+ * How long after the exit stdout and stderr may take to end before the tape is closed: they
+ * end as soon as the pipes are read out, unless a process the child started still holds them.
+ * Generous, because reading out what the child wrote before it exited takes turns of this
+ * process's event loop, which a busy machine slows (at 500 ms, a loaded CI lost frames).
+ */
+const DRAIN_GRACE_MS = 5_000;
 
 /** The SDK's default spawn: `node:child_process` with three pipes, the SDK's abort signal. */
 function defaultSpawn(options: ProcessSpawnOptions): SpawnedProcessLike {
