@@ -301,7 +301,7 @@ Deno.test("Session: closing mid-stream leaves no timers or pending promises behi
   // Deno's sanitizers check that no real timer (slow profile on the system clock) survived.
 });
 
-Deno.test("Session: a million-frame scenario streams lazily with backpressure", async () => {
+Deno.test("Session: a million-frame scenario streams lazily, with backpressure", async () => {
   const total = 1_000_000;
   let produced = 0;
   let lines = 0;
@@ -334,11 +334,11 @@ Deno.test("Session: a million-frame scenario streams lazily with backpressure", 
     await take();
     await new Promise((r) => setTimeout(r, 0));
   }
-  const slowLead = lead;
-  while (!(await take())) { /* the rest as fast as it comes */ }
-  assert.ok(produced > 50 && slowLead <= 64, `the producer ran ahead by ${slowLead} frames`);
-  assert.ok(lines >= total);
-  assert.equal(produced, total);
+  assert.ok(produced > 50 && lead <= 64, `the producer ran ahead by ${lead} frames`);
+  // (session_slow_test.ts reads all million to the end)
+  session.kill();
+  await reader.cancel();
+  assert.deepEqual(await session.exited, { code: null, signal: "SIGTERM" });
 });
 
 Deno.test("MockTransport rejects a second connect", () => {
