@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import { spawn as nodeSpawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { Readable, Writable } from "node:stream";
-import { realTimeout } from "../timing/real_time.ts";
+import { yieldToEventLoop } from "../timing/real_time.ts";
 import { SnapshotRecorder } from "./snapshot_recorder.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
 
@@ -116,12 +116,13 @@ export type RecordingSpawner = ((options: ProcessSpawnOptions) => RecordedProces
 };
 
 /**
- * How long after the exit stdout and stderr may take to end before the tape is closed: they
- * end as soon as the pipes are read out, unless a process the child started still holds them.
- * Generous, because reading out what the child wrote before it exited takes turns of this
- * process's event loop, which a busy machine slows (at 500 ms, a loaded CI lost frames).
+ * After the exit, stdout and stderr end as soon as what the child wrote is read out, unless a
+ * process it started still holds the pipes: the tape is closed without them once this many
+ * turns of the event loop in a row brought neither a byte nor an end. Turns, not time: the
+ * bytes a child wrote before it exited are waiting in the pipe, and reading them takes a
+ * few turns however busy the machine (a 500 ms grace lost frames on a loaded one).
  */
-const DRAIN_GRACE_MS = 5_000;
+const DRAIN_IDLE_TURNS = 100;
 
 /** The SDK's default spawn: `node:child_process` with three pipes, the SDK's abort signal. */
 function defaultSpawn(options: ProcessSpawnOptions): SpawnedProcessLike {
@@ -256,6 +257,8 @@ class Recorded implements RecordedProcess {
     childIn.on("error", (error) => this.stdin.destroy(error));
 
     const childOut = child.stdout;
+    /** Bytes and ends seen on stdout and stderr (how the drain after the exit sees progress). */
+    let progress = 0;
     let clientGone = false;
     let outEnded = false;
     this.stdout = new Readable({
@@ -269,10 +272,12 @@ class Recorded implements RecordedProcess {
     });
     const stdoutEnded = new Promise<void>((resolve) => {
       childOut.on("data", (chunk: Uint8Array | string) => {
+        progress++;
         recorder.record("cli->sdk", chunk);
         if (!clientGone) this.stdout.push(chunk);
       });
       const endOut = () => {
+        progress++;
         recorder.flush("cli->sdk");
         if (!clientGone && !outEnded) this.stdout.push(null);
         outEnded = true;
@@ -292,11 +297,13 @@ class Recorded implements RecordedProcess {
       ? new Promise<void>((resolve) => {
         const decoder = new TextDecoder();
         childErr.on("data", (chunk: Uint8Array | string) => {
+          progress++;
           const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
           if (text !== "") recorder.stderr(text);
           how.stderr?.(text, chunk);
         });
         childErr.once("end", () => {
+          progress++;
           const rest = decoder.decode();
           if (rest !== "") recorder.stderr(rest);
           resolve();
@@ -310,13 +317,19 @@ class Recorded implements RecordedProcess {
       if (this.#finishing) return;
       this.#finishing = true;
       if (exit) recorder.end(exit);
-      let cancel = () => {};
-      const grace = new Promise<void>((resolve) => (cancel = realTimeout(resolve, DRAIN_GRACE_MS)));
-      const closed = Promise.race([Promise.all([stdoutEnded, stderrEnded]), grace])
-        .then(() => {
-          cancel();
-          return recorder.close();
-        });
+      let drained = false;
+      const ended = Promise.all([stdoutEnded, stderrEnded]).then(() => void (drained = true));
+      const quiet = async () => {
+        for (let seen = progress, idle = 0; !drained && idle < DRAIN_IDLE_TURNS;) {
+          await yieldToEventLoop();
+          if (progress === seen) idle++;
+          else [seen, idle] = [progress, 0];
+        }
+      };
+      const closed = Promise.race([ended, quiet()]).then(() => {
+        drained = true;
+        return recorder.close();
+      });
       how.finish(closed);
       const emitExit = () => {
         if (exit) this.#events.emit("exit", exit.code, exit.signal);
