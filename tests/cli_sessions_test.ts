@@ -40,8 +40,14 @@ async function signalReached(pid: number, signo: number): Promise<void> {
   }
 }
 
-const json = async (fake: FakeClaude, args: string[]) =>
-  JSON.parse((await claude(fake, ["-p", "hello", "--output-format", "json", ...args])).stdout);
+async function json(fake: FakeClaude, args: string[]) {
+  const run = await claude(fake, ["-p", "hello", "--output-format", "json", ...args]);
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(`claude ${args.join(" ")} printed no JSON (exit ${run.code}): ${run.stderr}`);
+  }
+}
 
 Deno.test("cli sessions: new ids per run, --session-id, --resume, -c, --fork-session", async () => {
   await using fake = await installFakeClaude();
