@@ -33,6 +33,8 @@ export class PrintOutput {
   #lines = new LineBuffer();
   #result?: Record<string, unknown>;
   #crashed = false;
+  /** The last line handed to `write` (writes complete in call order): what `finish` waits for. */
+  #lastWrite: Promise<unknown> = Promise.resolve();
 
   /** Output for one run. */
   constructor(options: PrintOutputOptions) {
@@ -51,9 +53,14 @@ export class PrintOutput {
     return writing;
   };
 
-  /** Ends the run: a last unterminated line, then the result for `json` and `text`. */
+  /**
+   * Ends the run: a last unterminated line, then the result for `json` and `text`; resolves
+   * once every line is written (a crash too dies only once its lines are out).
+   */
   async finish(): Promise<void> {
     for (const line of this.#lines.end()) await this.#line(line);
+    // the session may have moved on (or been killed at the crash point) before they were out
+    await this.#lastWrite.catch(() => {});
     const result = this.#result;
     if (this.#crashed || !result) return;
     const { format, write } = this.#options;
@@ -73,6 +80,7 @@ export class PrintOutput {
     let writing: Promise<void> | undefined;
     if (options.format === "stream-json") {
       writing = options.write(encoder.encode(`${line}\n`));
+      this.#lastWrite = writing;
     } else if (line.startsWith('{"') && line.includes('"type":"result"')) {
       try {
         const frame = JSON.parse(line);
