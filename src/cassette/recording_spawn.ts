@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import { spawn as nodeSpawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { Readable, Writable } from "node:stream";
-import { yieldToEventLoop } from "../timing/real_time.ts";
+import { realTimeout } from "../timing/real_time.ts";
 import { SnapshotRecorder } from "./snapshot_recorder.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
 
@@ -115,14 +115,8 @@ export type RecordingSpawner = ((options: ProcessSpawnOptions) => RecordedProces
   readonly finished: Promise<Tape>;
 };
 
-/**
- * After the exit, stdout and stderr end as soon as what the child wrote is read out, unless a
- * process it started still holds the pipes: the tape is closed without them once this many
- * turns of the event loop in a row brought neither a byte nor an end. Turns, not time: the
- * bytes a child wrote before it exited are waiting in the pipe, and reading them takes a
- * few turns however busy the machine (a 500 ms grace lost frames on a loaded one).
- */
-const DRAIN_IDLE_TURNS = 100;
+/** How long after the exit stdout and stderr may take to end before the tape is closed. */
+const DRAIN_GRACE_MS = 500;
 
 /** The SDK's default spawn: `node:child_process` with three pipes, the SDK's abort signal. */
 function defaultSpawn(options: ProcessSpawnOptions): SpawnedProcessLike {
@@ -257,8 +251,6 @@ class Recorded implements RecordedProcess {
     childIn.on("error", (error) => this.stdin.destroy(error));
 
     const childOut = child.stdout;
-    /** Bytes and ends seen on stdout and stderr (how the drain after the exit sees progress). */
-    let progress = 0;
     let clientGone = false;
     let outEnded = false;
     this.stdout = new Readable({
@@ -272,12 +264,10 @@ class Recorded implements RecordedProcess {
     });
     const stdoutEnded = new Promise<void>((resolve) => {
       childOut.on("data", (chunk: Uint8Array | string) => {
-        progress++;
         recorder.record("cli->sdk", chunk);
         if (!clientGone) this.stdout.push(chunk);
       });
       const endOut = () => {
-        progress++;
         recorder.flush("cli->sdk");
         if (!clientGone && !outEnded) this.stdout.push(null);
         outEnded = true;
@@ -297,13 +287,11 @@ class Recorded implements RecordedProcess {
       ? new Promise<void>((resolve) => {
         const decoder = new TextDecoder();
         childErr.on("data", (chunk: Uint8Array | string) => {
-          progress++;
           const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
           if (text !== "") recorder.stderr(text);
           how.stderr?.(text, chunk);
         });
         childErr.once("end", () => {
-          progress++;
           const rest = decoder.decode();
           if (rest !== "") recorder.stderr(rest);
           resolve();
@@ -317,19 +305,13 @@ class Recorded implements RecordedProcess {
       if (this.#finishing) return;
       this.#finishing = true;
       if (exit) recorder.end(exit);
-      let drained = false;
-      const ended = Promise.all([stdoutEnded, stderrEnded]).then(() => void (drained = true));
-      const quiet = async () => {
-        for (let seen = progress, idle = 0; !drained && idle < DRAIN_IDLE_TURNS;) {
-          await yieldToEventLoop();
-          if (progress === seen) idle++;
-          else [seen, idle] = [progress, 0];
-        }
-      };
-      const closed = Promise.race([ended, quiet()]).then(() => {
-        drained = true;
-        return recorder.close();
-      });
+      let cancel = () => {};
+      const grace = new Promise<void>((resolve) => (cancel = realTimeout(resolve, DRAIN_GRACE_MS)));
+      const closed = Promise.race([Promise.all([stdoutEnded, stderrEnded]), grace])
+        .then(() => {
+          cancel();
+          return recorder.close();
+        });
       how.finish(closed);
       const emitExit = () => {
         if (exit) this.#events.emit("exit", exit.code, exit.signal);
