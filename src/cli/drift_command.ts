@@ -174,8 +174,10 @@ function baselineText(findings: readonly DriftFinding[], old: readonly KnownFind
   return `${
     JSON.stringify(
       {
-        about:
-          "Known drift: frames of these tapes that the Agent SDK's types do not model. `claude-mock drift --baseline <this file>` reports them without failing; `--update-baseline` rewrites this file (keeping notes).",
+        about: "Known drift: frames of these tapes that the Agent SDK's types " +
+          "do not model. `claude-mock drift --baseline <this file>` reports " +
+          "them without failing; `--update-baseline` rewrites this file " +
+          "(keeping notes).",
         findings: sorted,
       },
       null,
