@@ -39,12 +39,12 @@ import "./src/session/_mock_plan.ts";
 
 export { CLAIMED_VERSION, type CliIO, runCli } from "./src/cli/run_cli.ts";
 export { CliUsageError } from "./src/cli/parse_argv.ts";
-export { type CapturedInvocation, CaptureLog, readCapture } from "./src/cli/capture.ts";
+export { type CapturedInvocation, CaptureLog, readCapture } from "./src/fake_claude/capture.ts";
 export {
   type FakeClaude,
   installFakeClaude,
   type InstallFakeClaudeOptions,
-} from "./src/cli/install_fake_claude.ts";
+} from "./src/fake_claude/install_fake_claude.ts";
 
 // conformance: the mock against the real CLI the installed SDK ships (`claude-mock conform`)
 export {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../cli/_fs.ts";
+import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../host/_fs.ts";
 import type { ClaudeSpawn } from "../adapters/claude_spawn.ts";
 import { loadTape } from "./load_tape.ts";
 import { serializeTape } from "./parse_tape.ts";

@@ -18,7 +18,7 @@ import {
 } from "../conform/conform_report.ts";
 import { loadAgentSdk } from "../conform/load_agent_sdk.ts";
 import { runConformance } from "../conform/run_conformance.ts";
-import { fileTime, mkdirp, writeWhole } from "./_fs.ts";
+import { fileTime, mkdirp, writeWhole } from "../host/_fs.ts";
 import { integerFlag, parseSubcommandArgs, SubcommandUsageError } from "./_subcommand_args.ts";
 import type { CliIO } from "./run_cli.ts";
 

@@ -10,8 +10,8 @@ import { driftCheck, type DriftFinding, type TypeChecker } from "../cassette/dri
 import { loadTape } from "../cassette/load_tape.ts";
 import type { Tape, TapeDirection } from "../cassette/tape.ts";
 import { denoTypeChecker } from "./_deno_check.ts";
-import { fileTime, readDir, readText, writeWhole } from "./_fs.ts";
-import { onDeno } from "./_host.ts";
+import { fileTime, readDir, readText, writeWhole } from "../host/_fs.ts";
+import { onDeno } from "../host/_process.ts";
 import { projectTypescript, tscTypeChecker } from "./_tsc_check.ts";
 import type { CliIO } from "./run_cli.ts";
 

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { fileTime, listDir, readText } from "./_fs.ts";
+import { fileTime, listDir, readText } from "../host/_fs.ts";
 
 /** A live tool's result, as a scripted one: the text the model reads and the structured form. */
 export interface SearchResult {

@@ -18,7 +18,7 @@ import { type ScenarioSandbox, scenarioSandbox } from "../cassette/scenario_sand
 import { loadScenario } from "../scenario/load_scenario.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { realTimeout } from "../timing/real_time.ts";
-import { removeFile } from "./_fs.ts";
+import { removeFile } from "../host/_fs.ts";
 import type { CliIO } from "./run_cli.ts";
 
 const encoder = new TextEncoder();

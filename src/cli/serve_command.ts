@@ -9,7 +9,7 @@
 import { serveMessagesApi } from "../messages_api/serve_messages_api.ts";
 import type { JournalEntry } from "../messages_api/api_journal.ts";
 import { loadScenario } from "../scenario/load_scenario.ts";
-import { appendText, errorCode, writeText } from "./_fs.ts";
+import { appendText, errorCode, writeText } from "../host/_fs.ts";
 import { integerFlag, parseSubcommandArgs, SubcommandUsageError } from "./_subcommand_args.ts";
 import type { CliIO } from "./run_cli.ts";
 

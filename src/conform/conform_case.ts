@@ -10,7 +10,7 @@
 import { loadScenario } from "../scenario/load_scenario.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioFromJSON } from "../scenario/scenario_from_json.ts";
-import { listDir, readText } from "../cli/_fs.ts";
+import { listDir, readText } from "../host/_fs.ts";
 
 /** One permission answer rule: the first rule whose `tool` matches answers `canUseTool`. */
 export interface PermissionAnswer {

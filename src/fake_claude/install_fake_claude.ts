@@ -3,7 +3,8 @@
  * out to `claude` finds it first on `PATH`, and the SDK runs it through
  * `pathToClaudeCodeExecutable`. On Deno the executable runs the bundled binary (`dist/bin.js`,
  * built from `cli.ts`'s sources by `deno task build:bin`) with this Deno, on Node the package's
- * `bin` with this Node.
+ * `bin` with this Node. It runs the binary by its path and imports none of its code (`src/cli/`),
+ * so the binary's subcommands and the conformance runner (`src/conform/`) both sit above it.
  *
  * @module
  */
@@ -13,8 +14,8 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioToJSON } from "../scenario/scenario_to_json.ts";
 import type { FailureName } from "../scenario/named_failures.ts";
 import { type CaptureLog, readCapture } from "./capture.ts";
-import { chmod, fileTime, makeTempDir, removeTree, writeText } from "./_fs.ts";
-import { hostEnv, hostExecPath, onDeno } from "./_host.ts";
+import { chmod, fileTime, makeTempDir, removeTree, writeText } from "../host/_fs.ts";
+import { hostEnv, hostExecPath, onDeno } from "../host/_process.ts";
 
 /** Options for {@linkcode installFakeClaude}. */
 export interface InstallFakeClaudeOptions {
@@ -98,7 +99,7 @@ export async function installFakeClaude(
  * The runtime's arguments that run the fake binary: a bundle (one module to load instead of
  * ~120: most of the binary's start-up), on Deno `dist/bin.js` with its flags, on Node the npm
  * package's bin (`dist/node/claude-mock.cjs`); where there is none, the `cli` entry on Deno,
- * `bin.js` beside this module on Node.
+ * `src/cli/bin.js` on Node.
  */
 async function runArgs(): Promise<string[]> {
   const local = (url: URL) =>
@@ -122,7 +123,7 @@ async function runArgs(): Promise<string[]> {
   // the npm package's bin: the bundle for Node (scripts/node_bin.ts)
   const nodeBin = new URL("../../dist/node/claude-mock.cjs", import.meta.url);
   if ((await fileTime(local(nodeBin))) !== undefined) return [local(nodeBin)];
-  return [local(new URL(`./bin${ext}`, import.meta.url))];
+  return [local(new URL(`../cli/bin${ext}`, import.meta.url))];
 }
 
 function quote(s: string): string {

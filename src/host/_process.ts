@@ -2,7 +2,7 @@
  * The host process, on Deno and on Node: its environment, its executable, and running a shell
  * command. Deno's own API when it runs on Deno (the Node compatibility layer costs Deno
  * start-up time), `node:*` modules on Node, so nothing Node loads calls `Deno.*`. With
- * `_fs.ts` (files) and `_main.ts` (the binary's own process), the runtime seam. Internal.
+ * `_fs.ts` (files) and `src/cli/_main.ts` (the binary's own process), the runtime seam. Internal.
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
- * The few file operations the fake binary needs: Deno's own API when it runs on Deno (loading
- * `node:fs` costs Deno about 30 ms of start-up), Node's `node:fs` on Node. Internal.
+ * The few file operations the library needs (the fake binary, tapes, conformance runs): Deno's
+ * own API when it runs on Deno (loading `node:fs` costs Deno about 30 ms of start-up), Node's
+ * `node:fs` on Node. The host layer: it imports nothing of the project. Internal.
  *
  * @module
  */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { errorCode, readText } from "./_fs.ts";
+import { errorCode, readText } from "../host/_fs.ts";
 import { AssertionError } from "../session/assertion_error.ts";
 
 /** One run of the fake binary, as captured. */
