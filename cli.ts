@@ -33,9 +33,9 @@
 
 import { runMain } from "./src/cli/_main.ts";
 
-// the `__mock__` machinery, loaded with the library so command prompts are planned at once
-// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
-import "./src/session/_mock_plan.ts";
+// the `__mock__` commands, with their machinery loaded at once (the fake binary's bundle loads
+// it on the first command prompt): every session this entry point makes answers them
+import "./src/mock_commands/_eager.ts";
 
 export { CLAIMED_VERSION, type CliIO, runCli } from "./src/cli/run_cli.ts";
 export { CliUsageError } from "./src/cli/parse_argv.ts";

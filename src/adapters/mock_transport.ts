@@ -7,6 +7,8 @@
  */
 
 import { Readable } from "node:stream";
+// its sessions answer `__mock__` command prompts (the machinery loads on the first one)
+import "../mock_commands/mock_commands.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { WriteEntry } from "../session/write_log.ts";
 import { assertProgress } from "../session/scenario_progress.ts";

@@ -11,6 +11,8 @@
 import { userPrompt } from "../builders/user.ts";
 import { NEWEST_CLI_VERSION, resolveCliVersion } from "../builders/cli_versions.ts";
 import { findInstalledSdk } from "../adapters/installed_sdk.ts";
+// its sessions answer `__mock__` command prompts (the machinery loads on the first one)
+import "../mock_commands/mock_commands.ts";
 import { any } from "../scenario/matcher.ts";
 import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/named_failures.ts";
 import type { Scenario } from "../scenario/scenario.ts";

@@ -1,19 +1,18 @@
 /**
- * The `__mock__` machinery behind {@linkcode mockCommandPlanner}: parsing a command prompt and
- * running its commands. It registers itself with the planner when it loads: the library's
- * entry points load it with everything else, the fake binary's bundle on its first command
- * prompt (most runs have none, and the machinery is a quarter of the bundle). Internal.
+ * The `__mock__` machinery behind `mockCommandPlanner`: parsing a command prompt and running
+ * its commands. The library's entry points load it with everything else (`_eager.ts`), the fake
+ * binary's bundle on its first command prompt (most runs have none, and the machinery is a
+ * quarter of the bundle). Internal.
  *
  * @module
  */
 
 import { builtinScenario, type BuiltinScenarioName } from "../scenario/builtin_scenarios.ts";
 import type { Step, StepSource } from "../scenario/step.ts";
-import { CommandRun } from "./_mock_run.ts";
-import { type ParsedCommand, parseMockPrompt } from "./_mock_parse.ts";
-import type { Engine } from "./engine.ts";
-import { provideMockPlan } from "./mock_commands.ts";
-import { TurnFailure, type TurnState } from "./turn_state.ts";
+import { CommandRun } from "./_run.ts";
+import { type ParsedCommand, parseMockPrompt } from "./_parse.ts";
+import type { Engine } from "../session/engine.ts";
+import { TurnFailure, type TurnState } from "../session/turn_state.ts";
 
 /** The steps of a `__mock__` prompt's turn: its commands, or the failure that ends it. */
 export function mockPlan(engine: Engine, turn: TurnState): StepSource {
@@ -25,8 +24,6 @@ export function mockPlan(engine: Engine, turn: TurnState): StepSource {
   }
   return () => new CommandRun(engine, turn, commands).steps();
 }
-
-provideMockPlan(mockPlan);
 
 function lookupBuiltin(name: string) {
   return builtinScenario(name as BuiltinScenarioName);

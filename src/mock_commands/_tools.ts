@@ -20,9 +20,9 @@ import {
 } from "../builders/tools.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { ToolUseBlock } from "../wire/frame.ts";
-import type { Engine } from "./engine.ts";
-import { askWith } from "./tool_flow.ts";
-import type { PermissionOutcome, TurnState } from "./turn_state.ts";
+import type { Engine } from "../session/engine.ts";
+import { askWith } from "../session/tool_flow.ts";
+import type { PermissionOutcome, TurnState } from "../session/turn_state.ts";
 
 /** What a `tool_result` command said a tool returned. */
 export interface ToolOutcome {

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { any } from "../scenario/matcher.ts";
 import { mockCommand } from "../scenario/mock_command.ts";
 import type { Scenario } from "../scenario/scenario.ts";
-import { parseMockPrompt } from "./_mock_parse.ts";
-import { isMockPrompt } from "./mock_commands.ts";
-import { parseCliFlags } from "./cli_args.ts";
-import { Engine } from "./engine.ts";
-import type { TurnState } from "./turn_state.ts";
-import { WriteLog } from "./write_log.ts";
+import { parseMockPrompt } from "./_parse.ts";
+import { isMockPrompt, mockCommandPlanner } from "./mock_commands.ts";
+import { parseCliFlags } from "../session/cli_args.ts";
+import { Engine } from "../session/engine.ts";
+import type { TurnState } from "../session/turn_state.ts";
+import { WriteLog } from "../session/write_log.ts";
 
 const noBuiltins = (name: string): never => {
   throw new RangeError(`Unknown builtin scenario '${name}'`);
@@ -218,17 +218,19 @@ Deno.test("parseMockPrompt: errors name the command, the field and the problem",
   assert.throws(() => parse(deep), /nests sequences more than 32 deep/);
 });
 
-Deno.test("the __mock__ planner is registered on every engine, and leaves other prompts and recordings alone", () => {
+Deno.test("the __mock__ planner is added to every engine, and leaves other prompts and recordings alone", () => {
   const engine = (scenario: Scenario) =>
     new Engine({ scenario, flags: parseCliFlags([]), env: {}, writes: new WriteLog() });
   const turn = (text: string) => ({ text }) as TurnState;
-  const [planner] = engine({ exchanges: [] }).planners;
+  const planners = engine({ exchanges: [] }).planners;
+  assert.equal(planners.length, 1, "loading mock_commands.ts adds the planner once");
+  const [planner] = planners;
   assert.equal(planner(turn("hello")), undefined);
   assert.equal(typeof planner(turn(mockCommand.delay(1))), "function");
   assert.equal(typeof planner(turn('{"__mock__": oops')), "function", "an error to report");
-  const [recorded] = engine({
+  const recorded = mockCommandPlanner(engine({
     verbatim: true,
     exchanges: [{ trigger: any(), steps: [] }],
-  }).planners;
+  }));
   assert.equal(recorded(turn(mockCommand.delay(1))), undefined);
 });

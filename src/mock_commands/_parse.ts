@@ -14,7 +14,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioFromJSON } from "../scenario/scenario_from_json.ts";
 import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
 import { isObject } from "../wire/frame.ts";
-import { kindOf, Params } from "./_mock_params.ts";
+import { kindOf, Params } from "./_params.ts";
 
 /** A command that speaks in a thread: the main one, or a subagent's (`agentId`). */
 interface Threaded {

@@ -1,9 +1,11 @@
 /**
- * The `__mock__` command protocol, as an engine part: a user message whose whole text is
- * `{"__mock__": {"command": …, "params": {…}}}` is run instead of being matched against the
+ * The `__mock__` command protocol, as a front end of the engine: a user message whose whole text
+ * is `{"__mock__": {"command": …, "params": {…}}}` is run instead of being matched against the
  * scenario's exchanges, in-process and through the fake binary alike, so an app's own
- * integration test drives the mock through the app's normal input path. (The texts come
- * from `mockCommand`.)
+ * integration test drives the mock through the app's normal input path. (The texts come from
+ * `mockCommand`.) Loading this module adds its planner to every engine made after
+ * (`addTurnPlanner`): the hosts of a session (`MockTransport`, the fake binary) and the entry
+ * points load it.
  *
  * A command prompt is one turn, like any prompt: `running`, the UserPromptSubmit hooks,
  * `system/init`, the commands' frames in order, one `result`, `idle`. The turn ends with the
@@ -17,8 +19,8 @@
  */
 
 import type { StepSource } from "../scenario/step.ts";
-import type { Engine, TurnPlanner } from "./engine.ts";
-import type { TurnState } from "./turn_state.ts";
+import { addTurnPlanner, type Engine, type TurnPlanner } from "../session/engine.ts";
+import type { TurnState } from "../session/turn_state.ts";
 
 type MockPlan = (engine: Engine, turn: TurnState) => StepSource;
 let plan: MockPlan | undefined;
@@ -29,15 +31,15 @@ export function isMockPrompt(text: string): boolean {
   return text.includes('"__mock__"') && /^\s*\{\s*"__mock__"\s*:/.test(text);
 }
 
-/** Sets the machinery that plans a command prompt's turn (`_mock_plan.ts`, as it loads). */
+/** Sets the machinery that plans a command prompt's turn (`_eager.ts` gives it at once). */
 export function provideMockPlan(machinery: MockPlan): void {
   plan = machinery;
 }
 
 /**
- * The planner that answers `__mock__` prompts (registered on every engine): `undefined` for
- * any other prompt, in verbatim (recorded) scenarios, which carry their own turns, and when
- * the session's `mockCommands` is `"off"`. A turn it plans is marked `byCommand`: unless
+ * The planner that answers `__mock__` prompts (added to every engine): `undefined` for any
+ * other prompt, in verbatim (recorded) scenarios, which carry their own turns, and when the
+ * session's `mockCommands` is `"off"`. A turn it plans is marked `byCommand`: unless
  * `mockCommands` is `"live"`, the tools it uses are never run live.
  */
 export function mockCommandPlanner(engine: Engine): TurnPlanner {
@@ -54,10 +56,12 @@ export function mockCommandPlanner(engine: Engine): TurnPlanner {
     // load it as the turn's steps begin
     return (info) => ({
       async *[Symbol.asyncIterator]() {
-        if (!plan) await import("./_mock_plan.ts");
-        const source = plan!(engine, turn);
+        plan ??= (await import("./_plan.ts")).mockPlan;
+        const source = plan(engine, turn);
         yield* typeof source === "function" ? source(info) : source;
       },
     });
   };
 }
+
+addTurnPlanner(mockCommandPlanner);

@@ -26,13 +26,13 @@ import type {
 } from "../scenario/step.ts";
 import { timingProfile } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, Frame, ToolUseBlock } from "../wire/frame.ts";
-import { agentToolUse, finishAgent, type OpenAgent, startAgent } from "./_mock_agents.ts";
-import type { ParsedCommand } from "./_mock_parse.ts";
-import { activityOf, askClientFor, mockToolCall, type ToolOutcome } from "./_mock_tools.ts";
-import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext, stopByHook } from "./hook_runner.ts";
-import { execute, postToolHooks } from "./tool_flow.ts";
-import { TurnFailure, type TurnState } from "./turn_state.ts";
+import { agentToolUse, finishAgent, type OpenAgent, startAgent } from "./_agents.ts";
+import type { ParsedCommand } from "./_parse.ts";
+import { activityOf, askClientFor, mockToolCall, type ToolOutcome } from "./_tools.ts";
+import type { Engine } from "../session/engine.ts";
+import { callHook, hookCallbacks, keepContext, stopByHook } from "../session/hook_runner.ts";
+import { execute, postToolHooks } from "../session/tool_flow.ts";
+import { TurnFailure, type TurnState } from "../session/turn_state.ts";
 
 type Of<K extends ParsedCommand["command"]> = Extract<ParsedCommand, { command: K }>;
 type ToolCommand = Of<"tool_use" | "permission_request" | "ask_user_question">;
