@@ -73,16 +73,19 @@ export {
   type SnapshotRecorderOptions,
 } from "./src/cassette/snapshot_recorder.ts";
 export {
-  type ProcessExitListener,
-  type ProcessSpawnOptions,
   type RecordedProcess,
   type RecordingApiOptions,
   recordingSpawn,
   type RecordingSpawner,
   type RecordingSpawnOptions,
-  type SpawnedProcessLike,
 } from "./src/cassette/recording_spawn.ts";
-export { type ScrubOptions, scrubTape } from "./src/cassette/scrub_tape.ts";
+export type {
+  ProcessExitListener,
+  ProcessSpawnOptions,
+  SpawnedProcessLike,
+} from "./src/cassette/spawned_process.ts";
+export type { ScrubOptions } from "./src/cassette/scrub_options.ts";
+export { scrubTape } from "./src/cassette/scrub_tape.ts";
 export {
   type ScenarioSandbox,
   scenarioSandbox,

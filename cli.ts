@@ -37,7 +37,8 @@ import { runMain } from "./src/cli/_main.ts";
 // it on the first command prompt): every session this entry point makes answers them
 import "./src/mock_commands/_eager.ts";
 
-export { CLAIMED_VERSION, type CliIO, runCli } from "./src/cli/run_cli.ts";
+export { CLAIMED_VERSION, runCli } from "./src/cli/run_cli.ts";
+export type { CliIO } from "./src/cli/cli_io.ts";
 export { CliUsageError } from "./src/cli/parse_argv.ts";
 export { type CapturedInvocation, CaptureLog, readCapture } from "./src/fake_claude/capture.ts";
 export {

@@ -53,11 +53,12 @@ import "./src/mock_commands/_eager.ts";
 
 // the mock, in process
 export {
+  MOCK_EXECUTABLE_PATH,
   type MockDuplex,
+  type MockSdkOptions,
   MockTransport,
   type MockTransportOptions,
 } from "./src/adapters/mock_transport.ts";
-export { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./src/adapters/mock_sdk_options.ts";
 export type { SpawnOptionsLike } from "./src/adapters/mock_process.ts";
 export type {
   ClientAnswer,
@@ -183,6 +184,7 @@ export type {
   HookCallbackInput,
   HookContextEvent,
   HookEventName,
+  HookInvocation,
   HookMatcherEntry,
   HookOutput,
   HooksOption,
@@ -190,7 +192,6 @@ export type {
   SyncHookOutput,
 } from "./src/testing/hook_types.ts";
 export {
-  type HookInvocation,
   type HookOnOptions,
   type HookOutputResponder,
   HookRecorder,

@@ -11,7 +11,7 @@
 
 import { EventEmitter } from "node:events";
 import { PassThrough, Writable } from "node:stream";
-import type { ProcessExitListener, SpawnedProcessLike } from "./recording_spawn.ts";
+import type { ProcessExitListener, SpawnedProcessLike } from "./spawned_process.ts";
 
 /** A process that starts once `start` resolves; `cleanup` runs after it exits. */
 export function deferredProcess(

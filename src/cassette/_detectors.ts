@@ -7,29 +7,15 @@
  * @module
  */
 
+import type { Detector } from "./_detector.ts";
 import { machineIdentity } from "./_machine.ts";
 import {
   ENCODED_DETECTORS,
   SECRET_DETECTORS as SECRETS,
   secretKeyPlaceholder,
 } from "./_secret_patterns.ts";
-import type { ScrubOptions } from "./scrub_tape.ts";
+import type { ScrubOptions } from "./scrub_options.ts";
 import { isFrameEntry, type Tape } from "./tape.ts";
-
-/** What a detector finds. */
-export type DetectorCode = "secret" | "path" | "host";
-
-/** One thing to find in text, and what replaces it. */
-export interface Detector {
-  /** What kind of leak it is. */
-  code: DetectorCode;
-  /** What it finds, for messages (`"an API key"`, `"the cwd /work/x"`). */
-  what: string;
-  /** The pattern, with the `g` flag. */
-  pattern: RegExp;
-  /** The replacement (as `String.prototype.replace` takes it). */
-  replace: string | ((match: string, ...groups: string[]) => string);
-}
 
 /** The values to scrub, once gathered from the options, the tape and the machine. */
 export interface DetectorValues {

@@ -4,9 +4,9 @@
  * @module
  */
 
+import type { Detector } from "./_detector.ts";
 import {
   detect,
-  type Detector,
   detectorValues,
   GENERIC_PATH_DETECTORS,
   scrubJson,
@@ -15,7 +15,7 @@ import {
 import { CLI_MESSAGE_KINDS, CONTROL_REQUEST_SUBTYPES } from "./_sdk_kinds.ts";
 import { SECRET_DETECTORS as SECRETS } from "./_secret_patterns.ts";
 import { findSplitSecrets } from "./_split_secrets.ts";
-import type { ScrubOptions } from "./scrub_tape.ts";
+import type { ScrubOptions } from "./scrub_options.ts";
 import type { Tape, TapeDirection, TapeEntry } from "./tape.ts";
 
 /** What kind of problem {@linkcode lintTape} found. */

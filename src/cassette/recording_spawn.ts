@@ -20,47 +20,15 @@ import {
   type ScenarioSandboxOptions,
 } from "./scenario_sandbox.ts";
 import { SnapshotRecorder } from "./snapshot_recorder.ts";
+import type {
+  ProcessExitListener,
+  ProcessSpawnOptions,
+  SpawnedProcessLike,
+} from "./spawned_process.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
 
-/** What the SDK hands to `spawnClaudeCodeProcess` (its `SpawnOptions`). */
-export interface ProcessSpawnOptions {
-  /** The command to run. */
-  command: string;
-  /** Its arguments. */
-  args: string[];
-  /** The working directory. */
-  cwd?: string;
-  /** The environment. */
-  env: Record<string, string | undefined>;
-  /** Aborted by the SDK (after its graceful close) to kill the process. */
-  signal: AbortSignal;
-}
-
-/** A process as `spawnClaudeCodeProcess` returns it (the SDK's `SpawnedProcess`), with stderr if it has one. */
-export interface SpawnedProcessLike {
-  /** stdin. */
-  stdin: Writable;
-  /** stdout. */
-  stdout: Readable;
-  /** stderr, when the process has one (a `ChildProcess` does). */
-  stderr?: Readable | null;
-  /** Whether it was killed. */
-  readonly killed: boolean;
-  /** Its exit code once exited. */
-  readonly exitCode: number | null;
-  /** The signal that ended it. */
-  readonly signalCode?: NodeJS.Signals | null;
-  /** Sends a signal. */
-  kill(signal?: NodeJS.Signals): boolean;
-  /** Adds an `exit` listener. */
-  on(event: "exit", listener: ProcessExitListener): unknown;
-  /** Adds an `error` listener. */
-  on(event: "error", listener: (error: Error) => void): unknown;
-  /** Adds a one-time `exit` listener. */
-  once(event: "exit", listener: ProcessExitListener): unknown;
-  /** Adds a one-time `error` listener. */
-  once(event: "error", listener: (error: Error) => void): unknown;
-}
+// the types of its signatures, for its callers
+export type { ProcessExitListener, ProcessSpawnOptions, SpawnedProcessLike };
 
 /** Options for {@linkcode recordingSpawn}. */
 export interface RecordingSpawnOptions {
@@ -97,9 +65,6 @@ export interface RecordingApiOptions extends ScenarioSandboxOptions {
   /** The scenario whose model side the API serves. */
   scenario: Scenario;
 }
-
-/** A listener for a process's `exit` event. */
-export type ProcessExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
 
 /** The recorded process the SDK gets: the child's, with stdin and stdout teed into the tape. */
 export interface RecordedProcess {

@@ -16,7 +16,8 @@ import {
   type RecordingSpawner,
   sandboxedSpawn,
 } from "./recording_spawn.ts";
-import { type ScrubOptions, scrubTape } from "./scrub_tape.ts";
+import type { ScrubOptions } from "./scrub_options.ts";
+import { scrubTape } from "./scrub_tape.ts";
 import {
   type ReplayStubOptions,
   SnapshotPlayer,

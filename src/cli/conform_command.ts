@@ -20,7 +20,7 @@ import { loadAgentSdk } from "../conform/load_agent_sdk.ts";
 import { runConformance } from "../conform/run_conformance.ts";
 import { fileTime, mkdirp, writeWhole } from "../host/_fs.ts";
 import { integerFlag, parseSubcommandArgs, SubcommandUsageError } from "./_subcommand_args.ts";
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 const USAGE =
   "Usage: claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html] [--exceptions FILE] [--json FILE] [--mode duplex|print] [--only NAMES] [--timeout MS] [--keep DIR]";

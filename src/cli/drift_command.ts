@@ -13,7 +13,7 @@ import { denoTypeChecker } from "./_deno_check.ts";
 import { fileTime, readDir, readText, writeWhole } from "../host/_fs.ts";
 import { onDeno } from "../host/_process.ts";
 import { projectTypescript, tscTypeChecker } from "./_tsc_check.ts";
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 /** The usage text of `drift`. */
 const DRIFT_USAGE: string = `Usage: claude-mock drift [options] <tape or folder>...

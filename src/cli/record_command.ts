@@ -13,13 +13,14 @@
  */
 
 import { spawn } from "node:child_process";
-import { recordingSpawn, type SpawnedProcessLike } from "../cassette/recording_spawn.ts";
+import { recordingSpawn } from "../cassette/recording_spawn.ts";
+import type { SpawnedProcessLike } from "../cassette/spawned_process.ts";
 import { type ScenarioSandbox, scenarioSandbox } from "../cassette/scenario_sandbox.ts";
 import { loadScenario } from "../scenario/load_scenario.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import { removeFile } from "../host/_fs.ts";
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 const encoder = new TextEncoder();
 

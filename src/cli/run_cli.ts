@@ -36,41 +36,7 @@ import { PrintOutput } from "./_print_output.ts";
 import { readableOf, readAllStdin, type Stdio, streamStdio, writableOf } from "./_stdio.ts";
 import { CliUsageError, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 import { SUBCOMMANDS } from "./subcommands.ts";
-
-/** What the fake binary runs with: its command line, environment and streams. */
-export interface CliIO {
-  /** The arguments (without the program name). */
-  argv: readonly string[];
-  /** The environment. */
-  env: Record<string, string | undefined>;
-  /** The working directory. */
-  cwd: string;
-  /** Standard input. */
-  stdin: ReadableStream<Uint8Array>;
-  /** Whether standard input is a terminal. */
-  stdinIsTerminal: boolean;
-  /**
-   * Whether standard input may stay open without data (a pipe or a socket), so it is given
-   * up on after 3 s of silence as the real CLI does; `false` for a file or `/dev/null`,
-   * which are read to their end. Default `true`.
-   */
-  stdinMayStall?: boolean;
-  /** Whether standard output is a terminal. */
-  stdoutIsTerminal: boolean;
-  /** Standard output. */
-  stdout: WritableStream<Uint8Array>;
-  /** Standard error. */
-  stderr: WritableStream<Uint8Array>;
-  /** Whether the process runs as root (uid 0). */
-  isRoot?: boolean;
-  /** Aborted on SIGTERM: the run ends with exit 143. */
-  signal?: AbortSignal;
-  /**
-   * Aborted on SIGINT: as the real CLI, the running turn is interrupted (its interruption
-   * frames and an `error_during_execution` result are written) and the run ends with exit 0.
-   */
-  interrupt?: AbortSignal;
-}
+import type { CliIO } from "./cli_io.ts";
 
 /**
  * The version the fake claims when nothing says which CLI to impersonate: the newest the

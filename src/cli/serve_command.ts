@@ -11,7 +11,7 @@ import type { JournalEntry } from "../messages_api/api_journal.ts";
 import { loadScenario } from "../scenario/load_scenario.ts";
 import { appendText, errorCode, writeText } from "../host/_fs.ts";
 import { integerFlag, parseSubcommandArgs, SubcommandUsageError } from "./_subcommand_args.ts";
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 const USAGE =
   "Usage: claude-mock serve <scenario> [--port N] [--host H] [--cwd DIR] [--retry-after S] [--journal FILE] [--quiet]";

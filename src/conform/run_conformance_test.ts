@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { installFakeClaude } from "../fake_claude/install_fake_claude.ts";
 import { conformCommand } from "../cli/conform_command.ts";
-import type { CliIO } from "../cli/run_cli.ts";
+import type { CliIO } from "../cli/cli_io.ts";
 import { scenarioFromJSON } from "../scenario/scenario_from_json.ts";
 import type { ConformCase } from "./conform_case.ts";
 import { loadAgentSdk } from "./load_agent_sdk.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { MOCK_EXECUTABLE_PATH } from "../adapters/mock_sdk_options.ts";
+import { MOCK_EXECUTABLE_PATH } from "../adapters/mock_transport.ts";
 import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
 import {
   activeMock,

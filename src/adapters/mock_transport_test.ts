@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
-import { MOCK_EXECUTABLE_PATH } from "./mock_sdk_options.ts";
-import { MockTransport } from "./mock_transport.ts";
+import { MOCK_EXECUTABLE_PATH, MockTransport } from "./mock_transport.ts";
 
 Deno.test("mock.options(): the bound spawn and the placeholder path, nothing else", async () => {
   const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
