@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { any } from "../scenario/matcher.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
-import { DEFAULT_REPLY, defaultScenario, runCli, runCliProcess } from "./run_cli.ts";
+import { runCli, runCliProcess } from "./run_cli.ts";
+import { DEFAULT_REPLY, defaultScenario } from "./_run_scenario.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 
 Deno.test("defaultScenario is what the builder makes of 'any prompt: the default reply'", () => {
