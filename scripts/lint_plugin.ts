@@ -33,7 +33,7 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/cassette/use_cassette.ts": 112, // cassette 112
   "src/conform/_conform_runs.ts": 99, // duplexRun 99, printRun 93
   "src/conform/conform_case.ts": 117, // loadConformCase 117
-  "src/conform/run_conformance.ts": 90, // runConformance 90
+  "src/conform/run_conformance.ts": 95, // runConformance 95
   "src/messages_api/_scenario_responder.ts": 117, // conversation 117
   "src/messages_api/serve_messages_api.ts": 98, // reply 98
   "src/mock_commands/_parse.ts": 144, // read 144
