@@ -69,7 +69,7 @@ const FIXED_ATTACHMENTS = {
 };
 
 /** The autocompact buffer the CLI keeps free (its `autocompact_buffer` category). */
-export const AUTOCOMPACT_BUFFER = 33_000;
+const AUTOCOMPACT_BUFFER = 33_000;
 
 /** Tokens of a text at four characters a token, as the real CLI counts a block. */
 export function blockTokens(text: string): number {

@@ -34,7 +34,7 @@ export interface DetectorValues {
 }
 
 /** Whether a string is only a placeholder (`<CWD>`). */
-export const isPlaceholder = (text: string): boolean => /^<[A-Z_]+>$/.test(text);
+const isPlaceholder = (text: string): boolean => /^<[A-Z_]+>$/.test(text);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
 
@@ -237,7 +237,7 @@ export function detect(value: unknown, detectors: readonly Detector[]): Detectio
 const CONFIG_PATH = /^(\/.+?)\/\.claude\/projects(?:\/|$)/;
 
 /** The cwd and home a tape itself names (`system/init`'s `cwd`, hook inputs, transcript paths). */
-export function tapeValues(tape: Tape): { cwd: string[]; home: string[] } {
+function tapeValues(tape: Tape): { cwd: string[]; home: string[] } {
   const cwd = new Set<string>();
   const home = new Set<string>();
   const header = tape.header as Record<string, unknown>;

@@ -511,7 +511,7 @@ function unfinishedTurn(tape: Tape): number | undefined {
 }
 
 /** The ending of a tape that does not record one: exit 1 exactly when the last result is an error. */
-export function endingOf(tape: Tape): { code: number; signal: null } {
+function endingOf(tape: Tape): { code: number; signal: null } {
   for (let i = tape.entries.length - 1; i >= 0; i--) {
     const entry = tape.entries[i];
     if (entry.dir === "cli->sdk" && "frame" in entry && entry.frame.type === "result") {

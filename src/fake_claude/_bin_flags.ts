@@ -21,7 +21,7 @@
  */
 
 /** The `deno run` option that sets them. */
-export const BIN_V8_FLAGS: string = "--v8-flags=--no-lazy,--single-threaded,--no-sparkplug";
+const BIN_V8_FLAGS: string = "--v8-flags=--no-lazy,--single-threaded,--no-sparkplug";
 
 /**
  * Everything after `deno run -A` that runs the bundle: no config file search (a project's

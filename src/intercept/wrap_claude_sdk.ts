@@ -17,7 +17,7 @@ import {
 import { unhandledMessage } from "./_messages.ts";
 
 /** The SDK functions that start a `claude` process, and so go to the mock. */
-export const ROUTED_CALLS: readonly string[] = Object.freeze(["query", "startup", "prewarm"]);
+const ROUTED_CALLS: readonly string[] = Object.freeze(["query", "startup", "prewarm"]);
 
 type Params = { prompt?: unknown; options?: Record<string, unknown> } | undefined;
 
