@@ -29,7 +29,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/cassette/_replay_stubs.ts": 84, // replayStubs 84
   "src/cassette/recording_spawn.ts": 109, // constructor 109
   "src/cassette/tape_to_scenario.ts": 97, // tapeToScenario 97
-  "src/cassette/timeline_html.ts": 82, // timelineHtml 82
   "src/cassette/use_cassette.ts": 112, // cassette 112
   "src/conform/_conform_runs.ts": 99, // duplexRun 99, printRun 93
   "src/conform/conform_case.ts": 117, // loadConformCase 117
