@@ -26,7 +26,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/builders/stream_events.ts": 134, // streamEventsIter 134
   "src/cassette/_deferred_process.ts": 95, // deferredProcess 95
   "src/cassette/_replay.ts": 101, // step 101
-  "src/cassette/_replay_stubs.ts": 84, // replayStubs 84
   "src/cassette/recording_spawn.ts": 109, // constructor 109
   "src/cassette/tape_to_scenario.ts": 97, // tapeToScenario 97
   "src/cassette/use_cassette.ts": 112, // cassette 112
