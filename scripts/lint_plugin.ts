@@ -27,7 +27,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/cassette/_deferred_process.ts": 95, // deferredProcess 95
   "src/cassette/_replay.ts": 101, // step 101
   "src/cassette/recording_spawn.ts": 109, // constructor 109
-  "src/cassette/tape_to_scenario.ts": 97, // tapeToScenario 97
   "src/cassette/use_cassette.ts": 112, // cassette 112
   "src/conform/_conform_runs.ts": 99, // duplexRun 99, printRun 93
   "src/conform/conform_case.ts": 117, // loadConformCase 117
