@@ -276,6 +276,97 @@ function sandboxed(
   });
 }
 
+/** The child's stdin as the app writes it: each chunk recorded, then passed on. */
+function recordedStdin(childIn: Writable, recorder: SnapshotRecorder): Writable {
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: Uint8Array | string, encoding, done) {
+      recorder.record(
+        "sdk->cli",
+        typeof chunk === "string" && !/^utf-?8$/i.test(encoding)
+          ? new Uint8Array(Buffer.from(chunk, encoding))
+          : chunk,
+      );
+      childIn.write(chunk, encoding, (error) => done(error ?? undefined));
+    },
+    final(done) {
+      recorder.flush("sdk->cli");
+      childIn.end(() => done());
+    },
+    destroy(error, done) {
+      recorder.flush("sdk->cli");
+      if (!childIn.destroyed) childIn.destroy(error ?? undefined);
+      done(error);
+    },
+  });
+}
+
+/**
+ * The child's stdout as the app reads it, each chunk recorded, and when it ended (or failed);
+ * the app closing it breaks the child's pipe, as it would without recording.
+ */
+function relayedStdout(
+  childOut: Readable,
+  recorder: SnapshotRecorder,
+): { stdout: Readable; ended: Promise<void> } {
+  let clientGone = false;
+  let outEnded = false;
+  const stdout = new Readable({
+    read() {},
+    destroy(error, done) {
+      // the client closed its end: the process's pipe breaks, as it would without recording
+      clientGone = true;
+      if (!childOut.destroyed) childOut.destroy();
+      done(error);
+    },
+  });
+  const ended = new Promise<void>((resolve) => {
+    childOut.on("data", (chunk: Uint8Array | string) => {
+      recorder.record("cli->sdk", chunk);
+      if (!clientGone) stdout.push(chunk);
+    });
+    const endOut = () => {
+      recorder.flush("cli->sdk");
+      if (!clientGone && !outEnded) stdout.push(null);
+      outEnded = true;
+      resolve();
+    };
+    childOut.once("end", endOut);
+    childOut.once("error", (error) => {
+      if (!clientGone) stdout.destroy(error);
+      resolve();
+    });
+    // closed without an end (a failed spawn, a destroyed pipe): the client's stdout ends too
+    childOut.once("close", endOut);
+  });
+  return { stdout, ended };
+}
+
+/** Records the child's stderr as text (and hands each chunk on); resolves when it ends. */
+function relayedStderr(
+  childErr: Readable,
+  { recorder, stderr }: {
+    recorder: SnapshotRecorder;
+    stderr?: (text: string, chunk: Uint8Array | string) => void;
+  },
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const decoder = new TextDecoder();
+    childErr.on("data", (chunk: Uint8Array | string) => {
+      const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      if (text !== "") recorder.stderr(text);
+      stderr?.(text, chunk);
+    });
+    childErr.once("end", () => {
+      const rest = decoder.decode();
+      if (rest !== "") recorder.stderr(rest);
+      resolve();
+    });
+    childErr.once("error", () => resolve());
+    childErr.once("close", () => resolve());
+  });
+}
+
 /** The SDK-facing process over a child, recording it. */
 class Recorded implements RecordedProcess {
   readonly stdin: Writable;
@@ -293,79 +384,13 @@ class Recorded implements RecordedProcess {
     },
   ) {
     this.#child = child;
-    const childIn = child.stdin;
-    this.stdin = new Writable({
-      decodeStrings: false,
-      write(chunk: Uint8Array | string, encoding, done) {
-        recorder.record(
-          "sdk->cli",
-          typeof chunk === "string" && !/^utf-?8$/i.test(encoding)
-            ? new Uint8Array(Buffer.from(chunk, encoding))
-            : chunk,
-        );
-        childIn.write(chunk, encoding, (error) => done(error ?? undefined));
-      },
-      final(done) {
-        recorder.flush("sdk->cli");
-        childIn.end(() => done());
-      },
-      destroy(error, done) {
-        recorder.flush("sdk->cli");
-        if (!childIn.destroyed) childIn.destroy(error ?? undefined);
-        done(error);
-      },
-    });
-    childIn.on("error", (error) => this.stdin.destroy(error));
-
-    const childOut = child.stdout;
-    let clientGone = false;
-    let outEnded = false;
-    this.stdout = new Readable({
-      read() {},
-      destroy(error, done) {
-        // the client closed its end: the process's pipe breaks, as it would without recording
-        clientGone = true;
-        if (!childOut.destroyed) childOut.destroy();
-        done(error);
-      },
-    });
-    const stdoutEnded = new Promise<void>((resolve) => {
-      childOut.on("data", (chunk: Uint8Array | string) => {
-        recorder.record("cli->sdk", chunk);
-        if (!clientGone) this.stdout.push(chunk);
-      });
-      const endOut = () => {
-        recorder.flush("cli->sdk");
-        if (!clientGone && !outEnded) this.stdout.push(null);
-        outEnded = true;
-        resolve();
-      };
-      childOut.once("end", endOut);
-      childOut.once("error", (error) => {
-        if (!clientGone) this.stdout.destroy(error);
-        resolve();
-      });
-      // closed without an end (a failed spawn, a destroyed pipe): the client's stdout ends too
-      childOut.once("close", endOut);
-    });
-
-    const childErr = child.stderr;
-    const stderrEnded = childErr
-      ? new Promise<void>((resolve) => {
-        const decoder = new TextDecoder();
-        childErr.on("data", (chunk: Uint8Array | string) => {
-          const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-          if (text !== "") recorder.stderr(text);
-          how.stderr?.(text, chunk);
-        });
-        childErr.once("end", () => {
-          const rest = decoder.decode();
-          if (rest !== "") recorder.stderr(rest);
-          resolve();
-        });
-        childErr.once("error", () => resolve());
-        childErr.once("close", () => resolve());
-      })
+    this.stdin = recordedStdin(child.stdin, recorder);
+    child.stdin.on("error", (error) => this.stdin.destroy(error));
+    const out = relayedStdout(child.stdout, recorder);
+    this.stdout = out.stdout;
+    const stdoutEnded = out.ended;
+    const stderrEnded = child.stderr
+      ? relayedStderr(child.stderr, { recorder, stderr: how.stderr })
       : Promise.resolve();
 
     const finish = (exit?: { code: number | null; signal: NodeJS.Signals | null }) => {
