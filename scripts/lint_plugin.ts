@@ -24,7 +24,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/builders/context_usage.ts": 109, // contextUsageAnswer 109
   "src/builders/result.ts": 181, // resultFrame 181
   "src/builders/stream_events.ts": 134, // streamEventsIter 134
-  "src/cassette/use_cassette.ts": 112, // cassette 112
   "src/conform/_conform_runs.ts": 99, // duplexRun 99, printRun 93
   "src/conform/conform_case.ts": 117, // loadConformCase 117
   "src/conform/run_conformance.ts": 95, // runConformance 95
