@@ -185,121 +185,12 @@ class Reader {
       case "stream_delta":
         return add({ ...thread, command, pieces: p.pieces("text") });
       case "tool_use":
-      case "permission_request": {
-        const toolUseId = p.string("tool_use_id", { optional: true });
-        if (toolUseId !== undefined) {
-          if (this.#toolUseIds.has(toolUseId)) {
-            p.fail(RangeError, "tool_use_id", `repeats the tool use id "${toolUseId}"`);
-          }
-          this.#toolUseIds.add(toolUseId);
-        }
-        const suggestions = command === "permission_request" ? p.suggestions() : undefined;
-        return add({
-          ...thread,
-          command,
-          name: p.string("tool_name"),
-          input: p.object("tool_input"),
-          ...(toolUseId !== undefined ? { toolUseId } : {}),
-          ...(suggestions !== undefined ? { suggestions } : {}),
-        });
-      }
+      case "permission_request":
+        return add({ ...thread, ...this.#toolUse(command, p) });
       case "ask_user_question":
         return add({ ...thread, command, questions: p.questions() });
-      case "tool_result": {
-        const toolUseId = p.string("tool_use_id");
-        if (!this.#toolUseIds.has(toolUseId)) {
-          p.fail(
-            RangeError,
-            "tool_use_id",
-            `names no tool use before it in this prompt ("${toolUseId}"): a tool_result gives the result of a tool_use or permission_request with that tool_use_id earlier in the same sequence`,
-          );
-        }
-        if (this.#results.has(toolUseId)) {
-          p.fail(RangeError, "tool_use_id", `repeats the result of "${toolUseId}"`);
-        }
-        this.#results.add(toolUseId);
-        const result = p.string("result", { optional: true });
-        const error = p.string("error", { optional: true });
-        if (result !== undefined && error !== undefined) {
-          p.fail(TypeError, "error", "cannot be given with 'result' (a result or an error)");
-        }
-        return add({
-          at,
-          command,
-          toolUseId,
-          ...(result !== undefined ? { result } : {}),
-          ...(error !== undefined ? { error } : {}),
-        });
-      }
-      case "result": {
-        const durationMs = p.integer("duration_ms", { optional: true });
-        const cost = p.number("cost", { optional: true });
-        const isError = p.boolean("is_error", { optional: true });
-        const result = p.string("result", { optional: true });
-        return add({
-          at,
-          command,
-          ...(durationMs !== undefined ? { durationMs } : {}),
-          ...(cost !== undefined ? { cost } : {}),
-          ...(isError !== undefined ? { isError } : {}),
-          ...(result !== undefined ? { result } : {}),
-        });
-      }
-      case "error": {
-        const message = p.string("message", { empty: false });
-        const code = p.code();
-        return add({ at, command, message, ...(code !== undefined ? { code } : {}) });
-      }
-      case "hook_request": {
-        const event = p.string("event");
-        const input = p.object("input");
-        const toolUseId = p.string("tool_use_id", { optional: true });
-        return add({
-          at,
-          command,
-          event,
-          input,
-          ...(toolUseId !== undefined ? { toolUseId } : {}),
-        });
-      }
-      case "system_init": {
-        const cwd = p.string("cwd", { optional: true });
-        const model = p.string("model", { optional: true });
-        const permissionMode = p.oneOf("permission_mode", PERMISSION_MODES, { optional: true });
-        const tools = p.strings("tools", { optional: true });
-        return add({
-          at,
-          command,
-          ...(cwd !== undefined ? { cwd } : {}),
-          ...(model !== undefined ? { model } : {}),
-          ...(permissionMode !== undefined ? { permissionMode } : {}),
-          ...(tools !== undefined ? { tools } : {}),
-        });
-      }
-      case "system_status": {
-        if (!("status" in p.data)) p.fail(TypeError, "status", "is required");
-        const status = p.data.status === null
-          ? null
-          : p.oneOf("status", ["requesting", "compacting"] as const);
-        return add({ at, command, status });
-      }
-      case "compact_boundary": {
-        const trigger = p.oneOf("trigger", ["manual", "auto"] as const, { optional: true });
-        const preTokens = p.integer("pre_tokens", { optional: true });
-        return add({
-          at,
-          command,
-          trigger: trigger ?? "auto",
-          ...(preTokens !== undefined ? { preTokens } : {}),
-        });
-      }
-      case "delay": {
-        const ms = p.number("ms");
-        if (ms > SCENARIO_LIMITS.maxDelayMs) {
-          p.fail(RangeError, "ms", `must be at most ${SCENARIO_LIMITS.maxDelayMs}, got ${ms}`);
-        }
-        return add({ at, command, ms });
-      }
+      case "tool_result":
+        return add({ at, ...this.#toolResult(p) });
       case "scenario":
         return add({ at, command, ...this.#scenario(p) });
       case "sequence": {
@@ -313,7 +204,60 @@ class Reader {
         list.forEach((item, i) => this.command(item, `${p.path}.commands[${i}]`, depth + 1));
         return;
       }
+      default:
+        return add({ at, ...frameCommand(command, p) });
     }
+  }
+
+  /** A tool use or a permission request; its tool use id, if given, is new in the prompt. */
+  #toolUse(
+    command: "tool_use" | "permission_request",
+    p: Params,
+  ): Omit<Extract<ParsedCommand, { command: "tool_use" | "permission_request" }>, keyof Threaded> {
+    const toolUseId = p.string("tool_use_id", { optional: true });
+    if (toolUseId !== undefined) {
+      if (this.#toolUseIds.has(toolUseId)) {
+        p.fail(RangeError, "tool_use_id", `repeats the tool use id "${toolUseId}"`);
+      }
+      this.#toolUseIds.add(toolUseId);
+    }
+    const suggestions = command === "permission_request" ? p.suggestions() : undefined;
+    return {
+      command,
+      name: p.string("tool_name"),
+      input: p.object("tool_input"),
+      ...(toolUseId !== undefined ? { toolUseId } : {}),
+      ...(suggestions !== undefined ? { suggestions } : {}),
+    };
+  }
+
+  /** A tool's result or error, for a tool use earlier in the prompt and given once. */
+  #toolResult(p: Params): Omit<Extract<ParsedCommand, { command: "tool_result" }>, "at"> {
+    const toolUseId = p.string("tool_use_id");
+    if (!this.#toolUseIds.has(toolUseId)) {
+      p.fail(
+        RangeError,
+        "tool_use_id",
+        `names no tool use before it in this prompt ("${toolUseId}"): a tool_result gives the ` +
+          "result of a tool_use or permission_request with that tool_use_id earlier in the same " +
+          "sequence",
+      );
+    }
+    if (this.#results.has(toolUseId)) {
+      p.fail(RangeError, "tool_use_id", `repeats the result of "${toolUseId}"`);
+    }
+    this.#results.add(toolUseId);
+    const result = p.string("result", { optional: true });
+    const error = p.string("error", { optional: true });
+    if (result !== undefined && error !== undefined) {
+      p.fail(TypeError, "error", "cannot be given with 'result' (a result or an error)");
+    }
+    return {
+      command: "tool_result",
+      toolUseId,
+      ...(result !== undefined ? { result } : {}),
+      ...(error !== undefined ? { error } : {}),
+    };
   }
 
   /** A predefined scenario by `name` (with a `prompt` to pick an exchange), or a file's data. */
@@ -370,3 +314,91 @@ class Reader {
     });
   }
 }
+
+/** The commands that are one frame each, read from their parameters alone. */
+type FrameCommand =
+  | "result"
+  | "error"
+  | "hook_request"
+  | "system_init"
+  | "system_status"
+  | "compact_boundary"
+  | "delay";
+
+/** A command that is one frame (a result, an error, a hook request, a system message, a delay). */
+function frameCommand(
+  command: FrameCommand,
+  p: Params,
+): DistributiveOmit<Extract<ParsedCommand, { command: FrameCommand }>, "at"> {
+  switch (command) {
+    case "result": {
+      const durationMs = p.integer("duration_ms", { optional: true });
+      const cost = p.number("cost", { optional: true });
+      const isError = p.boolean("is_error", { optional: true });
+      const result = p.string("result", { optional: true });
+      return {
+        command,
+        ...(durationMs !== undefined ? { durationMs } : {}),
+        ...(cost !== undefined ? { cost } : {}),
+        ...(isError !== undefined ? { isError } : {}),
+        ...(result !== undefined ? { result } : {}),
+      };
+    }
+    case "error": {
+      const message = p.string("message", { empty: false });
+      const code = p.code();
+      return { command, message, ...(code !== undefined ? { code } : {}) };
+    }
+    case "hook_request": {
+      const event = p.string("event");
+      const input = p.object("input");
+      const toolUseId = p.string("tool_use_id", { optional: true });
+      return { command, event, input, ...(toolUseId !== undefined ? { toolUseId } : {}) };
+    }
+    case "system_init":
+      return systemInit(p);
+    case "system_status": {
+      if (!("status" in p.data)) p.fail(TypeError, "status", "is required");
+      const status = p.data.status === null
+        ? null
+        : p.oneOf("status", ["requesting", "compacting"] as const);
+      return { command, status };
+    }
+    case "compact_boundary": {
+      const trigger = p.oneOf("trigger", ["manual", "auto"] as const, { optional: true });
+      const preTokens = p.integer("pre_tokens", { optional: true });
+      return {
+        command,
+        trigger: trigger ?? "auto",
+        ...(preTokens !== undefined ? { preTokens } : {}),
+      };
+    }
+    case "delay": {
+      const ms = p.number("ms");
+      if (ms > SCENARIO_LIMITS.maxDelayMs) {
+        p.fail(RangeError, "ms", `must be at most ${SCENARIO_LIMITS.maxDelayMs}, got ${ms}`);
+      }
+      return { command, ms };
+    }
+  }
+}
+
+/** A system init message: its cwd, model, permission mode and tools, each optional. */
+function systemInit(
+  p: Params,
+): Omit<Extract<ParsedCommand, { command: "system_init" }>, "at"> {
+  const cwd = p.string("cwd", { optional: true });
+  const model = p.string("model", { optional: true });
+  const permissionMode = p.oneOf("permission_mode", PERMISSION_MODES, { optional: true });
+  const tools = p.strings("tools", { optional: true });
+  return {
+    command: "system_init",
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(permissionMode !== undefined ? { permissionMode } : {}),
+    ...(tools !== undefined ? { tools } : {}),
+  };
+}
+
+/** `Omit` over each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
