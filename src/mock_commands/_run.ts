@@ -179,32 +179,13 @@ export class CommandRun {
   /** A tool use: the engine's tool flow on the main thread, else asked or run here. */
   async *#tool(c: ToolCommand): AsyncGenerator<Step> {
     const engine = this.#engine;
-    const turn = this.#turn;
     const agent = this.#agent;
     const before = this.#takeLead();
-    const ask = c.command === "ask_user_question"
-      ? askUserQuestionInput({ name: undefined, path: c.at }, c.questions)
-      : undefined;
-    const makeCall = (ctx = engine.ctx): ScriptedToolCall => {
-      if (ask) {
-        return {
-          ...genericTool(ctx, "AskUserQuestion", { input: ask.input, result: "", isError: false }),
-          rerun: (updated) => ask.answered(updated.answers),
-        };
-      }
-      const use = c as Of<"tool_use" | "permission_request">;
-      return mockToolCall(ctx, {
-        name: use.name,
-        input: use.input,
-        id: use.toolUseId ?? ctx.ids.toolUseId(),
-        outcome: this.#outcomes.get(use.toolUseId ?? "") ?? {},
-      });
-    };
+    const makeCall = this.#callMaker(c);
     const suggestions = c.command === "permission_request" ? c.suggestions : undefined;
-    const asks = c.command !== "tool_use";
     if (!agent && suggestions === undefined) {
       // the engine's own tool flow: hooks, rules (or always asking), execution, result
-      const part = (ctx: typeof engine.ctx): ScriptedToolCall => ({
+      const part = (ctx: Engine["ctx"]): ScriptedToolCall => ({
         ...makeCall(ctx),
         ...(c.command === "permission_request" ? { permission: "ask" as const } : {}),
       });
@@ -227,7 +208,47 @@ export class CommandRun {
       // written and counted as a message; asked here, with the command's suggestions
       yield { kind: "message", parts: [...before, block] };
     }
-    const decision = asks
+    yield* this.#settle(c, { call, suggestions });
+  }
+
+  /** How the command's call is made (in a context): the question asked, or the tool use. */
+  #callMaker(c: ToolCommand): (ctx?: Engine["ctx"]) => ScriptedToolCall {
+    const ask = c.command === "ask_user_question"
+      ? askUserQuestionInput({ name: undefined, path: c.at }, c.questions)
+      : undefined;
+    return (ctx = this.#engine.ctx) => {
+      if (ask) {
+        return {
+          ...genericTool(ctx, "AskUserQuestion", { input: ask.input, result: "", isError: false }),
+          rerun: (updated) => ask.answered(updated.answers),
+        };
+      }
+      const use = c as Of<"tool_use" | "permission_request">;
+      return mockToolCall(ctx, {
+        name: use.name,
+        input: use.input,
+        id: use.toolUseId ?? ctx.ids.toolUseId(),
+        outcome: this.#outcomes.get(use.toolUseId ?? "") ?? {},
+      });
+    };
+  }
+
+  /**
+   * A call written here: asked about (but a plain tool use), then denied or run, and its result
+   * emitted; on the main thread the turn counts it (a denial, a message the model awaits).
+   */
+  async *#settle(
+    c: ToolCommand,
+    { call, suggestions }: {
+      call: ScriptedToolCall;
+      suggestions: Of<"tool_use" | "permission_request">["suggestions"];
+    },
+  ): AsyncGenerator<Step> {
+    const engine = this.#engine;
+    const turn = this.#turn;
+    const agent = this.#agent;
+    const block = call.block;
+    const decision = c.command !== "tool_use"
       ? await askClientFor(engine, turn, {
         block,
         ...(agent ? { agentId: agent.agentId } : {}),
