@@ -29,7 +29,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/conform/run_conformance.ts": 95, // runConformance 95
   "src/messages_api/_scenario_responder.ts": 117, // conversation 117
   "src/messages_api/serve_messages_api.ts": 98, // reply 98
-  "src/scenario/scenario_from_json.ts": 120, // step 120
   "src/session/control_channel.ts": 89, // onRequest 89
   "src/session/engine.ts": 108, // constructor 108
   "src/session/failure_step.ts": 96, // runFailure 96
