@@ -21,7 +21,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "scripts/build_npm.ts": 107, // buildNpm 107
   "scripts/npm_check.ts": 90, // main 90
   "scripts/npm_package_lint.ts": 87, // tokenize 87
-  "src/builders/context_usage.ts": 109, // contextUsageAnswer 109
   "src/builders/result.ts": 181, // resultFrame 181
   "src/builders/stream_events.ts": 134, // streamEventsIter 134
   "src/conform/_conform_runs.ts": 99, // duplexRun 99, printRun 93
