@@ -24,7 +24,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/builders/result.ts": 181, // resultFrame 181
   "src/builders/stream_events.ts": 134, // streamEventsIter 134
   "src/conform/_conform_runs.ts": 99, // duplexRun 99, printRun 93
-  "src/conform/conform_case.ts": 117, // loadConformCase 117
   "src/conform/run_conformance.ts": 95, // runConformance 95
   "src/messages_api/_scenario_responder.ts": 117, // conversation 117
   "src/messages_api/serve_messages_api.ts": 98, // reply 98
