@@ -22,7 +22,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "scripts/npm_check.ts": 90, // main 90
   "scripts/npm_package_lint.ts": 87, // tokenize 87
   "src/builders/result.ts": 181, // resultFrame 181
-  "src/builders/stream_events.ts": 134, // streamEventsIter 134
   "src/conform/_conform_runs.ts": 99, // duplexRun 99, printRun 93
   "src/conform/run_conformance.ts": 95, // runConformance 95
   "src/messages_api/_scenario_responder.ts": 117, // conversation 117
