@@ -218,17 +218,20 @@ export function* streamEventsIter(
   yield event({ type: "message_stop" });
 }
 
+/** What a block's events are made with: the frame maker, the splitter, the options. */
+interface BlockEventsContext {
+  ctx: BuildContext;
+  event: (ev: StreamEvent, extra?: Partial<StreamEventFrameOut>) => StreamEventFrameOut;
+  pieces: (s: string, kind: "text" | "thinking") => string[];
+  display: ThinkingDisplay;
+  options: StreamEventsOptions;
+}
+
 /** The stream events of one content block: its start, then its deltas. */
 function* blockEvents(
   block: BuiltContentBlock,
   index: number,
-  { ctx, event, pieces, display, options }: {
-    ctx: BuildContext;
-    event: (ev: StreamEvent, extra?: Partial<StreamEventFrameOut>) => StreamEventFrameOut;
-    pieces: (s: string, kind: "text" | "thinking") => string[];
-    display: ThinkingDisplay;
-    options: StreamEventsOptions;
-  },
+  { ctx, event, pieces, display, options }: BlockEventsContext,
 ): Generator<PartialSequenceFrame, void, undefined> {
   switch (block.type) {
     case "text":
@@ -245,38 +248,9 @@ function* blockEvents(
         });
       }
       break;
-    case "thinking": {
-      yield event(
-        {
-          type: "content_block_start",
-          index,
-          content_block: { type: "thinking", thinking: "", signature: "" },
-        },
-        { thinking_display: display },
-      );
-      let estimated = 0;
-      for (const piece of pieces(block.thinking, "thinking")) {
-        if (options.thinkingTokens !== false) {
-          const delta = estimateTokens(piece);
-          estimated += delta;
-          yield thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
-        }
-        yield event(
-          {
-            type: "content_block_delta",
-            index,
-            delta: { type: "thinking_delta", thinking: piece },
-          },
-          { thinking_display: display },
-        );
-      }
-      yield event({
-        type: "content_block_delta",
-        index,
-        delta: { type: "signature_delta", signature: block.signature },
-      });
+    case "thinking":
+      yield* thinkingEvents(block, index, { ctx, event, pieces, display, options });
       break;
-    }
     case "redacted_thinking":
       yield event({
         type: "content_block_start",
@@ -299,6 +273,43 @@ function* blockEvents(
       }
       break;
   }
+}
+
+/** A thinking block's events: its start, each piece (after its token estimate), its signature. */
+function* thinkingEvents(
+  block: Extract<BuiltContentBlock, { type: "thinking" }>,
+  index: number,
+  { ctx, event, pieces, display, options }: BlockEventsContext,
+): Generator<PartialSequenceFrame, void, undefined> {
+  yield event(
+    {
+      type: "content_block_start",
+      index,
+      content_block: { type: "thinking", thinking: "", signature: "" },
+    },
+    { thinking_display: display },
+  );
+  let estimated = 0;
+  for (const piece of pieces(block.thinking, "thinking")) {
+    if (options.thinkingTokens !== false) {
+      const delta = estimateTokens(piece);
+      estimated += delta;
+      yield thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
+    }
+    yield event(
+      {
+        type: "content_block_delta",
+        index,
+        delta: { type: "thinking_delta", thinking: piece },
+      },
+      { thinking_display: display },
+    );
+  }
+  yield event({
+    type: "content_block_delta",
+    index,
+    delta: { type: "signature_delta", signature: block.signature },
+  });
 }
 
 /**
