@@ -225,8 +225,8 @@ Deno.test("builtin api_error_retry: retries, then the answer (failures/connectio
     { env: { CLAUDE_CODE_MAX_RETRIES: "2" } },
   );
   assertValues("connection_reset_recovered", real, mine);
-  const result = (fs: Frame[]) => fs.find((f) => f.type === "result")!;
-  assert.equal(result(mine).total_cost_usd, result(real).total_cost_usd, "partial streams billed");
+  // (what the broken streams billed is compared with the real CLI against the scenario API in
+  // tests/conform_recordings_test.ts: the recorder's API broke its streams elsewhere)
   assert.equal(mine.filter((f) => f.subtype === "api_retry").length, 2);
   assert.equal(ours.exitCode, 0);
   assert.equal(ours.error, undefined);

@@ -44,6 +44,13 @@ export interface ApiCallUsage {
   inputTokens?: number;
   /** Output tokens (default {@linkcode DEFAULT_OUTPUT_TOKENS}). */
   outputTokens?: number;
+  /**
+   * Output tokens the call is billed at, when they differ from what its usage reports: a
+   * stream that broke reports its `message_start` output, and the CLI bills what it estimates
+   * streamed (default `outputTokens`). `modelUsage` and the cost count these; a turn's `usage`
+   * counts `outputTokens`.
+   */
+  billedOutputTokens?: number;
   /** Prompt-cache read tokens (default 0). */
   cacheReadInputTokens?: number;
   /** Prompt-cache write tokens (default 0). */
@@ -123,7 +130,7 @@ export function apiCallCost(model: string, call: ApiCallUsage): number {
   const price = MODEL_PRICES[model];
   if (!price) return 0;
   const t = tokensOf(call);
-  return t.input * price.input / 1e6 + t.output * price.output / 1e6 +
+  return t.input * price.input / 1e6 + t.billed * price.output / 1e6 +
     t.cacheRead * price.cacheRead / 1e6 + t.cacheWrite * price.cacheWrite / 1e6;
 }
 
@@ -220,7 +227,7 @@ export function modelUsage(
       costBasis: MODEL_PRICES[model] ? "list" : "unknown",
     };
     entry.inputTokens += t.input;
-    entry.outputTokens += t.output;
+    entry.outputTokens += t.billed;
     entry.cacheReadInputTokens += t.cacheRead;
     entry.cacheCreationInputTokens += t.cacheWrite;
     entry.cacheCreationEphemeral5mInputTokens += t.cacheWrite;
@@ -251,6 +258,7 @@ function tokensOf(call: ApiCallUsage) {
     output: call.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
     cacheRead: call.cacheReadInputTokens ?? 0,
     cacheWrite: call.cacheCreationInputTokens ?? 0,
+    billed: call.billedOutputTokens ?? call.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
   };
   for (const [name, value] of Object.entries(t)) {
     if (!Number.isInteger(value) || value < 0) {

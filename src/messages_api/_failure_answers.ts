@@ -80,22 +80,24 @@ export function failureAnswer(
       };
     case "connection_reset":
       return { kind: "reset" };
-    case "connection_reset_recovered":
-      return stream ? { kind: "stream", broken: "reset" } : { kind: "reply" };
     case "request_timeout":
       return { kind: "hang" };
     case "stream_stall":
       return { kind: "stall" };
+    case "connection_reset_recovered":
     case "stream_cut":
-      return stream
-        ? { kind: "stream", broken: "cut" }
-        : { kind: "body", body: halfMessageBody(request.messageId) };
     case "stream_cut_recovered":
-      return stream ? { kind: "stream", broken: "cut" } : { kind: "reply" };
     case "malformed_stream":
-      return stream ? { kind: "stream", broken: "malformed" } : { kind: "body", body: NOT_JSON };
-    case "malformed_stream_recovered":
-      return stream ? { kind: "stream", broken: "malformed" } : { kind: "reply" };
+    case "malformed_stream_recovered": {
+      // the stream breaks as the mock bills it; the non-streaming fallback answers, or is
+      // no message either
+      if (stream) return { kind: "stream", broken: spec.brokenStream! };
+      if (spec.recovers) return { kind: "reply" };
+      return {
+        kind: "body",
+        body: spec.brokenStream === "malformed" ? NOT_JSON : halfMessageBody(request.messageId),
+      };
+    }
     case "max_budget":
       return { kind: "reply" };
     case "connection_refused":

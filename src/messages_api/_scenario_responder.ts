@@ -11,6 +11,7 @@ import { text } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_CWD } from "../builders/build_context.ts";
 import type { StopReason } from "../builders/stream_events.ts";
 import type { Exchange, Scenario } from "../scenario/scenario.ts";
+import { BROKEN_STREAM_REPLY } from "../scenario/named_failures.ts";
 import { isToolCall, type MessageStep, type Step, type TurnInfo } from "../scenario/step.ts";
 import type { AssistantContentBlock, UserFrame } from "../wire/frame.ts";
 import type { JournalPlace } from "./api_journal.ts";
@@ -45,8 +46,6 @@ export interface Answered {
 
 const DEFAULT_SUMMARY = "Summary of the conversation.";
 const WARN_REPLY = "Hello! How can I help?";
-/** What a broken stream with no scripted reply after it starts to say (as recorded). */
-const BROKEN_REPLY = "Hello! How can I help you today?";
 /** How many characters of a prompt an error message quotes. */
 const QUOTED = 200;
 
@@ -188,7 +187,7 @@ export class ScenarioResponder {
             place,
             decision: {
               kind: "reply",
-              reply: this.#reply([text(BROKEN_REPLY)], undefined, located),
+              reply: this.#reply([text(BROKEN_STREAM_REPLY)], undefined, located),
               stream: located.stream,
               delayMs: planned.delayMs,
               failure: { name: failureName(failure), answer },

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { StreamBreak } from "../builders/_api_stream.ts";
 import type { AssistantMessageError } from "../builders/api_error_message.ts";
 
 /** Every named failure, in the order the docs list them. */
@@ -79,8 +80,11 @@ export interface FailureSpec {
   retryError?: AssistantMessageError;
   /** Whether a `retry-after: 1` answer sets the retry delay's floor (HTTP failures). */
   retryAfter?: true;
-  /** What each failed attempt billed (partial streams), in tokens. */
-  billed?: { inputTokens: number; outputTokens: number };
+  /**
+   * How each streaming attempt breaks (the reply's stream cut, reset or with a bad line
+   * after its first event): what the CLI got of it is billed (`brokenStreamUsage`).
+   */
+  brokenStream?: StreamBreak;
   /** Time each attempt takes before it fails: `apiTimeout`, `streamIdle`. */
   waits?: "apiTimeout" | "streamIdle";
   /** The turn goes on after the failure: the exchange's next message answers. */
@@ -104,9 +108,11 @@ const RESET =
   "API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again.";
 const TIMED_OUT = (c: FailureTextContext) =>
   `Request timed out. If the API is slow to answer, or a proxy or gateway holds responses, set API_TIMEOUT_MS above ${c.apiTimeoutMs}.`;
-const CUT_STREAM = { inputTokens: 120, outputTokens: 11 };
-const RESET_STREAM = { inputTokens: 120, outputTokens: 5 };
-const BAD_LINE_STREAM = { inputTokens: 120, outputTokens: 1 };
+/**
+ * What a broken stream with no reply scripted after it starts to say (the Messages API
+ * streams it, the mock bills it).
+ */
+export const BROKEN_STREAM_REPLY = "Hello! How can I help you today?";
 
 /** A reset connection, every retry (failures/connection_reset). */
 const CONNECTION_RESET: FailureSpec = {
@@ -129,7 +135,7 @@ const STREAM_CUT: FailureSpec = {
   error: "unknown",
   retries: 1,
   retryError: "unknown",
-  billed: CUT_STREAM,
+  brokenStream: "cut",
 };
 /** A non-JSON `data:` line (failures/malformed_stream). */
 const MALFORMED_STREAM: FailureSpec = {
@@ -142,7 +148,7 @@ const MALFORMED_STREAM: FailureSpec = {
       ? MALFORMED_RESPONSE(c, "other, SyntaxError", 2)
       : 'API Error: JSON Parse error: Unexpected identifier "this"',
   error: "unknown",
-  billed: BAD_LINE_STREAM,
+  brokenStream: "malformed",
 };
 
 /** The recorded behaviour of each named failure. */
@@ -220,7 +226,7 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
   },
   connection_reset: CONNECTION_RESET,
   // a reset mid-stream on every streaming try; the non-streaming fallback answers
-  connection_reset_recovered: { ...CONNECTION_RESET, billed: RESET_STREAM, recovers: true },
+  connection_reset_recovered: { ...CONNECTION_RESET, brokenStream: "reset", recovers: true },
   request_timeout: {
     status: null,
     defaultMessage: "",

@@ -13,9 +13,17 @@ import { fnv1a } from "../builders/_common.ts";
 import { apiRetry } from "../builders/system.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import { Pcg32 } from "../random/pcg32.ts";
-import { NAMED_FAILURES } from "../scenario/named_failures.ts";
+import {
+  apiStreamEvents,
+  brokenStreamUsage,
+  estimateOutputTokens,
+  type StreamBreak,
+} from "../builders/_api_stream.ts";
+import { replyChunking } from "../scenario/_reply_chunking.ts";
+import { BROKEN_STREAM_REPLY, NAMED_FAILURES } from "../scenario/named_failures.ts";
 import type { FailureStep } from "../scenario/step.ts";
 import type { Engine } from "./engine.ts";
+import { evaluateMessage } from "./message_step.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
 
@@ -68,8 +76,11 @@ export async function runFailure(
       const idleMs = positive(env.CLAUDE_BYTE_STREAM_IDLE_TIMEOUT_MS, 10_000);
       await sleep(idleMs * 2 + apiTimeoutMs);
     }
-    if (spec.billed) {
-      const call: ApiCallUsage = { model: ctx.model, ...spec.billed };
+    if (spec.brokenStream) {
+      const call: ApiCallUsage = {
+        model: ctx.model,
+        ...await brokenStreamBill(engine, turn, spec.brokenStream),
+      };
       engine.ledger.add(call, ctx.model);
       turn.failedCalls.push(call);
     }
@@ -151,4 +162,24 @@ function gatewayOf(baseUrl: string | undefined): string {
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/**
+ * What one broken streaming attempt bills: the part of the reply it carried (the next message
+ * step's, as the Messages API streams it; with none, what a broken stream says by default).
+ */
+async function brokenStreamBill(
+  engine: Engine,
+  turn: TurnState,
+  how: StreamBreak,
+): Promise<ApiCallUsage> {
+  const step = await turn.nextMessage?.();
+  const blocks = step
+    ? evaluateMessage(engine, step, turn).blocks
+    : [{ type: "text" as const, text: BROKEN_STREAM_REPLY }];
+  const events = apiStreamEvents(blocks, {
+    ...(step ? replyChunking(step, blocks) : {}),
+    outputTokens: step?.outputTokens ?? estimateOutputTokens(blocks),
+  });
+  return brokenStreamUsage(events, how);
 }

@@ -1,0 +1,57 @@
+// The mock against recordings of the real CLI running conformance cases against the scenario's
+// Messages API (tests/fixtures/real/conform/, made by scripts/record_conform.ts): each test
+// runs the mock side of a case as `cli.ts conform` does and asserts that none of the
+// differences it is about is left.
+import assert from "node:assert/strict";
+import { conformAgainstRecording, differencesAbout } from "./_conform_recording.ts";
+
+interface RecordingCase {
+  /** The conformance case. */
+  name: string;
+  /** `duplex` or `print:<format>`. */
+  mode: string;
+  /** The CLI the recording was made with. */
+  cli: string;
+  /** What the test is about: differences whose `kind type path` matches. */
+  about: RegExp;
+  /** What it checks, for the test's name. */
+  what: string;
+}
+
+/** Usage, token counts and cost: the turn's usage, each model's, the assistant frames'. */
+const ACCOUNTING =
+  /(^| )(usage|modelUsage|model_usage_since_last_result|total_cost_usd|message\.usage)(\.|$)/;
+
+const CASES: RecordingCase[] = [
+  ...["duplex", "print:json"].flatMap((mode) => [
+    {
+      name: "builtin_api_error_retry",
+      mode,
+      cli: "2.1.328",
+      about: ACCOUNTING,
+      what: "a reset stream bills what it carried; the fallback's usage is whole",
+    },
+    {
+      name: "failure_stream_cut",
+      mode,
+      cli: "2.1.328",
+      about: ACCOUNTING,
+      what: "cut streams bill what they carried of the default reply",
+    },
+    {
+      name: "failure_malformed_stream_recovered",
+      mode,
+      cli: "2.1.328",
+      about: ACCOUNTING,
+      what: "a stream with a bad first delta bills what message_start reported",
+    },
+  ]),
+];
+
+for (const c of CASES) {
+  Deno.test(`conform recording ${c.name} (${c.mode}, CLI ${c.cli}): ${c.what}`, async () => {
+    const all = await conformAgainstRecording(c.name, c.mode, c.cli);
+    const left = differencesAbout(all, c.about);
+    assert.deepEqual(left, [], JSON.stringify(left, null, 1));
+  });
+}
