@@ -57,6 +57,13 @@ async function sdkOf(version: string, cli: string): Promise<AgentSdk> {
   };
 }
 
+/** The CLI's temp folder names the user id (`claude-0` as recorded): any user's compares. */
+const UID = /\/claude-\d+\//g;
+
+function anyUid(entries: TapeEntry[]): TapeEntry[] {
+  return JSON.parse(JSON.stringify(entries).replace(UID, "/claude-<uid>/"));
+}
+
 /** A run's comparable parts, normalized as conform normalizes them. */
 function comparable(run: RecordedRun & { stdout?: string }, mode: string): ComparableRun {
   const normalizer = new Normalizer(run.places);
@@ -86,7 +93,7 @@ function fromEntries(
     .map((l) => l.trimEnd())
     .filter((l) => l !== "");
   return {
-    entries: mode === "print:text" ? [] : entries,
+    entries: mode === "print:text" ? [] : anyUid(entries),
     exitCode,
     stderr,
     ...(mode === "print:text" ? { stdout } : {}),

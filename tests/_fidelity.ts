@@ -204,6 +204,8 @@ export function mask(value: unknown): unknown {
         "first after 0 ms, none in the final 0 ms",
       )
       .replace(/"(start_time|end_time)":\d{13}/g, '"$1":"TIME"')
+      // where a task's output went: the recordings scrubbed it to /tmp/x
+      .replace(/"output_file":"[^"]*"/g, '"output_file":"OUTPUT"')
       .replace(/toolu_\w+/g, "TOOLU")
       .replace(/req_\w+/g, "REQ")
       .replace(/msg_\w+/g, "MSG")

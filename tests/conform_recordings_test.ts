@@ -22,7 +22,27 @@ interface RecordingCase {
 const ACCOUNTING =
   /(^| )(usage|modelUsage|model_usage_since_last_result|total_cost_usd|message\.usage)(\.|$)/;
 
+/** A subagent's accounting: the session's and its own tokens, its stats, its output file. */
+const SUBAGENT = new RegExp(
+  `${ACCOUNTING.source}|subagent_stats|output_file|totalTokens|tool_use_result($|\\.usage)|` +
+    "cli->sdk user value message\\.content\\.0\\.content\\.0\\.text",
+);
+
 const CASES: RecordingCase[] = [
+  ...["duplex", "print:json"].map((mode) => ({
+    name: "builtin_subagent_task",
+    mode,
+    cli: "2.1.328",
+    about: SUBAGENT,
+    what: "a subagent's calls, stats, token totals and output file",
+  })),
+  {
+    name: "example_subagent_questions",
+    mode: "duplex",
+    cli: "2.1.328",
+    about: SUBAGENT,
+    what: "a subagent without tools: its tokens, and no tool list or stats",
+  },
   ...["duplex", "print:json"].flatMap((mode) => [
     {
       name: "builtin_api_error_retry",

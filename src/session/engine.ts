@@ -8,6 +8,7 @@
 
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
+import { cliTempDir } from "../builders/project_paths.ts";
 import { resolveModel } from "../builders/inventory.ts";
 import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
@@ -136,6 +137,8 @@ export class Engine {
   readonly control: ControlChannel;
   /** Usage and cost, as running totals. */
   readonly ledger: UsageLedger = new UsageLedger();
+  /** Foreground subagents completed so far, by type (`subagent_stats`). */
+  readonly subagents: Record<string, number> = {};
   /** The conversation's size in context, block by block. */
   readonly context: ContextTally = new ContextTally();
   /** Which exchange answers a message. */
@@ -297,6 +300,7 @@ export class Engine {
       model: scenario.model ?? flags.model ?? settingsModel(flags.settings) ?? DEFAULT_MODEL,
       permissionMode: flags.permissionMode ?? "default",
       cwd: scenario.cwd,
+      tempDir: cliTempDir(options.env, processUid()),
       clock: this.clock,
       cliVersion: cli,
     });
@@ -560,5 +564,15 @@ function settingsModel(settings: string | undefined): string | undefined {
     return typeof model === "string" && model !== "" ? resolveModel(model) ?? model : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The user id this process runs as (0 where the runtime does not tell, or may not). */
+function processUid(): number {
+  try {
+    const process = (globalThis as { process?: { getuid?: () => number } }).process;
+    return process?.getuid?.() ?? 0;
+  } catch {
+    return 0;
   }
 }

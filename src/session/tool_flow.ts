@@ -20,8 +20,9 @@ import {
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
+import { billSubagent } from "./subagent_billing.ts";
 import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
-import { isObject } from "../wire/frame.ts";
+import { type Frame, isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import { sessionStateChanged } from "../builders/system.ts";
@@ -478,10 +479,13 @@ async function runTool(
     if (live) return live;
   }
   if (call.frames) {
+    const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
+      sent.push(frame);
       await engine.send({ frame, delay: engine.delayFor(frame, turn) });
     }
+    if (block.name === "Agent" || block.name === "Task") billSubagent(engine, call, sent);
   }
   return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
 }
