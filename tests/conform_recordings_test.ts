@@ -28,7 +28,34 @@ const SUBAGENT = new RegExp(
     "cli->sdk user value message\\.content\\.0\\.content\\.0\\.text",
 );
 
+/** A failure as the app meets it: the texts, the retries, the output, the exit. */
+const FAILURE =
+  /stdout|exit|api_retry|(assistant|result\/\w+) \w+ (message\.content\.\d+\.text|result)$/;
+
 const CASES: RecordingCase[] = [
+  ...["duplex", "print:text"].flatMap((mode) => [
+    {
+      name: "failure_overloaded",
+      mode,
+      cli: "2.1.328",
+      about: FAILURE,
+      what: "two 529s (one retry) are worded as one",
+    },
+    {
+      name: "failure_overloaded_repeated",
+      mode,
+      cli: "2.1.328",
+      about: FAILURE,
+      what: "an Opus-class model gives up at the third 529 in a row",
+    },
+  ]),
+  ...["limit_max_budget", "limit_max_turns"].map((name) => ({
+    name,
+    mode: "print:text",
+    cli: "2.1.328",
+    about: FAILURE,
+    what: "text mode prints an error's line with no newline",
+  })),
   ...["duplex", "print:json"].map((mode) => ({
     name: "builtin_subagent_task",
     mode,

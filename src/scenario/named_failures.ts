@@ -44,8 +44,8 @@ export interface FailureTextContext {
   apiTimeoutMs: number;
   /** How many times the CLI retried before it gave up. */
   retried: number;
-  /** Whether `IS_SANDBOX=1`: the CLI then words a repeated 529 as a single one. */
-  sandbox: boolean;
+  /** Whether the CLI gave up on repeated failures of this kind (see `FailureSpec.repeated`). */
+  repeated: boolean;
   /**
    * How the CLI words a broken stream whose non-streaming fallback is no message either
    * (`CliVersionFacts.unusableFallback`).
@@ -91,9 +91,34 @@ export interface FailureSpec {
   recovers?: true;
   /** What the CLI writes to stderr as it meets the failure (failures/malformed_stream). */
   stderr?: string;
+  /**
+   * The CLI gives up after this many of these failures in a row, whatever its retries, with
+   * its "Repeated" words: for an Opus-class model (`opus`, `fable`, `mythos` in its name),
+   * outside a sandbox (`IS_SANDBOX` set to anything) and without `CLAUDE_CODE_RETRY_WATCHDOG`
+   * (the binary's `MAX_529_RETRIES`, 3; recorded, CLI 2.1.328 to 2.1.332).
+   */
+  repeated?: number;
 }
 
-/** A 529 after retries, outside a sandbox (print records; v3xx failures/*_nosandbox). */
+/**
+ * Whether the CLI gives up on `spec`'s failure as repeated: its retries reach
+ * `spec.repeated` attempts, the model is Opus-class, and it runs outside a sandbox without
+ * the retry watchdog.
+ */
+export function givesUpRepeated(
+  spec: FailureSpec,
+  context: {
+    maxRetries: number;
+    model: string;
+    env: Readonly<Record<string, string | undefined>>;
+  },
+): boolean {
+  return spec.repeated !== undefined && context.maxRetries + 1 >= spec.repeated &&
+    /opus|fable|mythos/i.test(context.model) && !context.env.IS_SANDBOX &&
+    !context.env.CLAUDE_CODE_RETRY_WATCHDOG;
+}
+
+/** Three 529s in a row, outside a sandbox (print records; v3xx failures/*_nosandbox). */
 const REPEATED_529 = (c: FailureTextContext) =>
   `API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
 /**
@@ -184,7 +209,8 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
     status: 529,
     errorType: "overloaded_error",
     defaultMessage: "Overloaded",
-    text: (c) => c.retried > 0 && !c.sandbox ? REPEATED_529(c) : SERVER_SIDE(529, c),
+    text: (c) => c.repeated ? REPEATED_529(c) : SERVER_SIDE(529, c),
+    repeated: 3,
     error: "server_error",
     retries: "all",
     retryError: "overloaded",

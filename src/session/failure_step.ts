@@ -20,7 +20,11 @@ import {
   type StreamBreak,
 } from "../builders/_api_stream.ts";
 import { replyChunking } from "../scenario/_reply_chunking.ts";
-import { BROKEN_STREAM_REPLY, NAMED_FAILURES } from "../scenario/named_failures.ts";
+import {
+  BROKEN_STREAM_REPLY,
+  givesUpRepeated,
+  NAMED_FAILURES,
+} from "../scenario/named_failures.ts";
 import type { FailureStep } from "../scenario/step.ts";
 import type { Engine } from "./engine.ts";
 import { evaluateMessage } from "./message_step.ts";
@@ -61,7 +65,13 @@ export async function runFailure(
   }
   const env = engine.env;
   const maxRetries = maxRetriesOf(env);
-  const retries = spec.retries === "all" ? maxRetries : Math.min(spec.retries ?? 0, maxRetries);
+  // an Opus-class model gives up on three 529s in a row, whatever the retries (outside a sandbox)
+  const repeated = givesUpRepeated(spec, { maxRetries, model: ctx.model, env });
+  const retries = repeated
+    ? spec.repeated! - 1
+    : spec.retries === "all"
+    ? maxRetries
+    : Math.min(spec.retries ?? 0, maxRetries);
   const apiTimeoutMs = positive(env.API_TIMEOUT_MS, 600_000);
   // jitter drawn from the session's seed (via its id) and the turn: deterministic
   const prng = new Pcg32(fnv1a(`${ctx.sessionId}|${turn.index}|${turn.calls.length}`));
@@ -112,7 +122,7 @@ export async function runFailure(
     gateway: gatewayOf(env.ANTHROPIC_BASE_URL),
     apiTimeoutMs,
     retried: retries,
-    sandbox: env.IS_SANDBOX === "1",
+    repeated,
     unusableFallback: ctx.cli.facts.unusableFallback,
     // the failed stream's request id: the same for the same failure in the same turn
     get requestId() {
