@@ -33,6 +33,27 @@ const FAILURE =
   /stdout|exit|api_retry|(assistant|result\/\w+) \w+ (message\.content\.\d+\.text|result)$/;
 
 const CASES: RecordingCase[] = [
+  ...["duplex", "print:text"].map((mode) => ({
+    name: "example_api_error_down",
+    mode,
+    cli: "2.1.328",
+    about: FAILURE,
+    what: "an apiError step goes as the named failure of its status (retries, text)",
+  })),
+  {
+    name: "example_api_error_flaky",
+    mode: "duplex",
+    cli: "2.1.328",
+    about: new RegExp(`${FAILURE.source}|${ACCOUNTING.source}`),
+    what: "an apiError step's api_retry frames carry the client's max_retries",
+  },
+  {
+    name: "example_tools_permissions",
+    mode: "duplex",
+    cli: "2.1.328",
+    about: /tool_use_result\.(originalFile|structuredPatch)|result\/|missing|extra/,
+    what: "an Edit starts from the file the Read showed; the denial's reply ends the turn",
+  },
   ...["duplex", "print:text"].flatMap((mode) => [
     {
       name: "failure_overloaded",
@@ -49,6 +70,15 @@ const CASES: RecordingCase[] = [
       what: "an Opus-class model gives up at the third 529 in a row",
     },
   ]),
+  ...["failure_stream_cut", "failure_malformed_stream"].flatMap((name) =>
+    ["duplex", "print:text"].map((mode) => ({
+      name,
+      mode,
+      cli: "2.1.332",
+      about: new RegExp(`${FAILURE.source}|${ACCOUNTING.source}|stderr`),
+      what: "the unusable fallback names its request-id, as the API sends one",
+    }))
+  ),
   ...["limit_max_budget", "limit_max_turns"].map((name) => ({
     name,
     mode: "print:text",

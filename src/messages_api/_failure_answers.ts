@@ -8,7 +8,7 @@
  * @module
  */
 
-import { NAMED_FAILURES } from "../scenario/named_failures.ts";
+import { httpFailure, NAMED_FAILURES } from "../scenario/named_failures.ts";
 import type { PlannedFailure } from "./_turn_plan.ts";
 import { errorTypeOf } from "./_reply_body.ts";
 
@@ -105,19 +105,7 @@ export function failureAnswer(
   }
 }
 
+/** The API's message for an `apiError` step that gives none (the mock's text quotes the same). */
 function defaultMessageOf(status: number): string {
-  switch (status) {
-    case 400:
-      return "Invalid request";
-    case 401:
-      return "invalid x-api-key";
-    case 403:
-      return "Your API key does not have permission to use the specified resource.";
-    case 429:
-      return "Number of request tokens has exceeded your per-minute rate limit";
-    case 529:
-      return "Overloaded";
-    default:
-      return "Internal server error";
-  }
+  return httpFailure(status).defaultMessage;
 }

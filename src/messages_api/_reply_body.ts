@@ -16,6 +16,7 @@ import type { BuildContext } from "../builders/build_context.ts";
 import type { StopReason } from "../builders/stream_events.ts";
 import { DEFAULT_INPUT_TOKENS } from "../builders/usage.ts";
 import { type ReplyChunking, replyChunking } from "../scenario/_reply_chunking.ts";
+import { apiErrorType } from "../scenario/named_failures.ts";
 import type { MessageStep } from "../scenario/step.ts";
 import type { AssistantContentBlock } from "../wire/frame.ts";
 
@@ -111,30 +112,7 @@ export function errorBody(type: string, message: string, requestId?: string): st
 }
 
 /** The error type the API gives each status. */
-export function errorTypeOf(status: number): string {
-  switch (status) {
-    case 400:
-      return "invalid_request_error";
-    case 401:
-      return "authentication_error";
-    case 402:
-      return "billing_error";
-    case 403:
-      return "permission_error";
-    case 404:
-      return "not_found_error";
-    case 413:
-      return "request_too_large";
-    case 429:
-      return "rate_limit_error";
-    case 529:
-      return "overloaded_error";
-    case 504:
-      return "timeout_error";
-    default:
-      return "api_error";
-  }
-}
+export const errorTypeOf: (status: number) => string = apiErrorType;
 
 /** Replaces `from` with `to` in every string of a value (a copy; `from` empty: the value). */
 export function replacePaths<T>(value: T, from: string, to: string): T {

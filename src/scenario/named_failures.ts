@@ -53,6 +53,11 @@ export interface FailureTextContext {
   unusableFallback: "parse_error" | "malformed_response";
   /** The failed streaming request's id (the `request-id` its response carried). */
   requestId: string;
+  /**
+   * The `request-id` of the non-streaming fallback's answer (the real API, and the scenario
+   * API, send one with every answer).
+   */
+  fallbackRequestId: string;
   /** Milliseconds from the request to the stream's first event (the session's timing). */
   firstEventMs: number;
 }
@@ -122,11 +127,12 @@ export function givesUpRepeated(
 const REPEATED_529 = (c: FailureTextContext) =>
   `API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
 /**
- * CLI 2.1.332's words for a broken stream whose non-streaming fallback (the recordings': 200,
- * application/json, chunked, no request-id) was not a message either (failures/v332_*).
+ * CLI 2.1.332's words for a broken stream whose non-streaming fallback (200, application/json,
+ * chunked, with the API's request-id) was not a message either (failures/v332_*, whose API sent
+ * no request-id: "request-id absent"; conformance failure_stream_cut against the scenario API).
  */
 const MALFORMED_RESPONSE = (c: FailureTextContext, failure: string, events: number) =>
-  `API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or gateway intercepting the request. Response: content-type json, body is not valid JSON, size unknown, request-id absent, intermediary headers transfer-encoding. This was the non-streaming retry of streaming request ${c.requestId}, which failed with: ${failure}; ${events} stream events received, first after ${c.firstEventMs} ms, none in the final 0 ms.`;
+  `API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or gateway intercepting the request. Response: content-type json, body is not valid JSON, size unknown, request-id ${c.fallbackRequestId}, intermediary headers transfer-encoding. This was the non-streaming retry of streaming request ${c.requestId}, which failed with: ${failure}; ${events} stream events received, first after ${c.firstEventMs} ms, none in the final 0 ms.`;
 const SERVER_SIDE = (status: number, c: FailureTextContext) =>
   `API Error: ${status} ${c.message}. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
 const RESET =
@@ -285,4 +291,83 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
 /** Whether `name` is a named failure. */
 export function isFailureName(name: unknown): name is FailureName {
   return typeof name === "string" && Object.hasOwn(NAMED_FAILURES, name);
+}
+
+/**
+ * The API's error type for an HTTP status (`{"type":"error","error":{"type"}}`), as the
+ * Messages API answers it.
+ *
+ * @example A 529
+ * ```ts
+ * import { apiErrorType } from "./named_failures.ts";
+ * console.log(apiErrorType(529)); // overloaded_error
+ * ```
+ */
+export function apiErrorType(status: number): string {
+  switch (status) {
+    case 400:
+      return "invalid_request_error";
+    case 401:
+      return "authentication_error";
+    case 402:
+      return "billing_error";
+    case 403:
+      return "permission_error";
+    case 404:
+      return "not_found_error";
+    case 413:
+      return "request_too_large";
+    case 429:
+      return "rate_limit_error";
+    case 529:
+      return "overloaded_error";
+    case 504:
+      return "timeout_error";
+    default:
+      return "api_error";
+  }
+}
+
+/**
+ * How the real CLI goes through an HTTP error of `status` (an `apiError` step): as the named
+ * failure of that status (401, 403, 429, 529, 400 and a credit balance too low), a 5xx as
+ * `server_error` with its own status, any other status as a 400 is.
+ *
+ * @example A 503
+ * ```ts
+ * import { httpFailure } from "./named_failures.ts";
+ * console.log(httpFailure(503).retries, httpFailure(503).defaultMessage); // all Internal server error
+ * ```
+ */
+export function httpFailure(status: number, message?: string): FailureSpec {
+  const errorType = apiErrorType(status);
+  switch (status) {
+    case 401:
+      return NAMED_FAILURES.auth_error;
+    case 403:
+      return NAMED_FAILURES.forbidden;
+    case 429:
+      return NAMED_FAILURES.rate_limit;
+    case 529:
+      return NAMED_FAILURES.overloaded;
+  }
+  if (status >= 500) {
+    return {
+      ...NAMED_FAILURES.server_error,
+      status,
+      errorType,
+      defaultMessage: "Internal server error",
+      text: (c) => SERVER_SIDE(status, c),
+    };
+  }
+  if (status === 400 && /credit balance is too low/i.test(message ?? "")) {
+    return NAMED_FAILURES.out_of_credits;
+  }
+  return {
+    ...NAMED_FAILURES.bad_request,
+    status,
+    errorType,
+    defaultMessage: status === 400 ? "Invalid request" : `Error ${status}`,
+    text: (c) => `API Error: ${status} ${c.message}`,
+  };
 }

@@ -177,6 +177,8 @@ export class Engine {
   };
   /** Files a Read, Write or Edit of this session went through (an Edit of another differs). */
   readonly filesInContext: Set<string> = new Set();
+  /** What the session's tools last showed of each file (`file_contents.ts`). */
+  readonly fileContents: Map<string, string> = new Map();
   /** Turns started so far. */
   turnCount = 0;
   /** The index of the exchange that answered each turn (-1: none). */

@@ -6,10 +6,8 @@
  * @module
  */
 
-import { apiErrorMessage } from "../builders/api_error_message.ts";
 import { assistantMessage, mcpToolUseMeta } from "../builders/assistant.ts";
 import { permissionDenied } from "../builders/permission_denied.ts";
-import type { AssistantMessageError } from "../builders/api_error_message.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import { estimateOutputTokens } from "../builders/_api_stream.ts";
 import {
@@ -17,16 +15,11 @@ import {
   type StreamEventsOptions,
   thinkingTokenFrames,
 } from "../builders/stream_events.ts";
-import { apiRetry, sessionStateChanged, systemStatus } from "../builders/system.ts";
+import { sessionStateChanged, systemStatus } from "../builders/system.ts";
 import { type ApiCallUsage, DEFAULT_INPUT_TOKENS, resultUsage } from "../builders/usage.ts";
 import { replyChunking } from "../scenario/_reply_chunking.ts";
 import { toolResult } from "../builders/user.ts";
-import {
-  type ApiErrorStep,
-  isToolCall,
-  type MessageStep,
-  type ScriptedToolCall,
-} from "../scenario/step.ts";
+import { isToolCall, type MessageStep, type ScriptedToolCall } from "../scenario/step.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
@@ -35,14 +28,6 @@ import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
-
-const API_ERROR_NAMES: Record<number, string> = {
-  400: "invalid_request",
-  401: "authentication_failed",
-  429: "rate_limit",
-  500: "server_error",
-  529: "overloaded",
-};
 
 /** Whether `--max-turns` forbids another API call in this turn. */
 export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
@@ -367,44 +352,6 @@ async function runTool(
     }),
     delay: engine.delayFor({ type: "user" }, turn),
   });
-}
-
-/** The API fails: retries, then (unless it recovers) the synthetic error message and result. */
-export async function runApiError(
-  engine: Engine,
-  step: ApiErrorStep,
-  turn: TurnState,
-): Promise<void> {
-  const retries = step.retries ?? 0;
-  const errorName = API_ERROR_NAMES[step.status] ?? "unknown";
-  for (let attempt = 1; attempt <= retries; attempt++) {
-    const retryDelayMs = step.retryDelayMs ?? 500;
-    await engine.send({
-      frame: apiRetry(engine.ctx, {
-        attempt,
-        maxRetries: 10,
-        retryDelayMs,
-        errorStatus: step.status,
-        error: errorName as AssistantMessageError,
-      }),
-      delay: 0,
-    });
-    await engine.clock.sleep(retryDelayMs * engine.speed, { signal: turn.abort.signal });
-  }
-  if (step.recovers) return;
-  const frame = apiErrorMessage(
-    engine.ctx,
-    step.status,
-    step.message !== undefined ? { message: step.message } : {},
-  );
-  await engine.send({ frame, delay: engine.delayFor({ type: "assistant" }, turn) });
-  // the result carries the error text, as the real CLI's does (the SDK's error shows it)
-  const said = frame.message.content[0];
-  const errorText = said?.type === "text" ? said.text : `API Error: ${step.status}`;
-  await sendResult(engine, turn, { apiErrorStatus: step.status, result: errorText }, {
-    apiCalls: [],
-  });
-  turn.stopped = true;
 }
 
 /**

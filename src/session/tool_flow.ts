@@ -21,6 +21,7 @@ import {
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { billSubagent } from "./subagent_billing.ts";
+import { contentAfter } from "./file_contents.ts";
 import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
@@ -396,7 +397,7 @@ export async function execute(
   turn: TurnState,
 ): Promise<ScriptedToolCall["result"]> {
   const result = await runTool(engine, call, input, turn);
-  return inContext(engine, call.block.name, input, result);
+  return inContext(engine, call, input, result);
 }
 
 /** Tools after which the session knows a file's state (an Edit of one it does not differs). */
@@ -408,14 +409,20 @@ const CONTEXT_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Mu
  */
 function inContext(
   engine: Engine,
-  tool: string,
+  call: ScriptedToolCall,
   input: Record<string, unknown>,
   result: ScriptedToolCall["result"],
 ): ScriptedToolCall["result"] {
+  const tool = call.block.name;
   const file = input.file_path;
   if (!CONTEXT_TOOLS.has(tool) || typeof file !== "string") return result;
+  // an Edit that did not say the file's content starts from what the session's tools showed
+  const content = engine.fileContents.get(file);
+  if (call.onFile && content !== undefined) result = call.onFile(content, input, engine.ctx);
   const known = engine.filesInContext.has(file);
   if (!result.isError) engine.filesInContext.add(file);
+  const after = contentAfter(tool, result);
+  if (after !== undefined) engine.fileContents.set(file, after);
   return tool === "Edit" && !known ? editOfUnreadFile(result) : result;
 }
 

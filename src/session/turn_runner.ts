@@ -18,8 +18,9 @@ import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { compactCommand, runCompact } from "./compact.ts";
-import { runFailure } from "./failure_step.ts";
+import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
+import { warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
@@ -31,14 +32,7 @@ import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
 import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
 import { builtInTools } from "./session_tools.ts";
-import {
-  atMaxTurns,
-  overBudget,
-  runApiError,
-  runMessage,
-  sendMaxBudget,
-  sendMaxTurns,
-} from "./message_step.ts";
+import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
   Interrupted,
@@ -140,6 +134,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
         n++;
         if (turn.abort.aborted) throw turn.abort.reason;
         if (lazy) checkProduced(engine, step, `${path}[${k}]`);
+        if (isObject(step)) warnIfUnreachable(engine, turn, step, `${path}[${k}]`);
         k++;
         await runStep(engine, step, turn, n);
         if (turn.stopped) break;
