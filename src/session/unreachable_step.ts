@@ -45,6 +45,8 @@ export function warnIfUnreachable(
     ? ` of scenario '${engine.scenario.name}'`
     : "";
   engine.warn(
-    `claude-mock: warning: ${where}${scenario} (${step.kind}) follows a reply without tool uses: the real CLI ends the turn at that reply and never reaches it (script it after a tool use, or in the next turn)`,
+    `claude-mock: warning: ${where}${scenario} (${step.kind}) follows a reply without tool uses: ` +
+      "the real CLI ends the turn at that reply and never reaches it " +
+      "(script it after a tool use, or in the next turn)",
   );
 }

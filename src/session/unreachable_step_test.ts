@@ -30,9 +30,11 @@ async function warned(scenario: Scenario): Promise<string[]> {
 Deno.test("a reply after a reply without tool uses: one warning per step and scenario", async () => {
   const scenario = new ScenarioBuilder({ name: "chat" }).on("go").repeat()
     .respond("First.").respond("Second.").apiError(500).build();
+  const tail = "follows a reply without tool uses: the real CLI ends the turn at that reply and " +
+    "never reaches it (script it after a tool use, or in the next turn)";
   assert.deepEqual(await warned(scenario), [
-    "claude-mock: warning: exchanges[0].steps[1] of scenario 'chat' (message) follows a reply without tool uses: the real CLI ends the turn at that reply and never reaches it (script it after a tool use, or in the next turn)",
-    "claude-mock: warning: exchanges[0].steps[2] of scenario 'chat' (apiError) follows a reply without tool uses: the real CLI ends the turn at that reply and never reaches it (script it after a tool use, or in the next turn)",
+    `claude-mock: warning: exchanges[0].steps[1] of scenario 'chat' (message) ${tail}`,
+    `claude-mock: warning: exchanges[0].steps[2] of scenario 'chat' (apiError) ${tail}`,
   ]);
   // another session of the same scenario: already said
   assert.deepEqual(await warned(scenario), []);
