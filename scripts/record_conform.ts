@@ -1,21 +1,30 @@
-// Records the real CLI's side of conformance cases as test data: each case of conformance/ run
-// with the real `claude` of an SDK (through the SDK's query() in duplex mode, or the binary in
-// print mode) against the scenario's Messages API, exactly as `cli.ts conform` runs it, the
-// tape normalized as conform compares it (ids, times, paths and the API's port replaced), and
-// written to tests/fixtures/real/conform/<case>.<mode>.v<cli>.jsonl (a header line, then the
-// tape's entries; print runs add their stdout to the header). tests/conform_recordings_test.ts
-// compares the mock's run of the same case with it.
-//
-//   deno run -A scripts/record_conform.ts <case> [<case> …] [--sdk 0.3.332]
-//                                        [--mode duplex|print:text|print:json|print:stream-json]
-import { parseArgs } from "node:util";
-import { installFakeClaude } from "../src/cli/install_fake_claude.ts";
-import { type ConformCase, loadConformCase, printPlan } from "../src/conform/conform_case.ts";
-import { duplexRun, printRun, type RecordedRun } from "../src/conform/_conform_runs.ts";
-import { loadAgentSdk } from "../src/conform/load_agent_sdk.ts";
-import { Normalizer } from "../src/conform/_normalize.ts";
+/**
+ * Records the real CLI's side of conformance cases as test data: each case of `conformance/`
+ * runs with the real `claude` an Agent SDK ships (through the SDK's `query()` in duplex mode,
+ * or the binary in print mode) against the case's scenario Messages API, exactly as
+ * `cli.ts conform` runs its real side; the run is normalized as conform compares runs (ids,
+ * times, paths, the gateway and the API's port replaced by placeholders) and written as a tape
+ * to `tests/fixtures/real/conform/<case>.<mode>.v<cli>.jsonl` (`print:text` as `print-text`;
+ * a print run's stdout in the header). `tests/_conform_recording.ts` compares the mock's run of
+ * the same case with it.
+ *
+ * ```sh
+ * deno run -A scripts/record_conform.ts <case> [<case> …] [--sdk 0.3.332]
+ *   [--mode duplex|print:text|print:json|print:stream-json]
+ * ```
+ *
+ * `--sdk` installs that SDK version with npm into the conform cache (default: the pinned one);
+ * without `--mode`, every mode the case runs in.
+ *
+ * @module
+ */
 
-const ROOT = new URL("../", import.meta.url).pathname;
+import { parseArgs } from "node:util";
+import { serializeTape } from "../src/cassette/parse_tape.ts";
+import { loadConformCase, printPlan } from "../src/conform/conform_case.ts";
+import { loadAgentSdk } from "../src/conform/load_agent_sdk.ts";
+import { normalizedRun, recordingFile, runCase } from "../tests/_conform_recording.ts";
+
 const { values, positionals } = parseArgs({
   args: Deno.args,
   allowPositionals: true,
@@ -27,12 +36,11 @@ if (positionals.length === 0) {
 }
 const sdk = await loadAgentSdk(values.sdk ? { version: values.sdk } : {});
 const cli = sdk.cliVersion ?? sdk.version;
-const out = `${ROOT}tests/fixtures/real/conform`;
-await Deno.mkdir(out, { recursive: true });
-const work = await Deno.makeTempDir({ prefix: "record-conform-" });
+const root = new URL("../", import.meta.url);
+const work = await Deno.makeTempDir({ prefix: "claude-mock-record-conform-" });
 try {
   for (const name of positionals) {
-    const c = await loadConformCase(`${ROOT}conformance/${name}.json`);
+    const c = await loadConformCase(new URL(`conformance/${name}.json`, root).pathname);
     const plan = printPlan(c);
     const modes = values.mode ?? [
       ...(c.duplex !== false ? ["duplex"] : []),
@@ -40,59 +48,31 @@ try {
     ];
     for (const mode of modes) {
       const dir = `${work}/${name}-${mode.replace(":", "-")}`;
-      let run: RecordedRun & { stdout?: string };
-      if (mode === "duplex") run = await duplexRun(c, "real", sdk, dir, 120_000);
-      else {
-        if (!plan) throw new Error(`${name} has no print runs`);
-        await using fake = await installFakeClaude({ scenario: await scenarioFile(c, dir) });
-        const format = mode.slice("print:".length) as "text" | "json" | "stream-json";
-        run = await printRun(
-          c,
-          "real",
-          { prompt: plan.prompt, args: plan.args, format },
-          sdk,
-          fake,
-          dir,
-          120_000,
-        );
-      }
-      const normalizer = new Normalizer(run.places);
-      const entries = run.tape.entries.map((entry) =>
-        "frame" in entry
-          ? { ...entry, frame: normalizer.normalize(entry.frame) }
-          : "raw" in entry
-          ? { ...entry, raw: normalizer.text(entry.raw) }
-          : { ...entry, text: normalizer.text(entry.text) }
-      );
-      const header = {
-        format: "claude-mock-conform-recording",
-        case: name,
-        mode,
-        sdk_version: sdk.version,
+      const raw = await runCase(c, "real", { mode, sdk, work: dir, timeoutMs: 120_000 });
+      if (raw.error?.startsWith("timed out")) throw new Error(`${name} (${mode}): ${raw.error}`);
+      const run = normalizedRun(raw);
+      const tape = run.tape;
+      tape.header = {
+        format: "claude-mock-tape",
+        version: 1,
         cli_version: cli,
+        sdk_version: sdk.version,
+        scenario: name,
+        mode,
         recorded_at: new Date().toISOString(),
-        args: run.tape.header.args,
-        ending: run.tape.ending ?? null,
-        ...(run.error ? { error: normalizer.text(run.error) } : {}),
-        ...(run.stdout !== undefined ? { stdout: normalizer.text(run.stdout) } : {}),
+        args: raw.tape.header.args,
+        note:
+          `The real claude ${cli} of the Agent SDK ${sdk.version}, run in ${mode} mode, through ` +
+          `conformance case conformance/${name}.json against its scenario Messages API, ` +
+          "recorded by scripts/record_conform.ts and normalized as cli.ts conform compares runs.",
+        ...(run.error !== undefined ? { app_error: run.error } : {}),
+        ...(run.stdout !== undefined ? { stdout: run.stdout } : {}),
       };
-      const file = `${out}/${name}.${mode.replace(":", "-")}.v${cli}.jsonl`;
-      await Deno.writeTextFile(
-        file,
-        [header, ...entries].map((line) => JSON.stringify(line)).join("\n") + "\n",
-      );
-      console.log(`${file.slice(ROOT.length)}: ${entries.length} entries`);
+      const file = recordingFile(name, mode, cli);
+      await Deno.writeTextFile(file, serializeTape(tape));
+      console.log(`${file.pathname.slice(root.pathname.length)}: ${tape.entries.length} entries`);
     }
   }
 } finally {
   await Deno.remove(work, { recursive: true }).catch(() => {});
-}
-
-/** The scenario of a case as the fake binary reads it (a builtin name, or a file), as conform does. */
-async function scenarioFile(c: ConformCase, dir: string): Promise<string> {
-  if (typeof c.scenarioSource === "string") return c.scenarioSource;
-  await Deno.mkdir(dir, { recursive: true });
-  const path = `${dir}.scenario.json`;
-  await Deno.writeTextFile(path, JSON.stringify(c.scenarioSource.json));
-  return path;
 }

@@ -1,9 +1,10 @@
-// Conformance against a recording: the real CLI's side of a conformance case, recorded once by
-// scripts/record_conform.ts (tests/fixtures/real/conform/, normalized as `cli.ts conform`
-// normalizes it), compared with the mock's run of the same case made now, the way
-// `cli.ts conform` compares them. A test names the differences it is about (by path or kind)
-// and asserts none of them is left.
+// The mock against a recording of the real CLI, compared as `cli.ts conform` compares: a
+// conformance case of conformance/ runs through the real SDK's query() with the mock (in
+// process; print modes through the mock's binary), its wire is normalized, and compared with
+// the real CLI's run of the same case kept in tests/fixtures/real/conform/ (made by
+// scripts/record_conform.ts; README.md there). Offline and fast: the real CLI is not run.
 import type { query } from "@anthropic-ai/claude-agent-sdk";
+import { parseTape } from "../src/cassette/parse_tape.ts";
 import type { Tape, TapeEntry } from "../src/cassette/tape.ts";
 import { installFakeClaude } from "../src/cli/install_fake_claude.ts";
 import { type ComparableRun, compareRuns, type Difference } from "../src/conform/_compare.ts";
@@ -15,33 +16,26 @@ import type { SdkModule, ZodLike } from "../src/conform/_sdk_side.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
-/** A recording's header. */
-export interface RecordingHeader {
-  case: string;
-  mode: string;
-  sdk_version: string;
-  cli_version: string;
-  ending: { code: number | null } | null;
-  stdout?: string;
+/** Which recording: the run's mode and the CLI it was made with. */
+export interface RecordingChoice {
+  /** `duplex` (default) or `print:<format>`. */
+  mode?: string;
+  /** The CLI's version (default `2.1.328`, the pinned SDK's). */
+  cli?: string;
 }
 
-/** Reads tests/fixtures/real/conform/<case>.<mode>.v<cli>.jsonl. */
-export async function readRecording(
-  name: string,
-  mode: string,
-  cli: string,
-): Promise<{ header: RecordingHeader; entries: TapeEntry[] }> {
-  const file = new URL(
+/**
+ * The file of a recording: `tests/fixtures/real/conform/<case>.<mode>.v<cli>.jsonl` (`print:text`
+ * as `print-text`).
+ */
+export function recordingFile(name: string, mode: string, cli: string): URL {
+  return new URL(
     `tests/fixtures/real/conform/${name}.${mode.replace(":", "-")}.v${cli}.jsonl`,
     ROOT,
   );
-  const [header, ...entries] = (await Deno.readTextFile(file)).trim().split("\n").map((l) =>
-    JSON.parse(l)
-  );
-  return { header, entries };
 }
 
-/** The Agent SDK of a version the project has (the pinned one, or `sdk-latest` for 0.3.332). */
+/** The SDK of a version the project has (the pinned one, or `sdk-latest` for 0.3.332). */
 async function sdkOf(version: string, cli: string): Promise<AgentSdk> {
   const module = version === "0.3.332"
     ? await import("sdk-latest")
@@ -60,29 +54,8 @@ async function sdkOf(version: string, cli: string): Promise<AgentSdk> {
 /** The CLI's temp folder names the user id (`claude-0` as recorded): any user's compares. */
 const UID = /\/claude-\d+\//g;
 
-function anyUid(entries: TapeEntry[]): TapeEntry[] {
-  return JSON.parse(JSON.stringify(entries).replace(UID, "/claude-<uid>/"));
-}
-
-/** A run's comparable parts, normalized as conform normalizes them. */
-function comparable(run: RecordedRun & { stdout?: string }, mode: string): ComparableRun {
-  const normalizer = new Normalizer(run.places);
-  const entries = run.tape.entries.map((entry) =>
-    "frame" in entry
-      ? { ...entry, frame: normalizer.normalize(entry.frame) as typeof entry.frame }
-      : "raw" in entry
-      ? { ...entry, raw: normalizer.text(entry.raw) }
-      : { ...entry, text: normalizer.text(entry.text) }
-  );
-  return fromEntries(
-    entries,
-    run.tape.ending?.code ?? null,
-    mode,
-    normalizer.text(run.stdout ?? ""),
-  );
-}
-
-function fromEntries(
+/** A run's comparable parts: its frames (none in text mode), exit, stderr lines, stdout. */
+function comparableOf(
   entries: TapeEntry[],
   exitCode: number | null,
   mode: string,
@@ -93,58 +66,85 @@ function fromEntries(
     .map((l) => l.trimEnd())
     .filter((l) => l !== "");
   return {
-    entries: mode === "print:text" ? [] : anyUid(entries),
+    entries: mode === "print:text"
+      ? []
+      : JSON.parse(JSON.stringify(entries).replace(UID, "/claude-<uid>/")),
     exitCode,
     stderr,
     ...(mode === "print:text" ? { stdout } : {}),
   };
 }
 
+/** A run normalized as conform normalizes it (ids, times, paths, the gateway). */
+export function normalizedRun(run: RecordedRun & { stdout?: string }): {
+  tape: Tape;
+  stdout?: string;
+  error?: string;
+} {
+  const normalizer = new Normalizer(run.places);
+  const entries = run.tape.entries.map((entry) =>
+    "frame" in entry
+      ? { ...entry, frame: normalizer.normalize(entry.frame) as typeof entry.frame }
+      : "raw" in entry
+      ? { ...entry, raw: normalizer.text(entry.raw) }
+      : { ...entry, text: normalizer.text(entry.text) }
+  );
+  return {
+    tape: { ...run.tape, entries },
+    ...(run.stdout !== undefined ? { stdout: normalizer.text(run.stdout) } : {}),
+    ...(run.error !== undefined ? { error: normalizer.text(run.error) } : {}),
+  };
+}
+
 /**
- * The differences between the mock's run of conformance case `name` (made now) and the real
- * CLI's recorded one, in `mode`, for the CLI the recording was made with.
+ * Runs conformance case `c` on one side (`real`: the SDK's `claude`; `mock`: the mock) in
+ * `mode`, in the folder `work`, as `cli.ts conform` runs it.
  */
-export async function conformAgainstRecording(
+export async function runCase(
+  c: ConformCase,
+  side: "real" | "mock",
+  how: { mode: string; sdk: AgentSdk; work: string; timeoutMs: number },
+): Promise<RecordedRun & { stdout?: string }> {
+  if (how.mode === "duplex") return await duplexRun(c, side, how.sdk, how.work, how.timeoutMs);
+  const plan = printPlan(c);
+  if (!plan) throw new Error(`${c.name}: the case has no print runs`);
+  await using fake = await installFakeClaude({ scenario: await scenarioFile(c, how.work) });
+  const format = how.mode.slice("print:".length) as "text" | "json" | "stream-json";
+  return await printRun(
+    c,
+    side,
+    { prompt: plan.prompt, args: plan.args, format },
+    how.sdk,
+    fake,
+    how.work,
+    how.timeoutMs,
+  );
+}
+
+/**
+ * Every difference between the mock's run of conformance case `name` (made now) and the real
+ * CLI's recorded run of it, in `mode`, for the CLI the recording was made with.
+ */
+export async function diffWithRecording(
   name: string,
-  mode: string,
-  cli: string,
+  choice: RecordingChoice = {},
 ): Promise<Difference[]> {
-  const recording = await readRecording(name, mode, cli);
+  const mode = choice.mode ?? "duplex";
+  const real = parseTape(
+    await Deno.readTextFile(recordingFile(name, mode, choice.cli ?? "2.1.328")),
+  );
+  const sdk = await sdkOf(String(real.header.sdk_version), String(real.header.cli_version));
   const c = await loadConformCase(new URL(`conformance/${name}.json`, ROOT).pathname);
-  const sdk = await sdkOf(recording.header.sdk_version, cli);
-  const work = await Deno.makeTempDir({ prefix: "conform-recording-" });
+  const work = await Deno.makeTempDir({ prefix: "claude-mock-conform-test-" });
   try {
-    let run: RecordedRun & { stdout?: string };
-    if (mode === "duplex") run = await duplexRun(c, "mock", sdk, work, 60_000);
-    else {
-      const plan = printPlan(c);
-      if (!plan) throw new Error(`${name} has no print runs`);
-      await using fake = await installFakeClaude({ scenario: await scenarioFile(c, work) });
-      run = await printRun(
-        c,
-        "mock",
-        {
-          prompt: plan.prompt,
-          args: plan.args,
-          format: mode.slice("print:".length) as "text" | "json" | "stream-json",
-        },
-        sdk,
-        fake,
-        work,
-        60_000,
-      );
-    }
-    const real: Tape = {
-      header: { format: "claude-mock-tape", version: 1 } as unknown as Tape["header"],
-      entries: recording.entries,
-    };
+    const run = normalizedRun(await runCase(c, "mock", { mode, sdk, work, timeoutMs: 60_000 }));
     return compareRuns(
-      comparable(run, mode),
-      fromEntries(
+      comparableOf(run.tape.entries, run.tape.ending?.code ?? null, mode, run.stdout ?? ""),
+      comparableOf(
         real.entries,
-        recording.header.ending?.code ?? null,
+        real.ending?.code ?? null,
         mode,
-        recording.header.stdout ?? "",
+        typeof real.header.stdout === "string" ? real.header.stdout : "",
       ),
     );
   } finally {
@@ -152,8 +152,22 @@ export async function conformAgainstRecording(
   }
 }
 
-/** The differences among `all` that `about` names (a path or kind pattern). */
-export function differencesAbout(all: Difference[], about: RegExp): Difference[] {
+/** The differences at `path` (a key path, or a prefix of one) or of frames of `kind`. */
+export function at(
+  diffs: readonly Difference[],
+  where: { path?: string | RegExp; kind?: string },
+): Difference[] {
+  return diffs.filter((d) =>
+    (where.kind === undefined || d.kind === where.kind) &&
+    (where.path === undefined ||
+      (typeof where.path === "string"
+        ? d.path !== undefined && (d.path === where.path || d.path.startsWith(`${where.path}.`))
+        : d.path !== undefined && where.path.test(d.path)))
+  );
+}
+
+/** The differences whose `kind type path` matches `about`. */
+export function differencesAbout(all: readonly Difference[], about: RegExp): Difference[] {
   return all.filter((d) => about.test(`${d.kind} ${d.type} ${d.path ?? ""}`));
 }
 

@@ -1,9 +1,10 @@
-// The mock against recordings of the real CLI running conformance cases against the scenario's
-// Messages API (tests/fixtures/real/conform/, made by scripts/record_conform.ts): each test
-// runs the mock side of a case as `cli.ts conform` does and asserts that none of the
-// differences it is about is left.
+// The model's side and its accounting (usage, cost, failures, print texts) against recordings of
+// the real CLI running conformance cases against the scenario's Messages API
+// (tests/fixtures/real/conform/, made by scripts/record_conform.ts): each test runs the mock
+// side of a case as `cli.ts conform` does and asserts that none of the differences it is about
+// is left.
 import assert from "node:assert/strict";
-import { conformAgainstRecording, differencesAbout } from "./_conform_recording.ts";
+import { differencesAbout, diffWithRecording } from "./_conform_recording.ts";
 
 interface RecordingCase {
   /** The conformance case. */
@@ -127,7 +128,7 @@ const CASES: RecordingCase[] = [
 
 for (const c of CASES) {
   Deno.test(`conform recording ${c.name} (${c.mode}, CLI ${c.cli}): ${c.what}`, async () => {
-    const all = await conformAgainstRecording(c.name, c.mode, c.cli);
+    const all = await diffWithRecording(c.name, { mode: c.mode, cli: c.cli });
     const left = differencesAbout(all, c.about);
     assert.deepEqual(left, [], JSON.stringify(left, null, 1));
   });
