@@ -34,6 +34,34 @@ const FAILURE =
   /stdout|exit|api_retry|(assistant|result\/\w+) \w+ (message\.content\.\d+\.text|result)$/;
 
 const CASES: RecordingCase[] = [
+  {
+    name: "example_chat",
+    mode: "duplex",
+    cli: "2.1.328",
+    about: new RegExp(
+      `${ACCOUNTING.source}|per_turn_effort_active|tools\\.length|models|argumentHint|` +
+        "result/success value result$",
+    ),
+    what: "a model of the 4 generation: its prices, window, limit, tools, effort, models entry",
+  },
+  {
+    name: "model_previous_opus",
+    mode: "duplex",
+    cli: "2.1.328",
+    about: new RegExp(
+      `${ACCOUNTING.source}|per_turn_effort_active|tools\\.length|models|argumentHint`,
+    ),
+    what: "Opus 4.5: its prices, window, limit, tools and effort levels",
+  },
+  {
+    name: "model_custom",
+    mode: "duplex",
+    cli: "2.1.328",
+    about: new RegExp(
+      `${ACCOUNTING.source}|per_turn_effort_active|tools\\.length|models|argumentHint|^stderr`,
+    ),
+    what: "a model the CLI does not know: the default's prices, a Custom model, its stderr note",
+  },
   ...["duplex", "print:text"].map((mode) => ({
     name: "example_api_error_down",
     mode,

@@ -44,7 +44,7 @@ async function converse(mock: MockTransport, prompts: string[]): Promise<SDKMess
   return messages;
 }
 
-Deno.test("chat.json: regex, contains and exact triggers, an explicit result, the unmatched reply", async () => {
+Deno.test("chat.json: regex, contains and exact triggers, the unmatched reply", async () => {
   const scenario = await example("chat.json");
   const messages = await converse(new MockTransport(scenario), [
     "Hello there",
@@ -59,7 +59,7 @@ Deno.test("chat.json: regex, contains and exact triggers, an explicit result, th
     "I cannot look outside, but I can read your forecast file.",
     "Sorry, I did not understand that.",
     "Hello! How can I help you today?",
-    "Session closed by the user.",
+    "Goodbye!",
   ]);
   const init = messages.find((m) =>
     m.type === "system" && m.subtype === "init"

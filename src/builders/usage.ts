@@ -7,6 +7,8 @@
  * @module
  */
 
+import { modelFacts } from "./model_facts.ts";
+
 /** List prices of a model in USD per million tokens. */
 export interface ModelPrice {
   /** Input tokens. */
@@ -118,7 +120,8 @@ export interface ModelUsageEntry {
 }
 
 /**
- * The cost in USD of one API call at list price. Unknown models cost 0.
+ * The cost in USD of one API call at list price (a model the CLI does not know: at the default
+ * model's, as the CLI bills it).
  *
  * @example The cost of the recordings' default call
  * ```ts
@@ -127,8 +130,7 @@ export interface ModelUsageEntry {
  * ```
  */
 export function apiCallCost(model: string, call: ApiCallUsage): number {
-  const price = MODEL_PRICES[model];
-  if (!price) return 0;
+  const price = modelFacts(model).price;
   const t = tokensOf(call);
   return t.input * price.input / 1e6 + t.billed * price.output / 1e6 +
     t.cacheRead * price.cacheRead / 1e6 + t.cacheWrite * price.cacheWrite / 1e6;
@@ -210,6 +212,7 @@ export function modelUsage(
       );
     }
     const t = tokensOf(call);
+    const facts = modelFacts(model);
     const entry = out[model] ??= {
       inputTokens: 0,
       outputTokens: 0,
@@ -217,14 +220,14 @@ export function modelUsage(
       cacheCreationInputTokens: 0,
       webSearchRequests: 0,
       costUSD: 0,
-      contextWindow: 1_000_000,
-      maxOutputTokens: 128_000,
+      contextWindow: facts.contextWindow,
+      maxOutputTokens: facts.maxOutputTokens,
       thinkingTokens: 0,
       cacheCreationEphemeral5mInputTokens: 0,
       cacheCreationEphemeral1hInputTokens: 0,
-      canonicalModel: model,
+      canonicalModel: facts.canonicalModel,
       provider: "firstParty",
-      costBasis: MODEL_PRICES[model] ? "list" : "unknown",
+      costBasis: facts.costBasis,
     };
     entry.inputTokens += t.input;
     entry.outputTokens += t.billed;

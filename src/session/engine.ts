@@ -10,6 +10,7 @@ import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builder
 import { IdGenerator } from "../builders/ids.ts";
 import { cliTempDir } from "../builders/project_paths.ts";
 import { resolveModel } from "../builders/inventory.ts";
+import { modelFacts } from "../builders/model_facts.ts";
 import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
 import type { ToolCall } from "../builders/tools.ts";
@@ -179,6 +180,8 @@ export class Engine {
   readonly filesInContext: Set<string> = new Set();
   /** What the session's tools last showed of each file (`file_contents.ts`). */
   readonly fileContents: Map<string, string> = new Map();
+  /** Whether the CLI's note of a model it does not know went to stderr (once a session). */
+  unrecognizedModelSaid = false;
   /** Turns started so far. */
   turnCount = 0;
   /** The index of the exchange that answered each turn (-1: none). */
@@ -471,6 +474,20 @@ export class Engine {
     this.#stderr?.(text);
   }
 
+  /**
+   * Before an API call: a model the CLI does not know gets its note on stderr, once a session
+   * (`[claude-code:unrecognized_model]`, conformance model_custom).
+   */
+  beforeApiCall(): void {
+    if (this.unrecognizedModelSaid || modelFacts(this.ctx.model).costBasis === "list") return;
+    this.unrecognizedModelSaid = true;
+    this.stderr(
+      `[claude-code:unrecognized_model] ${
+        JSON.stringify({ model: this.ctx.model, query_source: "sdk" })
+      }\n`,
+    );
+  }
+
   /** A warning (an unmatched prompt under `"warn"`): kept, and written to stderr. */
   warn(message: string): void {
     if (this.warnings.length < 100) this.warnings.push(message);
@@ -572,6 +589,9 @@ function settingsModel(settings: string | undefined): string | undefined {
 /** The user id this process runs as (0 where the runtime does not tell, or may not). */
 function processUid(): number {
   try {
+    // Deno's own first: on Deno, `globalThis.process` loads the Node compatibility layer
+    const deno = (globalThis as { Deno?: { uid?: () => number | null } }).Deno;
+    if (deno) return deno.uid?.() ?? 0;
     const process = (globalThis as { process?: { getuid?: () => number } }).process;
     return process?.getuid?.() ?? 0;
   } catch {

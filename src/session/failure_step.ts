@@ -139,6 +139,7 @@ async function failedAttempts(
   const sleep = (ms: number) =>
     engine.clock.sleep(ms * engine.speed, { signal: turn.abort.signal });
   for (let attempt = 1; attempt <= plan.attempts; attempt++) {
+    engine.beforeApiCall();
     if (spec.stderr !== undefined) engine.stderr(spec.stderr);
     if (spec.waits === "apiTimeout") await sleep(apiTimeoutMs);
     if (spec.waits === "streamIdle") {

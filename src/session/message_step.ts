@@ -89,6 +89,7 @@ export async function runMessage(
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   const ctx = engine.ctx;
+  engine.beforeApiCall();
   await requestStructuredOutput(engine, turn);
   const { blocks, calls } = evaluateMessage(engine, step, turn);
   const frames = assistantMessage(ctx, blocks, {
