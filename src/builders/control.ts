@@ -8,7 +8,7 @@
 
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { checkString, describe, fnv1a } from "./_common.ts";
+import { checkString, describe, sessionPid } from "./_common.ts";
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
 import { commandsOf, type SlashCommandInfo } from "./slash_commands.ts";
 import { DEFAULT_MODELS, type ModelInfoEntry } from "./models.ts";
@@ -219,7 +219,7 @@ export function initializeResponse(
   ctx: BuildContext,
   options: InitializeResponseOptions = {},
 ): InitializeResponse {
-  const pid = options.pid ?? 2000 + (fnv1a(ctx.sessionId) % 8000);
+  const pid = options.pid ?? sessionPid(ctx.sessionId);
   if (!Number.isInteger(pid) || pid <= 0) {
     throw new RangeError(`initializeResponse(): pid must be a positive integer, got ${pid}`);
   }

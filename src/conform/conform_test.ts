@@ -60,6 +60,10 @@ Deno.test("Normalizer replaces ids by their kind, times, durations, paths, the g
     { tool_use_id: "<toolu>", callback_id: "hook_3", end_time: "<ms>" },
   );
   assert.equal(n.text("socket /tmp/cc-socks-0/4242.sock"), "socket <socket>");
+  // wherever the CLI puts it (XDG_RUNTIME_DIR, its temp folder: v3xx_messaging_socket)
+  assert.equal(n.text("/tmp/cc-socks/4242.sock"), "<socket>");
+  assert.equal(n.text("/run/user/1000/cc-socks/4242.sock"), "<socket>");
+  assert.equal(n.text("at /tmp/sandbox-1/tmp/cc-socks/814.sock."), "at <socket>.");
   assert.equal(n.text("gateway (127.0.0.1:9)."), "gateway (<gateway>).");
   assert.equal(
     n.text("first after 32 ms, none in the final 5 ms"),
