@@ -174,7 +174,7 @@ export type InitializeResponse = {
 
 /** Options for {@linkcode initializeResponse}. */
 export interface InitializeResponseOptions {
-  /** Slash commands (default: the CLI's, descriptions shortened). */
+  /** Slash commands (default: the CLI's, with their full descriptions). */
   commands?: SlashCommandInfo[];
   /** Agents (default: the CLI's). */
   agents?: AgentInfoEntry[];
@@ -325,7 +325,7 @@ export interface CanUseToolRequestOptions {
   requestId?: string;
   /** The tool's display name (default: the tool name; `Add` for `mcp__calc__add`). */
   displayName?: string;
-  /** The description (default: Bash's `description` input, a Read/Edit/Write file's name). */
+  /** The description (default: Bash's `description` input, else its command; a file tool's path). */
   description?: string | null;
   /** Suggested permission updates (default: an allow rule for Bash and MCP tools, as recorded). */
   permissionSuggestions?: PermissionSuggestion[] | null;

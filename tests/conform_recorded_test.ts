@@ -1,0 +1,11 @@
+// The control plane as conformance found it differing (issue 20), each compared with the real
+// CLI's run of the same conformance case (tests/fixtures/real/conform/, scripts/conform_fixture.ts).
+import assert from "node:assert/strict";
+import { at, diffWithRecording } from "./_conform_recorded.ts";
+
+for (const name of ["multi_tool_two_bash", "perm_updated_input"]) {
+  Deno.test(`can_use_tool for a Bash command without a description names the command (${name})`, async () => {
+    const diffs = await diffWithRecording(name);
+    assert.deepEqual(at(diffs, { kind: "cli->sdk control_request/can_use_tool" }), []);
+  });
+}
