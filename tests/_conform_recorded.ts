@@ -38,13 +38,19 @@ export async function diffWithRecording(
   const work = await Deno.makeTempDir({ prefix: "claude-mock-conform-test-" });
   const cli = String(real.header.cli_version);
   try {
-    const run = await duplexRun(c, "mock", {
-      module: await sdkOf(sdkVersion),
-      version: sdkVersion,
-      cliVersion: cli,
-      entry: "",
-      claude: "/usr/local/bin/claude",
-    }, work, 60_000);
+    const run = await duplexRun(
+      c,
+      "mock",
+      {
+        module: await sdkOf(sdkVersion),
+        version: sdkVersion,
+        cliVersion: cli,
+        entry: "",
+        claude: "/usr/local/bin/claude",
+      },
+      work,
+      60_000,
+    );
     const mock = comparable(run, "duplex").run;
     const stderr = real.entries.flatMap((e) =>
       "text" in e && e.dir === "stderr" ? e.text.split("\n") : []

@@ -9,3 +9,8 @@ for (const name of ["multi_tool_two_bash", "perm_updated_input"]) {
     assert.deepEqual(at(diffs, { kind: "cli->sdk control_request/can_use_tool" }), []);
   });
 }
+
+Deno.test("tool_result_meta: a tool an allow rule runs says so (reason_type rule, perm_allowed_disallowed_tools)", async () => {
+  const diffs = await diffWithRecording("perm_allowed_disallowed_tools");
+  assert.deepEqual(at(diffs, { path: /^tool_result_meta/ }), []);
+});

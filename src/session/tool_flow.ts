@@ -115,6 +115,9 @@ export async function authorize(
         ? block.name === "Bash" ? "readOnlyAllowed" : "modeAllowed"
         : verdict.reason === "mode"
         ? "modeAllowed"
+        // an allow rule (conform perm_allowed_disallowed_tools: allowedTools' Write)
+        : "rule" in verdict && verdict.rule !== undefined
+        ? "ruleAllowed"
         : "configAllowed",
     };
   }
