@@ -14,3 +14,9 @@ Deno.test("tool_result_meta: a tool an allow rule runs says so (reason_type rule
   const diffs = await diffWithRecording("perm_allowed_disallowed_tools");
   assert.deepEqual(at(diffs, { path: /^tool_result_meta/ }), []);
 });
+
+for (const name of ["perm_default_readonly", "limit_max_turns", "hooks_posttooluse_context"]) {
+  Deno.test(`a read-only Bash command (echo) runs unasked without canUseTool, as recorded (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}
