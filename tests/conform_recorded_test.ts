@@ -20,3 +20,7 @@ for (const name of ["perm_default_readonly", "limit_max_turns", "hooks_posttoolu
     assert.deepEqual(await diffWithRecording(name), []);
   });
 }
+
+Deno.test("a rule's denial waits for the tools before it in the message: their results first (example_tools_permissions_cleanup)", async () => {
+  assert.deepEqual(await diffWithRecording("example_tools_permissions_cleanup"), []);
+});

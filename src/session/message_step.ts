@@ -207,10 +207,14 @@ export async function runMessage(
         continue;
       }
       // As the real CLI: a denial the rules alone decide goes out at once, right after the
-      // block (r3_deny_rules).
+      // block (r3_deny_rules), when no tool before it in the message is still to run; else in
+      // its turn, after their results (conform example_tools_permissions_cleanup).
       const early = immediateDenial(engine, scripted);
       if (early) {
-        await sendDenial(engine, scripted, early, turn);
+        if (authorized.length > 0 || streamed.length > 0 || head !== undefined) {
+          onlySafe = false;
+          authorized.push({ call: scripted, decision: early });
+        } else await sendDenial(engine, scripted, early, turn);
         continue;
       }
       const first = toolIds[0] === block.id;
