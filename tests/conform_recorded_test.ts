@@ -24,3 +24,7 @@ for (const name of ["perm_default_readonly", "limit_max_turns", "hooks_posttoolu
 Deno.test("a rule's denial waits for the tools before it in the message: their results first (example_tools_permissions_cleanup)", async () => {
   assert.deepEqual(await diffWithRecording("example_tools_permissions_cleanup"), []);
 });
+
+Deno.test("a multi-prompt session: every frame as recorded, in the order each side wrote them (builtin_simple_conversation)", async () => {
+  assert.deepEqual(await diffWithRecording("builtin_simple_conversation"), []);
+});

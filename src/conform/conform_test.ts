@@ -114,6 +114,23 @@ Deno.test("compareRuns pairs frames by kind: a frame only one side has shifts no
   assert.deepEqual(compareRuns(mock, { ...mock }), []);
 });
 
+Deno.test("compareRuns compares each direction in order, not how the two interleave (the CLI's idle and the app's next prompt race)", () => {
+  const result = frame("cli->sdk", { type: "result", subtype: "success", result: "Hi" });
+  const state = (s: string) =>
+    frame("cli->sdk", { type: "system", subtype: "session_state_changed", state: s });
+  const prompt = frame("sdk->cli", { type: "user", message: { role: "user", content: "next" } });
+  const run = (entries: typeof result[]) => ({ entries, exitCode: 0, stderr: [] });
+  // conform builtin_simple_conversation: the real CLI wrote idle after the next prompt came in
+  const mock = run([result, state("idle"), prompt, state("running")]);
+  const real = run([result, prompt, state("idle"), state("running")]);
+  assert.deepEqual(compareRuns(mock, real), []);
+  // the order within one direction still counts
+  const swapped = run([result, prompt, state("running"), state("idle")]);
+  const diffs = compareRuns(mock, swapped);
+  assert.ok(diffs.length > 0);
+  assert.ok(diffs.every((d) => d.kind === "cli->sdk system/session_state_changed"));
+});
+
 Deno.test("exceptions are data: named, reasoned, matched by case, mode, kind, type and path globs", () => {
   const exceptions = checkExceptions([{
     name: "socket-path",
