@@ -28,3 +28,9 @@ Deno.test("a rule's denial waits for the tools before it in the message: their r
 Deno.test("a multi-prompt session: every frame as recorded, in the order each side wrote them (builtin_simple_conversation)", async () => {
   assert.deepEqual(await diffWithRecording("builtin_simple_conversation"), []);
 });
+
+for (const name of ["builtin_ask_user_question_unmatched_answer", "ask_user_question_answers"]) {
+  Deno.test(`AskUserQuestion reads the answers keyed by the questions' text, in their order (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}
