@@ -52,6 +52,8 @@ export async function buildBin(outDir: string): Promise<string[]> {
       ? `#!/usr/bin/env -S deno run -A ${BIN_RUN_FLAGS.join(" ")}\n`
       : "";
     await Deno.writeTextFile(path, shebang + HEADER + body);
+    // the script with the shebang runs as it is (`./dist/bin.js`); git keeps the bit
+    if (shebang) await Deno.chmod(path, 0o755);
   }
   return names;
 }

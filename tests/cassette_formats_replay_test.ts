@@ -5,9 +5,7 @@ import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { loadTape, parseTape, SnapshotPlayer, type Tape } from "../cassette.ts";
 import { fromFileUrl } from "./_paths.ts";
 
-const CASSETTE = fromFileUrl(
-  new URL("../../shared/fixtures/claude-agent-cassette/", import.meta.url),
-);
+const CASSETTE = fromFileUrl(new URL("fixtures/claude-agent-cassette/", import.meta.url));
 
 async function replay(tape: Tape): Promise<{ messages: SDKMessage[]; player: SnapshotPlayer }> {
   const player = new SnapshotPlayer(tape, { waitMs: 2000 });

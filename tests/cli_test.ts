@@ -158,7 +158,11 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
     [["-p", "hello", "--session-id", "abc"], "Error: Invalid session ID. Must be a valid UUID.\n"],
     [
       ["-p", "hello", "--failure", "nope"],
-      "claude-mock: unknown failure 'nope'; expected one of auth_error, forbidden, rate_limit, overloaded, server_error, bad_request, out_of_credits, connection_refused, connection_reset, connection_reset_recovered, request_timeout, stream_stall, stream_cut, stream_cut_recovered, malformed_stream, malformed_stream_recovered, max_budget\n",
+      "claude-mock: unknown failure 'nope'; expected one of auth_error, " +
+      "forbidden, rate_limit, overloaded, server_error, bad_request, " +
+      "out_of_credits, connection_refused, connection_reset, connection_reset_recovered, " +
+      "request_timeout, stream_stall, stream_cut, stream_cut_recovered, " +
+      "malformed_stream, malformed_stream_recovered, max_budget\n",
     ],
   ];
   for (const [args, stderr] of cases) {
@@ -204,7 +208,12 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
     "9.9.9 (Claude Code)\n",
   );
   const help = await claude(fake, ["--help"]);
-  assert.match(help.stdout, /^Usage: claude \[options\] \[command\] \[prompt\]\n/);
+  const realHelp = new URL("fixtures/wire-samples/cli-help.txt", import.meta.url);
+  assert.equal(
+    help.stdout,
+    await Deno.readTextFile(realHelp),
+    "the real CLI's --help, as recorded",
+  );
 });
 
 Deno.test("cli: every named failure in each output format, as the real CLI prints it", async () => {
@@ -347,7 +356,10 @@ Deno.test("cli: print mode denies what would need a prompt, as the real CLI does
   const denied = frames.find((f) => f.subtype === "permission_denied");
   assert.equal(
     denied.message,
-    "touch in '/home/user/project/created.txt' needs approval. The path is inside the working directories for this session ('/home/user/project'), and Claude Code asks before a shell command creates, changes or removes files there.",
+    "touch in '/home/user/project/created.txt' needs approval. The " +
+      "path is inside the working directories for this session ('/home/user/project'), " +
+      "and Claude Code asks before a shell command creates, changes " +
+      "or removes files there.",
   );
   const result = frames.at(-1);
   assert.deepEqual(result.permission_denials.map((d: { tool_name: string }) => d.tool_name), [

@@ -68,7 +68,11 @@ Deno.test("interception on Deno: without the map, mockClaude() names the import 
     assert.equal(code, 1, out);
     assert.match(
       out,
-      /Cannot activate mockClaude\(\): the app's import of @anthropic-ai\/claude-agent-sdk is not routed to claude-mock[^\n]*map "@anthropic-ai\/claude-agent-sdk" to a module that exports wrapClaudeSdk\(sdk\)/,
+      new RegExp(
+        "Cannot activate mockClaude\\(\\): the app's import of @anthropic-ai/claude-agent-sdk " +
+          'is not routed to claude-mock[^\\n]*map "@anthropic-ai/claude-agent-sdk" to a module ' +
+          "that exports wrapClaudeSdk\\(sdk\\)",
+      ),
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

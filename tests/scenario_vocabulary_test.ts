@@ -129,7 +129,12 @@ Deno.test("unmatched: the SDK's error names the message and the closest exchange
   assert.ok(error, "the SDK did not throw");
   assert.match(
     error.message,
-    /no exchange of scenario 'build' matched user message "delete the buld dir" \(turn 2\): expected a message that contains "delete the build dir"\. Closest: exchanges\[1\] on contains "delete the build dir" \(used 0 of 1 times\)/,
+    new RegExp(
+      String.raw`no exchange of scenario 'build' matched user message "delete the buld ` +
+        String.raw`dir" \(turn 2\): expected a message that contains "delete the build dir"\. ` +
+        String.raw`Closest: exchanges\[1\] on contains "delete the build dir" ` +
+        String.raw`\(used 0 of 1 times\)`,
+    ),
   );
 });
 

@@ -1,7 +1,7 @@
 /**
  * Builder for the `system/permission_denied` frame: in print mode with no one to ask (no
  * `--permission-prompt-tool`), the real CLI denies a tool use that needs a prompt at once and
- * says so before the tool's error result (`cli-samples/tool_bash_default_sj`).
+ * says so before the tool's error result (as the real CLI 2.1.328 does in print mode).
  *
  * @module
  */

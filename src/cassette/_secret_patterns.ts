@@ -56,7 +56,9 @@ export function secretKeyPlaceholder(key: string, value?: unknown): string | und
 
 /** Parameter names of URLs whose values are secrets. */
 const URL_SECRET_PARAMS =
-  "api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|auth|auth[_-]?token|password|passwd|secret|client[_-]?secret|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|code_verifier";
+  "api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|auth|" +
+  "auth[_-]?token|password|passwd|secret|client[_-]?secret|sig|signature|" +
+  "x-amz-signature|x-amz-credential|x-amz-security-token|code_verifier";
 
 /** Formats of provider tokens, with their placeholders (before the generic detectors). */
 const TOKEN_FORMATS: Array<[what: string, pattern: RegExp, placeholder: string]> = [

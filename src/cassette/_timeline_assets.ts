@@ -8,7 +8,8 @@
 
 /** The page's stylesheet. */
 export const TIMELINE_CSS: string = String.raw`
-:root{--s2c:#2563eb;--c2s:#059669;--err:#dc2626;--warn:#d97706;--bg:#fff;--fg:#111827;--mute:#6b7280;--line:#e5e7eb;--sel:#fde68a;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace}
+:root{--s2c:#2563eb;--c2s:#059669;--err:#dc2626;--warn:#d97706;
+--bg:#fff;--fg:#111827;--mute:#6b7280;--line:#e5e7eb;--sel:#fde68a;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace}
 *{box-sizing:border-box}
 html,body{margin:0;height:100%}
 body{display:flex;flex-direction:column;font:13px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}

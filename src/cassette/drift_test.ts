@@ -1,4 +1,4 @@
-// driftCheck with stand-in type checkers (tests/cassette_drift_test.ts runs the real deno check).
+// driftCheck with stand-in type checkers (tests/cassette_drift_slow_test.ts runs the real deno check).
 import assert from "node:assert/strict";
 import { driftCheck, type TypeDiagnostic } from "./drift.ts";
 import type { Tape, TapeDirection, TapeEntry } from "./tape.ts";

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { parseTape, serializeTape, TapeLineParser } from "./parse_tape.ts";
 import { isFrameEntry, type Tape } from "./tape.ts";
 
-const REAL = new URL("../../tests/fixtures/real/", import.meta.url);
-const SHARED = new URL("../../../shared/", import.meta.url);
-const CASSETTE = new URL("fixtures/claude-agent-cassette/", SHARED);
+const FIXTURES = new URL("../../tests/fixtures/", import.meta.url);
+const REAL = new URL("real/", FIXTURES);
+const CASSETTE = new URL("claude-agent-cassette/", FIXTURES);
 
 function tapesIn(dir: URL): URL[] {
   return [...Deno.readDirSync(dir)]
@@ -72,9 +72,7 @@ Deno.test("parseTape: every real tape loads as it is, entries byte-identical whe
   const files = [
     ...tapesIn(REAL),
     ...tapesIn(new URL("failures/", REAL)),
-    ...tapesIn(
-      new URL("wire-samples/", SHARED),
-    ),
+    ...tapesIn(new URL("wire-samples/", FIXTURES)),
   ];
   assert.ok(files.length >= 50, `found ${files.length} tapes`);
   for (const file of files) {
@@ -118,7 +116,7 @@ Deno.test("parseTape: round-trips a tape in this library's format exactly", () =
   assert.deepEqual(parseTape(serializeTape(cut)), cut);
 });
 
-Deno.test("parseTape: claude-agent-cassette tapes and frames files, from every shared fixture", () => {
+Deno.test("parseTape: claude-agent-cassette tapes and frames files, from every copied fixture", () => {
   for (
     const file of [
       ...tapesIn(new URL("examples/cassettes/", CASSETTE)),

@@ -220,3 +220,26 @@ Deno.test("recordingSpawn: needs an out path", () => {
   assert.throws(() => recordingSpawn({ out: "" }), TypeError);
   assert.throws(() => recordingSpawn(undefined as unknown as { out: string }), TypeError);
 });
+
+Deno.test("recordingSpawn: a child that exits while a process it started holds stdout still ends its tape", () =>
+  withDir(async (dir) => {
+    const spawn = recordingSpawn({ out: `${dir}/held.jsonl` });
+    // the grandchild keeps stdout's pipe open for an hour: the tape must not wait for its end
+    const child = spawn({
+      command: "sh",
+      args: [
+        "-c",
+        `echo '{"type":"ready"}'; sleep 3600 2>/dev/null </dev/null & echo $! > ${dir}/pid`,
+      ],
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      signal: new AbortController().signal,
+    });
+    child.stdout.resume();
+    try {
+      const tape = await spawn.finished;
+      assert.deepEqual(tape.entries.map(what), ['cli->sdk {"type":"ready"}']);
+      assert.deepEqual([tape.ending?.code, tape.ending?.signal], [0, null]);
+    } finally {
+      Deno.kill(Number(await Deno.readTextFile(`${dir}/pid`)), "SIGKILL");
+    }
+  }));

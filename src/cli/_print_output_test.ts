@@ -80,3 +80,30 @@ Deno.test("PrintOutput crashAfter: the crash point is called once, and nothing m
   assert.equal(json.crashes(), 1);
   assert.equal(json.out(), "", "a run that crashed prints no result");
 });
+
+Deno.test("PrintOutput: finish waits for the lines still being written, the crash point's too", async () => {
+  // a slow stdout: each write is handed on only when the test says so
+  const pending: Array<() => void> = [];
+  let out = "";
+  const printed = new PrintOutput({
+    format: "stream-json",
+    keepState: false,
+    crashAfter: 2,
+    write: (chunk) =>
+      new Promise<void>((resolve) =>
+        pending.push(() => resolve(void (out += new TextDecoder().decode(chunk))))
+      ),
+    onCrash: () => {},
+  });
+  printed.push(encoder.encode(`${init}\n${assistant}\n${result()}\n`)); // the session moves on
+  let finished = false;
+  const finishing = printed.finish().then(() => (finished = true));
+  await Promise.resolve();
+  assert.equal(pending.length, 2);
+  pending.shift()!();
+  await Promise.resolve();
+  assert.equal(finished, false, "the crash point's line is not written yet");
+  pending.shift()!();
+  await finishing;
+  assert.equal(out, `${init}\n${assistant}\n`, "the process dies once it has written its lines");
+});

@@ -174,8 +174,10 @@ function baselineText(findings: readonly DriftFinding[], old: readonly KnownFind
   return `${
     JSON.stringify(
       {
-        about:
-          "Known drift: frames of these tapes that the Agent SDK's types do not model. `claude-mock drift --baseline <this file>` reports them without failing; `--update-baseline` rewrites this file (keeping notes).",
+        about: "Known drift: frames of these tapes that the Agent SDK's types " +
+          "do not model. `claude-mock drift --baseline <this file>` reports " +
+          "them without failing; `--update-baseline` rewrites this file " +
+          "(keeping notes).",
         findings: sorted,
       },
       null,
@@ -220,7 +222,10 @@ async function defaultTypeChecker(
   if (ts) return tscTypeChecker(ts, cwd);
   if (await denoOnPath(path)) return deno();
   throw new Error(
-    `no type checker: drift checks the tapes against the SDK's types with the project's TypeScript or with deno, and found neither (typescript resolved from ${cwd}, deno on PATH); install TypeScript in the project (npm install --save-dev typescript) or put deno on PATH`,
+    `no type checker: drift checks the tapes against the SDK's types with the project's ` +
+      `TypeScript or with deno, and found neither (typescript resolved from ${cwd}, deno on ` +
+      `PATH); install TypeScript in the project (npm install --save-dev typescript) or put deno ` +
+      `on PATH`,
   );
 }
 

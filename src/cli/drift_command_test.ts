@@ -1,4 +1,4 @@
-// The drift subcommand with stand-in type checkers (tests/cassette_drift_test.ts runs the real one).
+// The drift subcommand with stand-in type checkers (tests/cassette_drift_slow_test.ts runs the real one).
 import assert from "node:assert/strict";
 import type { TypeChecker } from "../cassette/drift.ts";
 import { driftCommand } from "./drift_command.ts";

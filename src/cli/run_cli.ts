@@ -511,7 +511,10 @@ function checkSessionFlags(parsed: ParsedArgv): void {
   const resume = parsed.options.get("--resume");
   if (typeof resume === "string" && !UUID.test(resume)) {
     throw new CliUsageError(
-      `Error: --resume requires a valid session ID or session title when used with --print. Usage: claude -p --resume <session-id|title>. Provided value "${resume}" is not a UUID and does not match any session title.`,
+      `Error: --resume requires a valid session ID or session title ` +
+        `when used with --print. Usage: claude -p --resume <session-id|title>. ` +
+        `Provided value "${resume}" is not a UUID and does not match ` +
+        `any session title.`,
     );
   }
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { any } from "../scenario/matcher.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import { DEFAULT_REPLY, defaultScenario, runCli, runCliProcess } from "./run_cli.ts";
+import { AbortLatch } from "../timing/_abort_latch.ts";
 
 Deno.test("defaultScenario is what the builder makes of 'any prompt: the default reply'", () => {
   const built = new ScenarioBuilder({ name: "default" }).on(any()).repeat().respond(DEFAULT_REPLY)
@@ -94,6 +95,100 @@ Deno.test("runCliProcess: CLAUDE_MOCK_CRASH_AFTER=n has written exactly n lines 
       });
       assert.equal(code, 1, `n = ${n}: exit code`);
       assert.equal(done.split("\n").filter((l) => l !== "").length, n, `n = ${n} (${handed})`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** A duplex stdio: lines pushed to stdin when the test says, stdout collected, waits on it. */
+function duplexStdio() {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const chunks: Array<Uint8Array | null> = [];
+  let reading: ((chunk: Uint8Array | null) => void) | undefined;
+  let out = "";
+  const watchers: Array<() => void> = [];
+  const give = (chunk: Uint8Array | null) => {
+    if (reading) {
+      const r = reading;
+      reading = undefined;
+      r(chunk);
+    } else chunks.push(chunk);
+  };
+  return {
+    stdio: {
+      read: () =>
+        chunks.length > 0
+          ? Promise.resolve(chunks.shift()!)
+          : new Promise<Uint8Array | null>((r) => (reading = r)),
+      cancelRead: () => reading?.(null),
+      write: (c: Uint8Array) => {
+        out += decoder.decode(c);
+        for (const w of watchers.splice(0)) w();
+        return Promise.resolve();
+      },
+      writeErr: () => Promise.resolve(),
+    },
+    prompt: (text: string) =>
+      give(encoder.encode(`${
+        JSON.stringify({
+          type: "user",
+          message: { role: "user", content: text },
+          parent_tool_use_id: null,
+        })
+      }\n`)),
+    end: () => give(null),
+    get results(): number {
+      return out.split("\n").filter((l) => l.includes('"type":"result"')).length;
+    },
+    /** Resolves once stdout holds `n` results (on each write, not after a time). */
+    async waitForResults(n: number): Promise<void> {
+      while (this.results < n) await new Promise<void>((r) => watchers.push(r));
+    },
+  };
+}
+
+Deno.test("runCliProcess: SIGTERM ends a duplex run with 143; CLAUDE_MOCK_IGNORE_SIGTERM=1 ignores it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const ignore of [false, true]) {
+      const io = duplexStdio();
+      const terminated = new AbortLatch();
+      const exit = runCliProcess({
+        argv: [
+          "-p",
+          "--input-format",
+          "stream-json",
+          "--output-format",
+          "stream-json",
+          "--verbose",
+        ],
+        env: {
+          CLAUDE_CONFIG_DIR: `${dir}/${ignore}/config`,
+          CLAUDE_MOCK_STATE_DIR: `${dir}/${ignore}/state`,
+          ...(ignore ? { CLAUDE_MOCK_IGNORE_SIGTERM: "1" } : {}),
+        },
+        cwd: dir,
+        stdinIsTerminal: false,
+        stdinMayStall: false,
+        stdoutIsTerminal: false,
+        stdio: io.stdio,
+        terminated,
+      });
+      io.prompt("one");
+      await io.waitForResults(1);
+      terminated.abort(); // what the binary's SIGTERM listener does: at once, no time involved
+      if (!ignore) {
+        assert.equal(await exit, 143);
+        assert.equal(io.results, 1);
+        continue;
+      }
+      // ignored: the session goes on answering, and ends with its input
+      io.prompt("two");
+      await io.waitForResults(2);
+      io.end();
+      assert.equal(await exit, 0);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -262,7 +262,11 @@ Deno.test("mockClaude: a mock made in another async context (a hook) is not this
     assert.throws(() => query({ prompt: "hello" }), (error) => {
       assert.match(
         (error as Error).message,
-        /no Claude mock is active here \(mockClaude 'hooked' is active in another async context: a hook such as beforeEach, or another test; call mockClaude\(\) in the test itself, or pass \{ global: true \}/,
+        new RegExp(
+          "no Claude mock is active here \\(mockClaude 'hooked' is active in another async " +
+            "context: a hook such as beforeEach, or another test; call mockClaude\\(\\) in the " +
+            "test itself, or pass \\{ global: true \\}",
+        ),
       );
       return true;
     });

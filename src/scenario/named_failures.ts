@@ -97,7 +97,11 @@ const REPEATED_529 = (c: FailureTextContext) =>
  * application/json, chunked, no request-id) was not a message either (failures/v332_*).
  */
 const MALFORMED_RESPONSE = (c: FailureTextContext, failure: string, events: number) =>
-  `API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or gateway intercepting the request. Response: content-type json, body is not valid JSON, size unknown, request-id absent, intermediary headers transfer-encoding. This was the non-streaming retry of streaming request ${c.requestId}, which failed with: ${failure}; ${events} stream events received, first after ${c.firstEventMs} ms, none in the final 0 ms.`;
+  `API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or ` +
+  `gateway intercepting the request. Response: content-type json, body is not valid JSON, ` +
+  `size unknown, request-id absent, intermediary headers transfer-encoding. This was the ` +
+  `non-streaming retry of streaming request ${c.requestId}, which failed with: ${failure}; ` +
+  `${events} stream events received, first after ${c.firstEventMs} ms, none in the final 0 ms.`;
 const SERVER_SIDE = (status: number, c: FailureTextContext) =>
   `API Error: ${status} ${c.message}. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
 const RESET =

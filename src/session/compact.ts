@@ -132,5 +132,9 @@ function summaryMessage(engine: Engine, summary: string): string {
     "<system-reminder>\n<tools-used-before-summary></tools-used-before-summary>\n</system-reminder>\n" +
     `${summary}\n\n` +
     `If you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: ${transcript}\n` +
-    'Continue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening, do not preface with "I\'ll continue" or similar. Pick up the last task as if the break never happened.';
+    "Continue the conversation from where it left off without asking " +
+    "the user any further questions. Resume directly — do not acknowledge " +
+    "the summary, do not recap what was happening, do not preface " +
+    'with "I\'ll continue" or similar. Pick up the last task as if ' +
+    "the break never happened.";
 }

@@ -17,7 +17,10 @@ Deno.test("ExchangePicker: an unmatched message names the closest exchange and i
   assert.equal(picker.pick("delete the buld dir", input, 1), undefined);
   assert.equal(
     picker.unmatchedMessage("delete the buld dir", 1),
-    `claude-mock: no exchange of scenario 'build' matched user message "delete the buld dir" (turn 2): expected a message that contains "status". Closest: exchanges[1] on contains "delete the build dir" (used 1 of 1 times)`,
+    `claude-mock: no exchange of scenario 'build' matched user message ` +
+      `"delete the buld dir" (turn 2): expected a message that contains ` +
+      `"status". Closest: exchanges[1] on contains "delete the build ` +
+      `dir" (used 1 of 1 times)`,
   );
   // nothing close: no "Closest"
   assert.doesNotMatch(picker.unmatchedMessage("tell me a joke", 2), /Closest/);
@@ -37,7 +40,11 @@ Deno.test("ExchangePicker: a used-up exchange that matches says how to let it an
   assert.equal(picker.pick("status?", input), undefined);
   assert.equal(
     picker.unmatchedMessage("status?", 3),
-    `claude-mock: no exchange of scenario matched user message "status?" (turn 4): every exchange of the scenario was already used (2 exchanges). Closest: exchanges[0] on contains "status" (used 1 of 1 times): it matches, but is used up (.times(n) or .repeat() lets it answer more)`,
+    `claude-mock: no exchange of scenario matched user message "status?" ` +
+      `(turn 4): every exchange of the scenario was already used (2 ` +
+      `exchanges). Closest: exchanges[0] on contains "status" (used ` +
+      `1 of 1 times): it matches, but is used up (.times(n) or .repeat() ` +
+      `lets it answer more)`,
   );
   assert.equal(picker.describeUse(1), `exchanges[1] on contains "status" (used 2 of 2 times)`);
 });

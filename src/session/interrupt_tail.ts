@@ -13,8 +13,10 @@ import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
 
-const REJECTED_TOOL_USE =
-  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+const REJECTED_TOOL_USE = "The user doesn't want to proceed with this tool use. The tool " +
+  "use was rejected (eg. if it was a file edit, the new_string " +
+  "was NOT written to the file). STOP what you are doing and wait " +
+  "for the user to tell you how to proceed.";
 
 /** Writes the frames that close an interrupted turn, then its result. */
 export async function interruptTail(engine: Engine, turn: TurnState): Promise<void> {

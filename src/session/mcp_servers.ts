@@ -65,7 +65,12 @@ export function deferredSchemaHint(
   if (meta["anthropic/alwaysLoad"] === true || !isObject(found.inputSchema)) return "";
   const { $schema, ...schema } = found.inputSchema;
   const shown = JSON.stringify($schema === undefined ? schema : { ...schema, $schema });
-  return `\n\nThis tool's input schema was not in your prompt when you called it. The input schema is: ${shown}\nIf your input does not match this schema, correct it and call the tool again. If it matches, the error above has another cause. If the corrected call fails the same way, call ToolSearch with query "select:${tool}" to load the tool, then call it again.`;
+  return `\n\nThis tool's input schema was not in your prompt when you ` +
+    `called it. The input schema is: ${shown}\nIf your input does ` +
+    `not match this schema, correct it and call the tool again. If ` +
+    `it matches, the error above has another cause. If the corrected ` +
+    `call fails the same way, call ToolSearch with query "select:${tool}" ` +
+    `to load the tool, then call it again.`;
 }
 
 /**

@@ -126,7 +126,7 @@ export async function authorize(
   if (engine.flags.permissionPromptTool !== "stdio") {
     // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies it when
     // the tools run, says so in a permission_denied frame, and goes on
-    // (cli-samples/tool_bash_default_sj, r5_no_prompt_denials).
+    // (the real CLI 2.1.328 in print mode, and r5_no_prompt_denials).
     return {
       kind: "deny",
       message: why.message,
@@ -184,8 +184,18 @@ function ruleDenial(
 function dontAskDenial(tool: string): Extract<ToolDecision, { kind: "deny" }> {
   return {
     kind: "deny",
-    message:
-      `Permission to use ${tool} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.`,
+    message: `Permission to use ${tool} has been denied because Claude Code ` +
+      `is running in don't ask mode. IMPORTANT: You *may* attempt to ` +
+      `accomplish this action using other tools that might naturally ` +
+      `be used to accomplish this goal, e.g. using head instead of ` +
+      `cat. But you *should not* attempt to work around this denial ` +
+      `in malicious ways, e.g. do not use your ability to run tests ` +
+      `to execute non-test actions. You should only try to work around ` +
+      `this restriction in reasonable ways that do not attempt to bypass ` +
+      `the intent behind this denial. If you believe this capability ` +
+      `is essential to complete the user's request, STOP and explain ` +
+      `to the user what you were trying to do and why you need this ` +
+      `permission. Let the user decide how to proceed.`,
     meta: { decision: "reject", source: "config", reason_type: "mode" },
     nonExecutionKind: "permission-rule",
     deniedFrame: { reasonType: "mode" },
@@ -529,8 +539,9 @@ function noPromptDenial(
     if (path !== undefined && path.startsWith(`${cwd.replace(/\/$/, "")}/`)) {
       const command = String(block.input.command).trim().split(/\s+/)[0];
       return {
-        message:
-          `${command} in '${path}' needs approval. The path is inside the working directories for this session ('${cwd}'), and Claude Code asks before a shell command creates, changes or removes files there.`,
+        message: `${command} in '${path}' needs approval. The path is inside the ` +
+          `working directories for this session ('${cwd}'), and Claude ` +
+          `Code asks before a shell command creates, changes or removes files there.`,
       };
     }
     return { message: "This command requires approval", reasonType: "other" };
@@ -558,8 +569,15 @@ function noPromptDenial(
 const WRITE_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
 /** What `--permission-prompts none` tells the model before the reason (r5_permission_prompts_none). */
-const NO_APPROVAL_SURFACE =
-  "Permission for this tool use was denied. It requires approval, and this session has no approval surface \u2014 nobody can answer a permission prompt here \u2014 so it was denied automatically. The action was NOT performed; do not claim it succeeded, and do not retry it: this action, and anything else that requires approval, will be denied the same way for the rest of this session. Tell the user what was blocked and why you needed it, then continue with the parts of the task that do not require approval. What required approval: ";
+const NO_APPROVAL_SURFACE = "Permission for this tool use was denied. It requires approval, " +
+  "and this session has no approval surface \u2014 nobody can answer " +
+  "a permission prompt here \u2014 so it was denied automatically. " +
+  "The action was NOT performed; do not claim it succeeded, and " +
+  "do not retry it: this action, and anything else that requires " +
+  "approval, will be denied the same way for the rest of this session. " +
+  "Tell the user what was blocked and why you needed it, then continue " +
+  "with the parts of the task that do not require approval. What " +
+  "required approval: ";
 
 const PATH_COMMANDS = new Set([
   "rm",

@@ -43,7 +43,10 @@ Deno.test("unmatched 'error' (default): an error result naming the message and t
     .respond("Deleted.").build();
   assert.deepEqual(await results(scenario, ["delete the build dir", "delete the buld dir"]), [
     "success: Deleted.",
-    `error_during_execution: claude-mock: no exchange of scenario 'build' matched user message "delete the buld dir" (turn 2): every exchange of the scenario was already used (1 exchange). Closest: exchanges[0] on contains "delete the build dir" (used 1 of 1 times)`,
+    `error_during_execution: claude-mock: no exchange of scenario ` +
+    `'build' matched user message "delete the buld dir" (turn 2): ` +
+    `every exchange of the scenario was already used (1 exchange). ` +
+    `Closest: exchanges[0] on contains "delete the build dir" (used 1 of 1 times)`,
   ]);
 });
 
@@ -53,7 +56,11 @@ Deno.test("unmatched 'warn': a warning on stderr and the default reply", async (
   const { value, warned } = await warnings(() => results(scenario, ["hi", "hi again"]));
   assert.deepEqual(value, ["success: Hello!", "success: Hello! How can I help?"]);
   assert.deepEqual(warned, [
-    `claude-mock: warning: no exchange of scenario 'chat' matched user message "hi again" (turn 2): every exchange of the scenario was already used (1 exchange). Closest: exchanges[0] on contains "hi" (used 1 of 1 times): it matches, but is used up (.times(n) or .repeat() lets it answer more); answered with "Hello! How can I help?"`,
+    `claude-mock: warning: no exchange of scenario 'chat' matched ` +
+    `user message "hi again" (turn 2): every exchange of the scenario ` +
+    `was already used (1 exchange). Closest: exchanges[0] on contains ` +
+    `"hi" (used 1 of 1 times): it matches, but is used up (.times(n) ` +
+    `or .repeat() lets it answer more); answered with "Hello! How can I help?"`,
   ]);
 });
 
@@ -97,9 +104,15 @@ Deno.test("unmatched function: a bare string, a bad step or a throw fails the tu
   }).build();
   const out = await results(scenario, ["string", "bad step", "object", "throw"]);
   assert.deepEqual(out, [
-    `error_during_execution: claude-mock: the onUnmatched function (user message "string", turn 1) returned the string "Sorry?": it must return { reply: "text" } to answer with a text, steps, "warn" or "error"`,
+    `error_during_execution: claude-mock: the onUnmatched function ` +
+    `(user message "string", turn 1) returned the string "Sorry?": ` +
+    `it must return { reply: "text" } to answer with a text, steps, ` +
+    `"warn" or "error"`,
     `error_during_execution: claude-mock: Cannot run scenario: 'unmatched[0].ms' (produced by a step function) must be a finite number >= 0, got -1`,
-    `error_during_execution: claude-mock: the onUnmatched function (user message "object", turn 3) returned an object with 'text': it must return { reply: "text" } to answer with a text, steps, "warn" or "error"`,
+    `error_during_execution: claude-mock: the onUnmatched function ` +
+    `(user message "object", turn 3) returned an object with 'text': ` +
+    `it must return { reply: "text" } to answer with a text, steps, ` +
+    `"warn" or "error"`,
     `error_during_execution: claude-mock: the onUnmatched function (user message "throw", turn 4) threw: handler bug`,
   ]);
 });

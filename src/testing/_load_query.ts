@@ -65,9 +65,11 @@ async function load(specifiers: readonly string[], where: string): Promise<AnyQu
     }
   }
   throw new Error(
-    `${where}: cannot load the Agent SDK (${SDK_PACKAGE}), the app's own dependency that the runner drives. Install it (deno add npm:${SDK_PACKAGE}, or npm install ${SDK_PACKAGE}) or pass the SDK's query in the options ({ query }). Tried ${
-      failures.join("; ")
-    }`,
+    `${where}: cannot load the Agent SDK (${SDK_PACKAGE}), the app's own dependency that ` +
+      `the runner drives. Install it (deno add npm:${SDK_PACKAGE}, or npm install ` +
+      `${SDK_PACKAGE}) or pass the SDK's query in the options ({ query }). Tried ${
+        failures.join("; ")
+      }`,
     { cause: first },
   );
 }

@@ -308,7 +308,11 @@ Deno.test("HookRecorder.assertNotCalled passes when uncalled and lists invocatio
     () => rec.assertNotCalled("PreToolUse", { matcher: "Bash" }),
     (e) =>
       e instanceof AssertionError &&
-      /^Expected the PreToolUse hook with matcher "Bash" not to be called, but it was called 1 time\.\nInvocations \(1\):\n {2}1\. PreToolUse \[matcher "Bash"\] Bash \(t1\) \{"tool_input":\{\}\} → \{"continue":true\}$/
+      new RegExp(
+        String.raw`^Expected the PreToolUse hook with matcher "Bash" not to be called, but ` +
+          String.raw`it was called 1 time\.\nInvocations \(1\):\n {2}1\. PreToolUse \[matcher ` +
+          String.raw`"Bash"\] Bash \(t1\) \{"tool_input":\{\}\} → \{"continue":true\}$`,
+      )
         .test(e.message),
   );
 });

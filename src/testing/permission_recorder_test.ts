@@ -388,7 +388,12 @@ Deno.test("PermissionRecorder.assertAsked passes on counts and lists decisions o
     () => rec.assertAsked("Read", 2),
     (e) =>
       e instanceof AssertionError &&
-      /^Expected canUseTool to be asked about 'Read' 2 times, but it was asked 1 time\.\nDecisions \(3\):\n {2}1\. Read \{"file_path":"\/a"\} → allow\n {2}2\. Bash \{"command":"ls"\} → deny \(interrupt\): no shell\n {2}3\. Write \{"file_path":"\/a"\} → allow with \{"file_path":"\/b"\}$/
+      new RegExp(
+        String.raw`^Expected canUseTool to be asked about 'Read' 2 times, but it was asked ` +
+          String.raw`1 time\.\nDecisions \(3\):\n {2}1\. Read \{"file_path":"\/a"\} → allow\n ` +
+          String.raw`{2}2\. Bash \{"command":"ls"\} → deny \(interrupt\): no shell\n {2}3\. ` +
+          String.raw`Write \{"file_path":"\/a"\} → allow with \{"file_path":"\/b"\}$`,
+      )
         .test(e.message),
   );
   assert.throws(

@@ -127,7 +127,15 @@ Deno.test("the default query: a clear error when the SDK cannot be loaded", asyn
       assert.ok(error instanceof Error);
       assert.match(
         error.message,
-        /^runQuery\(mock, prompt, options\): cannot load the Agent SDK \(@anthropic-ai\/claude-agent-sdk\), the app's own dependency that the runner drives\. Install it \(deno add npm:@anthropic-ai\/claude-agent-sdk, or npm install @anthropic-ai\/claude-agent-sdk\) or pass the SDK's query in the options \(\{ query \}\)\. Tried \.\/no_such_sdk_here\.ts: .*; \.\/nor_here\.ts: /,
+        new RegExp(
+          String.raw`^runQuery\(mock, prompt, options\): cannot load the Agent SDK \(` +
+            String.raw`@anthropic-ai\/claude-agent-sdk\), the app's own dependency that the ` +
+            String.raw`runner drives\. Install it \(deno add ` +
+            String.raw`npm:@anthropic-ai\/claude-agent-sdk, or npm install ` +
+            String.raw`@anthropic-ai\/claude-agent-sdk\) or pass the SDK's query ` +
+            String.raw`in the options \(\{ query \}\)\. Tried \.\/no_such_sdk_here\.ts: .*; ` +
+            String.raw`\.\/nor_here\.ts: `,
+        ),
       );
       assert.ok(error.cause !== undefined);
       return true;

@@ -1,7 +1,7 @@
 /**
  * Structural types for the stream-json frames the Claude Code CLI and the Agent SDK
  * exchange. They mirror the shapes of the SDK's `SDKMessage` members and control types
- * as the real CLI 2.1.x writes them (see WIRE.md), loosely enough that frames this
+ * as the real CLI 2.1.x writes them (in its recordings), loosely enough that frames this
  * library does not know pass through untouched: every frame is an object with a
  * string `type`, and every known frame type allows extra fields.
  *

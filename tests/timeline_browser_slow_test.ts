@@ -15,7 +15,7 @@ const IN_CI = Deno.env.get("CI") === "true";
 const CHROMIUM = findChromium();
 if (!CHROMIUM && !IN_CI) {
   console.warn(
-    "timeline_browser_test: skipped: no chromium found (install it with `apt-get install -y chromium`, or set CHROMIUM_PATH)",
+    "timeline_browser_slow_test: skipped: no chromium found (install it with `apt-get install -y chromium`, or set CHROMIUM_PATH)",
   );
 }
 

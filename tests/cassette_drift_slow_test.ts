@@ -25,7 +25,7 @@ Deno.test("drift: the real recordings, the snapshots and the wire samples fit th
   const run = await drift([
     "tests/fixtures/real",
     "snapshots",
-    "../shared/wire-samples",
+    "tests/fixtures/wire-samples",
     "--baseline",
     BASELINE,
   ]);
@@ -67,7 +67,10 @@ Deno.test("drift: renamed fields, an unknown type and an unknown block are found
       "mutated.jsonl:5  bogus_kind/session_state_changed  unknown-kind: The SDK's types have no such frame: Type '{…}' is not assignable to type 'never'.",
       'mutated.jsonl:6  system/init  unmodeled-field at model_name: The SDK\'s SDKSystemMessage has no field "model_name"',
       "mutated.jsonl:6  system/init  missing-field: Property 'model' is missing in type '{…}' but required in type 'SDKSystemMessage'.",
-      'mutated.jsonl:7  assistant  dropped-content at message.content[0]: The SDK\'s types have no type "hologram" here (they have "text" | "thinking" | "redacted_thinking" | "tool_use" | "server_tool_use" | "web_search_tool_result…)',
+      "mutated.jsonl:7  assistant  dropped-content at message.content[0]: " +
+      'The SDK\'s types have no type "hologram" here (they have "text" ' +
+      '| "thinking" | "redacted_thinking" | "tool_use" | "server_tool_use" ' +
+      '| "web_search_tool_result…)',
       'mutated.jsonl:8  result/success  unmodeled-field at num_turn: The SDK\'s SDKResultSuccess has no field "num_turn" (did you mean "num_turns"?)',
       "mutated.jsonl:8  result/success  missing-field: Property 'num_turns' is missing in type '{…}' but required in type 'SDKResultSuccess'.",
       found.at(-1)!,
