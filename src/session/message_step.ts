@@ -31,6 +31,7 @@ import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { authorize, execute, immediateDenial, postToolHooks } from "./tool_flow.ts";
+import { messageDisplayHooks } from "./hook_runner.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
@@ -163,6 +164,7 @@ export async function runMessage(
   // end when it is the last block). Any other waits for the tools before it to finish.
   // `running` follows the message's end, once for each tool asked meanwhile.
   const toolIds = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+  let texts = 0; // the message's texts shown so far (MessageDisplay's index)
   let onlySafe = true; // every tool so far is concurrency-safe and started
   let head: { call: ScriptedToolCall; index: number; armed?: true } | undefined;
   turn.heldRunning = 0;
@@ -185,6 +187,12 @@ export async function runMessage(
         for (const scripted of streamed.splice(0)) await start(scripted);
         turn.beforeRunning = undefined;
         if (stopped) continue;
+      }
+      if (frame.type === "assistant" && frame.parent_tool_use_id === null) {
+        const shown = (frame as AssistantFrame).message.content[0];
+        if (shown?.type === "text") {
+          await messageDisplayHooks(engine, turn, { text: shown.text, index: texts++ });
+        }
       }
       await engine.send({ frame, delay: delayOnce(frame) });
       trackProgress(progress, frame);
