@@ -50,3 +50,16 @@ for (const name of ["hooks_message_display", "hooks_message_display_partial"]) {
     assert.deepEqual(await diffWithRecording(name), []);
   });
 }
+
+for (
+  const name of [
+    "hooks_permission_request_none",
+    "hooks_permission_request_allow",
+    "hooks_permission_request_deny",
+    "hooks_permission_request_can_use_tool",
+  ]
+) {
+  Deno.test(`PermissionRequest hooks asked where the CLI asks, deciding without canUseTool (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}
