@@ -63,3 +63,7 @@ for (
     assert.deepEqual(await diffWithRecording(name), []);
   });
 }
+
+Deno.test("every tool hook as the real CLI calls it: PreToolUse, PermissionRequest beside can_use_tool, PostToolUse, PostToolBatch, MessageDisplay, Stop (hooks_all_tools)", async () => {
+  assert.deepEqual(await diffWithRecording("hooks_all_tools"), []);
+});

@@ -6,7 +6,7 @@
  */
 
 import { hookCallbackRequest, hookInput } from "../builders/control.ts";
-import { isObject } from "../wire/frame.ts";
+import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
@@ -119,6 +119,39 @@ export async function messageDisplayHooks(
       final: true,
       delta: shown.text,
     }, { turn });
+  }
+}
+
+/**
+ * The PostToolBatch hooks once a message's tools all ran, before the next API call, as the real
+ * CLI calls them (conform hooks_all_tools): each tool use of the message with its result's
+ * content, the request's `tool_use_id` a `hook-<uuid>`. `additionalContext` is kept.
+ */
+export async function postToolBatchHooks(
+  engine: Engine,
+  turn: TurnState,
+  blocks: readonly AssistantContentBlock[],
+  results: ReadonlyMap<string, unknown>,
+): Promise<void> {
+  const callbacks = hookCallbacks(engine, "PostToolBatch");
+  if (callbacks.length === 0) return;
+  const toolCalls = blocks.flatMap((block) =>
+    block.type === "tool_use"
+      ? [{
+        tool_name: block.name,
+        tool_input: block.input,
+        tool_use_id: block.id,
+        ...(results.has(block.id) ? { tool_response: results.get(block.id) } : {}),
+      }]
+      : []
+  );
+  const toolUseId = `hook-${engine.ctx.ids.uuid()}`;
+  for (const callbackId of callbacks) {
+    const output = await callHook(engine, callbackId, {
+      hook_event_name: "PostToolBatch",
+      tool_calls: toolCalls,
+    }, { turn, toolUseId });
+    keepContext(engine, output);
   }
 }
 

@@ -28,10 +28,10 @@ import {
   type ScriptedToolCall,
 } from "../scenario/step.ts";
 import type { Delay } from "../timing/timing_profile.ts";
-import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
+import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { authorize, execute, immediateDenial, postToolHooks } from "./tool_flow.ts";
-import { messageDisplayHooks } from "./hook_runner.ts";
+import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
@@ -154,6 +154,8 @@ export async function runMessage(
     : withThinkingTokens(ctx, frames, chunking(step, blocks));
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
+  // the results of this message's tools, for the PostToolBatch hooks once they all ran
+  turn.batchResults = calls.size > 0 ? new Map() : undefined;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
   const authorized: Array<{ call: ScriptedToolCall; decision?: ToolDecision }> = [];
   const streamed: ScriptedToolCall[] = [];
@@ -287,6 +289,11 @@ export async function runMessage(
       await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
     }
   }
+  const results = turn.batchResults;
+  turn.batchResults = undefined;
+  if (results !== undefined && !turn.abort.aborted) {
+    await postToolBatchHooks(engine, turn, blocks, results);
+  }
   if (await settleStructuredOutput(engine, turn)) return;
   if (turn.hookStop && !turn.resultSent) {
     turn.stopped = true;
@@ -321,16 +328,17 @@ async function sendDenial(
       delay: 0,
     });
   }
-  await engine.send({
-    frame: toolResult(engine.ctx, block.id, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, block.id, {
       content: decision.message,
       isError: true,
       permissionDecision: decision.meta,
       ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
       ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
   if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
 }
 
@@ -342,15 +350,16 @@ async function sendUnavailable(
   turn: TurnState,
 ): Promise<void> {
   turn.userMessages++;
-  await engine.send({
-    frame: toolResult(engine.ctx, toolUseId, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, toolUseId, {
       content: `<tool_use_error>${message}</tool_use_error>`,
       isError: true,
       toolUseResult: message,
       permissionDecision: null,
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
 }
 
 async function runTool(
@@ -374,15 +383,26 @@ async function runTool(
   }, turn);
   await options.beforeResult?.();
   turn.userMessages++;
-  await engine.send({
-    frame: toolResult(engine.ctx, block.id, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, block.id, {
       ...result,
       permissionDecision: result.permissionDecision !== undefined
         ? result.permissionDecision
         : decision.meta,
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
+}
+
+/** Writes a tool's result frame, and keeps its content for the PostToolBatch hooks. */
+async function sendToolResult(engine: Engine, turn: TurnState, frame: UserFrame): Promise<void> {
+  const content = frame.message.content;
+  const block = Array.isArray(content) ? content[0] : undefined;
+  if (block !== undefined && typeof block.tool_use_id === "string") {
+    turn.batchResults?.set(block.tool_use_id, block.content);
+  }
+  await engine.send({ frame, delay: engine.delayFor({ type: "user" }, turn) });
 }
 
 /** The API fails: retries, then (unless it recovers) the synthetic error message and result. */
