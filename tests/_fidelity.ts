@@ -125,7 +125,12 @@ export async function runMock(
     sdkQuery?: typeof query;
   },
 ): Promise<MockRun> {
-  const { onMessage, clock, sdkQuery = query, ...options } = runOptions;
+  const { onMessage, clock, sdkQuery = query, env, ...options } = runOptions;
+  // The SDK's query() sets process.env.CLAUDE_AGENT_SDK_VERSION to its own version and copies
+  // process.env into the child's environment unless that variable is already there. Tests of
+  // the pinned and of the latest SDK run concurrently in this process, so the inherited value
+  // may be the other SDK's: it is left out, and each SDK names itself.
+  const { CLAUDE_AGENT_SDK_VERSION: _other, ...childEnv } = env ?? Deno.env.toObject();
   const mock = new MockTransport(scenario, { recordSent: true, ...(clock ? { clock } : {}) });
   let args: string[] = [];
   const spawn: typeof mock.spawn = (o) => {
@@ -163,7 +168,10 @@ export async function runMock(
     })();
   let error: Error | undefined;
   try {
-    q = sdkQuery({ prompt, options: { ...options, spawnClaudeCodeProcess: spawn } });
+    q = sdkQuery({
+      prompt,
+      options: { ...options, env: childEnv, spawnClaudeCodeProcess: spawn },
+    });
     for await (const message of q) {
       messages.push(message);
       await onMessage?.(message, q);

@@ -55,6 +55,22 @@ Deno.test("repository: no source line over 200 characters", () => {
   assert.deepEqual(found, []);
 });
 
+Deno.test("repository: no `using` declaration in what the npm package ships", () => {
+  // Node 20 and 22 cannot parse `using` or `await using`, and neither `deno bundle` (the Node
+  // bin) nor the npm build lowers them: one in a shipped file breaks the package under Node.
+  const declaration = /^\s*(?:await\s+)?using\s+[\w$]+\s*=/;
+  const found: string[] = [];
+  for (const path of files()) {
+    const shipped = (path.startsWith("src/") || !path.includes("/")) && path.endsWith(".ts") &&
+      !path.endsWith("_test.ts") && !path.includes("/testdata/");
+    if (!shipped) continue;
+    (text(path) ?? "").split("\n").forEach((line, i) => {
+      if (declaration.test(line)) found.push(`${path}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(found, [], "use try/finally with [Symbol.asyncDispose]() instead");
+});
+
 Deno.test("repository: npm pack's tarball is ignored, generated files are marked", () => {
   const ignored = Deno.readTextFileSync(`${ROOT}.gitignore`).split("\n");
   assert.ok(ignored.includes("*.tgz"), ".gitignore ignores *.tgz");

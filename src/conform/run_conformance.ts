@@ -146,33 +146,38 @@ export async function runConformance(
         const source = typeof c.scenarioSource === "string"
           ? c.scenarioSource
           : await writeScenario(`${dir}.scenario.json`, c.scenarioSource.json);
-        await using fake = await installFakeClaude({ scenario: source });
-        for (const format of plan.formats) {
-          if (options.signal?.aborted) break;
-          options.log?.(`${c.name}: print ${format}`);
-          const p = { prompt: plan.prompt, args: plan.args, format };
-          caseModes.push(
-            await compareMode(c, `print:${format}`, options, async () => [
-              await printRun(
-                c,
-                "mock",
-                p,
-                options.sdk,
-                fake,
-                `${dir}/print-${format}-mock`,
-                timeoutMs,
-              ),
-              await printRun(
-                c,
-                "real",
-                p,
-                options.sdk,
-                fake,
-                `${dir}/print-${format}-real`,
-                timeoutMs,
-              ),
-            ]),
-          );
+        // (no `await using`: Node 20 and 22, which run the npm package's bundle, cannot parse it)
+        const fake = await installFakeClaude({ scenario: source });
+        try {
+          for (const format of plan.formats) {
+            if (options.signal?.aborted) break;
+            options.log?.(`${c.name}: print ${format}`);
+            const p = { prompt: plan.prompt, args: plan.args, format };
+            caseModes.push(
+              await compareMode(c, `print:${format}`, options, async () => [
+                await printRun(
+                  c,
+                  "mock",
+                  p,
+                  options.sdk,
+                  fake,
+                  `${dir}/print-${format}-mock`,
+                  timeoutMs,
+                ),
+                await printRun(
+                  c,
+                  "real",
+                  p,
+                  options.sdk,
+                  fake,
+                  `${dir}/print-${format}-real`,
+                  timeoutMs,
+                ),
+              ]),
+            );
+          }
+        } finally {
+          await fake[Symbol.asyncDispose]();
         }
       }
       const status = caseModes.reduce<ModeResult["status"]>(
