@@ -47,8 +47,9 @@ try {
       cli_version: cli,
       sdk_version: sdk.version,
       scenario: name,
-      note:
-        `The real claude ${cli} driven by the Agent SDK ${sdk.version}'s query() through conformance case conformance/${name}.json against its scenario Messages API, recorded by scripts/conform_fixture.ts and normalized as cli.ts conform compares runs.`,
+      note: `The real claude ${cli} driven by the Agent SDK ${sdk.version}'s query() through ` +
+        `conformance case conformance/${name}.json against its scenario Messages API, ` +
+        "recorded by scripts/conform_fixture.ts and normalized as cli.ts conform compares runs.",
       ...(run.error ? { app_error: run.error } : {}),
     };
     const out = new URL(

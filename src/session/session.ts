@@ -184,7 +184,7 @@ export class Session {
     this.exited = engine.exited;
     engine.runTurn = runTurn;
     installSdkRequests(engine);
-    const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot());
+    const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
     if (refusal !== undefined) {
       // as the real CLI (print/v3xx_p_bypass_root_*): before it reads anything
       engine.stderr(`${refusal}\n`);
@@ -384,7 +384,10 @@ function warnBypassAsRoot(): void {
   if (warnedBypassAsRoot) return;
   warnedBypassAsRoot = true;
   const text =
-    "claude-mock: a session that may skip permissions (bypassPermissions) refused to start because this process runs as root without IS_SANDBOX=1, as the real claude refuses; set IS_SANDBOX=1 in the query's env (the real CLI needs it there too), or pin the mock's `root` option";
+    "claude-mock: a session that may skip permissions (bypassPermissions) refused to start " +
+    "because this process runs as root without IS_SANDBOX=1, as the real claude refuses; set " +
+    "IS_SANDBOX=1 in the query's env (the real CLI needs it there too), or pin the mock's " +
+    "`root` option";
   const process = (globalThis as {
     process?: { emitWarning?: (text: string, options: { code: string }) => void };
   }).process;
