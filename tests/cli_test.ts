@@ -183,6 +183,18 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
       { IS_SANDBOX: "1" },
     );
     assert.equal(lines(sandboxed.stdout)[0].permissionMode, "bypassPermissions");
+    // --allow-dangerously-skip-permissions alone is refused as well
+    // (print/v328_p_bypass_root_allow_only)
+    const recorded = JSON.parse(
+      await Deno.readTextFile(
+        new URL("./fixtures/real/print/v328_p_bypass_root_allow_only.json", import.meta.url),
+      ),
+    );
+    assert.deepEqual(await claude(fake, recorded.argv.slice(1)), {
+      code: recorded.exit_code,
+      stdout: recorded.stdout,
+      stderr: recorded.stderr_tail,
+    });
   }
   // (an SDK's query() in this test process leaves CLAUDE_AGENT_SDK_VERSION in the environment)
   assert.deepEqual(await claude(fake, ["--version"], undefined, { CLAUDE_AGENT_SDK_VERSION: "" }), {

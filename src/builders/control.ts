@@ -8,7 +8,7 @@
 
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { checkString, describe, fnv1a } from "./_common.ts";
+import { checkString, describe, sessionPid } from "./_common.ts";
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
 import { commandsOf, type SlashCommandInfo } from "./slash_commands.ts";
 import { type ModelInfoEntry, offeredModels } from "./models.ts";
@@ -174,7 +174,7 @@ export type InitializeResponse = {
 
 /** Options for {@linkcode initializeResponse}. */
 export interface InitializeResponseOptions {
-  /** Slash commands (default: the CLI's, descriptions shortened). */
+  /** Slash commands (default: the CLI's, with their full descriptions). */
   commands?: SlashCommandInfo[];
   /** Agents (default: the CLI's). */
   agents?: AgentInfoEntry[];
@@ -219,7 +219,7 @@ export function initializeResponse(
   ctx: BuildContext,
   options: InitializeResponseOptions = {},
 ): InitializeResponse {
-  const pid = options.pid ?? 2000 + (fnv1a(ctx.sessionId) % 8000);
+  const pid = options.pid ?? sessionPid(ctx.sessionId);
   if (!Number.isInteger(pid) || pid <= 0) {
     throw new RangeError(`initializeResponse(): pid must be a positive integer, got ${pid}`);
   }
@@ -325,7 +325,7 @@ export interface CanUseToolRequestOptions {
   requestId?: string;
   /** The tool's display name (default: the tool name; `Add` for `mcp__calc__add`). */
   displayName?: string;
-  /** The description (default: Bash's `description` input, a Read/Edit/Write file's name). */
+  /** The description (default: Bash's `description` input, else its command; a file tool's path). */
   description?: string | null;
   /** Suggested permission updates (default: an allow rule for Bash and MCP tools, as recorded). */
   permissionSuggestions?: PermissionSuggestion[] | null;

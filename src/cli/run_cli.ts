@@ -16,6 +16,7 @@ import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/name
 import type { Scenario } from "../scenario/scenario.ts";
 import type { Step, StepSource } from "../scenario/step.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
+import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
@@ -246,13 +247,8 @@ async function run(io: CliProcess): Promise<number> {
       "Error: --include-partial-messages requires --print and --output-format=stream-json.",
     );
   }
-  const bypass = has("--dangerously-skip-permissions") ||
-    value("--permission-mode") === "bypassPermissions";
-  if (bypass && io.isRoot && io.env.IS_SANDBOX !== "1") {
-    throw new CliUsageError(
-      "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
-    );
-  }
+  const refusal = bypassRefusal(parseCliFlags(parsed.args), io.env, io.isRoot === true);
+  if (refusal !== undefined) throw new CliUsageError(refusal);
   checkSessionFlags(parsed);
   const started = Date.now();
   const scenario = await chooseScenario(parsed, io);

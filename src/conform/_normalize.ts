@@ -58,8 +58,11 @@ const TIME_KEY = /(duration|_ms$|Ms$|^ttft|elapsed|^pid$|_seconds$|^t$|_time$|Ti
 const TEXT_MS = /\b\d+ ms\b/g;
 /** A measured duration in a subagent's hand-back note (`duration_ms: 186`). */
 const TEXT_DURATION = /\bduration_ms: \d+/g;
-/** The CLI's messaging socket: named after its process id. */
-const SOCKET = /\/tmp\/cc-socks-\d+\/\d+\.sock/g;
+/**
+ * The CLI's messaging socket: named after its process id, in `cc-socks` under its runtime or
+ * temp folder, or `/tmp/cc-socks-<uid>` (v3xx_messaging_socket).
+ */
+const SOCKET = /(?:\/[^\s"'/]+)*\/cc-socks(?:-\d+)?\/\d+(?:-[0-9a-f]{8})?\.sock/g;
 
 /** Renames ids consistently across everything one run wrote (keep one per run). */
 export class Normalizer {

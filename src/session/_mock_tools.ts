@@ -21,7 +21,7 @@ import {
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { ToolUseBlock } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { askWith } from "./tool_flow.ts";
+import { askWith } from "./permission_request.ts";
 import type { PermissionOutcome, TurnState } from "./turn_state.ts";
 
 /** What a `tool_result` command said a tool returned. */

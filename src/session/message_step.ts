@@ -21,9 +21,10 @@ import { replyChunking } from "../scenario/_reply_chunking.ts";
 import { toolResult } from "../builders/user.ts";
 import { isToolCall, type MessageStep, type ScriptedToolCall } from "../scenario/step.ts";
 import type { Delay } from "../timing/timing_profile.ts";
-import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
+import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { authorize, execute, immediateDenial, postToolHooks } from "./tool_flow.ts";
+import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
@@ -135,6 +136,8 @@ export async function runMessage(
     : withThinkingTokens(ctx, frames, replyChunking(step, blocks));
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
+  // the results of this message's tools, for the PostToolBatch hooks once they all ran
+  turn.batchResults = calls.size > 0 ? new Map() : undefined;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
   const authorized: Array<{ call: ScriptedToolCall; decision?: ToolDecision }> = [];
   const streamed: ScriptedToolCall[] = [];
@@ -145,6 +148,7 @@ export async function runMessage(
   // end when it is the last block). Any other waits for the tools before it to finish.
   // `running` follows the message's end, once for each tool asked meanwhile.
   const toolIds = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+  let texts = 0; // the message's texts shown so far (MessageDisplay's index)
   let onlySafe = true; // every tool so far is concurrency-safe and started
   let head: { call: ScriptedToolCall; index: number; armed?: true } | undefined;
   turn.heldRunning = 0;
@@ -168,6 +172,12 @@ export async function runMessage(
         turn.beforeRunning = undefined;
         if (stopped) continue;
       }
+      if (frame.type === "assistant" && frame.parent_tool_use_id === null) {
+        const shown = (frame as AssistantFrame).message.content[0];
+        if (shown?.type === "text") {
+          await messageDisplayHooks(engine, turn, { text: shown.text, index: texts++ });
+        }
+      }
       await engine.send({ frame, delay: delayOnce(frame) });
       trackProgress(progress, frame);
       // its check ends one event after its block's end (as recorded: the next block's start)
@@ -189,10 +199,14 @@ export async function runMessage(
         continue;
       }
       // As the real CLI: a denial the rules alone decide goes out at once, right after the
-      // block (r3_deny_rules).
+      // block (r3_deny_rules), when no tool before it in the message is still to run; else in
+      // its turn, after their results (conform example_tools_permissions_cleanup).
       const early = immediateDenial(engine, scripted);
       if (early) {
-        await sendDenial(engine, scripted, early, turn);
+        if (authorized.length > 0 || streamed.length > 0 || head !== undefined) {
+          onlySafe = false;
+          authorized.push({ call: scripted, decision: early });
+        } else await sendDenial(engine, scripted, early, turn);
         continue;
       }
       const first = toolIds[0] === block.id;
@@ -257,6 +271,11 @@ export async function runMessage(
       await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
     }
   }
+  const results = turn.batchResults;
+  turn.batchResults = undefined;
+  if (results !== undefined && !turn.abort.aborted) {
+    await postToolBatchHooks(engine, turn, blocks, results);
+  }
   if (await settleStructuredOutput(engine, turn)) return;
   if (turn.hookStop && !turn.resultSent) {
     turn.stopped = true;
@@ -291,16 +310,17 @@ async function sendDenial(
       delay: 0,
     });
   }
-  await engine.send({
-    frame: toolResult(engine.ctx, block.id, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, block.id, {
       content: decision.message,
       isError: true,
       permissionDecision: decision.meta,
       ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
       ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
   if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
 }
 
@@ -312,15 +332,16 @@ async function sendUnavailable(
   turn: TurnState,
 ): Promise<void> {
   turn.userMessages++;
-  await engine.send({
-    frame: toolResult(engine.ctx, toolUseId, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, toolUseId, {
       content: `<tool_use_error>${message}</tool_use_error>`,
       isError: true,
       toolUseResult: message,
       permissionDecision: null,
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
 }
 
 async function runTool(
@@ -344,15 +365,26 @@ async function runTool(
   }, turn);
   await options.beforeResult?.();
   turn.userMessages++;
-  await engine.send({
-    frame: toolResult(engine.ctx, block.id, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, block.id, {
       ...result,
       permissionDecision: result.permissionDecision !== undefined
         ? result.permissionDecision
         : decision.meta,
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
+}
+
+/** Writes a tool's result frame, and keeps its content for the PostToolBatch hooks. */
+async function sendToolResult(engine: Engine, turn: TurnState, frame: UserFrame): Promise<void> {
+  const content = frame.message.content;
+  const block = Array.isArray(content) ? content[0] : undefined;
+  if (block !== undefined && typeof block.tool_use_id === "string") {
+    turn.batchResults?.set(block.tool_use_id, block.content);
+  }
+  await engine.send({ frame, delay: engine.delayFor({ type: "user" }, turn) });
 }
 
 /**

@@ -92,7 +92,9 @@ export function installSdkRequests(engine: Engine): void {
         mcpServersApplied: isObject(request.mcpServers),
       };
       const extra = engine.scenario.initialize;
-      if (extra !== undefined) return { ...initializeResponse(ctx, options), ...extra };
+      if (extra !== undefined) {
+        return new EncodedAnswer({ ...initializeResponse(ctx, options), ...extra });
+      }
       // the same answer every session with this session id, model, mode, hooks and servers:
       // encode it once
       const key = JSON.stringify([
@@ -109,7 +111,7 @@ export function installSdkRequests(engine: Engine): void {
         INITIALIZE_ANSWERS.set(key, answer);
       }
       return answer;
-    }) as ControlHandler,
+    }) as unknown as ControlHandler, // an EncodedAnswer: the channel knows it, the public type not
   );
   control.handle("interrupt", async () => {
     await interruptTurn(engine);

@@ -52,6 +52,10 @@ export interface TurnState {
   calls: ApiCallUsage[];
   /** The ids of the API messages this turn began, in order. */
   messageIds?: string[];
+  /** The results (`tool_result` content) of the running message's tools, by tool use id. */
+  batchResults?: Map<string, unknown>;
+  /** The `turn_id` MessageDisplay hooks get (one uuid for the turn, made when first asked). */
+  displayTurnId?: string;
   /** API calls that failed but were billed (partial streams before a named failure). */
   failedCalls: ApiCallUsage[];
   /** The next message comes from the non-streaming fallback (a recovered failure). */
