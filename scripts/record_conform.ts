@@ -50,7 +50,7 @@ try {
       const dir = `${work}/${name}-${mode.replace(":", "-")}`;
       const raw = await runCase(c, "real", { mode, sdk, work: dir, timeoutMs: 120_000 });
       if (raw.error?.startsWith("timed out")) throw new Error(`${name} (${mode}): ${raw.error}`);
-      const run = normalizedRun(raw);
+      const run = normalizedRun(raw, mode);
       const tape = run.tape;
       tape.header = {
         format: "claude-mock-tape",

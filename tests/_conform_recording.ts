@@ -5,8 +5,9 @@
 // scripts/record_conform.ts; README.md there). Offline and fast: the real CLI is not run.
 import type { query } from "@anthropic-ai/claude-agent-sdk";
 import { parseTape } from "../src/cassette/parse_tape.ts";
-import type { Tape, TapeEntry } from "../src/cassette/tape.ts";
+import type { Tape } from "../src/cassette/tape.ts";
 import { installFakeClaude } from "../src/cli/install_fake_claude.ts";
+import { comparable } from "../src/conform/_comparable.ts";
 import { type ComparableRun, compareRuns, type Difference } from "../src/conform/_compare.ts";
 import { duplexRun, printRun, type RecordedRun } from "../src/conform/_conform_runs.ts";
 import { Normalizer } from "../src/conform/_normalize.ts";
@@ -54,45 +55,27 @@ async function sdkOf(version: string, cli: string): Promise<AgentSdk> {
 /** The CLI's temp folder names the user id (`claude-0` as recorded): any user's compares. */
 const UID = /\/claude-\d+\//g;
 
-/** A run's comparable parts: its frames (none in text mode), exit, stderr lines, stdout. */
-function comparableOf(
-  entries: TapeEntry[],
-  exitCode: number | null,
-  mode: string,
-  stdout: string,
-): ComparableRun {
-  const stderr = entries
-    .flatMap((e) => ("text" in e && e.dir === "stderr" ? e.text.split("\n") : []))
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== "");
+function anyUid(run: ComparableRun): ComparableRun {
   return {
-    entries: mode === "print:text"
-      ? []
-      : JSON.parse(JSON.stringify(entries).replace(UID, "/claude-<uid>/")),
-    exitCode,
-    stderr,
-    ...(mode === "print:text" ? { stdout } : {}),
+    ...run,
+    entries: JSON.parse(JSON.stringify(run.entries).replace(UID, "/claude-<uid>/")),
   };
 }
 
-/** A run normalized as conform normalizes it (ids, times, paths, the gateway). */
-export function normalizedRun(run: RecordedRun & { stdout?: string }): {
+/**
+ * A run normalized as conform compares it (ids, times, paths, the gateway): its tape, what it
+ * printed (text mode) and the app's error.
+ */
+export function normalizedRun(run: RecordedRun & { stdout?: string }, mode: string): {
   tape: Tape;
   stdout?: string;
   error?: string;
 } {
-  const normalizer = new Normalizer(run.places);
-  const entries = run.tape.entries.map((entry) =>
-    "frame" in entry
-      ? { ...entry, frame: normalizer.normalize(entry.frame) as typeof entry.frame }
-      : "raw" in entry
-      ? { ...entry, raw: normalizer.text(entry.raw) }
-      : { ...entry, text: normalizer.text(entry.text) }
-  );
+  const { run: compared, tape } = comparable(run, mode);
   return {
-    tape: { ...run.tape, entries },
-    ...(run.stdout !== undefined ? { stdout: normalizer.text(run.stdout) } : {}),
-    ...(run.error !== undefined ? { error: normalizer.text(run.error) } : {}),
+    tape,
+    ...(compared.stdout !== undefined ? { stdout: compared.stdout } : {}),
+    ...(run.error !== undefined ? { error: new Normalizer(run.places).text(run.error) } : {}),
   };
 }
 
@@ -137,15 +120,21 @@ export async function diffWithRecording(
   const c = await loadConformCase(new URL(`conformance/${name}.json`, ROOT).pathname);
   const work = await Deno.makeTempDir({ prefix: "claude-mock-conform-test-" });
   try {
-    const run = normalizedRun(await runCase(c, "mock", { mode, sdk, work, timeoutMs: 60_000 }));
+    const run = await runCase(c, "mock", { mode, sdk, work, timeoutMs: 60_000 });
+    const stderr = real.entries
+      .flatMap((e) => ("text" in e && e.dir === "stderr" ? e.text.split("\n") : []))
+      .map((l) => l.trimEnd())
+      .filter((l) => l !== "");
     return compareRuns(
-      comparableOf(run.tape.entries, run.tape.ending?.code ?? null, mode, run.stdout ?? ""),
-      comparableOf(
-        real.entries,
-        real.ending?.code ?? null,
-        mode,
-        typeof real.header.stdout === "string" ? real.header.stdout : "",
-      ),
+      anyUid(comparable(run, mode).run),
+      anyUid({
+        entries: mode === "print:text" ? [] : real.entries,
+        exitCode: real.ending?.code ?? null,
+        stderr,
+        ...(mode === "print:text"
+          ? { stdout: typeof real.header.stdout === "string" ? real.header.stdout : "" }
+          : {}),
+      }),
     );
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
