@@ -28,7 +28,10 @@ Deno.test("contentAfter: nothing from a partial Read, an error, another tool", (
 
 /** The `tool_use_result` of each tool result the session wrote. */
 async function toolResults(scenario: Scenario): Promise<Record<string, unknown>[]> {
-  const session = new Session(scenario, { args: ["--permission-mode", "bypassPermissions"] });
+  const session = new Session(scenario, {
+    args: ["--permission-mode", "bypassPermissions"],
+    root: false, // as any user but root: skipping permissions is allowed
+  });
   const writer = session.writable.getWriter();
   await writer.write(
     JSON.stringify({

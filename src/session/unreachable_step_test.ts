@@ -9,7 +9,10 @@ async function warned(scenario: Scenario): Promise<string[]> {
   const original = console.warn;
   console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
   try {
-    const session = new Session(scenario, { args: ["--permission-mode", "bypassPermissions"] });
+    const session = new Session(scenario, {
+      args: ["--permission-mode", "bypassPermissions"],
+      root: false, // as any user but root: skipping permissions is allowed
+    });
     const writer = session.writable.getWriter();
     await writer.write(
       JSON.stringify({
