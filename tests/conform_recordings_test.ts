@@ -129,6 +129,13 @@ const CASES: RecordingCase[] = [
     about: SUBAGENT,
     what: "a subagent without tools: its tokens, and no tool list or stats",
   },
+  {
+    name: "example_failures_flaky",
+    mode: "duplex",
+    cli: "2.1.328",
+    about: ACCOUNTING,
+    what: "each cut stream bills what it carried of the reply after the failure, the first too",
+  },
   ...["duplex", "print:json"].flatMap((mode) => [
     {
       name: "builtin_api_error_retry",

@@ -55,15 +55,15 @@ export class StepCursor {
    */
   async nextMessage(): Promise<MessageStep | undefined> {
     for (let i = 0;; i++) {
-      if (i < this.#ahead.length) {
-        const step = this.#ahead[i];
-        if (isObject(step) && step.kind === "message") return step;
-        continue;
+      // a step pulled now is looked at in this same round
+      if (i >= this.#ahead.length) {
+        if (this.#done || i >= LOOKAHEAD_LIMIT) return undefined;
+        const pulled = await this.#pull();
+        if (pulled.done) return undefined;
+        this.#ahead.push(pulled.value);
       }
-      if (this.#done || i >= LOOKAHEAD_LIMIT) return undefined;
-      const pulled = await this.#pull();
-      if (pulled.done) return undefined;
-      this.#ahead.push(pulled.value);
+      const step = this.#ahead[i];
+      if (isObject(step) && step.kind === "message") return step;
     }
   }
 
