@@ -98,7 +98,10 @@ async function bypassRun(
 Deno.test("bypassPermissions as root: refused as the real CLI refuses it, unless IS_SANDBOX=1 (perm_mode_bypass_root)", async () => {
   const recorded = parseTape(
     await Deno.readTextFile(
-      new URL("./fixtures/real/conform/v328_perm_mode_bypass_root.duplex.jsonl", import.meta.url),
+      new URL(
+        "./fixtures/real/conform/perm_mode_bypass_root.duplex.v2.1.328.jsonl",
+        import.meta.url,
+      ),
     ),
   );
   const realStderr = recorded.entries.flatMap((e) => "text" in e ? [e.text] : []).join("");

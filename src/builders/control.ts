@@ -11,7 +11,7 @@ import type { BuildContext } from "./build_context.ts";
 import { checkString, describe, sessionPid } from "./_common.ts";
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
 import { commandsOf, type SlashCommandInfo } from "./slash_commands.ts";
-import { DEFAULT_MODELS, type ModelInfoEntry } from "./models.ts";
+import { type ModelInfoEntry, offeredModels } from "./models.ts";
 import { OUTPUT_STYLES } from "./output_styles.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
@@ -224,12 +224,12 @@ export function initializeResponse(
     throw new RangeError(`initializeResponse(): pid must be a positive integer, got ${pid}`);
   }
   const body: InitializeResponse = {
-    commands: options.commands ?? commandsOf(ctx.cli),
+    commands: options.commands ?? commandsOf(ctx.cli, ctx.model),
     agents: options.agents ?? DEFAULT_AGENTS.map((a) => ({ ...a })),
     output_style: options.outputStyle ?? "default",
     available_output_styles: [...OUTPUT_STYLES],
     user_output_styles_dir: `${DEFAULT_HOME}/.claude/output-styles`,
-    models: options.models ?? DEFAULT_MODELS.map((m) => ({ ...m })),
+    models: options.models ?? offeredModels(ctx.model),
     account: options.account ??
       { tokenSource: "none", apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
     pid,

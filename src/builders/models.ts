@@ -5,6 +5,8 @@
  * @module
  */
 
+import { modelFacts } from "./model_facts.ts";
+
 /** A model of the `initialize` answer (the SDK's `ModelInfo`). */
 export interface ModelInfoEntry {
   /** The alias (`default`, `opus`, `sonnet`, ...). */
@@ -16,15 +18,15 @@ export interface ModelInfoEntry {
   /** Description with prices. */
   description: string;
   /** Effort support. */
-  supportsEffort: boolean;
+  supportsEffort?: boolean;
   /** Effort levels. */
-  supportedEffortLevels: Array<"low" | "medium" | "high" | "xhigh" | "max">;
+  supportedEffortLevels?: Array<"low" | "medium" | "high" | "xhigh" | "max">;
   /** Adaptive thinking support. */
-  supportsAdaptiveThinking: boolean;
+  supportsAdaptiveThinking?: boolean;
   /** Fast mode support. */
   supportsFastMode?: boolean;
   /** Auto mode support. */
-  supportsAutoMode: boolean;
+  supportsAutoMode?: boolean;
   /** Whether thinking can be turned off. */
   supportsThinkingOff: boolean;
 }
@@ -92,3 +94,20 @@ export const DEFAULT_MODELS: readonly ModelInfoEntry[] = Object.freeze([
     "supportsThinkingOff": false,
   },
 ]);
+
+/**
+ * The models the `initialize` answer offers in a session on `model`: the CLI's, and `model`'s
+ * own entry when it is not among them (a model of the 4 generation, a custom one).
+ *
+ * @example A session on a custom model
+ * ```ts
+ * import { offeredModels } from "./models.ts";
+ * console.log(offeredModels("my-model").at(-1)?.description); // Custom model
+ * ```
+ */
+export function offeredModels(model: string): ModelInfoEntry[] {
+  const listed = DEFAULT_MODELS.some((m) => m.resolvedModel === model || m.value === model)
+    ? undefined
+    : modelFacts(model).listed;
+  return [...DEFAULT_MODELS.map((m) => ({ ...m })), ...(listed ? [{ ...listed }] : [])];
+}

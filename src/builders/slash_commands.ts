@@ -7,6 +7,8 @@
  * @module
  */
 
+import { modelFacts } from "./model_facts.ts";
+
 import type { CliVersion } from "./cli_versions.ts";
 
 /** A slash command of the `initialize` answer (the SDK's `SlashCommand`). */
@@ -403,10 +405,16 @@ export const TERMINAL_SLASH_COMMANDS: readonly string[] = Object.freeze([
 
 /**
  * The slash commands CLI `cli` reports: {@linkcode DEFAULT_COMMANDS}, with the descriptions
- * that version gives (a fresh copy).
+ * that version gives and, in a session on `model`, the `/effort` levels it offers (a fresh
+ * copy).
  */
-export function commandsOf(cli: CliVersion): SlashCommandInfo[] {
+export function commandsOf(cli: CliVersion, model?: string): SlashCommandInfo[] {
+  const ultracode = model === undefined || modelFacts(model).ultracode;
   return DEFAULT_COMMANDS.map((c) =>
-    c.name === "clear" ? { ...c, description: cli.facts.clearDescription } : { ...c }
+    c.name === "clear"
+      ? { ...c, description: cli.facts.clearDescription }
+      : c.name === "effort" && !ultracode
+      ? { ...c, argumentHint: c.argumentHint.replace("|ultracode [on|off]", "") }
+      : { ...c }
   );
 }

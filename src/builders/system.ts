@@ -12,6 +12,7 @@ import type { AssistantMessageError } from "./api_error_message.ts";
 import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
 import { defaultTools } from "./inventory.ts";
 import { DEFAULT_COMMANDS, TERMINAL_SLASH_COMMANDS } from "./slash_commands.ts";
+import { modelFacts } from "./model_facts.ts";
 import { DEFAULT_SKILLS } from "./skills.ts";
 import { DEFAULT_AGENTS } from "./agents.ts";
 import { DEFAULT_PLUGINS, type PluginEntry } from "./plugins.ts";
@@ -219,7 +220,7 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
     messaging_socket_path: `/tmp/cc-socks/${sessionPid(ctx.sessionId)}.sock`,
     fast_mode_state: "off",
     fast_mode_disabled_reason: "sdk_opt_in_required",
-    per_turn_effort_active: true,
+    per_turn_effort_active: modelFacts(options.model ?? ctx.model).perTurnEffort,
     ultrathink_available: false,
     ultrathink_typed_raises: false,
     view_mode: "default",

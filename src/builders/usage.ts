@@ -7,6 +7,8 @@
  * @module
  */
 
+import { modelFacts } from "./model_facts.ts";
+
 /** List prices of a model in USD per million tokens. */
 export interface ModelPrice {
   /** Input tokens. */
@@ -44,6 +46,13 @@ export interface ApiCallUsage {
   inputTokens?: number;
   /** Output tokens (default {@linkcode DEFAULT_OUTPUT_TOKENS}). */
   outputTokens?: number;
+  /**
+   * Output tokens the call is billed at, when they differ from what its usage reports: a
+   * stream that broke reports its `message_start` output, and the CLI bills what it estimates
+   * streamed (default `outputTokens`). `modelUsage` and the cost count these; a turn's `usage`
+   * counts `outputTokens`.
+   */
+  billedOutputTokens?: number;
   /** Prompt-cache read tokens (default 0). */
   cacheReadInputTokens?: number;
   /** Prompt-cache write tokens (default 0). */
@@ -111,7 +120,8 @@ export interface ModelUsageEntry {
 }
 
 /**
- * The cost in USD of one API call at list price. Unknown models cost 0.
+ * The cost in USD of one API call at list price (a model the CLI does not know: at the default
+ * model's, as the CLI bills it).
  *
  * @example The cost of the recordings' default call
  * ```ts
@@ -120,10 +130,9 @@ export interface ModelUsageEntry {
  * ```
  */
 export function apiCallCost(model: string, call: ApiCallUsage): number {
-  const price = MODEL_PRICES[model];
-  if (!price) return 0;
+  const price = modelFacts(model).price;
   const t = tokensOf(call);
-  return t.input * price.input / 1e6 + t.output * price.output / 1e6 +
+  return t.input * price.input / 1e6 + t.billed * price.output / 1e6 +
     t.cacheRead * price.cacheRead / 1e6 + t.cacheWrite * price.cacheWrite / 1e6;
 }
 
@@ -203,6 +212,7 @@ export function modelUsage(
       );
     }
     const t = tokensOf(call);
+    const facts = modelFacts(model);
     const entry = out[model] ??= {
       inputTokens: 0,
       outputTokens: 0,
@@ -210,17 +220,17 @@ export function modelUsage(
       cacheCreationInputTokens: 0,
       webSearchRequests: 0,
       costUSD: 0,
-      contextWindow: 1_000_000,
-      maxOutputTokens: 128_000,
+      contextWindow: facts.contextWindow,
+      maxOutputTokens: facts.maxOutputTokens,
       thinkingTokens: 0,
       cacheCreationEphemeral5mInputTokens: 0,
       cacheCreationEphemeral1hInputTokens: 0,
-      canonicalModel: model,
+      canonicalModel: facts.canonicalModel,
       provider: "firstParty",
-      costBasis: MODEL_PRICES[model] ? "list" : "unknown",
+      costBasis: facts.costBasis,
     };
     entry.inputTokens += t.input;
-    entry.outputTokens += t.output;
+    entry.outputTokens += t.billed;
     entry.cacheReadInputTokens += t.cacheRead;
     entry.cacheCreationInputTokens += t.cacheWrite;
     entry.cacheCreationEphemeral5mInputTokens += t.cacheWrite;
@@ -251,6 +261,7 @@ function tokensOf(call: ApiCallUsage) {
     output: call.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
     cacheRead: call.cacheReadInputTokens ?? 0,
     cacheWrite: call.cacheCreationInputTokens ?? 0,
+    billed: call.billedOutputTokens ?? call.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
   };
   for (const [name, value] of Object.entries(t)) {
     if (!Number.isInteger(value) || value < 0) {

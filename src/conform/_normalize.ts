@@ -56,6 +56,8 @@ const ID_KEYS = new Set([
 const TIME_KEY = /(duration|_ms$|Ms$|^ttft|elapsed|^pid$|_seconds$|^t$|_time$|Time$|_at$|At$)/;
 /** A duration inside a text ("first after 32 ms"). */
 const TEXT_MS = /\b\d+ ms\b/g;
+/** A measured duration in a subagent's hand-back note (`duration_ms: 186`). */
+const TEXT_DURATION = /\bduration_ms: \d+/g;
 /**
  * The CLI's messaging socket: named after its process id, in `cc-socks` under its runtime or
  * temp folder, or `/tmp/cc-socks-<uid>` (v3xx_messaging_socket).
@@ -152,6 +154,7 @@ export class Normalizer {
       .replace(ISO_TIME, "<time>")
       .replace(SOCKET, "<socket>")
       .replace(TEXT_MS, "<n> ms")
+      .replace(TEXT_DURATION, "duration_ms: <n>")
       .replace(GATEWAY, "<gateway>");
     for (const [path, name] of this.#paths) {
       if (out.includes(path)) out = out.split(path).join(name);

@@ -12,7 +12,7 @@ import { compactBoundary } from "../builders/compact_boundary.ts";
 import { newTask } from "../builders/task_frames.ts";
 import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { sessionStateChanged, systemStatus } from "../builders/system.ts";
-import type { ApiCallUsage } from "../builders/usage.ts";
+import { type ApiCallUsage, DEFAULT_INPUT_TOKENS } from "../builders/usage.ts";
 import { userText } from "../builders/user.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks } from "./hook_runner.ts";
@@ -32,7 +32,7 @@ export function compactCommand(text: string): string | undefined {
 }
 
 const DEFAULT_SUMMARY = "Summary of the conversation.";
-const INPUT_TOKENS_PER_CALL = 120;
+
 // post_tokens = this + the summary message's characters / 4 (fits all three recordings)
 const POST_TOKENS_BASE = 2341;
 
@@ -71,7 +71,7 @@ export async function runCompact(
   for (const reply of replies) {
     const call: ApiCallUsage = {
       model: ctx.model,
-      inputTokens: INPUT_TOKENS_PER_CALL,
+      inputTokens: DEFAULT_INPUT_TOKENS,
       outputTokens: options.outputTokens ?? Math.max(1, Math.ceil(reply.length / 4)),
     };
     engine.ledger.add(call, ctx.model);

@@ -95,8 +95,15 @@ export function installSdkRequests(engine: Engine): void {
       if (extra !== undefined) {
         return new EncodedAnswer({ ...initializeResponse(ctx, options), ...extra });
       }
-      // the same answer every session with this session id, mode, hooks and servers: encode it once
-      const key = JSON.stringify([ctx.cli.version, ctx.sessionId, ctx.permissionMode, options]);
+      // the same answer every session with this session id, model, mode, hooks and servers:
+      // encode it once
+      const key = JSON.stringify([
+        ctx.cli.version,
+        ctx.sessionId,
+        ctx.model,
+        ctx.permissionMode,
+        options,
+      ]);
       let answer = INITIALIZE_ANSWERS.get(key);
       if (!answer) {
         if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();

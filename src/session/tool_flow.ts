@@ -20,8 +20,10 @@ import {
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
+import { billSubagent } from "./subagent_billing.ts";
+import { contentAfter } from "./file_contents.ts";
 import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
-import { isObject } from "../wire/frame.ts";
+import { type Frame, isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
@@ -366,7 +368,7 @@ export async function execute(
   turn: TurnState,
 ): Promise<ScriptedToolCall["result"]> {
   const result = await runTool(engine, call, input, turn);
-  return inContext(engine, call.block.name, input, result);
+  return inContext(engine, call, input, result);
 }
 
 /** Tools after which the session knows a file's state (an Edit of one it does not differs). */
@@ -378,14 +380,20 @@ const CONTEXT_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Mu
  */
 function inContext(
   engine: Engine,
-  tool: string,
+  call: ScriptedToolCall,
   input: Record<string, unknown>,
   result: ScriptedToolCall["result"],
 ): ScriptedToolCall["result"] {
+  const tool = call.block.name;
   const file = input.file_path;
   if (!CONTEXT_TOOLS.has(tool) || typeof file !== "string") return result;
+  // an Edit that did not say the file's content starts from what the session's tools showed
+  const content = engine.fileContents.get(file);
+  if (call.onFile && content !== undefined) result = call.onFile(content, input, engine.ctx);
   const known = engine.filesInContext.has(file);
   if (!result.isError) engine.filesInContext.add(file);
+  const after = contentAfter(tool, result);
+  if (after !== undefined) engine.fileContents.set(file, after);
   return tool === "Edit" && !known ? editOfUnreadFile(result) : result;
 }
 
@@ -449,10 +457,13 @@ async function runTool(
     if (live) return live;
   }
   if (call.frames) {
+    const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
+      sent.push(frame);
       await engine.send({ frame, delay: engine.delayFor(frame, turn) });
     }
+    if (block.name === "Agent" || block.name === "Task") billSubagent(engine, call, sent);
   }
   return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
 }
