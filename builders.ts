@@ -26,6 +26,7 @@ export {
   createBuildContext,
   DEFAULT_CWD,
   DEFAULT_MODEL,
+  DEFAULT_TEMP_DIR,
 } from "./src/builders/build_context.ts";
 export { IdGenerator, type IdGeneratorOptions } from "./src/builders/ids.ts";
 export {
@@ -124,6 +125,7 @@ export {
   taskNotification,
   type TaskNotificationFrame,
   type TaskNotificationOptions,
+  taskOutputFile,
   taskProgress,
   type TaskProgressFrame,
   type TaskProgressOptions,

@@ -67,6 +67,8 @@ test("an unmatched prompt ends in an error result that names it", async () => {
 test("maxTurns and model reach the mock through the SDK's flags", async () => {
   const mock = new MockTransport(
     new ScenarioBuilder().on("run").usesBash("ls", { stdout: "a" }).respond("Done").build(),
+    // as a user who is not root (as root the CLI refuses to skip permissions)
+    { root: false },
   );
   const { messages } = await collect("run it", {
     ...mock.options(),

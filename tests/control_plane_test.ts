@@ -141,6 +141,8 @@ Deno.test("permissions: bypassPermissions never asks; read-only tools run withou
     () => (asked++, Promise.resolve({ behavior: "allow" as const, updatedInput: {} }));
   const bypass = new MockTransport(
     new ScenarioBuilder().on("x").usesBash("ls").respond("ok").build(),
+    // as a user who is not root (as root the CLI refuses to skip permissions)
+    { root: false },
   );
   await runQuery(bypass, "x", {
     canUseTool,

@@ -96,7 +96,13 @@ for (const version of ["328", "332"]) {
         { failure },
       );
       assert.equal(ours.code, record.exit_code, "exit code");
-      assert.deepEqual(resultOf(ours.stdout), resultOf(record.stdout), "what it printed");
+      // the recorder's API sent no request-id with its answers (the real API and the scenario
+      // API do: tests/conform_recordings_test.ts)
+      const recorded = record.stdout.replaceAll(
+        "request-id absent",
+        "request-id req_01recordernone",
+      );
+      assert.deepEqual(resultOf(ours.stdout), resultOf(recorded), "what it printed");
       assert.equal(ours.stderr, record.stderr_tail, "stderr");
     });
   }

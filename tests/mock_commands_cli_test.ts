@@ -160,6 +160,7 @@ Deno.test("__mock__ commands through the fake binary: the same app messages as i
         cwd: _c,
         original_cwd: _o,
         memory_paths: _m,
+        output_file: _f, // in the CLI's temp folder, under the working directory's slug
         ...rest
       } = m as Record<string, unknown>;
       return rest;

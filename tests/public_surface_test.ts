@@ -56,7 +56,7 @@ const SURFACE_TEXT: Record<string, string> = {
     CliVersionSource Clock CompactBoundaryFrame CompactBoundaryOptions ContentDelta
     ContextTallyInput ContextUsageBaseline ContextUsageOptions ControlErrorFrame
     ControlRequestFrame ControlRequestFrameOut ControlResponseBody ControlResponseFrame
-    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DecisionReasonType EditToolOptions
+    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DEFAULT_TEMP_DIR DecisionReasonType EditToolOptions
     FastModeDisabledReason FastModeState Frame GenericToolOptions HookCallbackRequest
     HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions InitializeResponse
     InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry
@@ -81,7 +81,7 @@ const SURFACE_TEXT: Record<string, string> = {
     initializeResponse mcpToolCallRequest mcpToolUseMeta modelUsage newTask permissionDenied
     readTool resolveCliVersion resultFrame resultUsage sessionStateChanged streamEvents
     streamEventsIter structuredPatch subagentStats systemInformational systemInit systemStatus
-    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking
+    taskNotification taskOutputFile taskProgress taskStarted taskTool taskUpdated text thinking
     thinkingTokenFrames thinkingTokens toolResult toolUse userPrompt userText writeTool
   `,
   "./wire": `

@@ -173,6 +173,9 @@ Deno.test("fidelity: subagent_task", async () => {
             result:
               "The notes say the build uses make, tests are in tests/, and releases are on Fridays.",
             tools: [readTool(ctx, "/home/user/project/notes.txt", { content: NOTES })],
+            // the recorder's API reported 25 output tokens for every call (the report's own
+            // count, 21, is the scenario API's: tests/conform_recordings_test.ts)
+            totalTokens: 145,
           }),
       ])
       .respond("Summary from the subagent: build with make, tests in tests/, release on Fridays.")

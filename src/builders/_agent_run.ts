@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Frame, ToolUseBlock } from "../wire/frame.ts";
+import type { AssistantContentBlock, Frame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 import { assistantMessage } from "./assistant.ts";
 import {
@@ -107,7 +107,9 @@ export function agentResult(ctx: BuildContext, run: AgentRun): {
     prompt: run.options.prompt,
     agentId: run.task.taskId,
     agentType: run.subagentType,
-    toolsUsed,
+    // a subagent that used no tools: neither the list nor the stats (recorded against the
+    // scenario API, conformance example_subagent_questions)
+    ...(toolsUsed.length > 0 ? { toolsUsed } : {}),
     harnessNoteCount: notes.length,
     harnessTailCount: 0,
     harnessSectionHash: hashHex(text),
@@ -130,7 +132,7 @@ export function agentResult(ctx: BuildContext, run: AgentRun): {
       speed: "standard",
       fallback_credit: null,
     },
-    toolStats: stats,
+    ...(toolsUsed.length > 0 ? { toolStats: stats } : {}),
     canContinueAgent: true,
   };
   return {
@@ -242,4 +244,34 @@ function hashHex(s: string): string {
     out += h.toString(16).padStart(8, "0");
   }
   return out;
+}
+
+/**
+ * The subagent's API replies, in order, as the Messages API serves them and the mock bills
+ * them: the subagent's assistant frames among `frames` (those of the Agent tool use
+ * `parentToolUseId`) grouped by API message, then its report (the last text of the Agent
+ * tool's `tool_use_result` content) when there is one.
+ *
+ * @internal
+ */
+export function subagentReplies(
+  frames: Iterable<Frame>,
+  parentToolUseId: string,
+  toolUseResult: unknown,
+): AssistantContentBlock[][] {
+  const grouped = new Map<string, AssistantContentBlock[]>();
+  for (const frame of frames) {
+    if (frame.type !== "assistant" || frame.parent_tool_use_id !== parentToolUseId) continue;
+    const message = frame.message as { id?: string; content?: AssistantContentBlock[] };
+    const id = message.id ?? String(grouped.size);
+    grouped.set(id, [...(grouped.get(id) ?? []), ...(message.content ?? [])]);
+  }
+  const replies = [...grouped.values()];
+  const content = (toolUseResult as { content?: unknown } | null)?.content;
+  const texts = Array.isArray(content)
+    ? content.filter((c) => c?.type === "text" && typeof c.text === "string")
+    : [];
+  const report = texts.at(-1)?.text;
+  if (typeof report === "string") replies.push([{ type: "text", text: report }]);
+  return replies;
 }

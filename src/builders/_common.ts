@@ -85,3 +85,11 @@ export function fnv1a(s: string): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return h;
 }
+
+/**
+ * The process id the mock reports for a session (the `initialize` answer's `pid`, the
+ * messaging socket's name): derived from the session id, so deterministic.
+ */
+export function sessionPid(sessionId: string): number {
+  return 2000 + (fnv1a(sessionId) % 8000);
+}

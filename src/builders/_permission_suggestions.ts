@@ -13,7 +13,9 @@ import type { PermissionSuggestion } from "./permission_suggestion.ts";
 /** The description of a tool use in a permission request, if the CLI gives one. */
 export function defaultDescription(toolUse: ToolUseBlock, cwd: string): string | undefined {
   const input = toolUse.input;
+  // Bash: its description, else the command itself (conform multi_tool_two_bash)
   if (toolUse.name === "Bash" && typeof input.description === "string") return input.description;
+  if (toolUse.name === "Bash" && typeof input.command === "string") return input.command;
   // WebFetch: its url (r8_mode_acceptEdits)
   if (toolUse.name === "WebFetch" && typeof input.url === "string") return input.url;
   // Glob and Grep: their pattern (v*_conc_glob_grep_write)

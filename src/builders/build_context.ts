@@ -18,6 +18,8 @@ export const DEFAULT_MODEL = "claude-opus-5-5";
 export const CLAUDE_CODE_VERSION: string = NEWEST_CLI_VERSION;
 /** The default working directory the mock reports. */
 export const DEFAULT_CWD = "/home/user/project";
+/** The CLI's own temporary folder by default: `claude-<uid>` in `/tmp` (as recorded, uid 0). */
+export const DEFAULT_TEMP_DIR = "/tmp/claude-0";
 /** The virtual epoch: where a virtual clock starts (2026-01-01T00:00:00.000Z). */
 export const VIRTUAL_EPOCH: number = Date.UTC(2026, 0, 1);
 
@@ -36,6 +38,11 @@ export interface BuildContext {
   permissionMode: string;
   /** The working directory frames report. */
   cwd: string;
+  /**
+   * The CLI's own temporary folder, where it keeps task output: `claude-<uid>` in
+   * `CLAUDE_CODE_TMPDIR`, else in the system's temp folder (default {@linkcode DEFAULT_TEMP_DIR}).
+   */
+  tempDir?: string;
   /** Milliseconds since the epoch, for `timestamp` fields. */
   now(): number;
   /** The CLI version the frames impersonate, and its behaviour. */
@@ -56,6 +63,8 @@ export interface BuildContextOptions {
   permissionMode?: string;
   /** The working directory (default {@linkcode DEFAULT_CWD}). */
   cwd?: string;
+  /** The CLI's own temporary folder (default {@linkcode DEFAULT_TEMP_DIR}). */
+  tempDir?: string;
   /** A clock for timestamps (default: frozen at {@linkcode VIRTUAL_EPOCH}). */
   clock?: Pick<Clock, "now">;
   /**
@@ -84,6 +93,7 @@ export function createBuildContext(options: BuildContextOptions = {}): BuildCont
     model: options.model ?? DEFAULT_MODEL,
     permissionMode: options.permissionMode ?? "default",
     cwd: options.cwd ?? DEFAULT_CWD,
+    tempDir: options.tempDir ?? DEFAULT_TEMP_DIR,
     now: clock ? () => clock.now() : () => VIRTUAL_EPOCH,
     cli: typeof options.cliVersion === "object"
       ? options.cliVersion

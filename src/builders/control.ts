@@ -8,10 +8,10 @@
 
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { checkString, describe, fnv1a } from "./_common.ts";
+import { checkString, describe, sessionPid } from "./_common.ts";
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "./agents.ts";
 import { commandsOf, type SlashCommandInfo } from "./slash_commands.ts";
-import { DEFAULT_MODELS, type ModelInfoEntry } from "./models.ts";
+import { type ModelInfoEntry, offeredModels } from "./models.ts";
 import { OUTPUT_STYLES } from "./output_styles.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
@@ -178,7 +178,7 @@ export type InitializeResponse = {
 
 /** Options for {@linkcode initializeResponse}. */
 export interface InitializeResponseOptions {
-  /** Slash commands (default: the CLI's, descriptions shortened). */
+  /** Slash commands (default: the CLI's, with their full descriptions). */
   commands?: SlashCommandInfo[];
   /** Agents (default: the CLI's). */
   agents?: AgentInfoEntry[];
@@ -223,17 +223,17 @@ export function initializeResponse(
   ctx: BuildContext,
   options: InitializeResponseOptions = {},
 ): InitializeResponse {
-  const pid = options.pid ?? 2000 + (fnv1a(ctx.sessionId) % 8000);
+  const pid = options.pid ?? sessionPid(ctx.sessionId);
   if (!Number.isInteger(pid) || pid <= 0) {
     throw new RangeError(`initializeResponse(): pid must be a positive integer, got ${pid}`);
   }
   const body: InitializeResponse = {
-    commands: options.commands ?? commandsOf(ctx.cli),
+    commands: options.commands ?? commandsOf(ctx.cli, ctx.model),
     agents: options.agents ?? DEFAULT_AGENTS.map((a) => ({ ...a })),
     output_style: options.outputStyle ?? "default",
     available_output_styles: [...OUTPUT_STYLES],
     user_output_styles_dir: `${DEFAULT_HOME}/.claude/output-styles`,
-    models: options.models ?? DEFAULT_MODELS.map((m) => ({ ...m })),
+    models: options.models ?? offeredModels(ctx.model),
     account: options.account ??
       { tokenSource: "none", apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
     pid,
@@ -310,7 +310,7 @@ export interface CanUseToolRequestOptions {
   requestId?: string;
   /** The tool's display name (default: the tool name; `Add` for `mcp__calc__add`). */
   displayName?: string;
-  /** The description (default: Bash's `description` input, a Read/Edit/Write file's name). */
+  /** The description (default: Bash's `description` input, else its command; a file tool's path). */
   description?: string | null;
   /** Suggested permission updates (default: an allow rule for Bash and MCP tools, as recorded). */
   permissionSuggestions?: PermissionSuggestion[] | null;

@@ -227,11 +227,9 @@ Deno.test("initializeResponse and controlSuccess match the real initialize answe
     assertShape(ours, answer, `${name} initialize answer`);
     const realBody = (answer.response as { response: Record<string, unknown> }).response;
     const body = ours.response.response as Record<string, unknown>;
-    // Deliberate: command and agent descriptions are shortened; names, hints and aliases match.
-    const strip = (list: unknown) =>
-      (list as Array<{ description: string }>).map(({ description: _, ...rest }) => rest);
-    assert.deepEqual(strip(body.commands), strip(realBody.commands));
-    assert.deepEqual(strip(body.agents), strip(realBody.agents));
+    // the full descriptions, as the CLI reports them (conformance found them shortened)
+    assert.deepEqual(body.commands, realBody.commands);
+    assert.deepEqual(body.agents, realBody.agents);
     assert.deepEqual(body.models, realBody.models);
     const { commands: _c, agents: _a, pid: _p, ...rest } = body;
     const { commands: _rc, agents: _ra, pid: _rp, ...realRest } = realBody;
@@ -803,6 +801,8 @@ Deno.test("taskTool frames and result match subagent_task", () => {
       }),
     ],
     id: "toolu_01AgentTask00000000001",
+    // the recorder's API reported 25 output tokens for every call (the report's count is 21)
+    totalTokens: 145,
     // The recording's task ids, so texts that embed them compare equal.
     taskId: started.task_id as string,
     runId: started.run_id as string,
@@ -825,6 +825,8 @@ Deno.test("taskTool frames and result match subagent_task", () => {
     realRun.map((f) => `${f.type}/${f.subtype ?? ""}`),
   );
   run.forEach((frame, i) => {
+    // the recording scrubbed the task's output file to /tmp/x
+    if (frame.subtype === "task_notification") frame.output_file = "/tmp/x";
     if (frame.subtype === "task_updated") {
       assertShape(frame, realRun[i], "task_updated"); // end_time is a wall-clock instant
     } else if (frame.type === "system") {
@@ -897,6 +899,7 @@ Deno.test("task frames built one by one match subagent_task", () => {
     taskNotification(ctx, task, {
       summary:
         "The notes say the build uses make, tests are in tests/, and releases are on Fridays.",
+      outputFile: "/tmp/x", // as the recording scrubbed it
     }),
     pick(real, isType("system", "task_notification")),
     "task_notification",

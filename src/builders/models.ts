@@ -5,29 +5,10 @@
  * @module
  */
 
-/** A model of the `initialize` answer (the SDK's `ModelInfo`). */
-export interface ModelInfoEntry {
-  /** The alias (`default`, `opus`, `sonnet`, ...). */
-  value: string;
-  /** The full model name it resolves to. */
-  resolvedModel: string;
-  /** Display name. */
-  displayName: string;
-  /** Description with prices. */
-  description: string;
-  /** Effort support. */
-  supportsEffort: boolean;
-  /** Effort levels. */
-  supportedEffortLevels: Array<"low" | "medium" | "high" | "xhigh" | "max">;
-  /** Adaptive thinking support. */
-  supportsAdaptiveThinking: boolean;
-  /** Fast mode support. */
-  supportsFastMode?: boolean;
-  /** Auto mode support. */
-  supportsAutoMode: boolean;
-  /** Whether thinking can be turned off. */
-  supportsThinkingOff: boolean;
-}
+import { modelFacts } from "./model_facts.ts";
+import type { ModelInfoEntry } from "./model_info_entry.ts";
+
+export type { ModelInfoEntry };
 
 /** The models the CLI offers. */
 export const DEFAULT_MODELS: readonly ModelInfoEntry[] = Object.freeze([
@@ -92,3 +73,20 @@ export const DEFAULT_MODELS: readonly ModelInfoEntry[] = Object.freeze([
     "supportsThinkingOff": false,
   },
 ]);
+
+/**
+ * The models the `initialize` answer offers in a session on `model`: the CLI's, and `model`'s
+ * own entry when it is not among them (a model of the 4 generation, a custom one).
+ *
+ * @example A session on a custom model
+ * ```ts
+ * import { offeredModels } from "./models.ts";
+ * console.log(offeredModels("my-model").at(-1)?.description); // Custom model
+ * ```
+ */
+export function offeredModels(model: string): ModelInfoEntry[] {
+  const listed = DEFAULT_MODELS.some((m) => m.resolvedModel === model || m.value === model)
+    ? undefined
+    : modelFacts(model).listed;
+  return [...DEFAULT_MODELS.map((m) => ({ ...m })), ...(listed ? [{ ...listed }] : [])];
+}

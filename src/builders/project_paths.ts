@@ -29,3 +29,19 @@ export function projectSlug(path: string): string {
   }
   return slug;
 }
+
+/**
+ * The CLI's own temporary folder, as it names it: `claude-<uid>` in `CLAUDE_CODE_TMPDIR`,
+ * else in the system's temp folder (`TMPDIR`, else `/tmp`).
+ *
+ * @example With and without CLAUDE_CODE_TMPDIR
+ * ```ts
+ * import { cliTempDir } from "./project_paths.ts";
+ * console.log(cliTempDir({}, 1000)); // /tmp/claude-1000
+ * console.log(cliTempDir({ CLAUDE_CODE_TMPDIR: "/var/cc/" }, 0)); // /var/cc/claude-0
+ * ```
+ */
+export function cliTempDir(env: Readonly<Record<string, string | undefined>>, uid: number): string {
+  const base = env.CLAUDE_CODE_TMPDIR || env.TMPDIR || "/tmp";
+  return `${base.replace(/\/+$/, "") || "/"}/claude-${uid}`;
+}

@@ -7,11 +7,12 @@
 
 import type { SystemFrame, Uuid } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
-import { checkCount, describe } from "./_common.ts";
+import { checkCount, describe, sessionPid } from "./_common.ts";
 import type { AssistantMessageError } from "./api_error_message.ts";
 import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
 import { defaultTools } from "./inventory.ts";
 import { DEFAULT_COMMANDS, TERMINAL_SLASH_COMMANDS } from "./slash_commands.ts";
+import { modelFacts } from "./model_facts.ts";
 import { DEFAULT_SKILLS } from "./skills.ts";
 import { DEFAULT_AGENTS } from "./agents.ts";
 import { DEFAULT_PLUGINS, type PluginEntry } from "./plugins.ts";
@@ -119,7 +120,13 @@ export interface SystemInitFrame extends SystemFrame {
   original_cwd: string;
   /** Extra directories the session may touch. */
   additional_directories: string[];
-  /** The CLI's messaging socket (scrubbed to `/tmp/x` in the recordings). */
+  /**
+   * The CLI's messaging socket, named after its process id: `<XDG_RUNTIME_DIR, else its temp
+   * folder>/cc-socks/<pid>.sock`, or `/tmp/cc-socks-<uid>/<pid>.sock` when that path is
+   * longer than a socket's may be (`v3xx_messaging_socket`). The mock reports the default
+   * `/tmp/cc-socks/<pid>.sock` for the `pid` of its `initialize` answer (deterministic, like
+   * its cwd and home).
+   */
   messaging_socket_path: string;
   /** Fast mode state. */
   fast_mode_state: FastModeState;
@@ -210,10 +217,10 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
     memory_paths: { auto: `${DEFAULT_HOME}/.claude/projects/${projectSlug(ctx.cwd)}/memory/` },
     original_cwd: ctx.cwd,
     additional_directories: [],
-    messaging_socket_path: "/tmp/x",
+    messaging_socket_path: `/tmp/cc-socks/${sessionPid(ctx.sessionId)}.sock`,
     fast_mode_state: "off",
     fast_mode_disabled_reason: "sdk_opt_in_required",
-    per_turn_effort_active: true,
+    per_turn_effort_active: modelFacts(options.model ?? ctx.model).perTurnEffort,
     ultrathink_available: false,
     ultrathink_typed_raises: false,
     view_mode: "default",

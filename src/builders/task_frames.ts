@@ -7,7 +7,8 @@
  */
 
 import type { SystemFrame, Uuid } from "../wire/frame.ts";
-import type { BuildContext } from "./build_context.ts";
+import { type BuildContext, DEFAULT_TEMP_DIR } from "./build_context.ts";
+import { projectSlug } from "./project_paths.ts";
 import { checkCount, checkString, describe } from "./_common.ts";
 
 /** A subagent task, as its `system/task_*` frames identify it. */
@@ -269,7 +270,7 @@ export interface TaskNotificationFrame extends SystemFrame {
   tool_use_id: string;
   /** How the task ended. */
   status: "completed" | "failed" | "stopped";
-  /** Where the task's output went (scrubbed to `/tmp/x` in the recordings). */
+  /** Where the task's output went. */
   output_file: string;
   /** The task's final summary. */
   summary: string;
@@ -287,7 +288,10 @@ export interface TaskNotificationOptions {
   status?: "completed" | "failed" | "stopped";
   /** The task's final summary (the subagent's final text). */
   summary: string;
-  /** Where the output went (default `/tmp/x`, as scrubbed in the recordings). */
+  /**
+   * Where the output went (default: the CLI's, `<tempDir>/<project slug>/<session id>/tasks/<task
+   * id>.output`).
+   */
   outputFile?: string;
   /** Final usage (default: 145 tokens, 1 tool use, 184 ms, as recorded). */
   usage?: Partial<TaskUsage>;
@@ -319,7 +323,7 @@ export function taskNotification(
     run_id: task.runId,
     tool_use_id: task.toolUseId,
     status: options.status ?? "completed",
-    output_file: options.outputFile ?? "/tmp/x",
+    output_file: options.outputFile ?? taskOutputFile(ctx, task.taskId),
     summary: options.summary,
     usage: taskUsage(
       options.usage,
@@ -357,4 +361,21 @@ function checkTask(task: TaskInfo, where: string): void {
   checkString(task.runId, where, "task.runId");
   checkString(task.toolUseId, where, "task.toolUseId");
   checkString(task.description, where, "task.description");
+}
+
+/**
+ * Where the CLI keeps a task's output: `<tempDir>/<project slug of the cwd>/<session
+ * id>/tasks/<task id>.output`.
+ *
+ * @example The output file of a task
+ * ```ts
+ * import { createBuildContext, taskOutputFile } from "@x/claude-mock/builders";
+ * const ctx = createBuildContext({ sessionId: "s1" });
+ * console.log(taskOutputFile(ctx, "a1")); // /tmp/claude-0/-home-user-project/s1/tasks/a1.output
+ * ```
+ */
+export function taskOutputFile(ctx: BuildContext, taskId: string): string {
+  return `${ctx.tempDir ?? DEFAULT_TEMP_DIR}/${
+    projectSlug(ctx.cwd)
+  }/${ctx.sessionId}/tasks/${taskId}.output`;
 }

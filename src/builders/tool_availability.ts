@@ -10,6 +10,8 @@
  * @module
  */
 
+import { modelFacts } from "./model_facts.ts";
+
 import { DEFAULT_TOOLS, PERMISSION_PROMPT_TOOLS } from "./inventory.ts";
 
 /** Built-in tools a session can be given (`--tools`): Glob and Grep only when asked for. */
@@ -45,6 +47,8 @@ export interface SessionToolsOptions {
   denied?: readonly string[];
   /** A structured output was asked for (`--json-schema`): adds `StructuredOutput`. */
   structuredOutput?: boolean;
+  /** The session's model: one of the 4 generation adds the task tools (`modelFacts`). */
+  model?: string;
 }
 
 /**
@@ -65,6 +69,7 @@ export function sessionTools(options: SessionToolsOptions = {}): string[] {
     : undefined;
   let tools = chosen ?? [
     ...DEFAULT_TOOLS,
+    ...(options.model !== undefined ? modelFacts(options.model).extraTools : []),
     ...(options.canUseTool ? PERMISSION_PROMPT_TOOLS : []),
   ];
   tools = tools.filter((t) => !denied.has(t));

@@ -18,6 +18,8 @@ import type { SubagentInfo } from "./subagent.ts";
 import { structuredPatch } from "./structured_patch.ts";
 import type { PermissionDecisionName, ToolResultContent } from "./user.ts";
 import { agentResult, type AgentRun, agentRunFrames } from "./_agent_run.ts";
+import { estimateOutputTokens } from "./_api_stream.ts";
+import { DEFAULT_INPUT_TOKENS } from "./usage.ts";
 
 /** What the CLI reports for a tool call; spread it into {@linkcode toolResult}'s options. */
 export interface ToolCallResult {
@@ -474,7 +476,10 @@ export interface TaskToolOptions {
    * the progress / tool use / tool result frames of `tools`).
    */
   subagentFrames?: (ctx: BuildContext, subagent: SubagentInfo, task: TaskInfo) => Frame[];
-  /** Total subagent tokens (default 145 = 120 in + 25 out, as recorded). */
+  /**
+   * Total subagent tokens: its last API call's input and output (default: 120 in, and the
+   * report's output tokens as the Messages API counts them, one per 4 characters).
+   */
   totalTokens?: number;
   /** Subagent run time in ms (default 186, as recorded). */
   durationMs?: number;
@@ -524,7 +529,8 @@ export function taskTool(
       );
     }
   });
-  const totalTokens = options.totalTokens ?? 145;
+  const totalTokens = options.totalTokens ??
+    DEFAULT_INPUT_TOKENS + estimateOutputTokens([{ type: "text", text: options.result }]);
   const durationMs = options.durationMs ?? 186;
   checkCount(totalTokens, where, "options.totalTokens");
   checkCount(durationMs, where, "options.durationMs");

@@ -7,29 +7,7 @@
  * @module
  */
 
-/** List prices of a model in USD per million tokens. */
-export interface ModelPrice {
-  /** Input tokens. */
-  input: number;
-  /** Output tokens. */
-  output: number;
-  /** Prompt-cache reads. */
-  cacheRead: number;
-  /** Prompt-cache writes (5 minute ephemeral cache). */
-  cacheWrite: number;
-}
-
-/**
- * List prices per model, as the real CLI 2.1.328 advertises them in its `initialize`
- * answer (`$4/$20 per Mtok` for Opus 5.5 and so on). Cache prices follow the API's usual
- * ratios (reads 0.1×, writes 1.25× the input price); the recordings never exercise them.
- */
-export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
-  "claude-opus-5-5": { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 },
-  "claude-fable-5-2": { input: 8, output: 40, cacheRead: 0.8, cacheWrite: 10 },
-  "claude-sonnet-5-5": { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
-  "claude-haiku-5-5": { input: 0.1, output: 0.5, cacheRead: 0.01, cacheWrite: 0.125 },
-});
+import { modelFacts } from "./model_facts.ts";
 
 /** Input tokens the fake Messages API of the recordings reports for every call. */
 export const DEFAULT_INPUT_TOKENS = 120;
@@ -44,6 +22,13 @@ export interface ApiCallUsage {
   inputTokens?: number;
   /** Output tokens (default {@linkcode DEFAULT_OUTPUT_TOKENS}). */
   outputTokens?: number;
+  /**
+   * Output tokens the call is billed at, when they differ from what its usage reports: a
+   * stream that broke reports its `message_start` output, and the CLI bills what it estimates
+   * streamed (default `outputTokens`). `modelUsage` and the cost count these; a turn's `usage`
+   * counts `outputTokens`.
+   */
+  billedOutputTokens?: number;
   /** Prompt-cache read tokens (default 0). */
   cacheReadInputTokens?: number;
   /** Prompt-cache write tokens (default 0). */
@@ -111,7 +96,8 @@ export interface ModelUsageEntry {
 }
 
 /**
- * The cost in USD of one API call at list price. Unknown models cost 0.
+ * The cost in USD of one API call at list price (a model the CLI does not know: at the default
+ * model's, as the CLI bills it).
  *
  * @example The cost of the recordings' default call
  * ```ts
@@ -120,10 +106,9 @@ export interface ModelUsageEntry {
  * ```
  */
 export function apiCallCost(model: string, call: ApiCallUsage): number {
-  const price = MODEL_PRICES[model];
-  if (!price) return 0;
+  const price = modelFacts(model).price;
   const t = tokensOf(call);
-  return t.input * price.input / 1e6 + t.output * price.output / 1e6 +
+  return t.input * price.input / 1e6 + t.billed * price.output / 1e6 +
     t.cacheRead * price.cacheRead / 1e6 + t.cacheWrite * price.cacheWrite / 1e6;
 }
 
@@ -203,6 +188,7 @@ export function modelUsage(
       );
     }
     const t = tokensOf(call);
+    const facts = modelFacts(model);
     const entry = out[model] ??= {
       inputTokens: 0,
       outputTokens: 0,
@@ -210,17 +196,17 @@ export function modelUsage(
       cacheCreationInputTokens: 0,
       webSearchRequests: 0,
       costUSD: 0,
-      contextWindow: 1_000_000,
-      maxOutputTokens: 128_000,
+      contextWindow: facts.contextWindow,
+      maxOutputTokens: facts.maxOutputTokens,
       thinkingTokens: 0,
       cacheCreationEphemeral5mInputTokens: 0,
       cacheCreationEphemeral1hInputTokens: 0,
-      canonicalModel: model,
+      canonicalModel: facts.canonicalModel,
       provider: "firstParty",
-      costBasis: MODEL_PRICES[model] ? "list" : "unknown",
+      costBasis: facts.costBasis,
     };
     entry.inputTokens += t.input;
-    entry.outputTokens += t.output;
+    entry.outputTokens += t.billed;
     entry.cacheReadInputTokens += t.cacheRead;
     entry.cacheCreationInputTokens += t.cacheWrite;
     entry.cacheCreationEphemeral5mInputTokens += t.cacheWrite;
@@ -251,6 +237,7 @@ function tokensOf(call: ApiCallUsage) {
     output: call.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
     cacheRead: call.cacheReadInputTokens ?? 0,
     cacheWrite: call.cacheCreationInputTokens ?? 0,
+    billed: call.billedOutputTokens ?? call.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
   };
   for (const [name, value] of Object.entries(t)) {
     if (!Number.isInteger(value) || value < 0) {

@@ -5,7 +5,8 @@ Deno.test("apiCallCost uses list prices per million tokens", () => {
   assert.equal(apiCallCost("claude-opus-5-5", {}), 0.00098);
   assert.equal(apiCallCost("claude-sonnet-5-5", {}), 0.00049);
   assert.equal(apiCallCost("claude-opus-5-5", { inputTokens: 120, outputTokens: 34 }), 0.00116);
-  assert.equal(apiCallCost("unknown-model", {}), 0);
+  // a model the CLI does not know is billed at the default model's prices (conform model_custom)
+  assert.equal(apiCallCost("unknown-model", {}), 0.00098);
   assert.throws(
     () => apiCallCost("claude-opus-5-5", { inputTokens: -1 }),
     /input tokens must be a non-negative integer, got -1/,

@@ -54,6 +54,8 @@ export interface PermissionDecision {
  * - `modeAllowed`: the permission mode allowed it (`accept`, `config`, reason `mode`);
  * - `readOnlyAllowed`: a read-only Bash command was allowed (`accept`, `config`,
  *   reason `subcommandResults`);
+ * - `ruleAllowed`: an allow rule (`allowedTools`, settings) allowed it (`accept`, `config`,
+ *   reason `rule`);
  * - `configAllowed`: allowed by configuration, no reason given (the Agent tool).
  */
 export type PermissionDecisionName =
@@ -62,6 +64,7 @@ export type PermissionDecisionName =
   | "hookAllowed"
   | "modeAllowed"
   | "readOnlyAllowed"
+  | "ruleAllowed"
   | "configAllowed";
 
 /** One `tool_result_meta` entry. */
@@ -137,6 +140,7 @@ const DECISIONS: Record<PermissionDecisionName, PermissionDecision> = {
   hookAllowed: { decision: "accept", source: "hook", reason_type: "hook" },
   modeAllowed: { decision: "accept", source: "config", reason_type: "mode" },
   readOnlyAllowed: { decision: "accept", source: "config", reason_type: "subcommandResults" },
+  ruleAllowed: { decision: "accept", source: "config", reason_type: "rule" },
   configAllowed: { decision: "accept", source: "config" },
 };
 

@@ -137,11 +137,15 @@ export class PrintOutput {
   }
 }
 
-/** What `--output-format text` prints for a result (the real CLI's texts), newline included. */
+/**
+ * What `--output-format text` prints for a result (the real CLI's texts): a success's text and a
+ * newline; an error's line with no newline after it (conformance limit_max_turns,
+ * limit_max_budget against CLI 2.1.328 and 2.1.332).
+ */
 function textOf(result: Record<string, unknown>): string {
   const errors = Array.isArray(result.errors) ? result.errors.map(String) : [];
   // an interrupted turn (SIGINT), whose errors are only the CLI's diagnostic: recorded as
-  // these two words, with no newline (print_faults/sigint_text)
+  // these two words (print_faults/sigint_text)
   if (result.subtype === "error_during_execution" && errors[0]?.startsWith("[ede_diagnostic]")) {
     return "Execution error";
   }
@@ -149,10 +153,14 @@ function textOf(result: Record<string, unknown>): string {
     case "success":
       return `${String(result.result ?? "")}\n`;
     case "error_max_turns": {
-      const n = /\((\d+)\)/.exec(errors[0] ?? "")?.[1] ?? "";
-      return `Error: Reached max turns (${n})\n`;
+      const n = /\((\d+)\)/.exec(errors[0] ?? "")?.[1];
+      return `Error: Reached max turns${n === undefined ? "" : ` (${n})`}`;
+    }
+    case "error_max_budget_usd": {
+      const usd = /\(\$([^)]*)\)/.exec(errors[0] ?? "")?.[1];
+      return `Error: Exceeded USD budget${usd === undefined ? "" : ` (${usd})`}`;
     }
     default:
-      return `Error: ${errors.join("\n") || String(result.subtype)}\n`;
+      return `Error: ${errors.join("\n") || String(result.subtype)}`;
   }
 }

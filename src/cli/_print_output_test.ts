@@ -58,7 +58,8 @@ Deno.test("PrintOutput json and text: the result alone at the end, in the real C
     result({ subtype: "error_max_turns", errors: ["Reached maximum number of turns (2)"] }) + "\n",
   ));
   await maxTurns.printed.finish();
-  assert.equal(maxTurns.out(), "Error: Reached max turns (2)\n");
+  // no newline after an error's line (conform limit_max_turns, print:text, CLI 2.1.328)
+  assert.equal(maxTurns.out(), "Error: Reached max turns (2)");
 
   const none = output({ format: "json" });
   none.printed.push(encoder.encode(`${init}\n`));

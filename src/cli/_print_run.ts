@@ -10,6 +10,7 @@
 import { findInstalledSdk } from "../adapters/installed_sdk.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
+import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
@@ -169,13 +170,8 @@ function checkModeFlags(
       "Error: --include-partial-messages requires --print and --output-format=stream-json.",
     );
   }
-  const bypass = has("--dangerously-skip-permissions") ||
-    value("--permission-mode") === "bypassPermissions";
-  if (bypass && io.isRoot && io.env.IS_SANDBOX !== "1") {
-    throw new CliUsageError(
-      "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
-    );
-  }
+  const refusal = bypassRefusal(parseCliFlags(parsed.args), io.env, io.isRoot === true);
+  if (refusal !== undefined) throw new CliUsageError(refusal);
   return { inputFormat, outputFormat };
 }
 

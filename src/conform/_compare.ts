@@ -1,7 +1,8 @@
 /**
- * Comparing two normalized runs of one scenario: the frames of both directions paired in order
- * by kind (an extra frame shifts nothing after it), then, pair by pair, their key sets and
- * values; the exit code and stderr lines; a print run's stdout. Internal.
+ * Comparing two normalized runs of one scenario: the frames of each direction paired in order
+ * by kind (an extra frame shifts nothing after it; how the two directions interleave is a race
+ * between the processes, not compared), then, pair by pair, their key sets and values; the
+ * exit code and stderr lines; a print run's stdout. Internal.
  *
  * @internal
  * @module
@@ -53,12 +54,40 @@ export function kindOf(entry: TapeEntry): string {
   return `${entry.dir} ${f.type}${detail !== undefined ? `/${detail}` : ""}`;
 }
 
+/**
+ * The frames of two runs paired direction by direction: each pipe is ordered, but how the
+ * two interleave is a race between two processes that neither observes (the app reads only
+ * the CLI's pipe, the CLI only the app's): the CLI's `idle` after a result and the app's next
+ * prompt come in either order. Rows in the order of the frames (indices into `left` and
+ * `right`, -1 where one side has no such frame).
+ */
+function alignByDirection(left: TapeEntry[], right: TapeEntry[]): Array<{
+  a: number;
+  b: number;
+  mark: string;
+}> {
+  const rows: Array<{ a: number; b: number; mark: string; at: number }> = [];
+  for (const dir of ["cli->sdk", "sdk->cli"]) {
+    const li = left.flatMap((e, i) => (e.dir === dir ? [i] : []));
+    const ri = right.flatMap((e, i) => (e.dir === dir ? [i] : []));
+    let last = 0;
+    for (const row of alignTapes(li.map((i) => left[i]), ri.map((i) => right[i]))) {
+      const a = row.a < 0 ? -1 : li[row.a];
+      const b = row.b < 0 ? -1 : ri[row.b];
+      // a frame only one side has sits where that side has it
+      last = a >= 0 ? a : b >= 0 ? Math.max(last, b) : last;
+      rows.push({ a, b, mark: row.mark, at: last });
+    }
+  }
+  return rows.sort((x, y) => x.at - y.at || (x.a >= 0 ? 0 : 1) - (y.a >= 0 ? 0 : 1));
+}
+
 /** Every difference between `mock` and `real` (frames first, in order). */
 export function compareRuns(mock: ComparableRun, real: ComparableRun): Difference[] {
   const out: Difference[] = [];
   const left = mock.entries.filter((e) => "frame" in e || "raw" in e);
   const right = real.entries.filter((e) => "frame" in e || "raw" in e);
-  for (const row of alignTapes(left, right)) {
+  for (const row of alignByDirection(left, right)) {
     if (row.b < 0) {
       out.push({ type: "extra", kind: kindOf(left[row.a]), mockFrame: row.a + 1 });
     } else if (row.a < 0) {

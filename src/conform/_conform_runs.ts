@@ -114,6 +114,8 @@ export async function duplexRun(
     spawn = mock.spawn as unknown as typeof spawn;
     env.ANTHROPIC_BASE_URL = MOCK_BASE_URL;
     env.ANTHROPIC_API_KEY = DUMMY_API_KEY;
+    // the CLI's own temp folder in the run's folder, as the sandbox gives the real CLI one
+    env.CLAUDE_CODE_TMPDIR = `${work}/tmp`;
     places = {
       cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
       config: [MOCK_CONFIG],
@@ -130,7 +132,12 @@ export async function duplexRun(
     spawn = (o) => defaultSpawn({ ...o, cwd: sandbox.cwd, env: { ...o.env, ...sandbox.env } });
     journal = sandbox.journal as unknown[];
     close = () => sandbox.close();
-    places = { cwd: [sandbox.cwd], config: [sandbox.configDir], other: [work], binary: sdk.claude };
+    places = {
+      cwd: [sandbox.cwd],
+      config: [sandbox.configDir],
+      other: [sandboxRoot(sandbox.cwd), work],
+      binary: sdk.claude,
+    };
   }
   places.home = env.HOME;
   const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn });
@@ -226,6 +233,7 @@ export async function printRun(
       ANTHROPIC_BASE_URL: MOCK_BASE_URL,
       ANTHROPIC_API_KEY: DUMMY_API_KEY,
       CLAUDE_CONFIG_DIR: `${work}/config`,
+      CLAUDE_CODE_TMPDIR: `${work}/tmp`,
       CLAUDE_MOCK_STATE_DIR: `${work}/state`,
     }, c.env);
     env.PATH = `${fake.dir}:${env.PATH ?? ""}`;
@@ -246,7 +254,12 @@ export async function printRun(
     Object.assign(env, sandbox.env);
     journal = sandbox.journal as unknown[];
     close = () => sandbox.close();
-    places = { cwd: [cwd], config: [sandbox.configDir], other: [work], binary: sdk.claude };
+    places = {
+      cwd: [cwd],
+      config: [sandbox.configDir],
+      other: [sandboxRoot(cwd), work],
+      binary: sdk.claude,
+    };
   }
   places.home = process.env.HOME;
   const abort = linkedAbort(stop);
@@ -283,6 +296,11 @@ export async function printRun(
   } finally {
     await close();
   }
+}
+
+/** The sandbox's own folder (its `tmp` is the real CLI's temp folder, as `<work>/tmp` is the mock's). */
+function sandboxRoot(cwd: string): string {
+  return cwd.slice(0, cwd.lastIndexOf("/"));
 }
 
 /** An abort controller that also aborts when `stop` does (the run was stopped from outside). */

@@ -56,8 +56,13 @@ const ID_KEYS = new Set([
 const TIME_KEY = /(duration|_ms$|Ms$|^ttft|elapsed|^pid$|_seconds$|^t$|_time$|Time$|_at$|At$)/;
 /** A duration inside a text ("first after 32 ms"). */
 const TEXT_MS = /\b\d+ ms\b/g;
-/** The CLI's messaging socket: named after its process id. */
-const SOCKET = /\/tmp\/cc-socks-\d+\/\d+\.sock/g;
+/** A measured duration in a subagent's hand-back note (`duration_ms: 186`). */
+const TEXT_DURATION = /\bduration_ms: \d+/g;
+/**
+ * The CLI's messaging socket: named after its process id, in `cc-socks` under its runtime or
+ * temp folder, or `/tmp/cc-socks-<uid>` (v3xx_messaging_socket).
+ */
+const SOCKET = /(?:\/[^\s"'/]+)*\/cc-socks(?:-\d+)?\/\d+(?:-[0-9a-f]{8})?\.sock/g;
 
 /** Renames ids consistently across everything one run wrote (keep one per run). */
 export class Normalizer {
@@ -149,6 +154,7 @@ export class Normalizer {
       .replace(ISO_TIME, "<time>")
       .replace(SOCKET, "<socket>")
       .replace(TEXT_MS, "<n> ms")
+      .replace(TEXT_DURATION, "duration_ms: <n>")
       .replace(GATEWAY, "<gateway>");
     for (const [path, name] of this.#paths) {
       if (out.includes(path)) out = out.split(path).join(name);

@@ -60,6 +60,10 @@ Deno.test("Normalizer replaces ids by their kind, times, durations, paths, the g
     { tool_use_id: "<toolu>", callback_id: "hook_3", end_time: "<ms>" },
   );
   assert.equal(n.text("socket /tmp/cc-socks-0/4242.sock"), "socket <socket>");
+  // wherever the CLI puts it (XDG_RUNTIME_DIR, its temp folder: v3xx_messaging_socket)
+  assert.equal(n.text("/tmp/cc-socks/4242.sock"), "<socket>");
+  assert.equal(n.text("/run/user/1000/cc-socks/4242.sock"), "<socket>");
+  assert.equal(n.text("at /tmp/sandbox-1/tmp/cc-socks/814.sock."), "at <socket>.");
   assert.equal(n.text("gateway (127.0.0.1:9)."), "gateway (<gateway>).");
   assert.equal(
     n.text("first after 32 ms, none in the final 5 ms"),
@@ -108,6 +112,23 @@ Deno.test("compareRuns pairs frames by kind: a frame only one side has shifts no
     "frame 3/2 cli->sdk result/success value a: mock 1, real 2",
   );
   assert.deepEqual(compareRuns(mock, { ...mock }), []);
+});
+
+Deno.test("compareRuns compares each direction in order, not how the two interleave (the CLI's idle and the app's next prompt race)", () => {
+  const result = frame("cli->sdk", { type: "result", subtype: "success", result: "Hi" });
+  const state = (s: string) =>
+    frame("cli->sdk", { type: "system", subtype: "session_state_changed", state: s });
+  const prompt = frame("sdk->cli", { type: "user", message: { role: "user", content: "next" } });
+  const run = (entries: typeof result[]) => ({ entries, exitCode: 0, stderr: [] });
+  // conform builtin_simple_conversation: the real CLI wrote idle after the next prompt came in
+  const mock = run([result, state("idle"), prompt, state("running")]);
+  const real = run([result, prompt, state("idle"), state("running")]);
+  assert.deepEqual(compareRuns(mock, real), []);
+  // the order within one direction still counts
+  const swapped = run([result, prompt, state("running"), state("idle")]);
+  const diffs = compareRuns(mock, swapped);
+  assert.ok(diffs.length > 0);
+  assert.ok(diffs.every((d) => d.kind === "cli->sdk system/session_state_changed"));
 });
 
 Deno.test("exceptions are data: named, reasoned, matched by case, mode, kind, type and path globs", () => {

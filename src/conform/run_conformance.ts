@@ -11,9 +11,9 @@
 import type { Tape } from "../cassette/tape.ts";
 import { installFakeClaude } from "../fake_claude/install_fake_claude.ts";
 import { makeTempDir, removeTree, writeText } from "../host/_fs.ts";
-import { type ComparableRun, compareRuns, type Difference } from "./_compare.ts";
+import { compareRuns, type Difference } from "./_compare.ts";
+import { comparable } from "./_comparable.ts";
 import { duplexRun, printRun, type RecordedRun } from "./_conform_runs.ts";
-import { Normalizer } from "./_normalize.ts";
 import { type ConformCase, printPlan } from "./conform_case.ts";
 import { type ConformException, explain } from "./conform_exceptions.ts";
 import type { AgentSdk } from "./load_agent_sdk.ts";
@@ -257,34 +257,5 @@ async function compareMode(
       : {}),
     ms: { mock: mock.ms, real: real.ms },
     tapes: { mock: mockSide.tape, real: realSide.tape },
-  };
-}
-
-/** A run normalized for comparing: its frames, exit, stderr lines and (text) stdout. */
-function comparable(
-  run: RecordedRun & { stdout?: string },
-  mode: string,
-): { run: ComparableRun; tape: Tape } {
-  const normalizer = new Normalizer(run.places);
-  const entries = run.tape.entries.map((entry) => {
-    if ("frame" in entry) {
-      return { ...entry, frame: normalizer.normalize(entry.frame) as typeof entry.frame };
-    }
-    if ("raw" in entry) return { ...entry, raw: normalizer.text(entry.raw) };
-    return { ...entry, text: normalizer.text(entry.text) };
-  });
-  const stderr = entries
-    .flatMap((e) => ("text" in e && e.dir === "stderr" ? e.text.split("\n") : []))
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== "");
-  const tape: Tape = { ...run.tape, entries };
-  return {
-    tape,
-    run: {
-      entries: mode === "print:text" ? [] : entries,
-      exitCode: run.tape.ending?.code ?? null,
-      stderr,
-      ...(mode === "print:text" ? { stdout: normalizer.text(run.stdout ?? "") } : {}),
-    },
   };
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { NAMED_FAILURES } from "../scenario/named_failures.ts";
+import { httpFailure, NAMED_FAILURES } from "../scenario/named_failures.ts";
 import type { PlannedFailure } from "./_turn_plan.ts";
 import { errorTypeOf } from "./_reply_body.ts";
 
@@ -80,22 +80,24 @@ export function failureAnswer(
       };
     case "connection_reset":
       return { kind: "reset" };
-    case "connection_reset_recovered":
-      return stream ? { kind: "stream", broken: "reset" } : { kind: "reply" };
     case "request_timeout":
       return { kind: "hang" };
     case "stream_stall":
       return { kind: "stall" };
+    case "connection_reset_recovered":
     case "stream_cut":
-      return stream
-        ? { kind: "stream", broken: "cut" }
-        : { kind: "body", body: halfMessageBody(request.messageId) };
     case "stream_cut_recovered":
-      return stream ? { kind: "stream", broken: "cut" } : { kind: "reply" };
     case "malformed_stream":
-      return stream ? { kind: "stream", broken: "malformed" } : { kind: "body", body: NOT_JSON };
-    case "malformed_stream_recovered":
-      return stream ? { kind: "stream", broken: "malformed" } : { kind: "reply" };
+    case "malformed_stream_recovered": {
+      // the stream breaks as the mock bills it; the non-streaming fallback answers, or is
+      // no message either
+      if (stream) return { kind: "stream", broken: spec.brokenStream! };
+      if (spec.recovers) return { kind: "reply" };
+      return {
+        kind: "body",
+        body: spec.brokenStream === "malformed" ? NOT_JSON : halfMessageBody(request.messageId),
+      };
+    }
     case "max_budget":
       return { kind: "reply" };
     case "connection_refused":
@@ -103,19 +105,7 @@ export function failureAnswer(
   }
 }
 
+/** The API's message for an `apiError` step that gives none (the mock's text quotes the same). */
 function defaultMessageOf(status: number): string {
-  switch (status) {
-    case 400:
-      return "Invalid request";
-    case 401:
-      return "invalid x-api-key";
-    case 403:
-      return "Your API key does not have permission to use the specified resource.";
-    case 429:
-      return "Number of request tokens has exceeded your per-minute rate limit";
-    case 529:
-      return "Overloaded";
-    default:
-      return "Internal server error";
-  }
+  return httpFailure(status).defaultMessage;
 }

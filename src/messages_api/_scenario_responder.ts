@@ -7,10 +7,12 @@
  * @module
  */
 
+import { subagentReplies } from "../builders/_agent_run.ts";
 import { text } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_CWD } from "../builders/build_context.ts";
 import type { StopReason } from "../builders/stream_events.ts";
 import type { Exchange, Scenario } from "../scenario/scenario.ts";
+import { BROKEN_STREAM_REPLY } from "../scenario/named_failures.ts";
 import { isToolCall, type MessageStep, type Step, type TurnInfo } from "../scenario/step.ts";
 import type { AssistantContentBlock, UserFrame } from "../wire/frame.ts";
 import type { JournalPlace } from "./api_journal.ts";
@@ -45,8 +47,6 @@ export interface Answered {
 
 const DEFAULT_SUMMARY = "Summary of the conversation.";
 const WARN_REPLY = "Hello! How can I help?";
-/** What a broken stream with no scripted reply after it starts to say (as recorded). */
-const BROKEN_REPLY = "Hello! How can I help you today?";
 /** How many characters of a prompt an error message quotes. */
 const QUOTED = 200;
 
@@ -188,7 +188,7 @@ export class ScenarioResponder {
             place,
             decision: {
               kind: "reply",
-              reply: this.#reply([text(BROKEN_REPLY)], undefined, located),
+              reply: this.#reply([text(BROKEN_STREAM_REPLY)], undefined, located),
               stream: located.stream,
               delayMs: planned.delayMs,
               failure: { name: failureName(failure), answer },
@@ -391,16 +391,11 @@ export class ScenarioResponder {
       if (!scripted || !isToolCall(scripted) || typeof scripted.frames !== "function") continue;
       const prompt = (block.input as { prompt?: unknown }).prompt;
       if (typeof prompt !== "string") continue;
-      const grouped = new Map<string, AssistantContentBlock[]>();
-      for (const frame of scripted.frames(this.#ctx)) {
-        if (frame.type !== "assistant" || frame.parent_tool_use_id !== block.id) continue;
-        const message = frame.message as { id?: string; content?: AssistantContentBlock[] };
-        const id = message.id ?? String(grouped.size);
-        grouped.set(id, [...(grouped.get(id) ?? []), ...(message.content ?? [])]);
-      }
-      const replies = [...grouped.values()];
-      const report = reportOf(scripted.result.toolUseResult);
-      if (report !== undefined) replies.push([text(report)]);
+      const replies = subagentReplies(
+        scripted.frames(this.#ctx),
+        block.id,
+        scripted.result.toolUseResult,
+      );
       this.#subagents.set(this.#rewrite(prompt), {
         replies,
         label: `the subagent of ${block.name} ${block.id} (${plan.where})`,
@@ -552,14 +547,6 @@ function messageDelay(step: MessageStep): number {
   const delay = step.delay;
   if (typeof delay === "number") return delay;
   return delay ? delay.baseMs : 0;
-}
-
-/** The report of a subagent: the last text of the Agent tool's result. */
-function reportOf(toolUseResult: unknown): string | undefined {
-  const content = (toolUseResult as { content?: unknown } | null)?.content;
-  if (!Array.isArray(content)) return undefined;
-  const texts = content.filter((c) => c?.type === "text" && typeof c.text === "string");
-  return texts.at(-1)?.text;
 }
 
 /** The session a request belongs to: the CLI's session header, else its metadata's. */

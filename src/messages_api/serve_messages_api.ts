@@ -15,6 +15,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { realNow, realTimeout } from "../timing/real_time.ts";
 import { type Timing, timingProfile } from "../timing/timing_profile.ts";
 import type { JournalAnswer, JournalEntry, JournalKind } from "./api_journal.ts";
+import { breakIndex } from "../builders/_api_stream.ts";
 import { errorBody, replyEvents, replyMessage, sseEvent } from "./_reply_body.ts";
 import {
   type Answered,
@@ -413,7 +414,7 @@ class ApiServer {
       res.end(JSON.stringify(replyMessage(reply)));
       return;
     }
-    const events = replyEvents(createBuildContext({ seed: 1 }), reply);
+    const events = replyEvents(reply);
     const brokenStream = broken?.kind === "stream" ? broken.broken : undefined;
     this.#decided(
       entry,
@@ -427,10 +428,8 @@ class ApiServer {
       "request-id": requestId,
     });
     res.flushHeaders();
-    // a broken stream breaks at the first delta (message_start, ping and the first block's
-    // start come whole, as recorded)
-    const firstDelta = events.findIndex((e) => e.type === "content_block_delta");
-    const breakAt = firstDelta >= 0 ? firstDelta : Math.min(2, events.length - 1);
+    // a broken stream breaks at its first delta (the mock bills what it sent, breakIndex)
+    const breakAt = breakIndex(events);
     for (let i = 0; i < events.length; i++) {
       if (res.destroyed || this.#closing) return;
       const event = events[i];

@@ -21,7 +21,7 @@ import {
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { ToolUseBlock } from "../wire/frame.ts";
 import type { Engine } from "../session/engine.ts";
-import { askWith } from "../session/tool_flow.ts";
+import { askWith } from "../session/permission_request.ts";
 import type { PermissionOutcome, TurnState } from "../session/turn_state.ts";
 
 /** What a `tool_result` command said a tool returned. */

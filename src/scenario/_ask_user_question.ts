@@ -63,14 +63,22 @@ export function askUserQuestionInput(
       multiSelect: q.multiSelect ?? false,
     })),
   };
+  // As the real CLI: the answers to the questions asked, in their order, each keyed by the
+  // question's text; an answer under any other key is kept in tool_use_result but not read
+  // (conform builtin_ask_user_question_unmatched_answer: none left, "The user did not answer
+  // the questions.").
   const answered = (answers: unknown): ToolCall["result"] => {
     const map = answers && typeof answers === "object" ? answers as Record<string, unknown> : {};
-    const listed = Object.entries(map).map(([q, a]) =>
-      `"${q}"="${Array.isArray(a) ? a.join(", ") : String(a)}"`
-    ).join(", ");
+    const listed = input.questions.flatMap(({ question }) => {
+      const key = String(question);
+      if (!Object.hasOwn(map, key)) return [];
+      const a = map[key];
+      return [`"${key}"="${Array.isArray(a) ? a.join(", ") : String(a)}"`];
+    }).join(", ");
     return {
-      content:
-        `Your questions have been answered: ${listed}. You can now continue with these answers in mind.`,
+      content: listed === ""
+        ? "The user did not answer the questions."
+        : `Your questions have been answered: ${listed}. You can now continue with these answers in mind.`,
       isError: false,
       toolUseResult: { questions: input.questions, answers: map },
     };

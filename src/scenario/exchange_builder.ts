@@ -46,6 +46,7 @@ import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
 import { togetherMessage } from "./_uses_together.ts";
 import { messageFields, toParts } from "./_message_fields.ts";
+import { editResults } from "./_edit_results.ts";
 import type { CrashPoint } from "./crash_point.ts";
 import type {
   AskUserQuestionItem,
@@ -228,7 +229,10 @@ export class ExchangeBuilder {
       oldString: string;
       newString: string;
       replaceAll?: boolean;
-      /** The file before the edit (default: `oldString`), for the result's patch. */
+      /**
+       * The file before the edit, for the result's patch (default: what the session's tools
+       * last showed of it, else `oldString`).
+       */
       originalFile?: string;
     },
   ): this {
@@ -245,18 +249,10 @@ export class ExchangeBuilder {
       ...(options.replaceAll !== undefined ? { replaceAll: options.replaceAll } : {}),
       ...(options.originalFile !== undefined ? { originalFile: options.originalFile } : {}),
     };
-    return this.#tool(
-      options,
-      (ctx) => editTool(ctx, filePath, edit),
-      (input, ctx) =>
-        editTool(ctx, String(input.file_path ?? filePath), {
-          oldString: typeof input.old_string === "string" ? input.old_string : edit.oldString,
-          newString: typeof input.new_string === "string" ? input.new_string : edit.newString,
-          replaceAll: typeof input.replace_all === "boolean" ? input.replace_all : edit.replaceAll,
-          ...(edit.originalFile !== undefined ? { originalFile: edit.originalFile } : {}),
-        }).result,
-      { edit: { path: filePath, ...edit } },
-    );
+    const { rerun, onFile } = editResults(filePath, edit);
+    return this.#tool(options, (ctx) => editTool(ctx, filePath, edit), rerun, {
+      edit: { path: filePath, ...edit },
+    }, onFile);
   }
 
   /** The assistant runs a command: tool_use `Bash`, then its output. */
@@ -445,10 +441,12 @@ export class ExchangeBuilder {
   }
 
   /**
-   * The Messages API fails with `status` (400-599): optional `api_retry` frames (`retries`,
-   * 0-100, `retryDelayMs` apart), then the synthetic "API Error" message and an error result
-   * (the SDK then throws, and the process exits 1). With `recovers: true` only the retries
-   * are written and the exchange goes on.
+   * The Messages API answers the call with `status` (400-599): on every attempt, or with
+   * `recovers: true` on its first `retries` (0-100). The CLI retries a retryable status (401,
+   * 429, 5xx, 529) as `CLAUDE_CODE_MAX_RETRIES` allows, an `api_retry` frame before each
+   * retry (`retryDelayMs` apart, default the CLI's backoff); when the API still fails then, the
+   * status's failure text (as the named failure of that status) and an error result (the SDK
+   * throws, exit 1); else the exchange goes on.
    */
   apiError(
     status: number,
@@ -573,6 +571,7 @@ export class ExchangeBuilder {
     make: (ctx: BuildContext) => ScriptedToolCall,
     rerun: ScriptedToolCall["rerun"] | undefined,
     form: RecordedForm,
+    onFile?: ScriptedToolCall["onFile"],
   ): this {
     const ifDenied = typeof options.ifDenied === "string"
       ? [{ kind: "message", parts: [text(options.ifDenied)] } as Step]
@@ -580,6 +579,7 @@ export class ExchangeBuilder {
     const call = (ctx: BuildContext): ScriptedToolCall => ({
       ...make(ctx),
       ...(rerun ? { rerun } : {}),
+      ...(onFile ? { onFile } : {}),
       ...(options.permission ? { permission: options.permission } : {}),
       ...(ifDenied ? { ifDenied } : {}),
     });

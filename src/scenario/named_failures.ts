@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { StreamBreak } from "../builders/_api_stream.ts";
 import type { AssistantMessageError } from "../builders/api_error_message.ts";
 
 /** Every named failure, in the order the docs list them. */
@@ -43,8 +44,8 @@ export interface FailureTextContext {
   apiTimeoutMs: number;
   /** How many times the CLI retried before it gave up. */
   retried: number;
-  /** Whether `IS_SANDBOX=1`: the CLI then words a repeated 529 as a single one. */
-  sandbox: boolean;
+  /** Whether the CLI gave up on repeated failures of this kind (see `FailureSpec.repeated`). */
+  repeated: boolean;
   /**
    * How the CLI words a broken stream whose non-streaming fallback is no message either
    * (`CliVersionFacts.unusableFallback`).
@@ -52,6 +53,11 @@ export interface FailureTextContext {
   unusableFallback: "parse_error" | "malformed_response";
   /** The failed streaming request's id (the `request-id` its response carried). */
   requestId: string;
+  /**
+   * The `request-id` of the non-streaming fallback's answer (the real API, and the scenario
+   * API, send one with every answer).
+   */
+  fallbackRequestId: string;
   /** Milliseconds from the request to the stream's first event (the session's timing). */
   firstEventMs: number;
 }
@@ -79,27 +85,56 @@ export interface FailureSpec {
   retryError?: AssistantMessageError;
   /** Whether a `retry-after: 1` answer sets the retry delay's floor (HTTP failures). */
   retryAfter?: true;
-  /** What each failed attempt billed (partial streams), in tokens. */
-  billed?: { inputTokens: number; outputTokens: number };
+  /**
+   * How each streaming attempt breaks (the reply's stream cut, reset or with a bad line
+   * after its first event): what the CLI got of it is billed (`brokenStreamUsage`).
+   */
+  brokenStream?: StreamBreak;
   /** Time each attempt takes before it fails: `apiTimeout`, `streamIdle`. */
   waits?: "apiTimeout" | "streamIdle";
   /** The turn goes on after the failure: the exchange's next message answers. */
   recovers?: true;
   /** What the CLI writes to stderr as it meets the failure (failures/malformed_stream). */
   stderr?: string;
+  /**
+   * The CLI gives up after this many of these failures in a row, whatever its retries, with
+   * its "Repeated" words: for an Opus-class model (`opus`, `fable`, `mythos` in its name),
+   * outside a sandbox (`IS_SANDBOX` set to anything) and without `CLAUDE_CODE_RETRY_WATCHDOG`
+   * (the binary's `MAX_529_RETRIES`, 3; recorded, CLI 2.1.328 to 2.1.332).
+   */
+  repeated?: number;
 }
 
-/** A 529 after retries, outside a sandbox (print records; v3xx failures/*_nosandbox). */
+/**
+ * Whether the CLI gives up on `spec`'s failure as repeated: its retries reach
+ * `spec.repeated` attempts, the model is Opus-class, and it runs outside a sandbox without
+ * the retry watchdog.
+ */
+export function givesUpRepeated(
+  spec: FailureSpec,
+  context: {
+    maxRetries: number;
+    model: string;
+    env: Readonly<Record<string, string | undefined>>;
+  },
+): boolean {
+  return spec.repeated !== undefined && context.maxRetries + 1 >= spec.repeated &&
+    /opus|fable|mythos/i.test(context.model) && !context.env.IS_SANDBOX &&
+    !context.env.CLAUDE_CODE_RETRY_WATCHDOG;
+}
+
+/** Three 529s in a row, outside a sandbox (print records; v3xx failures/*_nosandbox). */
 const REPEATED_529 = (c: FailureTextContext) =>
   `API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
 /**
- * CLI 2.1.332's words for a broken stream whose non-streaming fallback (the recordings': 200,
- * application/json, chunked, no request-id) was not a message either (failures/v332_*).
+ * CLI 2.1.332's words for a broken stream whose non-streaming fallback (200, application/json,
+ * chunked, with the API's request-id) was not a message either (failures/v332_*, whose API sent
+ * no request-id: "request-id absent"; conformance failure_stream_cut against the scenario API).
  */
 const MALFORMED_RESPONSE = (c: FailureTextContext, failure: string, events: number) =>
   `API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or ` +
   `gateway intercepting the request. Response: content-type json, body is not valid JSON, ` +
-  `size unknown, request-id absent, intermediary headers transfer-encoding. This was the ` +
+  `size unknown, request-id ${c.fallbackRequestId}, intermediary headers transfer-encoding. This was the ` +
   `non-streaming retry of streaming request ${c.requestId}, which failed with: ${failure}; ` +
   `${events} stream events received, first after ${c.firstEventMs} ms, none in the final 0 ms.`;
 const SERVER_SIDE = (status: number, c: FailureTextContext) =>
@@ -108,9 +143,11 @@ const RESET =
   "API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again.";
 const TIMED_OUT = (c: FailureTextContext) =>
   `Request timed out. If the API is slow to answer, or a proxy or gateway holds responses, set API_TIMEOUT_MS above ${c.apiTimeoutMs}.`;
-const CUT_STREAM = { inputTokens: 120, outputTokens: 11 };
-const RESET_STREAM = { inputTokens: 120, outputTokens: 5 };
-const BAD_LINE_STREAM = { inputTokens: 120, outputTokens: 1 };
+/**
+ * What a broken stream with no reply scripted after it starts to say (the Messages API
+ * streams it, the mock bills it).
+ */
+export const BROKEN_STREAM_REPLY = "Hello! How can I help you today?";
 
 /** A reset connection, every retry (failures/connection_reset). */
 const CONNECTION_RESET: FailureSpec = {
@@ -133,7 +170,7 @@ const STREAM_CUT: FailureSpec = {
   error: "unknown",
   retries: 1,
   retryError: "unknown",
-  billed: CUT_STREAM,
+  brokenStream: "cut",
 };
 /** A non-JSON `data:` line (failures/malformed_stream). */
 const MALFORMED_STREAM: FailureSpec = {
@@ -146,7 +183,7 @@ const MALFORMED_STREAM: FailureSpec = {
       ? MALFORMED_RESPONSE(c, "other, SyntaxError", 2)
       : 'API Error: JSON Parse error: Unexpected identifier "this"',
   error: "unknown",
-  billed: BAD_LINE_STREAM,
+  brokenStream: "malformed",
 };
 
 /** The recorded behaviour of each named failure. */
@@ -182,7 +219,8 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
     status: 529,
     errorType: "overloaded_error",
     defaultMessage: "Overloaded",
-    text: (c) => c.retried > 0 && !c.sandbox ? REPEATED_529(c) : SERVER_SIDE(529, c),
+    text: (c) => c.repeated ? REPEATED_529(c) : SERVER_SIDE(529, c),
+    repeated: 3,
     error: "server_error",
     retries: "all",
     retryError: "overloaded",
@@ -224,7 +262,7 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
   },
   connection_reset: CONNECTION_RESET,
   // a reset mid-stream on every streaming try; the non-streaming fallback answers
-  connection_reset_recovered: { ...CONNECTION_RESET, billed: RESET_STREAM, recovers: true },
+  connection_reset_recovered: { ...CONNECTION_RESET, brokenStream: "reset", recovers: true },
   request_timeout: {
     status: null,
     defaultMessage: "",
@@ -257,4 +295,83 @@ export const NAMED_FAILURES: Readonly<Record<FailureName, FailureSpec>> = {
 /** Whether `name` is a named failure. */
 export function isFailureName(name: unknown): name is FailureName {
   return typeof name === "string" && Object.hasOwn(NAMED_FAILURES, name);
+}
+
+/**
+ * The API's error type for an HTTP status (`{"type":"error","error":{"type"}}`), as the
+ * Messages API answers it.
+ *
+ * @example A 529
+ * ```ts
+ * import { apiErrorType } from "./named_failures.ts";
+ * console.log(apiErrorType(529)); // overloaded_error
+ * ```
+ */
+export function apiErrorType(status: number): string {
+  switch (status) {
+    case 400:
+      return "invalid_request_error";
+    case 401:
+      return "authentication_error";
+    case 402:
+      return "billing_error";
+    case 403:
+      return "permission_error";
+    case 404:
+      return "not_found_error";
+    case 413:
+      return "request_too_large";
+    case 429:
+      return "rate_limit_error";
+    case 529:
+      return "overloaded_error";
+    case 504:
+      return "timeout_error";
+    default:
+      return "api_error";
+  }
+}
+
+/**
+ * How the real CLI goes through an HTTP error of `status` (an `apiError` step): as the named
+ * failure of that status (401, 403, 429, 529, 400 and a credit balance too low), a 5xx as
+ * `server_error` with its own status, any other status as a 400 is.
+ *
+ * @example A 503
+ * ```ts
+ * import { httpFailure } from "./named_failures.ts";
+ * console.log(httpFailure(503).retries, httpFailure(503).defaultMessage); // all Internal server error
+ * ```
+ */
+export function httpFailure(status: number, message?: string): FailureSpec {
+  const errorType = apiErrorType(status);
+  switch (status) {
+    case 401:
+      return NAMED_FAILURES.auth_error;
+    case 403:
+      return NAMED_FAILURES.forbidden;
+    case 429:
+      return NAMED_FAILURES.rate_limit;
+    case 529:
+      return NAMED_FAILURES.overloaded;
+  }
+  if (status >= 500) {
+    return {
+      ...NAMED_FAILURES.server_error,
+      status,
+      errorType,
+      defaultMessage: "Internal server error",
+      text: (c) => SERVER_SIDE(status, c),
+    };
+  }
+  if (status === 400 && /credit balance is too low/i.test(message ?? "")) {
+    return NAMED_FAILURES.out_of_credits;
+  }
+  return {
+    ...NAMED_FAILURES.bad_request,
+    status,
+    errorType,
+    defaultMessage: status === 400 ? "Invalid request" : `Error ${status}`,
+    text: (c) => `API Error: ${status} ${c.message}`,
+  };
 }

@@ -6,6 +6,7 @@
  */
 
 import { kindOf } from "../wire/_kind_of.ts";
+import { isReadOnlyCommand } from "./read_only_command.ts";
 
 /** Allow, ask and deny rule lists (`Bash`, `Bash(npm test:*)`, `mcp__calc`, `Read(*.ts)`). */
 export interface PermissionRules {
@@ -108,7 +109,10 @@ export function decidePermission(
     return { behavior: mode === "dontAsk" ? "deny" : "ask", reason: "workingDir" };
   }
   if (READ_ONLY_TOOLS.has(tool)) return { behavior: "allow", reason: "readOnly" };
-  if (tool === "Bash" && typeof input.command === "string" && isReadOnlyCommand(input.command)) {
+  if (
+    tool === "Bash" && typeof input.command === "string" &&
+    isReadOnlyCommand(input.command, options.cwd)
+  ) {
     return { behavior: "allow", reason: "readOnly" };
   }
   if (mode === "acceptEdits" && EDIT_TOOLS.has(tool)) return { behavior: "allow", reason: "mode" };
@@ -194,44 +198,6 @@ function ruleList(
     }
   }
   return list;
-}
-
-const READ_ONLY_COMMANDS = new Set([
-  "ls",
-  "pwd",
-  "cat",
-  "head",
-  "tail",
-  "wc",
-  "grep",
-  "rg",
-  "which",
-  "whoami",
-  "date",
-  "stat",
-  "file",
-  "tree",
-  "du",
-  "df",
-]);
-const READ_ONLY_GIT = new Set(["status", "log", "diff", "show", "branch", "rev-parse", "blame"]);
-
-/**
- * Whether a shell command only reads (`ls -la`, `git status`, `cat a.txt`): the real CLI
- * runs such commands without asking. Anything with redirection, pipes, command lists or
- * substitutions is not read-only here.
- *
- * @example Read-only commands
- * ```ts
- * import { isReadOnlyCommand } from "./permission_rules.ts";
- * console.log(isReadOnlyCommand("ls -la"), isReadOnlyCommand("rm -rf build")); // true false
- * ```
- */
-export function isReadOnlyCommand(command: string): boolean {
-  if (/[;&|><`]|\$\(/.test(command)) return false;
-  const words = command.trim().split(/\s+/);
-  if (words[0] === "git") return READ_ONLY_GIT.has(words[1] ?? "");
-  return READ_ONLY_COMMANDS.has(words[0]);
 }
 
 /**

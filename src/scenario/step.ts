@@ -21,6 +21,15 @@ export interface ScriptedToolCall extends ToolCall {
   frames?: (ctx: BuildContext) => Iterable<Frame>;
   /** The result for another input (when a hook or the SDK's answer changes the input). */
   rerun?: (input: Record<string, unknown>, ctx: BuildContext) => ToolCall["result"];
+  /**
+   * The result when the session knows what the file holds (what its tools last showed of it):
+   * an Edit whose scenario did not say the file's content before the edit starts from it.
+   */
+  onFile?: (
+    content: string,
+    input: Record<string, unknown>,
+    ctx: BuildContext,
+  ) => ToolCall["result"];
   /** Overrides the permission rules for this tool use. */
   permission?: "allow" | "ask" | "deny";
   /** Steps that replace the rest of the exchange when this tool use is denied. */
@@ -153,9 +162,10 @@ export interface RequestStep {
 }
 
 /**
- * The API fails: `api_retry` frames for each retry (waiting `retryDelayMs` between them),
- * then, unless `recovers`, the synthetic "API Error" assistant message and an error result
- * (`terminal_reason: "api_error"`), as the real CLI does when the Messages API errors.
+ * The API answers the call with an HTTP error: on every attempt, or (`recovers`) on its first
+ * `retries`. The CLI retries a retryable status as `CLAUDE_CODE_MAX_RETRIES` allows
+ * (`api_retry` frames), then either goes on or writes the status's failure text and an error
+ * result (`terminal_reason: "api_error"`), as the real CLI does when the Messages API errors.
  */
 export interface ApiErrorStep {
   /** Step kind. */
@@ -164,11 +174,14 @@ export interface ApiErrorStep {
   status: number;
   /** The error text after "API Error: <status> ". */
   message?: string;
-  /** How many `api_retry` frames come first (default 0). */
+  /** With `recovers`: how many attempts fail before the call succeeds (default 0). */
   retries?: number;
-  /** Delay between retries in ms (default 500). */
+  /** Delay between retries in ms (default: the CLI's backoff). */
   retryDelayMs?: number;
-  /** The call succeeds after the retries: the exchange goes on (default false). */
+  /**
+   * The call succeeds after `retries` failed attempts (when the CLI retries that often): the
+   * exchange goes on (default false: every attempt fails).
+   */
   recovers?: boolean;
 }
 

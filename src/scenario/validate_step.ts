@@ -317,6 +317,7 @@ class StepChecker extends Checker {
     this.boolean(result.isError, `${path}.result.isError`);
     if (call.frames !== undefined) this.function(call.frames, `${path}.frames`);
     if (call.rerun !== undefined) this.function(call.rerun, `${path}.rerun`);
+    if (call.onFile !== undefined) this.function(call.onFile, `${path}.onFile`);
     if (call.permission !== undefined) {
       this.oneOf(call.permission, `${path}.permission`, PERMISSIONS);
     }

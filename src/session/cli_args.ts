@@ -161,3 +161,30 @@ function splitToolList(value: string): string[] {
   if (current) out.push(current);
   return out;
 }
+
+/**
+ * What the real CLI writes to stderr before exiting 1 when it may skip permissions
+ * (`--permission-mode bypassPermissions`, `--dangerously-skip-permissions`,
+ * `--allow-dangerously-skip-permissions`) and runs as root without `IS_SANDBOX=1`
+ * (print/v3xx_p_bypass_root_*, conform perm_mode_bypass_root); `undefined` when it runs.
+ * `root` is whether it runs as root, or a function that says so (called only when needed).
+ *
+ * @example Refused as root, run in a sandbox
+ * ```ts
+ * import { bypassRefusal, parseCliFlags } from "./cli_args.ts";
+ * const flags = parseCliFlags(["--permission-mode", "bypassPermissions"]);
+ * console.log(bypassRefusal(flags, {}, true)); // --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons
+ * console.log(bypassRefusal(flags, { IS_SANDBOX: "1" }, true)); // undefined
+ * ```
+ */
+export function bypassRefusal(
+  flags: CliFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  root: boolean | (() => boolean),
+): string | undefined {
+  const bypass = flags.bypassAvailable === true || flags.permissionMode === "bypassPermissions";
+  if (!bypass || env.IS_SANDBOX === "1") return undefined;
+  // asked only when it matters: reading the uid can load a runtime's Node layer
+  if (!(typeof root === "function" ? root() : root)) return undefined;
+  return "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons";
+}

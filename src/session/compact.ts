@@ -9,9 +9,10 @@
  */
 
 import { compactBoundary } from "../builders/compact_boundary.ts";
+import { newTask } from "../builders/task_frames.ts";
 import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { sessionStateChanged, systemStatus } from "../builders/system.ts";
-import type { ApiCallUsage } from "../builders/usage.ts";
+import { type ApiCallUsage, DEFAULT_INPUT_TOKENS } from "../builders/usage.ts";
 import { userText } from "../builders/user.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks } from "./hook_runner.ts";
@@ -31,15 +32,16 @@ export function compactCommand(text: string): string | undefined {
 }
 
 const DEFAULT_SUMMARY = "Summary of the conversation.";
-const INPUT_TOKENS_PER_CALL = 120;
+
 // post_tokens = this + the summary message's characters / 4 (fits all three recordings)
 const POST_TOKENS_BASE = 2341;
 
 /**
  * Runs a `/compact` turn with `instructions` (from the prompt); `init` is the turn's
  * `system/init`, written after the compaction. PreCompact and PostCompact hooks the SDK
- * registered are called around the summarization (not in the recordings: their inputs follow
- * the SDK's types).
+ * registered are called around the summarization, and between them SubagentStop (the
+ * summarizer) and SessionStart (source `compact`); the command's output lists the PreCompact
+ * and PostCompact callbacks (conform hooks_all_compact).
  */
 export async function runCompact(
   engine: Engine,
@@ -52,12 +54,15 @@ export async function runCompact(
   const preTokens = options.preTokens ?? engine.ledger.lastContext;
   await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
   await engine.send({ frame: systemStatus(ctx, "compacting"), delay: 0 });
+  // the hooks the command's output lists ("PreCompact [callback] completed successfully")
+  const ran: string[] = [];
   for (const callbackId of hookCallbacks(engine, "PreCompact")) {
     await callHook(engine, callbackId, {
       hook_event_name: "PreCompact",
       trigger: "manual",
       custom_instructions: instructions === "" ? null : instructions,
     }, { turn });
+    ran.push("PreCompact");
   }
   const first = options.reply ?? `<summary>\n${options.summary ?? DEFAULT_SUMMARY}\n</summary>`;
   const replies = [first];
@@ -66,7 +71,7 @@ export async function runCompact(
   for (const reply of replies) {
     const call: ApiCallUsage = {
       model: ctx.model,
-      inputTokens: INPUT_TOKENS_PER_CALL,
+      inputTokens: DEFAULT_INPUT_TOKENS,
       outputTokens: options.outputTokens ?? Math.max(1, Math.ceil(reply.length / 4)),
     };
     engine.ledger.add(call, ctx.model);
@@ -76,12 +81,15 @@ export async function runCompact(
   // as recorded: the tagged summary gets "Summary:\n"; with none, the first reply as it is
   const summary = tagged !== undefined ? `Summary:\n${tagged}` : first.trim();
   const content = summaryMessage(engine, summary);
+  await afterSummary(engine, turn, replies.at(-1)!);
   for (const callbackId of hookCallbacks(engine, "PostCompact")) {
     await callHook(engine, callbackId, {
       hook_event_name: "PostCompact",
       trigger: "manual",
-      compact_summary: tagged ?? first.trim(),
+      // the summarizer's reply as it came, tags and all (conform hooks_all_compact)
+      compact_summary: replies.at(-1)!,
     }, { turn });
+    ran.push("PostCompact");
   }
   // 19 ms with one summarization call, 29 with two (as recorded)
   const durationMs = options.durationMs ?? 9 + 10 * replies.length;
@@ -103,9 +111,13 @@ export async function runCompact(
     delay: 0,
   });
   await engine.send({
-    frame: userText(ctx, "<local-command-stdout>Compacted </local-command-stdout>", {
-      isReplay: true,
-    }),
+    frame: userText(
+      ctx,
+      `<local-command-stdout>Compacted ${
+        ran.map((event) => `${event} [callback] completed successfully`).join("\n")
+      }</local-command-stdout>`,
+      { isReplay: true },
+    ),
     delay: 0,
   });
   await sendResult(engine, turn, { result: "", stopReason: null }, {
@@ -115,6 +127,45 @@ export async function runCompact(
     localCommand: "compact",
   });
   turn.stopped = true;
+}
+
+/**
+ * What the real CLI's hooks see once the summary is made (conform hooks_all_compact): the
+ * summarizer ends as a subagent of no type (SubagentStop, its last message the summary reply),
+ * then the session starts again from the summary (SessionStart, source `compact`).
+ */
+async function afterSummary(
+  engine: Engine,
+  turn: TurnState,
+  reply: string,
+): Promise<void> {
+  const ctx = engine.ctx;
+  const stops = hookCallbacks(engine, "SubagentStop");
+  if (stops.length > 0) {
+    const agent = {
+      id: newTask(ctx, { toolUseId: "compact", description: "compact" }).taskId,
+      type: "",
+    };
+    for (const callbackId of stops) {
+      await callHook(engine, callbackId, {
+        hook_event_name: "SubagentStop",
+        stop_hook_active: false,
+        agent_transcript_path: `${DEFAULT_HOME}/.claude/projects/${
+          projectSlug(ctx.cwd)
+        }/${ctx.sessionId}/subagents/agent-${agent.id}.jsonl`,
+        last_assistant_message: reply,
+        background_tasks: [],
+        session_crons: [],
+      }, { turn, agent });
+    }
+  }
+  for (const callbackId of hookCallbacks(engine, "SessionStart")) {
+    await callHook(engine, callbackId, {
+      hook_event_name: "SessionStart",
+      source: "compact",
+      model: ctx.model,
+    }, { turn });
+  }
 }
 
 /** The body of a reply's `<summary>` block, trimmed; `undefined` when it has none. */

@@ -70,16 +70,18 @@ export class ControlError extends Error {
 }
 
 /**
- * An answer body that is the same in many sessions (the `initialize` answer): its line is
- * encoded once per `key`, and each answer only adds its request id.
+ * The `initialize` answer: the body, beside it the requests still pending (none at start:
+ * `pending_permission_requests: []`, `pending_user_dialog_requests: []`, as the real CLI
+ * writes them), and, when the body is the same in many sessions, a `key` under which its line
+ * is encoded once (each answer only adds its request id).
  */
 export class EncodedAnswer {
   /** The body, as the client request log shows it (shared: do not change it). */
   readonly body: Record<string, unknown>;
-  /** What makes two bodies the same. */
-  readonly key: string;
+  /** What makes two bodies the same (`undefined`: encoded for this answer alone). */
+  readonly key: string | undefined;
   /** Keeps the body and its key. */
-  constructor(body: Record<string, unknown>, key: string) {
+  constructor(body: Record<string, unknown>, key?: string) {
     this.body = body;
     this.key = key;
   }
@@ -300,12 +302,15 @@ export class ControlChannel {
             after = response.after;
           } else if (response instanceof EncodedAnswer) {
             record.answer = { success: true, response: response.body };
-            answer = controlSuccess(requestId, response.body);
-            bytes = LINE_TEMPLATES.line(
-              `control_success|${response.key}`,
-              requestId,
-              (slot) => controlSuccess(slot, response.body),
-            );
+            const pending = { pending: true };
+            answer = controlSuccess(requestId, response.body, pending);
+            if (response.key !== undefined) {
+              bytes = LINE_TEMPLATES.line(
+                `control_success|${response.key}`,
+                requestId,
+                (slot) => controlSuccess(slot, response.body, pending),
+              );
+            }
           } else {
             const body = response as Record<string, unknown> | undefined;
             record.answer = body === undefined

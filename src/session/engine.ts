@@ -8,7 +8,9 @@
 
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
+import { cliTempDir } from "../builders/project_paths.ts";
 import { resolveModel } from "../builders/inventory.ts";
+import { modelFacts } from "../builders/model_facts.ts";
 import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
 import type { ToolCall } from "../builders/tools.ts";
@@ -147,6 +149,8 @@ export class Engine {
   readonly control: ControlChannel;
   /** Usage and cost, as running totals. */
   readonly ledger: UsageLedger = new UsageLedger();
+  /** Foreground subagents completed so far, by type (`subagent_stats`). */
+  readonly subagents: Record<string, number> = {};
   /** The conversation's size in context, block by block. */
   readonly context: ContextTally = new ContextTally();
   /** Which exchange answers a message. */
@@ -185,6 +189,10 @@ export class Engine {
   };
   /** Files a Read, Write or Edit of this session went through (an Edit of another differs). */
   readonly filesInContext: Set<string> = new Set();
+  /** What the session's tools last showed of each file (`file_contents.ts`). */
+  readonly fileContents: Map<string, string> = new Map();
+  /** Whether the CLI's note of a model it does not know went to stderr (once a session). */
+  unrecognizedModelSaid = false;
   /** Turns started so far. */
   turnCount = 0;
   /** The index of the exchange that answered each turn (-1: none). */
@@ -308,6 +316,7 @@ export class Engine {
       model: scenario.model ?? flags.model ?? settingsModel(flags.settings) ?? DEFAULT_MODEL,
       permissionMode: flags.permissionMode ?? "default",
       cwd: scenario.cwd,
+      tempDir: cliTempDir(options.env, processUid()),
       clock: this.clock,
       cliVersion: cli,
     });
@@ -476,6 +485,20 @@ export class Engine {
     this.#stderr?.(text);
   }
 
+  /**
+   * Before an API call: a model the CLI does not know gets its note on stderr, once a session
+   * (`[claude-code:unrecognized_model]`, conformance model_custom).
+   */
+  beforeApiCall(): void {
+    if (this.unrecognizedModelSaid || modelFacts(this.ctx.model).costBasis === "list") return;
+    this.unrecognizedModelSaid = true;
+    this.stderr(
+      `[claude-code:unrecognized_model] ${
+        JSON.stringify({ model: this.ctx.model, query_source: "sdk" })
+      }\n`,
+    );
+  }
+
   /** A warning (an unmatched prompt under `"warn"`): kept, and written to stderr. */
   warn(message: string): void {
     if (this.warnings.length < 100) this.warnings.push(message);
@@ -571,5 +594,18 @@ function settingsModel(settings: string | undefined): string | undefined {
     return typeof model === "string" && model !== "" ? resolveModel(model) ?? model : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The user id this process runs as (0 where the runtime does not tell, or may not). */
+function processUid(): number {
+  try {
+    // Deno's own first: on Deno, `globalThis.process` loads the Node compatibility layer
+    const deno = (globalThis as { Deno?: { uid?: () => number | null } }).Deno;
+    if (deno) return deno.uid?.() ?? 0;
+    const process = (globalThis as { process?: { getuid?: () => number } }).process;
+    return process?.getuid?.() ?? 0;
+  } catch {
+    return 0;
   }
 }

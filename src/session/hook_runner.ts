@@ -6,7 +6,7 @@
  */
 
 import { hookCallbackRequest, hookInput } from "../builders/control.ts";
-import { isObject } from "../wire/frame.ts";
+import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
@@ -36,25 +36,123 @@ export function hookCallbacks(engine: Engine, event: string, tool?: string): str
   return ids;
 }
 
-/** Asks the client to run one hook callback; resolves with its output. */
+/**
+ * Hook events whose input carries neither the permission mode nor the effort level (as
+ * recorded: conform hooks_all_compact, hooks_all_subagent, hooks_all_tools).
+ */
+const PLAIN_EVENTS: ReadonlySet<string> = new Set([
+  "PreCompact",
+  "PostCompact",
+  "SessionStart",
+  "MessageDisplay",
+  "SubagentStart",
+]);
+
+/** The subagent a hook is about (its tools' hooks, SubagentStart, SubagentStop). */
+export interface HookAgent {
+  /** The agent id (the task id). */
+  id: string;
+  /** The subagent type (`""` for the summarizer of `/compact`). */
+  type: string;
+}
+
+/**
+ * Asks the client to run one hook callback; resolves with its output. The input has the
+ * fields every hook gets in the real CLI's order: `session_id`, `transcript_path`, `cwd`,
+ * `prompt_id`, then (but for the events that carry neither) `permission_mode`, a subagent's
+ * `agent_id` and `agent_type`, `effort` (not for UserPromptSubmit), then the event's own.
+ */
 export async function callHook(
   engine: Engine,
   callbackId: string,
   event: { hook_event_name: string; [key: string]: unknown },
-  options: { turn: TurnState; toolUseId?: string },
+  options: { turn: TurnState; toolUseId?: string; agent?: HookAgent },
 ): Promise<Record<string, unknown>> {
-  const input = hookInput(engine.ctx, event, {
+  const built = hookInput(engine.ctx, event, {
     promptId: options.turn.promptId,
     ...(engine.flags.effort !== undefined ? { effort: engine.flags.effort } : {}),
   });
-  // the real CLI reports the effort level to tool and stop hooks, not to prompt hooks
-  if (event.hook_event_name === "UserPromptSubmit") delete input.effort;
+  const { permission_mode, effort, ...rest } = built;
+  const { session_id, transcript_path, cwd, prompt_id, ...own } = rest;
+  const name = event.hook_event_name;
+  const plain = PLAIN_EVENTS.has(name);
+  const input: Record<string, unknown> = {
+    session_id,
+    transcript_path,
+    cwd,
+    prompt_id,
+    ...(plain ? {} : { permission_mode }),
+    ...(options.agent ? { agent_id: options.agent.id, agent_type: options.agent.type } : {}),
+    ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
+    ...own,
+  };
   const request = hookCallbackRequest(engine.ctx, callbackId, {
     input,
     // hooks that are not about a tool carry a fresh uuid there, as the real CLI's do
     toolUseId: options.toolUseId ?? engine.ctx.ids.uuid(),
   });
   return await engine.control.request(request, { signal: options.turn.abort.signal });
+}
+
+/**
+ * The MessageDisplay hooks for a text the main agent shows, awaited before its assistant frame
+ * (after its stream events with partial messages), as the real CLI calls them (conform
+ * hooks_message_display, hooks_message_display_partial): the whole text as one final `delta`,
+ * `index` the text's place among the message's texts, a `message_id` of its own.
+ */
+export async function messageDisplayHooks(
+  engine: Engine,
+  turn: TurnState,
+  shown: { text: string; index: number },
+): Promise<void> {
+  const callbacks = hookCallbacks(engine, "MessageDisplay");
+  if (callbacks.length === 0) return;
+  const ids = engine.ctx.ids;
+  turn.displayTurnId ??= ids.uuid();
+  const messageId = ids.uuid();
+  for (const callbackId of callbacks) {
+    await callHook(engine, callbackId, {
+      hook_event_name: "MessageDisplay",
+      turn_id: turn.displayTurnId,
+      message_id: messageId,
+      index: shown.index,
+      final: true,
+      delta: shown.text,
+    }, { turn });
+  }
+}
+
+/**
+ * The PostToolBatch hooks once a message's tools all ran, before the next API call, as the real
+ * CLI calls them (conform hooks_all_tools): each tool use of the message with its result's
+ * content, the request's `tool_use_id` a `hook-<uuid>`. `additionalContext` is kept.
+ */
+export async function postToolBatchHooks(
+  engine: Engine,
+  turn: TurnState,
+  blocks: readonly AssistantContentBlock[],
+  results: ReadonlyMap<string, unknown>,
+): Promise<void> {
+  const callbacks = hookCallbacks(engine, "PostToolBatch");
+  if (callbacks.length === 0) return;
+  const toolCalls = blocks.flatMap((block) =>
+    block.type === "tool_use"
+      ? [{
+        tool_name: block.name,
+        tool_input: block.input,
+        tool_use_id: block.id,
+        ...(results.has(block.id) ? { tool_response: results.get(block.id) } : {}),
+      }]
+      : []
+  );
+  const toolUseId = `hook-${engine.ctx.ids.uuid()}`;
+  for (const callbackId of callbacks) {
+    const output = await callHook(engine, callbackId, {
+      hook_event_name: "PostToolBatch",
+      tool_calls: toolCalls,
+    }, { turn, toolUseId });
+    keepContext(engine, output);
+  }
 }
 
 /** Keeps a hook's `additionalContext`. */

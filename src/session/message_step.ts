@@ -6,44 +6,29 @@
  * @module
  */
 
-import { apiErrorMessage } from "../builders/api_error_message.ts";
 import { assistantMessage, mcpToolUseMeta } from "../builders/assistant.ts";
 import { permissionDenied } from "../builders/permission_denied.ts";
-import type { AssistantMessageError } from "../builders/api_error_message.ts";
 import type { BuildContext } from "../builders/build_context.ts";
+import { estimateOutputTokens } from "../builders/_api_stream.ts";
 import {
-  chunkText,
-  splitToolInput,
   streamEvents,
   type StreamEventsOptions,
   thinkingTokenFrames,
 } from "../builders/stream_events.ts";
-import { apiRetry, sessionStateChanged, systemStatus } from "../builders/system.ts";
-import type { ApiCallUsage } from "../builders/usage.ts";
+import { sessionStateChanged, systemStatus } from "../builders/system.ts";
+import { type ApiCallUsage, DEFAULT_INPUT_TOKENS, resultUsage } from "../builders/usage.ts";
+import { replyChunking } from "../scenario/_reply_chunking.ts";
 import { toolResult } from "../builders/user.ts";
-import {
-  type ApiErrorStep,
-  isToolCall,
-  type MessageStep,
-  type ScriptedToolCall,
-} from "../scenario/step.ts";
+import { isToolCall, type MessageStep, type ScriptedToolCall } from "../scenario/step.ts";
 import type { Delay } from "../timing/timing_profile.ts";
-import type { AssistantContentBlock, AssistantFrame, Frame } from "../wire/frame.ts";
+import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { authorize, execute, immediateDenial, postToolHooks } from "./tool_flow.ts";
+import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
-import type { StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
-
-const INPUT_TOKENS_PER_CALL = 120;
-const API_ERROR_NAMES: Record<number, string> = {
-  400: "invalid_request",
-  401: "authentication_failed",
-  429: "rate_limit",
-  500: "server_error",
-  529: "overloaded",
-};
+import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
 /** Whether `--max-turns` forbids another API call in this turn. */
 export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
@@ -105,17 +90,9 @@ export async function runMessage(
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   const ctx = engine.ctx;
+  engine.beforeApiCall();
   await requestStructuredOutput(engine, turn);
-  const blocks: AssistantContentBlock[] = [];
-  const calls = new Map<string, ScriptedToolCall>();
-  for (const part of step.parts) {
-    const value = typeof part === "function" ? part(ctx) : part;
-    if (isToolCall(value)) {
-      calls.set(value.block.id, value);
-      blocks.push(value.block);
-    } else blocks.push(value);
-  }
-  if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
+  const { blocks, calls } = evaluateMessage(engine, step, turn);
   const frames = assistantMessage(ctx, blocks, {
     messageId: step.messageId,
     // an MCP tool of a server the session does not have: its display name alone
@@ -136,10 +113,16 @@ export async function runMessage(
       (frame.message as { stop_reason: string | null }).stop_reason = stop;
     }
   }
-  const outputTokens = step.outputTokens ?? estimateTokens(blocks);
-  const call: ApiCallUsage = { model: ctx.model, inputTokens: INPUT_TOKENS_PER_CALL, outputTokens };
+  const outputTokens = step.outputTokens ?? estimateOutputTokens(blocks);
+  const call: ApiCallUsage = { model: ctx.model, inputTokens: DEFAULT_INPUT_TOKENS, outputTokens };
   engine.ledger.add(call, ctx.model);
   turn.calls.push(call);
+  if (fallback) {
+    // the whole message at once: the CLI writes its final usage, every key filled in
+    // (failures/*_recovered against the scenario API)
+    const usage = resultUsage([call]);
+    for (const frame of frames) (frame.message as { usage: unknown }).usage = usage;
+  }
   let first = true;
   const delayOnce = (frame: Frame): number | Delay | undefined => {
     if (!first) return engine.delayFor(frame, turn);
@@ -149,10 +132,12 @@ export async function runMessage(
   const partial = engine.partial() && !fallback;
   (turn.messageIds ??= []).push(frames[0].message.id);
   const sequence: Iterable<Frame> = partial
-    ? streamEvents(ctx, frames, { outputTokens, ...chunking(step, blocks) })
-    : withThinkingTokens(ctx, frames, chunking(step, blocks));
+    ? streamEvents(ctx, frames, { outputTokens, ...replyChunking(step, blocks) })
+    : withThinkingTokens(ctx, frames, replyChunking(step, blocks));
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
+  // the results of this message's tools, for the PostToolBatch hooks once they all ran
+  turn.batchResults = calls.size > 0 ? new Map() : undefined;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
   const authorized: Array<{ call: ScriptedToolCall; decision?: ToolDecision }> = [];
   const streamed: ScriptedToolCall[] = [];
@@ -163,6 +148,7 @@ export async function runMessage(
   // end when it is the last block). Any other waits for the tools before it to finish.
   // `running` follows the message's end, once for each tool asked meanwhile.
   const toolIds = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+  let texts = 0; // the message's texts shown so far (MessageDisplay's index)
   let onlySafe = true; // every tool so far is concurrency-safe and started
   let head: { call: ScriptedToolCall; index: number; armed?: true } | undefined;
   turn.heldRunning = 0;
@@ -186,6 +172,12 @@ export async function runMessage(
         turn.beforeRunning = undefined;
         if (stopped) continue;
       }
+      if (frame.type === "assistant" && frame.parent_tool_use_id === null) {
+        const shown = (frame as AssistantFrame).message.content[0];
+        if (shown?.type === "text") {
+          await messageDisplayHooks(engine, turn, { text: shown.text, index: texts++ });
+        }
+      }
       await engine.send({ frame, delay: delayOnce(frame) });
       trackProgress(progress, frame);
       // its check ends one event after its block's end (as recorded: the next block's start)
@@ -207,10 +199,14 @@ export async function runMessage(
         continue;
       }
       // As the real CLI: a denial the rules alone decide goes out at once, right after the
-      // block (r3_deny_rules).
+      // block (r3_deny_rules), when no tool before it in the message is still to run; else in
+      // its turn, after their results (conform example_tools_permissions_cleanup).
       const early = immediateDenial(engine, scripted);
       if (early) {
-        await sendDenial(engine, scripted, early, turn);
+        if (authorized.length > 0 || streamed.length > 0 || head !== undefined) {
+          onlySafe = false;
+          authorized.push({ call: scripted, decision: early });
+        } else await sendDenial(engine, scripted, early, turn);
         continue;
       }
       const first = toolIds[0] === block.id;
@@ -275,6 +271,11 @@ export async function runMessage(
       await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
     }
   }
+  const results = turn.batchResults;
+  turn.batchResults = undefined;
+  if (results !== undefined && !turn.abort.aborted) {
+    await postToolBatchHooks(engine, turn, blocks, results);
+  }
   if (await settleStructuredOutput(engine, turn)) return;
   if (turn.hookStop && !turn.resultSent) {
     turn.stopped = true;
@@ -309,16 +310,17 @@ async function sendDenial(
       delay: 0,
     });
   }
-  await engine.send({
-    frame: toolResult(engine.ctx, block.id, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, block.id, {
       content: decision.message,
       isError: true,
       permissionDecision: decision.meta,
       ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
       ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
   if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
 }
 
@@ -330,15 +332,16 @@ async function sendUnavailable(
   turn: TurnState,
 ): Promise<void> {
   turn.userMessages++;
-  await engine.send({
-    frame: toolResult(engine.ctx, toolUseId, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, toolUseId, {
       content: `<tool_use_error>${message}</tool_use_error>`,
       isError: true,
       toolUseResult: message,
       permissionDecision: null,
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
+  );
 }
 
 async function runTool(
@@ -362,85 +365,26 @@ async function runTool(
   }, turn);
   await options.beforeResult?.();
   turn.userMessages++;
-  await engine.send({
-    frame: toolResult(engine.ctx, block.id, {
+  await sendToolResult(
+    engine,
+    turn,
+    toolResult(engine.ctx, block.id, {
       ...result,
       permissionDecision: result.permissionDecision !== undefined
         ? result.permissionDecision
         : decision.meta,
     }),
-    delay: engine.delayFor({ type: "user" }, turn),
-  });
-}
-
-/** The API fails: retries, then (unless it recovers) the synthetic error message and result. */
-export async function runApiError(
-  engine: Engine,
-  step: ApiErrorStep,
-  turn: TurnState,
-): Promise<void> {
-  const retries = step.retries ?? 0;
-  const errorName = API_ERROR_NAMES[step.status] ?? "unknown";
-  for (let attempt = 1; attempt <= retries; attempt++) {
-    const retryDelayMs = step.retryDelayMs ?? 500;
-    await engine.send({
-      frame: apiRetry(engine.ctx, {
-        attempt,
-        maxRetries: 10,
-        retryDelayMs,
-        errorStatus: step.status,
-        error: errorName as AssistantMessageError,
-      }),
-      delay: 0,
-    });
-    await engine.clock.sleep(retryDelayMs * engine.speed, { signal: turn.abort.signal });
-  }
-  if (step.recovers) return;
-  const frame = apiErrorMessage(
-    engine.ctx,
-    step.status,
-    step.message !== undefined ? { message: step.message } : {},
   );
-  await engine.send({ frame, delay: engine.delayFor({ type: "assistant" }, turn) });
-  // the result carries the error text, as the real CLI's does (the SDK's error shows it)
-  const said = frame.message.content[0];
-  const errorText = said?.type === "text" ? said.text : `API Error: ${step.status}`;
-  await sendResult(engine, turn, { apiErrorStatus: step.status, result: errorText }, {
-    apiCalls: [],
-  });
-  turn.stopped = true;
 }
 
-/**
- * How a message streams: its chunk size and explicit pieces, as stream-event options (a
- * block without explicit pieces keeps the default split).
- */
-function chunking(
-  step: MessageStep,
-  blocks: AssistantContentBlock[],
-): Pick<StreamEventsOptions, "chunkSize" | "split" | "splitInput"> {
-  const out: Pick<StreamEventsOptions, "chunkSize" | "split" | "splitInput"> = {};
-  if (step.chunkSize !== undefined) out.chunkSize = step.chunkSize;
-  const size = step.chunkSize ?? 24;
-  const chunks = step.chunks;
-  if (chunks) {
-    const texts = blocks.flatMap((b) =>
-      b.type === "text" ? [b.text] : b.type === "thinking" ? [b.thinking] : []
-    );
-    out.split = (text) => {
-      const pieces = chunks[texts.indexOf(text)];
-      return pieces && pieces.length > 0 ? pieces : chunkText(text, size);
-    };
+/** Writes a tool's result frame, and keeps its content for the PostToolBatch hooks. */
+async function sendToolResult(engine: Engine, turn: TurnState, frame: UserFrame): Promise<void> {
+  const content = frame.message.content;
+  const block = Array.isArray(content) ? content[0] : undefined;
+  if (block !== undefined && typeof block.tool_use_id === "string") {
+    turn.batchResults?.set(block.tool_use_id, block.content);
   }
-  const inputChunks = step.inputChunks;
-  if (inputChunks) {
-    const ids = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
-    out.splitInput = (input, id) => {
-      const pieces = inputChunks[ids.indexOf(id)];
-      return pieces && pieces.length > 0 ? pieces : splitToolInput(input);
-    };
-  }
-  return out;
+  await engine.send({ frame, delay: engine.delayFor({ type: "user" }, turn) });
 }
 
 /**
@@ -482,12 +426,29 @@ function isMessageStop(frame: Frame): boolean {
     (frame.event as { type?: string } | undefined)?.type === "message_stop";
 }
 
-function estimateTokens(blocks: AssistantContentBlock[]): number {
-  let chars = 0;
-  for (const b of blocks) {
-    if (b.type === "text") chars += b.text.length;
-    else if (b.type === "thinking") chars += b.thinking.length;
-    else if (b.type === "tool_use") chars += JSON.stringify(b.input).length;
+/**
+ * A message step's blocks and scripted tool calls, evaluated once per turn (its parts that
+ * are functions draw their ids then): a failure before it may look at it first.
+ */
+export function evaluateMessage(
+  engine: Engine,
+  step: MessageStep,
+  turn: TurnState,
+): EvaluatedMessage {
+  const cache = turn.evaluated ??= new WeakMap();
+  const known = cache.get(step);
+  if (known) return known;
+  const blocks: AssistantContentBlock[] = [];
+  const calls = new Map<string, ScriptedToolCall>();
+  for (const part of step.parts) {
+    const value = typeof part === "function" ? part(engine.ctx) : part;
+    if (isToolCall(value)) {
+      calls.set(value.block.id, value);
+      blocks.push(value.block);
+    } else blocks.push(value);
   }
-  return Math.max(1, Math.ceil(chars / 4));
+  if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
+  const evaluated = { blocks, calls };
+  cache.set(step, evaluated);
+  return evaluated;
 }

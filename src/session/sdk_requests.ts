@@ -92,9 +92,18 @@ export function installSdkRequests(engine: Engine): void {
         mcpServersApplied: isObject(request.mcpServers),
       };
       const extra = engine.scenario.initialize;
-      if (extra !== undefined) return { ...initializeResponse(ctx, options), ...extra };
-      // the same answer every session with this session id, mode, hooks and servers: encode it once
-      const key = JSON.stringify([ctx.cli.version, ctx.sessionId, ctx.permissionMode, options]);
+      if (extra !== undefined) {
+        return new EncodedAnswer({ ...initializeResponse(ctx, options), ...extra });
+      }
+      // the same answer every session with this session id, model, mode, hooks and servers:
+      // encode it once
+      const key = JSON.stringify([
+        ctx.cli.version,
+        ctx.sessionId,
+        ctx.model,
+        ctx.permissionMode,
+        options,
+      ]);
       let answer = INITIALIZE_ANSWERS.get(key);
       if (!answer) {
         if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();
@@ -102,7 +111,7 @@ export function installSdkRequests(engine: Engine): void {
         INITIALIZE_ANSWERS.set(key, answer);
       }
       return answer;
-    }) as ControlHandler,
+    }) as unknown as ControlHandler, // an EncodedAnswer: the channel knows it, the public type not
   );
   control.handle("interrupt", async () => {
     await interruptTurn(engine);

@@ -16,7 +16,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import type { Clock } from "../timing/clock.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
-import { type CliFlags, parseCliFlags } from "./cli_args.ts";
+import { bypassRefusal, type CliFlags, parseCliFlags } from "./cli_args.ts";
 import type { ClientRequest, ControlHandler } from "./control_channel.ts";
 import { Engine, type ExitStatus, type ToolRunner } from "./engine.ts";
 import { installSdkRequests, interruptTurn } from "./sdk_requests.ts";
@@ -60,6 +60,15 @@ export interface SessionOptions {
    * stream's `Could not parse message into JSON: …`). Default: nowhere.
    */
   stderr?: (text: string) => void;
+  /**
+   * Whether the process runs as root (default: whether this process does, as the real CLI
+   * reads its own uid). As root the real CLI refuses to skip permissions (`bypassPermissions`,
+   * `--dangerously-skip-permissions`, `--allow-dangerously-skip-permissions`) unless the
+   * environment has `IS_SANDBOX=1`: it writes why to stderr and exits 1 before anything else,
+   * and so does the mock. Set it to pin a test's outcome whoever runs it (a CI container
+   * runs as root).
+   */
+  root?: boolean;
   /** The clock for scripted time: a {@linkcode Clock}, `virtual` (default) or `system`. */
   clock?: Clock | "virtual" | "system";
   /** Seed for ids and jitter (default: the scenario's, else the global default). */
@@ -175,6 +184,15 @@ export class Session {
     this.exited = engine.exited;
     engine.runTurn = runTurn;
     installSdkRequests(engine);
+    const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
+    if (refusal !== undefined) {
+      // as the real CLI (print/v3xx_p_bypass_root_*): before it reads anything
+      engine.stderr(`${refusal}\n`);
+      warnBypassAsRoot();
+      engine.startInput(this, Promise.resolve());
+      void engine.shutdown({ code: 1, signal: null }, true);
+      return;
+    }
     engine.startInput(this, runConnect(engine));
   }
 
@@ -353,4 +371,32 @@ export class Session {
 function describeExit(exit: ExitStatus | undefined): string {
   if (!exit) return "exiting";
   return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+}
+
+let warnedBypassAsRoot = false;
+
+/**
+ * Tells the developer once why a session refused to start: an SDK that spawns through a
+ * function never reads the process's stderr, and its error says only that the process exited
+ * with code 1.
+ */
+function warnBypassAsRoot(): void {
+  if (warnedBypassAsRoot) return;
+  warnedBypassAsRoot = true;
+  const text =
+    "claude-mock: a session that may skip permissions (bypassPermissions) refused to start " +
+    "because this process runs as root without IS_SANDBOX=1, as the real claude refuses; set " +
+    "IS_SANDBOX=1 in the query's env (the real CLI needs it there too), or pin the mock's " +
+    "`root` option";
+  const process = (globalThis as {
+    process?: { emitWarning?: (text: string, options: { code: string }) => void };
+  }).process;
+  if (process?.emitWarning) process.emitWarning(text, { code: "CLAUDE_MOCK_BYPASS_AS_ROOT" });
+  else console.warn(text);
+}
+
+/** Whether this process runs as root (uid 0); `false` where there are no uids. */
+function runsAsRoot(): boolean {
+  const process = (globalThis as { process?: { getuid?: () => number } }).process;
+  return process?.getuid?.() === 0;
 }

@@ -12,7 +12,10 @@ import { rulesFromSettings, type RuleSource } from "../scenario/permission_rules
 import type { Engine } from "./engine.ts";
 import { hasExternalMcpServer, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 
-const BUILT_IN = new WeakMap<Engine, { initialize: unknown; tools: readonly string[] }>();
+const BUILT_IN = new WeakMap<
+  Engine,
+  { initialize: unknown; model: string; tools: readonly string[] }
+>();
 
 /**
  * The session's built-in tools (`system/init` lists them, then the MCP tools): the
@@ -21,7 +24,9 @@ const BUILT_IN = new WeakMap<Engine, { initialize: unknown; tools: readonly stri
  */
 export function builtInTools(engine: Engine): readonly string[] {
   const cached = BUILT_IN.get(engine);
-  if (cached && cached.initialize === engine.initializeRequest) return cached.tools;
+  if (
+    cached && cached.initialize === engine.initializeRequest && cached.model === engine.ctx.model
+  ) return cached.tools;
   const denied = ruleSources(engine).flatMap(({ rules }) =>
     (rules.deny ?? []).filter((rule) => !rule.includes("("))
   );
@@ -30,8 +35,9 @@ export function builtInTools(engine: Engine): readonly string[] {
     canUseTool: engine.flags.permissionPromptTool === "stdio",
     denied,
     structuredOutput: engine.jsonSchema !== undefined,
+    model: engine.ctx.model,
   });
-  BUILT_IN.set(engine, { initialize: engine.initializeRequest, tools });
+  BUILT_IN.set(engine, { initialize: engine.initializeRequest, model: engine.ctx.model, tools });
   return tools;
 }
 

@@ -20,16 +20,17 @@ import {
   type RuleSource,
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
+import { billSubagent } from "./subagent_billing.ts";
+import { contentAfter } from "./file_contents.ts";
 import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
-import { isObject } from "../wire/frame.ts";
+import { type Frame, isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
-import { sessionStateChanged } from "../builders/system.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { askWith, permissionRequestHooks } from "./permission_request.ts";
 import {
-  Interrupted,
   type PermissionOutcome,
   type ToolDecision,
   TurnFailure,
@@ -115,12 +116,21 @@ export async function authorize(
         ? block.name === "Bash" ? "readOnlyAllowed" : "modeAllowed"
         : verdict.reason === "mode"
         ? "modeAllowed"
+        // an allow rule (conform perm_allowed_disallowed_tools: allowedTools' Write)
+        : "rule" in verdict && verdict.rule !== undefined
+        ? "ruleAllowed"
         : "configAllowed",
     };
   }
   const why = noPromptDenial(block, engine.ctx.cwd, verdict.reason);
   if (engine.flags.permissionPrompts === "none") return noApprovalSurface(why.message);
   if (engine.flags.permissionPromptTool !== "stdio") {
+    // a PermissionRequest hook decides in the user's place (hooks_permission_request_*)
+    if (hookCallbacks(engine, "PermissionRequest").length > 0) {
+      const asked = askRequest(engine, { ...block, input }, verdict).request;
+      const decided = await permissionRequestHooks(engine, turn, asked);
+      if (decided !== undefined) return decided;
+    }
     // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies it when
     // the tools run, says so in a permission_denied frame, and goes on
     // (the real CLI 2.1.328 in print mode, and r5_no_prompt_denials).
@@ -134,7 +144,8 @@ export async function authorize(
         : {},
     };
   }
-  return await askClient(engine, { ...block, input }, verdict, turn);
+  const asked = { ...block, input };
+  return await askClient(engine, asked, askRequest(engine, asked, verdict), turn);
 }
 
 /**
@@ -254,12 +265,12 @@ const FILE_RULE_TOOLS: ReadonlySet<string> = new Set([
   "NotebookEdit",
 ]);
 
-async function askClient(
+/** The `can_use_tool` request the rules' `verdict` makes for a tool use, as recorded. */
+function askRequest(
   engine: Engine,
   block: ScriptedToolCall["block"],
   verdict: { rule?: unknown; source?: unknown; reason?: string },
-  turn: TurnState,
-): Promise<PermissionOutcome> {
+): ControlRequestFrameOut<CanUseToolRequest> {
   const input = block.input;
   const rule = "rule" in verdict ? verdict.rule : undefined;
   const source = "source" in verdict ? verdict.source as RuleSource["source"] : undefined;
@@ -267,7 +278,7 @@ async function askClient(
     ? blockedPathOf(input.command, engine.ctx.cwd)
     : undefined;
   const server = mcpServerOf(block.name);
-  const request = canUseToolRequest(engine.ctx, block, {
+  return canUseToolRequest(engine.ctx, block, {
     // a server the CLI runs itself is `dynamic` (v*_mcp_ext_*)
     ...(server !== undefined && !sdkMcpServers(engine.initializeRequest).includes(server)
       ? { mcpServerSource: "dynamic" }
@@ -323,75 +334,27 @@ async function askClient(
       }
       : {}),
   });
-  return await askWith(engine, turn, { request, block });
 }
 
-/**
- * Sends a built `can_use_tool` request and takes the client's answer as the real CLI does:
- * `requires_action` while it waits, `allow` (with `updatedInput`), `deny` (with `interrupt`),
- * a malformed answer fails the turn, an interrupt while it waits rejects the tool.
- */
-export async function askWith(
+/** Asks the client about a tool use (`can_use_tool`), and the PermissionRequest hooks. */
+async function askClient(
   engine: Engine,
+  block: ScriptedToolCall["block"],
+  request: ControlRequestFrameOut<CanUseToolRequest>,
   turn: TurnState,
-  { request, block }: {
-    request: ControlRequestFrameOut<CanUseToolRequest>;
-    block: ScriptedToolCall["block"];
-  },
 ): Promise<PermissionOutcome> {
-  const input = block.input;
-  await engine.send({ frame: sessionStateChanged(engine.ctx, "requires_action"), delay: 0 });
-  turn.pendingPermission = { requestId: request.request_id, block };
-  let answer: Record<string, unknown>;
-  try {
-    answer = await engine.control.request(request, { signal: turn.abort.signal });
-  } catch (error) {
-    if (turn.abort.reason instanceof Interrupted) {
-      turn.rejectedTool = block;
-      turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
-      await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
-    }
-    throw error;
-  } finally {
-    turn.pendingPermission = undefined;
+  if (hookCallbacks(engine, "PermissionRequest").length === 0) {
+    return await askWith(engine, turn, { request, block });
   }
-  const before = turn.beforeRunning;
-  turn.beforeRunning = undefined;
-  if (before) await before();
-  const where = `the client's answer to can_use_tool for ${block.name} (tool_use_id ${block.id})`;
-  if (answer.behavior === "allow" && answer.updatedPermissions !== undefined) {
-    // loaded when an answer carries updates: most runs never see one
-    const { applyPermissionUpdates } = await import("./permission_updates.ts");
-    await applyPermissionUpdates(engine, answer.updatedPermissions, where);
-  }
-  if (turn.heldRunning !== undefined) turn.heldRunning++;
-  else await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
-  if (answer.behavior === "allow") {
-    if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
-      throw new TurnFailure(
-        `claude-mock: ${where} is malformed: 'response.updatedInput' must be an object`,
-      );
-    }
-    return {
-      kind: "allow",
-      input: (answer.updatedInput as Record<string, unknown>) ?? input,
-      meta: "userAllowed",
-    };
-  }
-  if (answer.behavior === "deny") {
-    if (typeof answer.message !== "string") {
-      throw new TurnFailure(
-        `claude-mock: ${where} is malformed: 'response.message' must be a string`,
-      );
-    }
-    if (answer.interrupt === true) turn.abort.abort(new Interrupted());
-    return { kind: "deny", message: answer.message, meta: "userDenied" };
-  }
-  throw new TurnFailure(
-    `claude-mock: ${where} is malformed: 'response.behavior' must be "allow" or "deny", got ${
-      JSON.stringify(answer.behavior)
-    }`,
-  );
+  // As the real CLI (conform hooks_permission_request_can_use_tool, hooks_all_tools): with a
+  // PermissionRequest hook the request is not the server policy's alone, and the hook is asked
+  // right after canUseTool; canUseTool's answer decides.
+  request.request.server_policy_ask_only = false;
+  return await askWith(engine, turn, {
+    request,
+    block,
+    beside: () => permissionRequestHooks(engine, turn, request.request),
+  });
 }
 
 /**
@@ -405,7 +368,7 @@ export async function execute(
   turn: TurnState,
 ): Promise<ScriptedToolCall["result"]> {
   const result = await runTool(engine, call, input, turn);
-  return inContext(engine, call.block.name, input, result);
+  return inContext(engine, call, input, result);
 }
 
 /** Tools after which the session knows a file's state (an Edit of one it does not differs). */
@@ -417,14 +380,20 @@ const CONTEXT_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Mu
  */
 function inContext(
   engine: Engine,
-  tool: string,
+  call: ScriptedToolCall,
   input: Record<string, unknown>,
   result: ScriptedToolCall["result"],
 ): ScriptedToolCall["result"] {
+  const tool = call.block.name;
   const file = input.file_path;
   if (!CONTEXT_TOOLS.has(tool) || typeof file !== "string") return result;
+  // an Edit that did not say the file's content starts from what the session's tools showed
+  const content = engine.fileContents.get(file);
+  if (call.onFile && content !== undefined) result = call.onFile(content, input, engine.ctx);
   const known = engine.filesInContext.has(file);
   if (!result.isError) engine.filesInContext.add(file);
+  const after = contentAfter(tool, result);
+  if (after !== undefined) engine.fileContents.set(file, after);
   return tool === "Edit" && !known ? editOfUnreadFile(result) : result;
 }
 
@@ -488,10 +457,13 @@ async function runTool(
     if (live) return live;
   }
   if (call.frames) {
+    const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
+      sent.push(frame);
       await engine.send({ frame, delay: engine.delayFor(frame, turn) });
     }
+    if (block.name === "Agent" || block.name === "Task") billSubagent(engine, call, sent);
   }
   return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
 }

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { resultFrame } from "../builders/result.ts";
-import { type ApiCallUsage, modelUsage } from "../builders/usage.ts";
+import { resultFrame, subagentStats } from "../builders/result.ts";
+import type { ApiCallUsage } from "../builders/usage.ts";
 import type { ResultOptions } from "../scenario/step.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
@@ -57,9 +57,8 @@ export async function sendResult(
       ...(override.localCommand !== undefined ? { localCommand: override.localCommand } : {}),
       apiCalls: override.apiCalls ?? [...turn.failedCalls, ...turn.calls],
       modelUsage: engine.ledger.modelUsage(),
-      modelUsageSinceLastResult: modelUsage([...turn.failedCalls, ...turn.calls], {
-        model: engine.ctx.model,
-      }),
+      modelUsageSinceLastResult: engine.ledger.takeSinceLastResult(),
+      subagentStats: subagentStats(engine.subagents),
       permissionDenials: turn.denials,
       stopReason: options.stopReason,
       terminalReason: options.terminalReason,

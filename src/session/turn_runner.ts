@@ -18,7 +18,9 @@ import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { compactCommand, runCompact } from "./compact.ts";
-import { runFailure } from "./failure_step.ts";
+import { runApiError, runFailure } from "./failure_step.ts";
+import { StepCursor } from "./step_cursor.ts";
+import { warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
@@ -30,14 +32,7 @@ import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
 import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
 import { builtInTools } from "./session_tools.ts";
-import {
-  atMaxTurns,
-  overBudget,
-  runApiError,
-  runMessage,
-  sendMaxBudget,
-  sendMaxTurns,
-} from "./message_step.ts";
+import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
   Interrupted,
@@ -131,20 +126,29 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     const lazy = typeof current === "function";
     steps = undefined;
     let k = 0;
-    for await (const step of iterate(current, info)) {
-      n++;
-      if (turn.abort.aborted) throw turn.abort.reason;
-      if (lazy) checkProduced(engine, step, `${path}[${k}]`);
-      k++;
-      await runStep(engine, step, turn, n);
-      if (turn.stopped) break;
-      if (turn.continuation) {
-        // a denied tool use carried its own continuation: it replaces the rest
-        steps = turn.continuation;
-        turn.continuation = undefined;
-        path = `${path}[${k - 1}] ifDenied`;
-        break;
+    const cursor = new StepCursor(iterate(current, info));
+    turn.nextMessage = () => cursor.nextMessage();
+    try {
+      for (let next = await cursor.next(); !next.done; next = await cursor.next()) {
+        const step = next.value;
+        n++;
+        if (turn.abort.aborted) throw turn.abort.reason;
+        if (lazy) checkProduced(engine, step, `${path}[${k}]`);
+        if (isObject(step)) warnIfUnreachable(engine, turn, step, `${path}[${k}]`);
+        k++;
+        await runStep(engine, step, turn, n);
+        if (turn.stopped) break;
+        if (turn.continuation) {
+          // a denied tool use carried its own continuation: it replaces the rest
+          steps = turn.continuation;
+          turn.continuation = undefined;
+          path = `${path}[${k - 1}] ifDenied`;
+          break;
+        }
       }
+    } finally {
+      turn.nextMessage = undefined;
+      await cursor.close();
     }
   }
   if (turn.abort.aborted) throw turn.abort.reason;

@@ -8,10 +8,23 @@ import type { PermissionDenial } from "../builders/result.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import type { PermissionDecision, PermissionDecisionName } from "../builders/user.ts";
 import type { Exchange } from "../scenario/scenario.ts";
-import type { StepSource } from "../scenario/step.ts";
+import type { MessageStep, ScriptedToolCall, StepSource } from "../scenario/step.ts";
 import type { AbortLatch } from "../timing/_abort_latch.ts";
 import type { TimingProfile } from "../timing/timing_profile.ts";
-import type { AssistantFrame, ToolUseBlock, UserFrame } from "../wire/frame.ts";
+import type {
+  AssistantContentBlock,
+  AssistantFrame,
+  ToolUseBlock,
+  UserFrame,
+} from "../wire/frame.ts";
+
+/** A message step's content, evaluated once: its blocks and its scripted tool calls by id. */
+export interface EvaluatedMessage {
+  /** The content blocks, in order. */
+  blocks: AssistantContentBlock[];
+  /** The scripted tool calls by tool use id. */
+  calls: Map<string, ScriptedToolCall>;
+}
 
 /** How far an assistant message got, so an interrupt can close it like the real CLI. */
 export interface StreamProgress {
@@ -39,10 +52,21 @@ export interface TurnState {
   calls: ApiCallUsage[];
   /** The ids of the API messages this turn began, in order. */
   messageIds?: string[];
+  /** The results (`tool_result` content) of the running message's tools, by tool use id. */
+  batchResults?: Map<string, unknown>;
+  /** The `turn_id` MessageDisplay hooks get (one uuid for the turn, made when first asked). */
+  displayTurnId?: string;
   /** API calls that failed but were billed (partial streams before a named failure). */
   failedCalls: ApiCallUsage[];
   /** The next message comes from the non-streaming fallback (a recovered failure). */
   fallbackNext?: boolean;
+  /**
+   * The first message step still to come in the steps running now (what the API streams
+   * next: a broken stream bills what it carried of it).
+   */
+  nextMessage?: () => Promise<MessageStep | undefined>;
+  /** Message steps evaluated ahead of running (their blocks and tool calls, ids drawn once). */
+  evaluated?: WeakMap<MessageStep, EvaluatedMessage>;
   /** The budget is spent (`max_budget`, or `--max-budget-usd` reached). */
   budgetExhausted?: boolean;
   /**

@@ -15,6 +15,7 @@ import {
 /** The session's API calls, summed as they happen. */
 export class UsageLedger {
   #totals: Record<string, ModelUsageEntry> = {};
+  #since: Record<string, ModelUsageEntry> = {};
   #count = 0;
   #cost = 0;
   #tokens = 0;
@@ -23,28 +24,45 @@ export class UsageLedger {
   /** Milliseconds the session spent waiting on the API (the results' `duration_api_ms`). */
   apiMs = 0;
 
-  /** Records one API call (an assistant message) made with `model`. */
-  add(call: ApiCallUsage, model: string): void {
+  /**
+   * Records one API call (an assistant message) made with `model`. A subagent's call counts in
+   * the totals and the cost, not as the conversation's last call (its context).
+   */
+  add(call: ApiCallUsage, model: string, options: { subagent?: boolean } = {}): void {
     this.#count++;
-    this.#last = call;
     this.#cost += apiCallCost(model, call);
     this.#tokens += (call.inputTokens ?? 0) + (call.outputTokens ?? 0);
-    this.#lastContext = (call.inputTokens ?? 0) + (call.outputTokens ?? 0) +
-      (call.cacheReadInputTokens ?? 0) + (call.cacheCreationInputTokens ?? 0);
-    const one = modelUsage([call], { model });
-    for (const [name, entry] of Object.entries(one)) {
-      const total = this.#totals[name];
-      if (!total) {
-        this.#totals[name] = entry;
-        continue;
-      }
-      total.inputTokens += entry.inputTokens;
-      total.outputTokens += entry.outputTokens;
-      total.cacheReadInputTokens += entry.cacheReadInputTokens;
-      total.cacheCreationInputTokens += entry.cacheCreationInputTokens;
-      total.cacheCreationEphemeral5mInputTokens += entry.cacheCreationEphemeral5mInputTokens;
-      total.costUSD += entry.costUSD;
+    if (!options.subagent) {
+      this.#last = call;
+      this.#lastContext = (call.inputTokens ?? 0) + (call.outputTokens ?? 0) +
+        (call.cacheReadInputTokens ?? 0) + (call.cacheCreationInputTokens ?? 0);
     }
+    const one = modelUsage([call], { model });
+    for (const totals of [this.#totals, this.#since]) {
+      for (const [name, entry] of Object.entries(one)) {
+        const total = totals[name];
+        if (!total) {
+          totals[name] = { ...entry };
+          continue;
+        }
+        total.inputTokens += entry.inputTokens;
+        total.outputTokens += entry.outputTokens;
+        total.cacheReadInputTokens += entry.cacheReadInputTokens;
+        total.cacheCreationInputTokens += entry.cacheCreationInputTokens;
+        total.cacheCreationEphemeral5mInputTokens += entry.cacheCreationEphemeral5mInputTokens;
+        total.costUSD += entry.costUSD;
+      }
+    }
+  }
+
+  /**
+   * The `modelUsage` of the calls since the last result (a result's
+   * `model_usage_since_last_result`), and a fresh count from here.
+   */
+  takeSinceLastResult(): Record<string, ModelUsageEntry> {
+    const since = this.#since;
+    this.#since = {};
+    return since;
   }
 
   /** The context the last API call ended with: its input and output tokens (0 before one). */

@@ -15,7 +15,8 @@ import { ScenarioBuilder, type ScenarioOptions } from "../scenario_builder.ts";
  * "Immutable DateTime objects"; `multiSelect: false`), as in recording
  * `cp_ask_user_question`. The app's `canUseTool` gets it with `requires_user_interaction`;
  * it answers by allowing with `updatedInput.answers` (keyed by the question), which become
- * the tool result `Your questions have been answered: "<question>"="<answer>". …`. Then the
+ * the tool result `Your questions have been answered: "<question>"="<answer>". …` (an answer
+ * keyed by any other text is not read: `The user did not answer the questions.`). Then the
  * reply is `Thanks, I'll go with your choice.` (the recording's `Great, we will use
  * date-fns.` named the answer its app gave). Denied, the reply is `OK, tell me when you
  * have decided.`. `options` override the scenario's own.

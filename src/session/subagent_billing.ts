@@ -1,0 +1,31 @@
+/**
+ * What a foreground subagent costs the session: its API calls, as the Messages API serves
+ * them.
+ *
+ * @module
+ */
+
+import { subagentReplies } from "../builders/_agent_run.ts";
+import { estimateOutputTokens } from "../builders/_api_stream.ts";
+import { DEFAULT_INPUT_TOKENS } from "../builders/usage.ts";
+import type { ScriptedToolCall } from "../scenario/step.ts";
+import type { Frame } from "../wire/frame.ts";
+import type { Engine } from "./engine.ts";
+
+/**
+ * A foreground subagent's API calls, as the Messages API serves them (its assistant messages,
+ * then its report): counted in the session's `modelUsage` and cost, not in the turn's `usage`
+ * (which is the main loop's); the subagent counts as spawned and completed in `subagent_stats`.
+ */
+export function billSubagent(engine: Engine, call: ScriptedToolCall, frames: Frame[]): void {
+  const model = engine.ctx.model;
+  for (const blocks of subagentReplies(frames, call.block.id, call.result.toolUseResult)) {
+    engine.ledger.add(
+      { model, inputTokens: DEFAULT_INPUT_TOKENS, outputTokens: estimateOutputTokens(blocks) },
+      model,
+      { subagent: true },
+    );
+  }
+  const type = String(call.block.input.subagent_type ?? "general-purpose");
+  engine.subagents[type] = (engine.subagents[type] ?? 0) + 1;
+}

