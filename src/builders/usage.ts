@@ -12,7 +12,7 @@ import { modelFacts } from "./model_facts.ts";
 /** Input tokens the fake Messages API of the recordings reports for every call. */
 export const DEFAULT_INPUT_TOKENS = 120;
 /** Output tokens the fake Messages API of the recordings reports for every call. */
-export const DEFAULT_OUTPUT_TOKENS = 25;
+const DEFAULT_OUTPUT_TOKENS = 25;
 
 /** The tokens of one Messages API call. */
 export interface ApiCallUsage {

@@ -43,7 +43,7 @@ export interface RecordedRun {
 }
 
 /** The environment every run shares: the machine's basics and the case's own. */
-export function sharedEnv(c: ConformCase): Record<string, string> {
+function sharedEnv(c: ConformCase): Record<string, string> {
   const keep = ["PATH", "HOME", "USER", "LANG", "TMPDIR", "DENO_DIR", "SystemRoot"];
   const env: Record<string, string> = {};
   for (const key of keep) {
