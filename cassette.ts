@@ -12,9 +12,9 @@
  * @module
  */
 
-// the `__mock__` machinery, loaded with the library so command prompts are planned at once
-// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
-import "./src/session/_mock_plan.ts";
+// the `__mock__` commands, with their machinery loaded at once (the fake binary's bundle loads
+// it on the first command prompt): every session this entry point makes answers them
+import "./src/mock_commands/_eager.ts";
 
 export {
   isFrameEntry,
@@ -73,16 +73,19 @@ export {
   type SnapshotRecorderOptions,
 } from "./src/cassette/snapshot_recorder.ts";
 export {
-  type ProcessExitListener,
-  type ProcessSpawnOptions,
   type RecordedProcess,
   type RecordingApiOptions,
   recordingSpawn,
   type RecordingSpawner,
   type RecordingSpawnOptions,
-  type SpawnedProcessLike,
 } from "./src/cassette/recording_spawn.ts";
-export { type ScrubOptions, scrubTape } from "./src/cassette/scrub_tape.ts";
+export type {
+  ProcessExitListener,
+  ProcessSpawnOptions,
+  SpawnedProcessLike,
+} from "./src/cassette/spawned_process.ts";
+export type { ScrubOptions } from "./src/cassette/scrub_options.ts";
+export { scrubTape } from "./src/cassette/scrub_tape.ts";
 export {
   type ScenarioSandbox,
   scenarioSandbox,

@@ -33,18 +33,19 @@
 
 import { runMain } from "./src/cli/_main.ts";
 
-// the `__mock__` machinery, loaded with the library so command prompts are planned at once
-// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
-import "./src/session/_mock_plan.ts";
+// the `__mock__` commands, with their machinery loaded at once (the fake binary's bundle loads
+// it on the first command prompt): every session this entry point makes answers them
+import "./src/mock_commands/_eager.ts";
 
-export { CLAIMED_VERSION, type CliIO, runCli } from "./src/cli/run_cli.ts";
+export { CLAIMED_VERSION, runCli } from "./src/cli/run_cli.ts";
+export type { CliIO } from "./src/cli/cli_io.ts";
 export { CliUsageError } from "./src/cli/parse_argv.ts";
-export { type CapturedInvocation, CaptureLog, readCapture } from "./src/cli/capture.ts";
+export { type CapturedInvocation, CaptureLog, readCapture } from "./src/fake_claude/capture.ts";
 export {
   type FakeClaude,
   installFakeClaude,
   type InstallFakeClaudeOptions,
-} from "./src/cli/install_fake_claude.ts";
+} from "./src/fake_claude/install_fake_claude.ts";
 
 // conformance: the mock against the real CLI the installed SDK ships (`claude-mock conform`)
 export {

@@ -47,17 +47,18 @@
 // TypeScript types, `scenarioToJSON`), `./mock-command` (`__mock__` command prompts) and
 // `./session` (the engine for hosts of their own, the process, the permission rules).
 
-// the `__mock__` machinery, loaded with the library so command prompts are planned at once
-// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
-import "./src/session/_mock_plan.ts";
+// the `__mock__` commands, with their machinery loaded at once (the fake binary's bundle loads
+// it on the first command prompt): every session this entry point makes answers them
+import "./src/mock_commands/_eager.ts";
 
 // the mock, in process
 export {
+  MOCK_EXECUTABLE_PATH,
   type MockDuplex,
+  type MockSdkOptions,
   MockTransport,
   type MockTransportOptions,
 } from "./src/adapters/mock_transport.ts";
-export { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./src/adapters/mock_sdk_options.ts";
 export type { SpawnOptionsLike } from "./src/adapters/mock_process.ts";
 export type {
   ClientAnswer,
@@ -183,6 +184,7 @@ export type {
   HookCallbackInput,
   HookContextEvent,
   HookEventName,
+  HookInvocation,
   HookMatcherEntry,
   HookOutput,
   HooksOption,
@@ -190,7 +192,6 @@ export type {
   SyncHookOutput,
 } from "./src/testing/hook_types.ts";
 export {
-  type HookInvocation,
   type HookOnOptions,
   type HookOutputResponder,
   HookRecorder,

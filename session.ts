@@ -25,9 +25,9 @@
  * @module
  */
 
-// the `__mock__` machinery, loaded with the library so command prompts are planned at once
-// (the fake binary's bundle loads it on the first one: src/session/_mock_plan.ts)
-import "./src/session/_mock_plan.ts";
+// the `__mock__` commands, with their machinery loaded at once (the fake binary's bundle loads
+// it on the first command prompt): every session this entry point makes answers them
+import "./src/mock_commands/_eager.ts";
 
 export { Session, type SessionOptions } from "./src/session/session.ts";
 export {

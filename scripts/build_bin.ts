@@ -5,7 +5,7 @@
 // `scripts/build_bin_test.ts` fails when it no longer matches the sources.
 // Run: deno task build:bin   (or: deno run -A scripts/build_bin.ts [outDir])
 
-import { BIN_RUN_FLAGS } from "../src/cli/_bin_flags.ts";
+import { BIN_RUN_FLAGS } from "../src/fake_claude/_bin_flags.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const HEADER =
@@ -47,7 +47,7 @@ export async function buildBin(outDir: string): Promise<string[]> {
     const text = await Deno.readTextFile(path);
     // bin.ts's shebang is Node's: the bundle gets Deno's, then the header
     const body = deferChunks(text.startsWith("#!") ? text.slice(text.indexOf("\n") + 1) : text);
-    // the flags installFakeClaude runs it with (src/cli/_bin_flags.ts says why)
+    // the flags installFakeClaude runs it with (src/fake_claude/_bin_flags.ts says why)
     const shebang = name === "bin.js"
       ? `#!/usr/bin/env -S deno run -A ${BIN_RUN_FLAGS.join(" ")}\n`
       : "";

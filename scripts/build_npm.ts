@@ -162,6 +162,33 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
   });
   await Deno.mkdir(out, { recursive: true });
   const sources = [...entrySources(config), ...URL_LOADED_SOURCES];
+  await compile(sources, { root, out, tools });
+  log(`compiled ${sources.join(", ")} and what they import`);
+  await fixCompiled(out);
+  // the binary: for Deno the bundle deno task build:bin makes (dist/bin.js and its chunks, run
+  // by installFakeClaude on Deno), for Node one CommonJS bundle with a loader that keeps V8's
+  // code cache (scripts/node_bin.ts), the package's bin
+  const chunks = await buildBin(`${out}/dist`);
+  const nodeBin = await buildNodeBin(root, `${out}/dist`);
+  log(`bundled ${BIN_SOURCE} into dist/ (${chunks.length} files for Deno, ${nodeBin.join(", ")})`);
+  await writeBesideCode(config, { root, out });
+  const files = await listFiles(out);
+  const packageJson = packageJsonFor(config, { bin: BIN, files });
+  await Deno.writeTextFile(`${out}/package.json`, `${JSON.stringify(packageJson, null, 2)}\n`);
+  const all = await listFiles(out);
+  const tests = all.filter((f) => /_test\.(js|d\.ts)$|(^|\/)testdata\//.test(f));
+  if (tests.length > 0) {
+    throw new Error(`Cannot build the npm package: test files were reached: ${tests.join(", ")}`);
+  }
+  log(`wrote ${out} (${all.length} files)`);
+  return { dir: out, packageJson, files: all };
+}
+
+/** Compiles the sources (and what they import) into `out` with tsc, declarations beside. */
+async function compile(
+  sources: readonly string[],
+  { root, out, tools }: { root: string; out: string; tools: string },
+): Promise<void> {
   const work = await Deno.makeTempDir({ prefix: "claude-mock-build-" });
   try {
     const tsconfig = `${work}/tsconfig.json`;
@@ -200,8 +227,10 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
   } finally {
     await Deno.remove(work, { recursive: true });
   }
-  log(`compiled ${sources.join(", ")} and what they import`);
-  const bin = BIN;
+}
+
+/** What tsc leaves to fix: the declarations' `.ts` specifiers, the libraries' shebangs. */
+async function fixCompiled(out: string): Promise<void> {
   for (const file of await listFiles(out)) {
     const text = await Deno.readTextFile(`${out}/${file}`);
     if (file.endsWith(".d.ts")) {
@@ -213,12 +242,13 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
       await Deno.writeTextFile(`${out}/${file}`, text.slice(text.indexOf("\n") + 1));
     }
   }
-  // the binary: for Deno the bundle deno task build:bin makes (dist/bin.js and its chunks, run
-  // by installFakeClaude on Deno), for Node one CommonJS bundle with a loader that keeps V8's
-  // code cache (scripts/node_bin.ts), the package's bin
-  const chunks = await buildBin(`${out}/dist`);
-  const nodeBin = await buildNodeBin(root, `${out}/dist`);
-  log(`bundled ${BIN_SOURCE} into dist/ (${chunks.length} files for Deno, ${nodeBin.join(", ")})`);
+}
+
+/** The files beside the code: data files, each entry's CommonJS file, the README, the licence. */
+async function writeBesideCode(
+  config: RepoConfig,
+  { root, out }: { root: string; out: string },
+): Promise<void> {
   // the data files beside the sources (the scenario schema), never test data
   for (const file of await listFiles(root, "src/")) {
     if (file.endsWith(".ts") || /(^|\/)testdata\//.test(file)) continue;
@@ -246,16 +276,6 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
   }
   await Deno.writeTextFile(`${out}/README.md`, readme);
   await Deno.copyFile(`${root}/LICENSE`, `${out}/LICENSE`);
-  const files = await listFiles(out);
-  const packageJson = packageJsonFor(config, { bin, files });
-  await Deno.writeTextFile(`${out}/package.json`, `${JSON.stringify(packageJson, null, 2)}\n`);
-  const all = await listFiles(out);
-  const tests = all.filter((f) => /_test\.(js|d\.ts)$|(^|\/)testdata\//.test(f));
-  if (tests.length > 0) {
-    throw new Error(`Cannot build the npm package: test files were reached: ${tests.join(", ")}`);
-  }
-  log(`wrote ${out} (${all.length} files)`);
-  return { dir: out, packageJson, files: all };
 }
 
 if (import.meta.main) {

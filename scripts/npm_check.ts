@@ -298,74 +298,104 @@ async function main(): Promise<void> {
     await lint(`${work}/extracted/package`, tarball.split("/").pop()!);
     const versions = await sdkVersions(pinned);
     log(`SDK versions: ${versions.join(", ")} (peer range ${sdkPeerRange(pinned)})`);
-    const suite = await suiteFiles();
-    const tests = Object.values(suite).filter((f) => f.endsWith(".test.mjs"));
-    const tools = { typescript: TYPESCRIPT_VERSION, "@types/node": TYPES_NODE_VERSION };
-    const node22 = await nodeBinary(CJS_NODE_MAJOR);
-    for (const version of versions) {
-      const dir = await project(work, `sdk-${version}`, {
-        tarball,
-        sdk: version,
-        omitOptional: true,
-        packages: tools,
-        files: suite,
-      });
-      const env = suiteEnv(node, { EXPECTED_SDK_VERSION: version, NATIVE_BINARY: "absent" });
-      await runShown(node, ["--test", "--test-reporter=tap", ...tests], { cwd: dir, env });
-      // every entry point under require() on Node 22 as well
-      await runShown(node22, ["--test", "--test-reporter=tap", "test/commonjs.test.mjs"], {
-        cwd: dir,
-        env: { ...env, EXPECTED_CJS_NODE_MAJOR: String(CJS_NODE_MAJOR) },
-      });
-      // the consumer with the SDK under both resolutions; the package's own declarations
-      // with Node's typings alone (no DOM, skipLibCheck off) once: they do not change with the SDK
-      const configs = ["nodenext", "bundler", ...(version === versions[0] ? ["node-types"] : [])];
-      for (const config of configs) {
-        await runShown(node, [
-          `${dir}/node_modules/typescript/bin/tsc`,
-          "-p",
-          `test/tsconfig.${config}.json`,
-        ], { cwd: dir, env });
-      }
-    }
-    if (!Deno.args.includes("--no-runners")) {
-      for (const version of versions) {
-        for (const runner of Object.keys(RUNNERS) as (keyof typeof RUNNERS)[]) {
-          const dir = await project(work, `${runner}-${version}`, {
-            tarball,
-            sdk: version,
-            // vite needs rollup's native optional package; node:test needs nothing optional
-            omitOptional: runner === "node",
-            packages: RUNNERS[runner],
-            files: await runnerFiles(runner),
-          });
-          // node:test under Node 22 too: its module hooks and AsyncLocalStorage differ
-          for (const binary of runner === "node" ? [node, node22] : [node]) {
-            const { cmd, args, env } = runnerCommand(runner, binary, dir);
-            await runShown(cmd, args, {
-              cwd: dir,
-              env: { ...suiteEnv(binary, { EXPECTED_SDK_VERSION: version }), ...env },
-            });
-          }
-        }
-      }
-    }
-    if (!Deno.args.includes("--no-native")) {
-      const dir = await project(work, `native-${pinned}`, {
-        tarball,
-        sdk: pinned,
-        omitOptional: false,
-        files: suite,
-      });
-      const env = suiteEnv(node, { EXPECTED_SDK_VERSION: pinned, NATIVE_BINARY: "present" });
-      const files = ["test/optional_binary.test.mjs", "test/sdk.test.mjs"];
-      await runShown(node, ["--test", "--test-reporter=tap", ...files], { cwd: dir, env });
-    }
+    const where: CheckRun = { work, tarball, node, node22: await nodeBinary(CJS_NODE_MAJOR) };
+    await checkSuite(versions, where);
+    if (!Deno.args.includes("--no-runners")) await checkRunners(versions, where);
+    if (!Deno.args.includes("--no-native")) await checkNative(pinned, where);
     log(`all passed in ${Math.round((performance.now() - started) / 1000)} s`);
   } finally {
     if (Deno.args.includes("--keep")) log(`kept ${work}`);
     else await Deno.remove(work, { recursive: true });
   }
+}
+
+/** Where the checks run: the scratch folder, the packed package, the Node of the check. */
+interface CheckRun {
+  work: string;
+  tarball: string;
+  node: string;
+  /** Node 22, for require() and node:test's module hooks. */
+  node22: string;
+}
+
+/**
+ * The suite under each SDK version without the optional native binary: node:test on the
+ * check's Node, every entry under require() on Node 22, and the consumer's and the package's
+ * declarations through tsc.
+ */
+async function checkSuite(
+  versions: readonly string[],
+  { work, tarball, node, node22 }: CheckRun,
+): Promise<void> {
+  const suite = await suiteFiles();
+  const tests = Object.values(suite).filter((f) => f.endsWith(".test.mjs"));
+  const tools = { typescript: TYPESCRIPT_VERSION, "@types/node": TYPES_NODE_VERSION };
+  for (const version of versions) {
+    const dir = await project(work, `sdk-${version}`, {
+      tarball,
+      sdk: version,
+      omitOptional: true,
+      packages: tools,
+      files: suite,
+    });
+    const env = suiteEnv(node, { EXPECTED_SDK_VERSION: version, NATIVE_BINARY: "absent" });
+    await runShown(node, ["--test", "--test-reporter=tap", ...tests], { cwd: dir, env });
+    // every entry point under require() on Node 22 as well
+    await runShown(node22, ["--test", "--test-reporter=tap", "test/commonjs.test.mjs"], {
+      cwd: dir,
+      env: { ...env, EXPECTED_CJS_NODE_MAJOR: String(CJS_NODE_MAJOR) },
+    });
+    // the consumer with the SDK under both resolutions; the package's own declarations
+    // with Node's typings alone (no DOM, skipLibCheck off) once: they do not change with the SDK
+    const configs = ["nodenext", "bundler", ...(version === versions[0] ? ["node-types"] : [])];
+    for (const config of configs) {
+      await runShown(node, [
+        `${dir}/node_modules/typescript/bin/tsc`,
+        "-p",
+        `test/tsconfig.${config}.json`,
+      ], { cwd: dir, env });
+    }
+  }
+}
+
+/** The test runners' projects (node:test, vitest, jest) under each SDK version. */
+async function checkRunners(
+  versions: readonly string[],
+  { work, tarball, node, node22 }: CheckRun,
+): Promise<void> {
+  for (const version of versions) {
+    for (const runner of Object.keys(RUNNERS) as (keyof typeof RUNNERS)[]) {
+      const dir = await project(work, `${runner}-${version}`, {
+        tarball,
+        sdk: version,
+        // vite needs rollup's native optional package; node:test needs nothing optional
+        omitOptional: runner === "node",
+        packages: RUNNERS[runner],
+        files: await runnerFiles(runner),
+      });
+      // node:test under Node 22 too: its module hooks and AsyncLocalStorage differ
+      for (const binary of runner === "node" ? [node, node22] : [node]) {
+        const { cmd, args, env } = runnerCommand(runner, binary, dir);
+        await runShown(cmd, args, {
+          cwd: dir,
+          env: { ...suiteEnv(binary, { EXPECTED_SDK_VERSION: version }), ...env },
+        });
+      }
+    }
+  }
+}
+
+/** The pinned SDK with its optional native binary installed. */
+async function checkNative(pinned: string, { work, tarball, node }: CheckRun): Promise<void> {
+  const dir = await project(work, `native-${pinned}`, {
+    tarball,
+    sdk: pinned,
+    omitOptional: false,
+    files: await suiteFiles(),
+  });
+  const env = suiteEnv(node, { EXPECTED_SDK_VERSION: pinned, NATIVE_BINARY: "present" });
+  const files = ["test/optional_binary.test.mjs", "test/sdk.test.mjs"];
+  await runShown(node, ["--test", "--test-reporter=tap", ...files], { cwd: dir, env });
 }
 
 if (import.meta.main) await main();

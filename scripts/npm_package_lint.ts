@@ -179,16 +179,47 @@ export async function lintPackage(
 ): Promise<LintProblem[]> {
   const problems: LintProblem[] = [];
   const has = new Set(files);
-  const problem = (file: string, message: string) => problems.push({ file, message });
   if (!has.has("package.json")) return [{ file: "package.json", message: "missing" }];
   const pkg = JSON.parse(await read("package.json"));
-  const target = (where: string, value: unknown) => {
-    if (typeof value !== "string") return;
-    if (!value.startsWith("./")) problem("package.json", `${where}: "${value}" must start with ./`);
-    else if (!has.has(normalize(value))) {
-      problem("package.json", `${where}: "${value}" is not in the package`);
-    }
+  const context: Package = {
+    files,
+    has,
+    read,
+    pkg,
+    peers: new Set(Object.keys(pkg.peerDependencies ?? {})),
+    deps: new Set(Object.keys(pkg.dependencies ?? {})),
+    problem: (file, message) => void problems.push({ file, message }),
   };
+  lintManifest(context);
+  await lintBins(context);
+  for (const file of files) await lintFile(file, context);
+  return problems;
+}
+
+/** The package being checked, and how a problem is reported. */
+interface Package {
+  files: readonly string[];
+  has: ReadonlySet<string>;
+  read: (file: string) => Promise<string>;
+  // deno-lint-ignore no-explicit-any
+  pkg: any;
+  peers: ReadonlySet<string>;
+  deps: ReadonlySet<string>;
+  problem(file: string, message: string): void;
+}
+
+/** A path of package.json (`where`) is a ./ path to a shipped file. */
+function checkTarget({ has, problem }: Package, where: string, value: unknown): void {
+  if (typeof value !== "string") return;
+  if (!value.startsWith("./")) problem("package.json", `${where}: "${value}" must start with ./`);
+  else if (!has.has(normalize(value))) {
+    problem("package.json", `${where}: "${value}" is not in the package`);
+  }
+}
+
+/** package.json: a module, engines, a licence, and exports with types first, default last. */
+function lintManifest(context: Package): void {
+  const { pkg, problem } = context;
   if (pkg.type !== "module") problem("package.json", `"type" must be "module"`);
   if (typeof pkg.engines?.node !== "string") problem("package.json", `"engines.node" is missing`);
   if (!pkg.license) problem("package.json", `"license" is missing`);
@@ -197,7 +228,7 @@ export async function lintPackage(
   }
   for (const [subpath, value] of Object.entries(pkg.exports ?? {})) {
     if (typeof value === "string") {
-      target(`exports["${subpath}"]`, value);
+      checkTarget(context, `exports["${subpath}"]`, value);
       if (value.endsWith(".js")) {
         problem("package.json", `exports["${subpath}"] has no "types" condition`);
       }
@@ -211,14 +242,18 @@ export async function lintPackage(
       problem("package.json", `exports["${subpath}"]: "default" must be the last condition`);
     }
     for (const [condition, path] of Object.entries(value as Record<string, unknown>)) {
-      target(`exports["${subpath}"].${condition}`, path);
+      checkTarget(context, `exports["${subpath}"].${condition}`, path);
       if (condition === "types" && typeof path === "string" && !path.endsWith(".d.ts")) {
         problem("package.json", `exports["${subpath}"].types: "${path}" is not a .d.ts file`);
       }
     }
   }
-  target("main", pkg.main);
-  target("types", pkg.types);
+  checkTarget(context, "main", pkg.main);
+  checkTarget(context, "types", pkg.types);
+}
+
+/** The bins ship, with a Node shebang; every `files` entry matches something. */
+async function lintBins({ files, has, read, pkg, problem }: Package): Promise<void> {
   for (const [name, path] of Object.entries(pkg.bin ?? {})) {
     // npm 11's publish removes a bin written "./x" ("script name ... was invalid")
     if (typeof path === "string" && path.startsWith("./")) {
@@ -237,55 +272,62 @@ export async function lintPackage(
       problem("package.json", `files: "${entry}" matches nothing`);
     }
   }
-  const peers = new Set(Object.keys(pkg.peerDependencies ?? {}));
-  const deps = new Set(Object.keys(pkg.dependencies ?? {}));
-  for (const file of files) {
-    if (/(^|\/)testdata\/|_test\.(js|d\.ts)$/.test(file)) problem(file, "test file shipped");
-    if (file.endsWith(".ts") && !file.endsWith(".d.ts")) problem(file, "TypeScript source shipped");
-    const isDts = file.endsWith(".d.ts");
-    if (file.endsWith(".cjs")) {
-      // an entry's CommonJS file: what it requires must ship
-      for (const [, specifier] of (await read(file)).matchAll(/\brequire\("([^"]+)"\)/g)) {
-        if (specifier.startsWith(".") && !has.has(resolveFrom(file, specifier))) {
-          problem(file, `requires "${specifier}": ${resolveFrom(file, specifier)} is not shipped`);
-        }
+}
+
+/**
+ * A shipped file: no test or TypeScript source; what a CommonJS file requires ships; the JS and
+ * declarations import shipped files, built-ins and dependencies (declarations: peers too); no
+ * JS calls Deno's API outside a runtime check.
+ */
+async function lintFile(file: string, context: Package): Promise<void> {
+  const { has, read, problem } = context;
+  if (/(^|\/)testdata\/|_test\.(js|d\.ts)$/.test(file)) problem(file, "test file shipped");
+  if (file.endsWith(".ts") && !file.endsWith(".d.ts")) problem(file, "TypeScript source shipped");
+  const isDts = file.endsWith(".d.ts");
+  if (file.endsWith(".cjs")) {
+    // an entry's CommonJS file: what it requires must ship
+    for (const [, specifier] of (await read(file)).matchAll(/\brequire\("([^"]+)"\)/g)) {
+      if (specifier.startsWith(".") && !has.has(resolveFrom(file, specifier))) {
+        problem(file, `requires "${specifier}": ${resolveFrom(file, specifier)} is not shipped`);
       }
-      continue;
     }
-    if (!isDts && !file.endsWith(".js")) continue;
-    const text = await read(file);
-    for (const specifier of importSpecifiers(text)) {
-      if (specifier.startsWith(".")) {
-        if (/\.[mc]?tsx?$/.test(specifier) && !specifier.endsWith(".d.ts")) {
-          problem(file, `imports "${specifier}": a .ts specifier (Node cannot load it)`);
-          continue;
-        }
-        if (!/\.(js|json)$/.test(specifier)) {
-          problem(file, `imports "${specifier}" without a .js extension (Node needs one)`);
-          continue;
-        }
-        const resolved = resolveFrom(file, specifier);
-        const wanted = isDts ? resolved.replace(/\.js$/, ".d.ts") : resolved;
-        if (!has.has(wanted)) problem(file, `imports "${specifier}": ${wanted} is not shipped`);
-        continue;
-      }
-      const name = specifier.startsWith("@")
-        ? specifier.split("/").slice(0, 2).join("/")
-        : specifier.split("/")[0];
-      if (NODE_BUILTIN.test(specifier) || deps.has(name)) continue;
-      if (isDts && peers.has(name)) continue;
-      problem(
-        file,
-        `imports "${specifier}", which is neither a node: built-in nor a dependency${
-          peers.has(name) ? " (a peer: only types may use it)" : ""
-        }`,
-      );
-    }
-    if (!isDts) {
-      for (const where of denoUses(text)) {
-        problem(file, `uses Deno's API outside a runtime check (${where})`);
-      }
+    return;
+  }
+  if (!isDts && !file.endsWith(".js")) return;
+  const text = await read(file);
+  for (const specifier of importSpecifiers(text)) {
+    const message = importProblem(specifier, { file, isDts, context });
+    if (message) problem(file, message);
+  }
+  if (!isDts) {
+    for (const where of denoUses(text)) {
+      problem(file, `uses Deno's API outside a runtime check (${where})`);
     }
   }
-  return problems;
+}
+
+/** What is wrong with an import of `file` (undefined when nothing is). */
+function importProblem(
+  specifier: string,
+  { file, isDts, context }: { file: string; isDts: boolean; context: Package },
+): string | undefined {
+  if (specifier.startsWith(".")) {
+    if (/\.[mc]?tsx?$/.test(specifier) && !specifier.endsWith(".d.ts")) {
+      return `imports "${specifier}": a .ts specifier (Node cannot load it)`;
+    }
+    if (!/\.(js|json)$/.test(specifier)) {
+      return `imports "${specifier}" without a .js extension (Node needs one)`;
+    }
+    const resolved = resolveFrom(file, specifier);
+    const wanted = isDts ? resolved.replace(/\.js$/, ".d.ts") : resolved;
+    return context.has.has(wanted) ? undefined : `imports "${specifier}": ${wanted} is not shipped`;
+  }
+  const name = specifier.startsWith("@")
+    ? specifier.split("/").slice(0, 2).join("/")
+    : specifier.split("/")[0];
+  if (NODE_BUILTIN.test(specifier) || context.deps.has(name)) return undefined;
+  if (isDts && context.peers.has(name)) return undefined;
+  return `imports "${specifier}", which is neither a node: built-in nor a dependency${
+    context.peers.has(name) ? " (a peer: only types may use it)" : ""
+  }`;
 }

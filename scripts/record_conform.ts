@@ -5,7 +5,7 @@
  * `cli.ts conform` runs its real side; the run is normalized as conform compares runs (ids,
  * times, paths, the gateway and the API's port replaced by placeholders) and written as a tape
  * to `tests/fixtures/real/conform/<case>.<mode>.v<cli>.jsonl` (`print:text` as `print-text`;
- * a print run's stdout in the header). `tests/_conform_recording.ts` compares the mock's run of
+ * a print run's stdout in the header). `scripts/_conform_recording.ts` compares the mock's run of
  * the same case with it.
  *
  * ```sh
@@ -23,7 +23,7 @@ import { parseArgs } from "node:util";
 import { serializeTape } from "../src/cassette/parse_tape.ts";
 import { loadConformCase, printPlan } from "../src/conform/conform_case.ts";
 import { loadAgentSdk } from "../src/conform/load_agent_sdk.ts";
-import { normalizedRun, recordingFile, runCase } from "../tests/_conform_recording.ts";
+import { normalizedRun, recordingFile, runCase } from "./_conform_recording.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,

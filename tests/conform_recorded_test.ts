@@ -1,7 +1,7 @@
 // The control plane as conformance found it differing (issue 20), each compared with the real
 // CLI's run of the same conformance case (tests/fixtures/real/conform/, scripts/record_conform.ts).
 import assert from "node:assert/strict";
-import { at, diffWithRecording } from "./_conform_recording.ts";
+import { at, diffWithRecording } from "../scripts/_conform_recording.ts";
 
 for (const name of ["multi_tool_two_bash", "perm_updated_input"]) {
   Deno.test(`can_use_tool for a Bash command without a description names the command (${name})`, async () => {

@@ -4,7 +4,7 @@
 // side of a case as `cli.ts conform` does and asserts that none of the differences it is about
 // is left.
 import assert from "node:assert/strict";
-import { differencesAbout, diffWithRecording } from "./_conform_recording.ts";
+import { differencesAbout, diffWithRecording } from "../scripts/_conform_recording.ts";
 
 interface RecordingCase {
   /** The conformance case. */

@@ -1,12 +1,15 @@
 /**
  * `MockTransport`: the object a test holds. It starts one mock `claude` session for a
- * scenario, hands it to the Agent SDK (`spawn`) or to any client (`connect`), and keeps
- * what the client wrote for assertions.
+ * scenario, hands it to the Agent SDK (`spawn`, or `options()`: the SDK options that run
+ * `query()` against it) or to any client (`connect`), and keeps what the client wrote for
+ * assertions.
  *
  * @module
  */
 
 import { Readable } from "node:stream";
+// its sessions answer `__mock__` command prompts (the machinery loads on the first one)
+import "../mock_commands/mock_commands.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { WriteEntry } from "../session/write_log.ts";
 import { assertProgress } from "../session/scenario_progress.ts";
@@ -21,7 +24,41 @@ import type {
 } from "./client_answers.ts";
 import { findInstalledSdk } from "./installed_sdk.ts";
 import { directStdio, MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
-import { MOCK_EXECUTABLE_PATH, type MockSdkOptions } from "./mock_sdk_options.ts";
+
+/**
+ * What `pathToClaudeCodeExecutable` is set to by `mock.options()`. The SDK never runs it (the
+ * mock's spawn function replaces the process); it only stops the SDK from looking for its
+ * optional native binary first.
+ *
+ * @example The placeholder
+ * ```ts
+ * import { MOCK_EXECUTABLE_PATH } from "@x/claude-mock";
+ * console.log(MOCK_EXECUTABLE_PATH); // claude
+ * ```
+ */
+export const MOCK_EXECUTABLE_PATH = "claude";
+
+/**
+ * The Agent SDK options for a mock session (`mock.options()`): spread them into `query()`'s
+ * `options`. Without `pathToClaudeCodeExecutable` the SDK looks for its native `claude`
+ * binary (an optional dependency) before it calls `spawnClaudeCodeProcess`, and refuses to
+ * start when `npm install --omit=optional` left it out.
+ *
+ * @example Spreading them
+ * ```ts
+ * import { type MockSdkOptions, MockTransport, ScenarioBuilder } from "@x/claude-mock";
+ * const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
+ * const options: MockSdkOptions = mock.options();
+ * console.log(Object.keys({ ...options, maxTurns: 3 }));
+ * // [ "spawnClaudeCodeProcess", "pathToClaudeCodeExecutable", "maxTurns" ]
+ * ```
+ */
+export interface MockSdkOptions {
+  /** The mock's spawn function ({@linkcode MockTransport.spawn}). */
+  spawnClaudeCodeProcess: MockTransport["spawn"];
+  /** {@linkcode MOCK_EXECUTABLE_PATH}: never run, it only keeps the SDK from its binary lookup. */
+  pathToClaudeCodeExecutable: string;
+}
 
 /** Options for {@linkcode MockTransport}: the session's, minus the command line. */
 export type MockTransportOptions = Omit<SessionOptions, "args" | "env">;

@@ -19,6 +19,7 @@ import {
 } from "./task_frames.ts";
 import type { SubagentInfo } from "./subagent.ts";
 import type { PatchHunk } from "./structured_patch.ts";
+import { DEFAULT_INPUT_TOKENS } from "./usage.ts";
 import {
   type PermissionDecisionName,
   toolResult,
@@ -120,10 +121,10 @@ export function agentResult(ctx: BuildContext, run: AgentRun): {
     totalToolUseCount: run.tools.length,
     usage: {
       output_tokens_details: { thinking_tokens: 0 },
-      input_tokens: 120,
+      input_tokens: DEFAULT_INPUT_TOKENS,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
-      output_tokens: Math.max(0, run.totalTokens - 120),
+      output_tokens: Math.max(0, run.totalTokens - DEFAULT_INPUT_TOKENS),
       server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
       service_tier: "standard",
       cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },

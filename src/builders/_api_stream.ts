@@ -21,7 +21,7 @@ import {
 import { type ApiCallUsage, DEFAULT_INPUT_TOKENS } from "./usage.ts";
 
 /** The output tokens the API's `message_start` reports before any content (as the real API). */
-export const START_OUTPUT_TOKENS = 1;
+const START_OUTPUT_TOKENS = 1;
 
 /**
  * Output tokens of a reply without an explicit count: one per 4 characters of its text,

@@ -8,7 +8,7 @@
 
 import type { ToolUseBlock } from "../wire/frame.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
-import type { PermissionSuggestion } from "./control.ts";
+import type { PermissionSuggestion } from "./permission_suggestion.ts";
 
 /** The description of a tool use in a permission request, if the CLI gives one. */
 export function defaultDescription(toolUse: ToolUseBlock, cwd: string): string | undefined {

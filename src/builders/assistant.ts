@@ -21,6 +21,7 @@ import type {
 import type { BuildContext } from "./build_context.ts";
 import { checkString, checkSubagent, describe, timestampOf } from "./_common.ts";
 import type { SubagentInfo } from "./subagent.ts";
+import { DEFAULT_INPUT_TOKENS } from "./usage.ts";
 
 /** A text block as the CLI writes it: no `citations` key. */
 export interface PlainTextBlock extends TextBlock {
@@ -261,7 +262,7 @@ export function assistantMessage(
   const built = blocks.map((block, i) => normalizeBlock(ctx, block, i));
   return built.map((block) => {
     const usage: AssistantUsage = {
-      input_tokens: 120,
+      input_tokens: DEFAULT_INPUT_TOKENS,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
       output_tokens: 1,

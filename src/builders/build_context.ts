@@ -6,6 +6,7 @@
  */
 
 import type { Clock } from "../timing/clock.ts";
+import { VIRTUAL_EPOCH } from "../timing/virtual_clock.ts";
 import { IdGenerator } from "./ids.ts";
 import { type CliVersion, cliVersionFacts, NEWEST_CLI_VERSION } from "./cli_versions.ts";
 
@@ -20,8 +21,6 @@ export const CLAUDE_CODE_VERSION: string = NEWEST_CLI_VERSION;
 export const DEFAULT_CWD = "/home/user/project";
 /** The CLI's own temporary folder by default: `claude-<uid>` in `/tmp` (as recorded, uid 0). */
 export const DEFAULT_TEMP_DIR = "/tmp/claude-0";
-/** The virtual epoch: where a virtual clock starts (2026-01-01T00:00:00.000Z). */
-export const VIRTUAL_EPOCH: number = Date.UTC(2026, 0, 1);
 
 /**
  * The shared state frame builders read. Mutable on purpose: the engine changes `model`

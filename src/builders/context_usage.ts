@@ -11,6 +11,7 @@
  */
 
 import type { BuildContext } from "./build_context.ts";
+import type { ContextUsageBaseline } from "./cli_versions.ts";
 
 /** What a session's conversation has cost in context so far, block by block. */
 export interface ContextTallyInput {
@@ -69,7 +70,7 @@ const FIXED_ATTACHMENTS = {
 };
 
 /** The autocompact buffer the CLI keeps free (its `autocompact_buffer` category). */
-export const AUTOCOMPACT_BUFFER = 33_000;
+const AUTOCOMPACT_BUFFER = 33_000;
 
 /** Tokens of a text at four characters a token, as the real CLI counts a block. */
 export function blockTokens(text: string): number {
@@ -119,6 +120,55 @@ export function contextUsageAnswer(
     ? ctx.cli.facts.contextUsage.withPermissionPrompts
     : ctx.cli.facts.contextUsage.plain;
   const skillTokens = SKILL_FRONTMATTER.reduce((sum, s) => sum + s.tokens, 0);
+  const { used, buffer, free, totalTokens } = categories(baseline, { maxTokens, skillTokens });
+  const percent = (tokens: number) => Math.round((tokens / maxTokens) * 100);
+  return {
+    categories: [...used, buffer, free],
+    totalTokens,
+    maxTokens,
+    rawMaxTokens: maxTokens,
+    autocompactSource: "model-default",
+    percentage: percent(totalTokens),
+    gridRows: grid([...used.filter((c) => c.kind === "used"), free, buffer], maxTokens, percent),
+    model: ctx.model,
+    memoryFiles: [],
+    mcpTools: (options.mcpTools ?? []).map((t) => ({
+      name: t.name,
+      serverName: t.serverName,
+      tokens: 0,
+      isLoaded: t.isLoaded,
+    })),
+    mcpInstructions: [],
+    agents: [],
+    slashCommands: { totalCommands: 13, includedCommands: 13, tokens: 472 },
+    skills: {
+      totalSkills: SKILL_FRONTMATTER.length,
+      includedSkills: SKILL_FRONTMATTER.length,
+      tokens: skillTokens,
+      skillFrontmatter: SKILL_FRONTMATTER.map(({ name, tokens }) => ({
+        name,
+        source: "built-in",
+        tokens,
+      })),
+    },
+    autoCompactThreshold: maxTokens - AUTOCOMPACT_BUFFER,
+    isAutoCompactEnabled: true,
+    messageBreakdown: messageBreakdown(ctx, { baseline, tally: options.tally }),
+    apiUsage: options.apiUsage ??
+      {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
+  };
+}
+
+/** The window's categories: what the system and skills use, the autocompact buffer, the rest. */
+function categories(
+  baseline: ContextUsageBaseline,
+  { maxTokens, skillTokens }: { maxTokens: number; skillTokens: number },
+): { used: Category[]; buffer: Category; free: Category; totalTokens: number } {
   const used: Category[] = [
     {
       id: "system_tools",
@@ -152,10 +202,14 @@ export function contextUsageAnswer(
     color: "promptBorder",
     kind: "free",
   };
-  const percent = (tokens: number) => Math.round((tokens / maxTokens) * 100);
-  const tally = options.tally;
-  const toolCallTokens = tally.tools.reduce((sum, t) => sum + t.callTokens, 0);
-  const toolResultTokens = tally.tools.reduce((sum, t) => sum + t.resultTokens, 0);
+  return { used, buffer, free, totalTokens };
+}
+
+/** What the messages hold: tool calls and results, attachments, the app's and model's text. */
+function messageBreakdown(
+  ctx: BuildContext,
+  { baseline, tally }: { baseline: ContextUsageBaseline; tally: ContextUsageOptions["tally"] },
+): Record<string, unknown> {
   const model = ctx.model.includes("sonnet") ? 64 : 62;
   const attachmentsByType = [
     { name: "prompt_snapshot", tokens: baseline.promptSnapshot },
@@ -169,54 +223,15 @@ export function contextUsageAnswer(
     { name: "date", tokens: FIXED_ATTACHMENTS.date },
   ];
   return {
-    categories: [...used, buffer, free],
-    totalTokens,
-    maxTokens,
-    rawMaxTokens: maxTokens,
-    autocompactSource: "model-default",
-    percentage: percent(totalTokens),
-    gridRows: grid([...used.filter((c) => c.kind === "used"), free, buffer], maxTokens, percent),
-    model: ctx.model,
-    memoryFiles: [],
-    mcpTools: (options.mcpTools ?? []).map((t) => ({
-      name: t.name,
-      serverName: t.serverName,
-      tokens: 0,
-      isLoaded: t.isLoaded,
-    })),
-    mcpInstructions: [],
-    agents: [],
-    slashCommands: { totalCommands: 13, includedCommands: 13, tokens: 472 },
-    skills: {
-      totalSkills: SKILL_FRONTMATTER.length,
-      includedSkills: SKILL_FRONTMATTER.length,
-      tokens: skillTokens,
-      skillFrontmatter: SKILL_FRONTMATTER.map(({ name, tokens }) => ({
-        name,
-        source: "built-in",
-        tokens,
-      })),
-    },
-    autoCompactThreshold: maxTokens - AUTOCOMPACT_BUFFER,
-    isAutoCompactEnabled: true,
-    messageBreakdown: {
-      toolCallTokens,
-      toolResultTokens,
-      attachmentTokens: attachmentsByType.reduce((sum, a) => sum + a.tokens, 0),
-      assistantMessageTokens: tally.assistantMessageTokens,
-      userMessageTokens: tally.userMessageTokens,
-      redirectedContextTokens: 0,
-      unattributedTokens: 0,
-      toolCallsByType: tally.tools.map((t) => ({ ...t })),
-      attachmentsByType,
-    },
-    apiUsage: options.apiUsage ??
-      {
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      },
+    toolCallTokens: tally.tools.reduce((sum, t) => sum + t.callTokens, 0),
+    toolResultTokens: tally.tools.reduce((sum, t) => sum + t.resultTokens, 0),
+    attachmentTokens: attachmentsByType.reduce((sum, a) => sum + a.tokens, 0),
+    assistantMessageTokens: tally.assistantMessageTokens,
+    userMessageTokens: tally.userMessageTokens,
+    redirectedContextTokens: 0,
+    unattributedTokens: 0,
+    toolCallsByType: tally.tools.map((t) => ({ ...t })),
+    attachmentsByType,
   };
 }
 

@@ -16,8 +16,12 @@ import { OUTPUT_STYLES } from "./output_styles.ts";
 import { DEFAULT_HOME, projectSlug } from "./project_paths.ts";
 import { mcpToolUseMeta } from "./assistant.ts";
 import { defaultDescription, defaultSuggestions, FILE_TOOLS } from "./_permission_suggestions.ts";
+import type { PermissionSuggestion } from "./permission_suggestion.ts";
 import type { FastModeDisabledReason, FastModeState } from "./fast_mode.ts";
 import { type PermissionMode, permissionModeOf } from "./system.ts";
+
+// the suggestions of its `can_use_tool` requests, for its callers
+export type { PermissionSuggestion };
 
 /** A `control_request` frame with a known request body. */
 export interface ControlRequestFrameOut<R extends { subtype: string } = { subtype: string }>
@@ -267,25 +271,6 @@ export function initializeResponse(
   };
   return options.extra ? { ...body, ...options.extra } as InitializeResponse : body;
 }
-
-/** A permission update the CLI suggests in `can_use_tool` (the SDK's `PermissionUpdate`). */
-export type PermissionSuggestion =
-  | {
-    type: "addRules" | "replaceRules" | "removeRules";
-    rules: Array<{ toolName: string; ruleContent?: string }>;
-    behavior: "allow" | "deny" | "ask";
-    destination: "userSettings" | "projectSettings" | "localSettings" | "session" | "cliArg";
-  }
-  | {
-    type: "addDirectories" | "removeDirectories";
-    directories: string[];
-    destination: "userSettings" | "projectSettings" | "localSettings" | "session" | "cliArg";
-  }
-  | {
-    type: "setMode";
-    mode: PermissionMode;
-    destination: "userSettings" | "projectSettings" | "localSettings" | "session" | "cliArg";
-  };
 
 /** Why the CLI asks for permission (`decision_reason_type`). */
 export type DecisionReasonType =

@@ -8,8 +8,31 @@
  * @module
  */
 
-import type { ModelInfoEntry } from "./models.ts";
-import { MODEL_PRICES, type ModelPrice } from "./usage.ts";
+import type { ModelInfoEntry } from "./model_info_entry.ts";
+
+/** List prices of a model in USD per million tokens. */
+export interface ModelPrice {
+  /** Input tokens. */
+  input: number;
+  /** Output tokens. */
+  output: number;
+  /** Prompt-cache reads. */
+  cacheRead: number;
+  /** Prompt-cache writes (5 minute ephemeral cache). */
+  cacheWrite: number;
+}
+
+/**
+ * List prices per model, as the real CLI 2.1.328 advertises them in its `initialize`
+ * answer (`$4/$20 per Mtok` for Opus 5.5 and so on). Cache prices follow the API's usual
+ * ratios (reads 0.1×, writes 1.25× the input price); the recordings never exercise them.
+ */
+export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
+  "claude-opus-5-5": { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 },
+  "claude-fable-5-2": { input: 8, output: 40, cacheRead: 0.8, cacheWrite: 10 },
+  "claude-sonnet-5-5": { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
+  "claude-haiku-5-5": { input: 0.1, output: 0.5, cacheRead: 0.01, cacheWrite: 0.125 },
+});
 
 /** What the CLI knows of a model. */
 export interface ModelFacts {

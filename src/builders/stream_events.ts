@@ -200,76 +200,8 @@ export function* streamEventsIter(
   for (let index = 0; index < frames.length; index++) {
     const frame = frames[index];
     const block = frame.message.content[0] as BuiltContentBlock;
-    switch (block.type) {
-      case "text":
-        yield event({
-          type: "content_block_start",
-          index,
-          content_block: { type: "text", text: "" },
-        });
-        for (const piece of pieces(block.text, "text")) {
-          yield event({
-            type: "content_block_delta",
-            index,
-            delta: { type: "text_delta", text: piece },
-          });
-        }
-        break;
-      case "thinking": {
-        yield event(
-          {
-            type: "content_block_start",
-            index,
-            content_block: { type: "thinking", thinking: "", signature: "" },
-          },
-          { thinking_display: display },
-        );
-        let estimated = 0;
-        for (const piece of pieces(block.thinking, "thinking")) {
-          if (options.thinkingTokens !== false) {
-            const delta = estimateTokens(piece);
-            estimated += delta;
-            yield thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
-          }
-          yield event(
-            {
-              type: "content_block_delta",
-              index,
-              delta: { type: "thinking_delta", thinking: piece },
-            },
-            { thinking_display: display },
-          );
-        }
-        yield event({
-          type: "content_block_delta",
-          index,
-          delta: { type: "signature_delta", signature: block.signature },
-        });
-        break;
-      }
-      case "redacted_thinking":
-        yield event({
-          type: "content_block_start",
-          index,
-          content_block: { type: "redacted_thinking", data: block.data },
-        });
-        break;
-      case "tool_use":
-        hasToolUse = true;
-        yield event({
-          type: "content_block_start",
-          index,
-          content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
-        });
-        for (const piece of inputPieces(block.input, block.id, options.splitInput)) {
-          yield event({
-            type: "content_block_delta",
-            index,
-            delta: { type: "input_json_delta", partial_json: piece },
-          });
-        }
-        break;
-    }
+    if (block.type === "tool_use") hasToolUse = true;
+    yield* blockEvents(block, index, { ctx, event, pieces, display, options });
     yield frame as AssistantMessageFrame;
     yield event({ type: "content_block_stop", index });
   }
@@ -284,6 +216,100 @@ export function* streamEventsIter(
     usage: { output_tokens: outputTokens },
   });
   yield event({ type: "message_stop" });
+}
+
+/** What a block's events are made with: the frame maker, the splitter, the options. */
+interface BlockEventsContext {
+  ctx: BuildContext;
+  event: (ev: StreamEvent, extra?: Partial<StreamEventFrameOut>) => StreamEventFrameOut;
+  pieces: (s: string, kind: "text" | "thinking") => string[];
+  display: ThinkingDisplay;
+  options: StreamEventsOptions;
+}
+
+/** The stream events of one content block: its start, then its deltas. */
+function* blockEvents(
+  block: BuiltContentBlock,
+  index: number,
+  { ctx, event, pieces, display, options }: BlockEventsContext,
+): Generator<PartialSequenceFrame, void, undefined> {
+  switch (block.type) {
+    case "text":
+      yield event({
+        type: "content_block_start",
+        index,
+        content_block: { type: "text", text: "" },
+      });
+      for (const piece of pieces(block.text, "text")) {
+        yield event({
+          type: "content_block_delta",
+          index,
+          delta: { type: "text_delta", text: piece },
+        });
+      }
+      break;
+    case "thinking":
+      yield* thinkingEvents(block, index, { ctx, event, pieces, display, options });
+      break;
+    case "redacted_thinking":
+      yield event({
+        type: "content_block_start",
+        index,
+        content_block: { type: "redacted_thinking", data: block.data },
+      });
+      break;
+    case "tool_use":
+      yield event({
+        type: "content_block_start",
+        index,
+        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+      });
+      for (const piece of inputPieces(block.input, block.id, options.splitInput)) {
+        yield event({
+          type: "content_block_delta",
+          index,
+          delta: { type: "input_json_delta", partial_json: piece },
+        });
+      }
+      break;
+  }
+}
+
+/** A thinking block's events: its start, each piece (after its token estimate), its signature. */
+function* thinkingEvents(
+  block: Extract<BuiltContentBlock, { type: "thinking" }>,
+  index: number,
+  { ctx, event, pieces, display, options }: BlockEventsContext,
+): Generator<PartialSequenceFrame, void, undefined> {
+  yield event(
+    {
+      type: "content_block_start",
+      index,
+      content_block: { type: "thinking", thinking: "", signature: "" },
+    },
+    { thinking_display: display },
+  );
+  let estimated = 0;
+  for (const piece of pieces(block.thinking, "thinking")) {
+    if (options.thinkingTokens !== false) {
+      const delta = estimateTokens(piece);
+      estimated += delta;
+      yield thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
+    }
+    yield event(
+      {
+        type: "content_block_delta",
+        index,
+        delta: { type: "thinking_delta", thinking: piece },
+      },
+      { thinking_display: display },
+    );
+  }
+  yield event({
+    type: "content_block_delta",
+    index,
+    delta: { type: "signature_delta", signature: block.signature },
+  });
 }
 
 /**

@@ -11,7 +11,7 @@
 
 import { EventEmitter } from "node:events";
 import { PassThrough, Writable } from "node:stream";
-import type { ProcessExitListener, SpawnedProcessLike } from "./recording_spawn.ts";
+import type { ProcessExitListener, SpawnedProcessLike } from "./spawned_process.ts";
 
 /** A process that starts once `start` resolves; `cleanup` runs after it exits. */
 export function deferredProcess(
@@ -21,10 +21,60 @@ export function deferredProcess(
   const events = new EventEmitter();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
+  const input = deferredStdin();
+  const state: ProcessState = {
+    child: undefined,
+    killedEarly: undefined,
+    exitCode: null,
+    signalCode: null,
+  };
+  const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+    state.exitCode = code;
+    state.signalCode = signal;
+    cleanup().catch(() => {}).finally(() => events.emit("exit", code, signal));
+  };
+  start.then((child) => {
+    state.child = child;
+    child.stdout.pipe(stdout);
+    if (child.stderr) child.stderr.pipe(stderr);
+    else stderr.end();
+    child.once("exit", finish);
+    child.on("error", (error) => {
+      if (events.listenerCount("error") > 0) events.emit("error", error);
+    });
+    input.attach(child);
+    if (state.killedEarly) child.kill(state.killedEarly);
+  }, (error: Error) => {
+    input.release();
+    stdout.end();
+    stderr.end();
+    cleanup().catch(() => {}).finally(() => {
+      // as a spawn that failed: an error event, no exit
+      const failed = Object.assign(error, { syscall: "spawn" });
+      if (events.listenerCount("error") > 0) events.emit("error", failed);
+    });
+  });
+  return processView({ stdin: input.stdin, stdout, stderr }, { events, state });
+}
+
+/** What the process knows of its child: none before it starts, how it ended once it has. */
+interface ProcessState {
+  child: SpawnedProcessLike | undefined;
+  /** The signal `kill()` sent before the child started. */
+  killedEarly: NodeJS.Signals | undefined;
+  exitCode: number | null;
+  signalCode: NodeJS.Signals | null;
+}
+
+/** A stdin that holds what is written (and its end) until the child is attached. */
+function deferredStdin(): {
+  stdin: Writable;
+  /** Writes what is held to the child's stdin, and from now on everything. */
+  attach(child: SpawnedProcessLike): void;
+  /** The child never came: what is held counts as written. */
+  release(): void;
+} {
   let child: SpawnedProcessLike | undefined;
-  let killedEarly: NodeJS.Signals | undefined;
-  let exitCode: number | null = null;
-  let signalCode: NodeJS.Signals | null = null;
   const pending: Array<
     { chunk: unknown; encoding: BufferEncoding; done: (e?: Error | null) => void }
   > = [];
@@ -40,56 +90,45 @@ export function deferredProcess(
       else ended = () => done();
     },
   });
-  const finish = (code: number | null, signal: NodeJS.Signals | null) => {
-    exitCode = code;
-    signalCode = signal;
-    cleanup().catch(() => {}).finally(() => events.emit("exit", code, signal));
-  };
-  start.then((started) => {
+  const attach = (started: SpawnedProcessLike) => {
     child = started;
-    child.stdout.pipe(stdout);
-    if (child.stderr) child.stderr.pipe(stderr);
-    else stderr.end();
-    child.stdin.on("error", (error) => stdin.destroy(error));
-    child.once("exit", finish);
-    child.on("error", (error) => {
-      if (events.listenerCount("error") > 0) events.emit("error", error);
-    });
+    started.stdin.on("error", (error) => stdin.destroy(error));
     for (const { chunk, encoding, done } of pending.splice(0)) {
-      child.stdin.write(chunk as string, encoding, (error) => done(error ?? null));
+      started.stdin.write(chunk as string, encoding, (error) => done(error ?? null));
     }
-    if (ended) child.stdin.end(ended);
-    if (killedEarly) child.kill(killedEarly);
-  }, (error: Error) => {
+    if (ended) started.stdin.end(ended);
+  };
+  const release = () => {
     for (const { done } of pending.splice(0)) done();
     ended?.();
-    stdout.end();
-    stderr.end();
-    cleanup().catch(() => {}).finally(() => {
-      // as a spawn that failed: an error event, no exit
-      const failed = Object.assign(error, { syscall: "spawn" });
-      if (events.listenerCount("error") > 0) events.emit("error", failed);
-    });
-  });
+  };
+  return { stdin, attach, release };
+}
+
+/** The process the caller holds: its streams, and its state and events through the child's. */
+function processView(
+  { stdin, stdout, stderr }: Pick<SpawnedProcessLike, "stdin" | "stdout" | "stderr">,
+  { events, state }: { events: EventEmitter; state: ProcessState },
+): SpawnedProcessLike {
   const process: SpawnedProcessLike & { readonly pid?: number } = {
     stdin,
     stdout,
     stderr,
     get killed() {
-      return child ? child.killed : killedEarly !== undefined;
+      return state.child ? state.child.killed : state.killedEarly !== undefined;
     },
     get exitCode() {
-      return exitCode;
+      return state.exitCode;
     },
     get signalCode() {
-      return signalCode;
+      return state.signalCode;
     },
     get pid() {
-      return (child as { pid?: number } | undefined)?.pid;
+      return (state.child as { pid?: number } | undefined)?.pid;
     },
     kill(signal?: NodeJS.Signals) {
-      if (child) return child.kill(signal);
-      killedEarly = signal ?? "SIGTERM";
+      if (state.child) return state.child.kill(signal);
+      state.killedEarly = signal ?? "SIGTERM";
       return true;
     },
     on(event: "exit" | "error", listener: (...args: never[]) => void) {

@@ -7,29 +7,15 @@
  * @module
  */
 
+import type { Detector } from "./_detector.ts";
 import { machineIdentity } from "./_machine.ts";
 import {
   ENCODED_DETECTORS,
   SECRET_DETECTORS as SECRETS,
   secretKeyPlaceholder,
 } from "./_secret_patterns.ts";
-import type { ScrubOptions } from "./scrub_tape.ts";
+import type { ScrubOptions } from "./scrub_options.ts";
 import { isFrameEntry, type Tape } from "./tape.ts";
-
-/** What a detector finds. */
-export type DetectorCode = "secret" | "path" | "host";
-
-/** One thing to find in text, and what replaces it. */
-export interface Detector {
-  /** What kind of leak it is. */
-  code: DetectorCode;
-  /** What it finds, for messages (`"an API key"`, `"the cwd /work/x"`). */
-  what: string;
-  /** The pattern, with the `g` flag. */
-  pattern: RegExp;
-  /** The replacement (as `String.prototype.replace` takes it). */
-  replace: string | ((match: string, ...groups: string[]) => string);
-}
 
 /** The values to scrub, once gathered from the options, the tape and the machine. */
 export interface DetectorValues {
@@ -48,7 +34,7 @@ export interface DetectorValues {
 }
 
 /** Whether a string is only a placeholder (`<CWD>`). */
-export const isPlaceholder = (text: string): boolean => /^<[A-Z_]+>$/.test(text);
+const isPlaceholder = (text: string): boolean => /^<[A-Z_]+>$/.test(text);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
 
@@ -251,7 +237,7 @@ export function detect(value: unknown, detectors: readonly Detector[]): Detectio
 const CONFIG_PATH = /^(\/.+?)\/\.claude\/projects(?:\/|$)/;
 
 /** The cwd and home a tape itself names (`system/init`'s `cwd`, hook inputs, transcript paths). */
-export function tapeValues(tape: Tape): { cwd: string[]; home: string[] } {
+function tapeValues(tape: Tape): { cwd: string[]; home: string[] } {
   const cwd = new Set<string>();
   const home = new Set<string>();
   const header = tape.header as Record<string, unknown>;

@@ -13,7 +13,7 @@ import { jsonEqual } from "../wire/_canonical_json.ts";
 import type { Frame } from "../wire/frame.ts";
 import { CassetteMismatchError } from "./cassette_mismatch_error.ts";
 import { recordedFrameText } from "./_frame_texts.ts";
-import type { Tape, TapeEntry } from "./tape.ts";
+import type { Tape, TapeEntry, TapeFrameEntry, TapeRawEntry } from "./tape.ts";
 
 /**
  * How a tape is replayed:
@@ -269,99 +269,98 @@ export class Replay {
         this.#atEnd();
         return;
       }
-      if (entry.dir === "stderr") {
-        this.#options.onStderr?.(entry.text);
-        this.#pos++;
-        continue;
-      }
-      if (entry.dir === "cli->sdk") {
-        if (!("frame" in entry)) {
-          this.#emitLine(entry.raw);
-          this.#pos++;
-          continue;
-        }
-        const frame = entry.frame;
-        if (isCliRequest(frame) && this.#options.mode === "inert") {
-          const id = requestIdOf(frame);
-          if (id !== undefined) this.#skipped.add(id);
-          this.#pos++;
-          continue;
-        }
-        if (frame.type === "control_cancel_request" && this.#options.mode === "inert") {
-          this.#pos++;
-          continue;
-        }
-        if (isCliRequest(frame)) {
-          const id = requestIdOf(frame);
-          if (id !== undefined) this.#sentRequests.add(id);
-        }
-        const recorded = frame.type === "control_response" ? requestIdOf(frame) : undefined;
-        const live = recorded !== undefined ? this.#ids.get(recorded) : undefined;
-        if (live !== undefined) this.#emit(withRequestId(frame, live));
-        else {
-          // the text the tape has for it (a parsed, frozen frame), else the frame serialized
-          this.#emitLine(recordedFrameText(frame) ?? JSON.stringify(frame));
-        }
-        this.#pos++;
-        continue;
-      }
-      // The app's turn.
-      if (!("frame" in entry)) {
-        this.#fail({ reason: "the tape has a non-JSON line from the app", line: entry.line });
-        return;
-      }
-      const expected = entry.frame;
-      if (expected.type === "control_response") {
-        const id = requestIdOf(expected);
-        if (id !== undefined && this.#skipped.has(id)) {
-          this.#pos++;
-          continue;
-        }
-        const answer = id !== undefined ? this.#answers.get(id) : undefined;
-        if (answer === undefined) {
-          if (this.#stdinClosed) {
-            this.#fail({
-              reason: "the app closed its input before answering the CLI's request",
-              line: entry.line,
-              expected,
-            });
-          } else this.#wait();
-          return;
-        }
-        this.#answers.delete(id!);
-        if (!sameAnswer(expected, answer)) {
-          this.#fail({
-            reason: "the app answered differently",
-            line: entry.line,
-            expected,
-            actual: answer,
-          });
-          return;
-        }
-        this.#pos++;
-        continue;
-      }
-      const actual = this.#queue.shift();
-      if (actual === undefined) {
-        if (this.#stdinClosed) {
-          this.#fail({
-            reason: `the app closed its input; the tape expected ${describe(expected)}`,
-            line: entry.line,
-            expected,
-          });
-        } else this.#wait();
-        return;
-      }
-      const reason = this.#differs(expected, actual);
-      if (reason !== undefined) {
-        this.#fail({ reason, line: entry.line, expected, actual });
-        return;
-      }
-      const recorded = expected.type === "control_request" ? requestIdOf(expected) : undefined;
-      const live = requestIdOf(actual);
-      if (recorded !== undefined && live !== undefined) this.#ids.set(recorded, live);
+      if (entry.dir === "stderr") this.#options.onStderr?.(entry.text);
+      else if (entry.dir === "cli->sdk") this.#playCli(entry);
+      else if (!this.#takeApp(entry)) return;
       this.#pos++;
     }
+  }
+
+  /**
+   * Plays a line the CLI sent: as recorded, an answer with the live request id of the request
+   * it answers; in inert mode, none of the CLI's requests (nor their cancellations).
+   */
+  #playCli(entry: TapeFrameEntry | TapeRawEntry): void {
+    if (!("frame" in entry)) {
+      this.#emitLine(entry.raw);
+      return;
+    }
+    const frame = entry.frame;
+    if (this.#options.mode === "inert") {
+      if (isCliRequest(frame)) {
+        const id = requestIdOf(frame);
+        if (id !== undefined) this.#skipped.add(id);
+        return;
+      }
+      if (frame.type === "control_cancel_request") return;
+    }
+    if (isCliRequest(frame)) {
+      const id = requestIdOf(frame);
+      if (id !== undefined) this.#sentRequests.add(id);
+    }
+    const recorded = frame.type === "control_response" ? requestIdOf(frame) : undefined;
+    const live = recorded !== undefined ? this.#ids.get(recorded) : undefined;
+    if (live !== undefined) this.#emit(withRequestId(frame, live));
+    else {
+      // the text the tape has for it (a parsed, frozen frame), else the frame serialized
+      this.#emitLine(recordedFrameText(frame) ?? JSON.stringify(frame));
+    }
+  }
+
+  /**
+   * Takes the app's next frame where the tape has one from the app: `true` when it is the
+   * tape's, `false` when the replay waits for it or has failed.
+   */
+  #takeApp(entry: TapeFrameEntry | TapeRawEntry): boolean {
+    if (!("frame" in entry)) {
+      this.#fail({ reason: "the tape has a non-JSON line from the app", line: entry.line });
+      return false;
+    }
+    const expected = entry.frame;
+    if (expected.type === "control_response") return this.#takeAnswer(expected, entry.line);
+    const actual = this.#queue.shift();
+    if (actual === undefined) {
+      if (this.#stdinClosed) {
+        this.#fail({
+          reason: `the app closed its input; the tape expected ${describe(expected)}`,
+          line: entry.line,
+          expected,
+        });
+      } else this.#wait();
+      return false;
+    }
+    const reason = this.#differs(expected, actual);
+    if (reason !== undefined) {
+      this.#fail({ reason, line: entry.line, expected, actual });
+      return false;
+    }
+    const recorded = expected.type === "control_request" ? requestIdOf(expected) : undefined;
+    const live = requestIdOf(actual);
+    if (recorded !== undefined && live !== undefined) this.#ids.set(recorded, live);
+    return true;
+  }
+
+  /** Takes the app's answer to a request of the CLI, as `#takeApp` takes a frame. */
+  #takeAnswer(expected: Frame, line: number): boolean {
+    const id = requestIdOf(expected);
+    if (id !== undefined && this.#skipped.has(id)) return true;
+    const answer = id !== undefined ? this.#answers.get(id) : undefined;
+    if (answer === undefined) {
+      if (this.#stdinClosed) {
+        this.#fail({
+          reason: "the app closed its input before answering the CLI's request",
+          line,
+          expected,
+        });
+      } else this.#wait();
+      return false;
+    }
+    this.#answers.delete(id!);
+    if (!sameAnswer(expected, answer)) {
+      this.#fail({ reason: "the app answered differently", line, expected, actual: answer });
+      return false;
+    }
+    return true;
   }
 
   /** Why the app's frame is not the tape's (undefined when it is). */
@@ -511,7 +510,7 @@ function unfinishedTurn(tape: Tape): number | undefined {
 }
 
 /** The ending of a tape that does not record one: exit 1 exactly when the last result is an error. */
-export function endingOf(tape: Tape): { code: number; signal: null } {
+function endingOf(tape: Tape): { code: number; signal: null } {
   for (let i = tape.entries.length - 1; i >= 0; i--) {
     const entry = tape.entries[i];
     if (entry.dir === "cli->sdk" && "frame" in entry && entry.frame.type === "result") {

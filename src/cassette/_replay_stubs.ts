@@ -146,64 +146,13 @@ async function replayAnswer(
 /** Stubs that answer as the tape did, and the options its arguments show. */
 export function replayStubs(tape: Tape): ReplayStubOptions {
   const options: ReplayStubOptions = {};
-  const permissions = exchanges(tape, "can_use_tool");
-  if (permissions.length > 0) {
-    const used = new Set<Exchange>();
-    options.canUseTool = (toolName, input, { signal, toolUseID }) => {
-      const exchange = permissions.find((e) =>
-        !used.has(e) && (toolUseID !== undefined
-          ? e.request.tool_use_id === toolUseID
-          : e.request.tool_name === toolName)
-      ) ?? permissions.find((e) =>
-        !used.has(e) && e.request.tool_name === toolName
-      );
-      if (exchange) used.add(exchange);
-      void input;
-      return replayAnswer(
-        exchange,
-        signal,
-        ["toolUseID"],
-        `the permission request for ${toolName}`,
-      );
-    };
-  }
   const init = initializeRequest(tape);
-  const hookConfig = init?.hooks as
-    | Record<string, { matcher?: string; hookCallbackIds: string[]; timeout?: number }[]>
-    | undefined;
-  if (hookConfig && Object.keys(hookConfig).length > 0) {
-    const calls = exchanges(tape, "hook_callback");
-    const used = new Set<Exchange>();
-    const hook = (id: string): StubHook => (_input, _toolUseID, { signal }) => {
-      const exchange = calls.find((e) => !used.has(e) && e.request.callback_id === id);
-      if (exchange) used.add(exchange);
-      return replayAnswer(exchange, signal, [], `hook ${id}`);
-    };
-    options.hooks = {};
-    for (const [event, matchers] of Object.entries(hookConfig)) {
-      options.hooks[event] = matchers.map((m) => ({
-        ...(m.matcher !== undefined && m.matcher !== null ? { matcher: m.matcher } : {}),
-        hooks: m.hookCallbackIds.map(hook),
-        ...(m.timeout !== undefined ? { timeout: m.timeout } : {}),
-      }));
-    }
-  }
-  const servers = init?.sdkMcpServers as string[] | undefined;
-  if (servers && servers.length > 0) {
-    const manifests = (init?.sdkMcpServerManifests ?? {}) as Record<
-      string,
-      { initializeResult?: unknown; toolsListResult?: unknown }
-    >;
-    const calls = exchanges(tape, "mcp_message");
-    options.mcpServers = {};
-    for (const name of servers) {
-      options.mcpServers[name] = {
-        type: "sdk",
-        name,
-        instance: stubServer(name, manifests[name] ?? {}, calls),
-      };
-    }
-  }
+  const canUseTool = permissionStub(tape);
+  if (canUseTool) options.canUseTool = canUseTool;
+  const hooks = hookStubs(tape, init);
+  if (hooks) options.hooks = hooks;
+  const servers = sdkServerStubs(tape, init);
+  if (servers) options.mcpServers = servers;
   const args = tape.header.args ?? [];
   const external = externalServers(args, init);
   if (external.servers) {
@@ -227,6 +176,75 @@ export function replayStubs(tape: Tape): ReplayStubOptions {
     options.disallowedToolsDelivery = "initialize";
   }
   return options;
+}
+
+/** A `canUseTool` that answers each permission request as the tape did, if it has any. */
+function permissionStub(tape: Tape): ReplayStubOptions["canUseTool"] {
+  const permissions = exchanges(tape, "can_use_tool");
+  if (permissions.length === 0) return undefined;
+  const used = new Set<Exchange>();
+  return (toolName, input, { signal, toolUseID }) => {
+    const exchange = permissions.find((e) =>
+      !used.has(e) &&
+      (toolUseID !== undefined
+        ? e.request.tool_use_id === toolUseID
+        : e.request.tool_name === toolName)
+    ) ?? permissions.find((e) => !used.has(e) && e.request.tool_name === toolName);
+    if (exchange) used.add(exchange);
+    void input;
+    return replayAnswer(
+      exchange,
+      signal,
+      ["toolUseID"],
+      `the permission request for ${toolName}`,
+    );
+  };
+}
+
+/** Hooks as `initialize` registered them, each answering its callbacks as the tape did. */
+function hookStubs(
+  tape: Tape,
+  init: Record<string, unknown> | undefined,
+): ReplayStubOptions["hooks"] {
+  const hookConfig = init?.hooks as
+    | Record<string, { matcher?: string; hookCallbackIds: string[]; timeout?: number }[]>
+    | undefined;
+  if (!hookConfig || Object.keys(hookConfig).length === 0) return undefined;
+  const calls = exchanges(tape, "hook_callback");
+  const used = new Set<Exchange>();
+  const hook = (id: string): StubHook => (_input, _toolUseID, { signal }) => {
+    const exchange = calls.find((e) => !used.has(e) && e.request.callback_id === id);
+    if (exchange) used.add(exchange);
+    return replayAnswer(exchange, signal, [], `hook ${id}`);
+  };
+  const hooks: NonNullable<ReplayStubOptions["hooks"]> = {};
+  for (const [event, matchers] of Object.entries(hookConfig)) {
+    hooks[event] = matchers.map((m) => ({
+      ...(m.matcher !== undefined && m.matcher !== null ? { matcher: m.matcher } : {}),
+      hooks: m.hookCallbackIds.map(hook),
+      ...(m.timeout !== undefined ? { timeout: m.timeout } : {}),
+    }));
+  }
+  return hooks;
+}
+
+/** The SDK's in-process MCP servers `initialize` named, each answering as the tape did. */
+function sdkServerStubs(
+  tape: Tape,
+  init: Record<string, unknown> | undefined,
+): ReplayStubOptions["mcpServers"] {
+  const servers = init?.sdkMcpServers as string[] | undefined;
+  if (!servers || servers.length === 0) return undefined;
+  const manifests = (init?.sdkMcpServerManifests ?? {}) as Record<
+    string,
+    { initializeResult?: unknown; toolsListResult?: unknown }
+  >;
+  const calls = exchanges(tape, "mcp_message");
+  const stubs: NonNullable<ReplayStubOptions["mcpServers"]> = {};
+  for (const name of servers) {
+    stubs[name] = { type: "sdk", name, instance: stubServer(name, manifests[name] ?? {}, calls) };
+  }
+  return stubs;
 }
 
 /** The MCP servers the CLI ran: `--mcp-config`'s, or those the SDK sent in `initialize`. */

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Detector } from "./_detectors.ts";
+import type { Detector } from "./_detector.ts";
 
 /** Key names (normalized: lower case, `_` between words) whose values are secrets. */
 const SECRET_KEY_NAMES = new Set([

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Detector } from "./_detectors.ts";
+import type { Detector } from "./_detector.ts";
 import { isFrameEntry, type TapeEntry } from "./tape.ts";
 
 /** Where a delta's text lives in its frame. */

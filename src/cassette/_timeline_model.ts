@@ -93,14 +93,14 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const str = (v: unknown): string | undefined => typeof v === "string" ? v : undefined;
 
 /** The element id of an entry: `line-N` when it has a tape line, else `entry-I`. */
-export function entryId(entry: TapeEntry, index: number): string {
+function entryId(entry: TapeEntry, index: number): string {
   return Number.isSafeInteger(entry.line) && entry.line > 0
     ? `line-${entry.line}`
     : `entry-${index}`;
 }
 
 /** Shortens text to one line of at most `max` characters. */
-export function clip(text: string, max = 120): string {
+function clip(text: string, max = 120): string {
   const one = text.replace(/\s+/g, " ").trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

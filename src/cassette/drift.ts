@@ -143,14 +143,51 @@ export async function driftCheck(
   options: DriftOptions,
 ): Promise<DriftFinding[]> {
   const list: readonly Tape[] = Array.isArray(tapes) ? tapes : [tapes as Tape];
-  const directions = options.directions ?? ["cli->sdk"];
   const rounds = options.rounds ?? 8;
   if (!Number.isInteger(rounds) || rounds < 1) {
     throw new RangeError(`Cannot check drift: rounds must be a positive integer, not ${rounds}`);
   }
+  const { shapes, findings } = shapesOf(list, options.directions ?? ["cli->sdk"]);
+  const sdk = options.sdk ?? "@anthropic-ai/claude-agent-sdk";
+  for (let round = 0; round < rounds; round++) {
+    const pending = shapes.map((shape, id) => ({ shape, id })).filter(({ shape }) => !shape.done);
+    if (pending.length === 0) break;
+    const { source, blocks } = checkSource(
+      pending.map(({ shape, id }) => ({
+        id,
+        tree: shape.tree,
+        type: shape.type,
+        keys: round === 0,
+      })),
+      sdk,
+    );
+    const located = (await options.typeCheck(source)).map((d) => locate(d, { blocks, sdk }));
+    const touched = takeFieldNames(located, shapes);
+    takeDiagnostics(located, { shapes, pending, touched });
+    for (const { shape } of pending) if (!touched.has(shape)) shape.done = true;
+  }
+  for (const shape of shapes) {
+    for (const at of shape.at) {
+      for (const f of shape.found) findings.push({ ...at, kind: shape.kind, ...f });
+    }
+  }
+  const order = new Map(list.map((t, i) => [t.source, i]));
+  return findings.sort((a, b) =>
+    (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0) || a.line - b.line
+  );
+}
+
+/**
+ * The distinct frame shapes of the tapes in `directions`, each with the lines it occurs at;
+ * a line that is not a JSON object is a `parse-error` finding.
+ */
+function shapesOf(
+  tapes: readonly Tape[],
+  directions: readonly TapeDirection[],
+): { shapes: Shape[]; findings: DriftFinding[] } {
   const findings: DriftFinding[] = [];
   const shapes = new Map<string, Shape>();
-  for (const tape of list) {
+  for (const tape of tapes) {
     for (const entry of tape.entries) {
       if (entry.dir === "stderr" || !directions.includes(entry.dir)) continue;
       const at = {
@@ -172,9 +209,10 @@ export async function driftCheck(
       const shape = shapes.get(key);
       if (shape) shape.at.push(at);
       else {
+        const type = typeFor(entry.frame);
         shapes.set(key, {
           tree,
-          type: typeFor(entry.frame),
+          type,
           kind: frameKind(entry.frame),
           at: [at],
           found: [],
@@ -183,77 +221,86 @@ export async function driftCheck(
       }
     }
   }
-  const all = [...shapes.values()];
-  const sdk = options.sdk ?? "@anthropic-ai/claude-agent-sdk";
-  for (let round = 0; round < rounds; round++) {
-    const pending = all.map((shape, id) => ({ shape, id })).filter(({ shape }) => !shape.done);
-    if (pending.length === 0) break;
-    const { source, blocks } = checkSource(
-      pending.map(({ shape, id }) => ({
-        id,
-        tree: shape.tree,
-        type: shape.type,
-        keys: round === 0,
-      })),
-      sdk,
+  return { shapes: [...shapes.values()], findings };
+}
+
+/** A diagnostic with the block (the frame) and the JSON path it is about. */
+interface Located {
+  d: TypeDiagnostic;
+  block: Block;
+  path: Step[];
+}
+
+/** Where a diagnostic is; one outside the frames means the check itself failed. */
+function locate(d: TypeDiagnostic, { blocks, sdk }: { blocks: Block[]; sdk: string }): Located {
+  const block = blockAt(blocks, d.line);
+  if (!block) {
+    throw new Error(
+      `Cannot check drift: the type checker reports TS${d.code} outside the frames (line ${d.line}): ${
+        d.message.split("\n")[0]
+      } (did the SDK's types load from "${sdk}"?)`,
     );
-    const located = (await options.typeCheck(source)).map((d) => {
-      const block = blockAt(blocks, d.line);
-      if (!block) {
-        throw new Error(
-          `Cannot check drift: the type checker reports TS${d.code} outside the frames (line ${d.line}): ${
-            d.message.split("\n")[0]
-          } (did the SDK's types load from "${sdk}"?)`,
-        );
-      }
-      return { d, block, path: block.paths[d.line - block.start] ?? [] };
+  }
+  return { d, block, path: block.paths[d.line - block.start] ?? [] };
+}
+
+/**
+ * The diagnostics about field names (the first round checks each object's keys): every
+ * unmodeled field at once, each taken out of its frame. Returns the paths taken, by shape.
+ */
+function takeFieldNames(
+  located: readonly Located[],
+  shapes: readonly Shape[],
+): Map<Shape, Step[][]> {
+  const touched = new Map<Shape, Step[][]>();
+  for (const { d, block, path } of located.filter((l) => l.block.keys)) {
+    const first = d.line === block.start || d.line === block.start + block.paths.length - 1;
+    if (first || block.paths.length === 1) continue; // not about a field name
+    const shape = shapes[block.id];
+    shape.found.push({
+      code: "unmodeled-field",
+      path: formatPath(path),
+      message: noField(d, path),
     });
-    const touched = new Map<Shape, Step[][]>();
-    // field names first: they name every unmodeled field at once
-    for (const { d, block, path } of located.filter((l) => l.block.keys)) {
-      const first = d.line === block.start || d.line === block.start + block.paths.length - 1;
-      if (first || block.paths.length === 1) continue; // not about a field name
-      const shape = all[block.id];
-      shape.found.push({
-        code: "unmodeled-field",
-        path: formatPath(path),
-        message: noField(d, path),
-      });
-      setAt(shape.tree, path, undefined);
-      touched.set(shape, [...touched.get(shape) ?? [], path]);
-    }
-    const before = new Map(pending.map(({ shape }) => [shape, shape.found.length]));
-    for (const { d, block, path: at } of located.filter((l) => !l.block.keys)) {
-      const shape = all[block.id];
-      const finding = classify(d, at);
-      const path = formatPath(finding.path);
-      const handled = touched.get(shape) ?? [];
-      touched.set(shape, handled);
-      // a diagnostic about (or inside) a value already reported this run is its echo
-      if (handled.some((p) => within(p, finding.path))) continue;
-      const known = shape.found.findIndex((f) => f.code === finding.code && f.path === path);
-      if (known >= 0 && known < (before.get(shape) ?? 0)) {
-        shape.done = true; // no progress: the same finding as a run before
-        continue;
-      }
-      handled.push(finding.path);
-      if (known < 0) shape.found.push({ ...finding, path });
-      if (finding.code === "unknown-kind" && finding.path.length === 0) shape.done = true;
-      else if (finding.code === "unmodeled-field") {
-        if (!setAt(shape.tree, finding.path, undefined)) shape.done = true;
-      } else if (!setAt(shape.tree, finding.path, NEVER)) shape.done = true;
-    }
-    for (const { shape } of pending) if (!touched.has(shape)) shape.done = true;
+    setAt(shape.tree, path, undefined);
+    touched.set(shape, [...touched.get(shape) ?? [], path]);
   }
-  for (const shape of all) {
-    for (const at of shape.at) {
-      for (const f of shape.found) findings.push({ ...at, kind: shape.kind, ...f });
+  return touched;
+}
+
+/**
+ * The other diagnostics: each a finding, and what it is about taken out of the frame (a field
+ * removed, a value made `never`) for the next round; a shape that makes no progress is done.
+ */
+function takeDiagnostics(
+  located: readonly Located[],
+  { shapes, pending, touched }: {
+    shapes: readonly Shape[];
+    pending: ReadonlyArray<{ shape: Shape }>;
+    touched: Map<Shape, Step[][]>;
+  },
+): void {
+  const before = new Map(pending.map(({ shape }) => [shape, shape.found.length]));
+  for (const { d, block, path: at } of located.filter((l) => !l.block.keys)) {
+    const shape = shapes[block.id];
+    const finding = classify(d, at);
+    const path = formatPath(finding.path);
+    const handled = touched.get(shape) ?? [];
+    touched.set(shape, handled);
+    // a diagnostic about (or inside) a value already reported this run is its echo
+    if (handled.some((p) => within(p, finding.path))) continue;
+    const known = shape.found.findIndex((f) => f.code === finding.code && f.path === path);
+    if (known >= 0 && known < (before.get(shape) ?? 0)) {
+      shape.done = true; // no progress: the same finding as a run before
+      continue;
     }
+    handled.push(finding.path);
+    if (known < 0) shape.found.push({ ...finding, path });
+    if (finding.code === "unknown-kind" && finding.path.length === 0) shape.done = true;
+    else if (finding.code === "unmodeled-field") {
+      if (!setAt(shape.tree, finding.path, undefined)) shape.done = true;
+    } else if (!setAt(shape.tree, finding.path, NEVER)) shape.done = true;
   }
-  const order = new Map(list.map((t, i) => [t.source, i]));
-  return findings.sort((a, b) =>
-    (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0) || a.line - b.line
-  );
 }
 
 /** Whether `path` is `outer` or inside it. */
@@ -294,6 +341,12 @@ function noField(d: TypeDiagnostic, path: readonly Step[]): string {
   return `The SDK's type has no field ${name}${hint || ` (its fields: ${fields})`}`;
 }
 
+/** TypeScript's "Object literal may only specify known properties" (a field the type lacks). */
+const TS_EXCESS_PROPERTY = 2353;
+
+/** TypeScript's "Property … is missing in type", "Type … is missing the following properties". */
+const TS_MISSING_PROPERTIES: readonly number[] = [2739, 2740, 2741];
+
 /** What a diagnostic at `path` means. */
 function classify(
   d: TypeDiagnostic,
@@ -303,7 +356,7 @@ function classify(
   const headline = lines[0] ?? "";
   const detail = lines.at(-1) ?? headline;
   const message = shorten(detail);
-  if (d.code === 2353) {
+  if (d.code === TS_EXCESS_PROPERTY) {
     const key = /known properties, and '"?([^"']+)"?' does not exist/.exec(headline)?.[1];
     const last = path[path.length - 1];
     const at = key !== undefined && last !== key ? [...path, key] : path;
@@ -327,7 +380,8 @@ function classify(
     };
   }
   if (
-    [2739, 2740, 2741].includes(d.code) || /is missing in type|missing the following/.test(detail)
+    TS_MISSING_PROPERTIES.includes(d.code) ||
+    /is missing in type|missing the following/.test(detail)
   ) {
     return { code: "missing-field", path, message };
   }

@@ -4,9 +4,9 @@
  * @module
  */
 
+import type { Detector } from "./_detector.ts";
 import {
   detect,
-  type Detector,
   detectorValues,
   GENERIC_PATH_DETECTORS,
   scrubJson,
@@ -15,8 +15,8 @@ import {
 import { CLI_MESSAGE_KINDS, CONTROL_REQUEST_SUBTYPES } from "./_sdk_kinds.ts";
 import { SECRET_DETECTORS as SECRETS } from "./_secret_patterns.ts";
 import { findSplitSecrets } from "./_split_secrets.ts";
-import type { ScrubOptions } from "./scrub_tape.ts";
-import type { Tape, TapeDirection, TapeEntry } from "./tape.ts";
+import type { ScrubOptions } from "./scrub_options.ts";
+import type { Tape, TapeDirection, TapeEntry, TapeFrameEntry } from "./tape.ts";
 
 /** What kind of problem {@linkcode lintTape} found. */
 export type TapeProblemCode =
@@ -124,10 +124,71 @@ function describe(entry: TapeEntry): string {
  * ```
  */
 export function lintTape(tape: Tape, options: LintOptions = {}): TapeProblem[] {
+  const lint = linter(tape, options);
+  lintHeader(tape, lint);
+  const requests: ControlRequests = new Map();
+  let lastTime = -Infinity;
+  for (const entry of tape.entries) {
+    const line = entry.line;
+    if (entry.t < lastTime) {
+      lint.add(
+        line,
+        "time-order",
+        `Time goes back at line ${line}: ${entry.t} ms after ${lastTime} ms`,
+      );
+    }
+    lastTime = Math.max(lastTime, entry.t);
+    if ("text" in entry) lint.report(line, entry.text, describe(entry));
+    else if ("raw" in entry) {
+      lint.add(line, "not-json", `Line ${line} is not a JSON frame (${entry.dir})`);
+      lint.report(line, entry.raw, describe(entry));
+    } else {
+      lintFrame(entry, lint);
+      pairControl(entry, { lint, requests });
+    }
+  }
+  for (const { detector, lines: [first, last] } of findSplitSecrets(tape.entries, SECRETS)) {
+    lint.add(
+      first,
+      "secret",
+      `Unscrubbed ${detector.what}, split across the stream deltas of lines ${first}–${last}`,
+    );
+  }
+  for (const [id, request] of requests) {
+    if (request.answered || request.cancelled) continue;
+    lint.add(
+      request.line,
+      "unanswered",
+      `The ${request.dir} control request ${id} at line ${request.line} is never answered`,
+    );
+  }
+  if (tape.complete === false) {
+    const last = tape.entries.at(-1)?.line ?? 1;
+    lint.add(last, "cut", `The tape was cut short after line ${last}: it has no ending line`);
+  }
+  return lint.problems.sort((a, b) => a.line - b.line);
+}
+
+/** The problems found so far, and how one is added. */
+interface Linter {
+  problems: TapeProblem[];
+  /** Adds a problem at `line`. */
+  add(line: number, code: TapeProblemCode, message: string): void;
+  /** Adds what the detectors find in `value` (secrets, paths, hosts), named as `what`. */
+  report(line: number, value: unknown, what: string): void;
+}
+
+/** The control requests seen, by request id. */
+type ControlRequests = Map<
+  string,
+  { dir: TapeDirection; line: number; answered: boolean; cancelled: boolean }
+>;
+
+function linter(tape: Tape, options: LintOptions): Linter {
   const problems: TapeProblem[] = [];
   const where = tape.source ? ` (in ${tape.source})` : "";
   const add = (line: number, code: TapeProblemCode, message: string) =>
-    problems.push({ line, severity: SEVERITY[code], code, message: `${message}${where}` });
+    void problems.push({ line, severity: SEVERITY[code], code, message: `${message}${where}` });
   const detectors = valueDetectors(detectorValues(tape, options, options.machine ?? false));
   const report = (line: number, value: unknown, what: string) => {
     const found = [
@@ -138,123 +199,103 @@ export function lintTape(tape: Tape, options: LintOptions = {}): TapeProblem[] {
       add(line, detector.code, unscrubbed(detector, match, what));
     }
   };
+  return { problems, add, report };
+}
 
+/** The header: a version, the CLI and SDK versions, nothing to scrub. */
+function lintHeader(tape: Tape, lint: Linter): void {
   const header = tape.header as Record<string, unknown>;
   if (typeof header.version !== "number") {
-    add(1, "no-header", "The tape has no header line with a version (line 1)");
+    lint.add(1, "no-header", "The tape has no header line with a version (line 1)");
   } else {
     const missing = ["cli_version", "sdk_version"].filter((k) => typeof header[k] !== "string");
     if (missing.length > 0) {
-      add(1, "no-versions", `The header does not say ${missing.join(" or ")} (line 1)`);
+      lint.add(1, "no-versions", `The header does not say ${missing.join(" or ")} (line 1)`);
     }
   }
-  report(1, tape.header, "the header");
+  lint.report(1, tape.header, "the header");
+}
 
-  const requests = new Map<
-    string,
-    { dir: TapeDirection; line: number; answered: boolean; cancelled: boolean }
-  >();
-  let lastTime = -Infinity;
-  for (const entry of tape.entries) {
-    const line = entry.line;
-    if (entry.t < lastTime) {
-      add(line, "time-order", `Time goes back at line ${line}: ${entry.t} ms after ${lastTime} ms`);
-    }
-    lastTime = Math.max(lastTime, entry.t);
-    if ("text" in entry) {
-      report(line, entry.text, describe(entry));
-      continue;
-    }
-    if ("raw" in entry) {
-      add(line, "not-json", `Line ${line} is not a JSON frame (${entry.dir})`);
-      report(line, entry.raw, describe(entry));
-      continue;
-    }
-    report(line, entry.frame, describe(entry));
-    const media = mediaIn(entry.frame);
-    if (media) {
-      add(
+/** A frame: nothing to scrub, no media lint cannot see into, a kind the SDK's types know. */
+function lintFrame(entry: TapeFrameEntry, lint: Linter): void {
+  const line = entry.line;
+  lint.report(line, entry.frame, describe(entry));
+  const media = mediaIn(entry.frame);
+  if (media) {
+    lint.add(
+      line,
+      "unseen",
+      `${
+        describe(entry)
+      } at line ${line} holds ${media} (base64): lint cannot see secrets in it; ` +
+        "look at it before you commit the tape",
+    );
+  }
+  const frame = entry.frame as Record<string, unknown>;
+  const type = String(frame.type);
+  if (entry.dir === "cli->sdk") {
+    const subtypes = CLI_MESSAGE_KINDS[type];
+    if (!Object.hasOwn(CLI_MESSAGE_KINDS, type)) {
+      lint.add(
         line,
-        "unseen",
-        `${
-          describe(entry)
-        } at line ${line} holds ${media} (base64): lint cannot see secrets in it; look at it before you commit the tape`,
+        "unknown-type",
+        `The SDK's types do not know message type "${type}" (line ${line})`,
+      );
+    } else if (subtypes && !subtypes.includes(String(frame.subtype))) {
+      lint.add(
+        line,
+        "unknown-type",
+        `The SDK's types do not know ${type} subtype "${frame.subtype}" (line ${line})`,
       );
     }
-    const frame = entry.frame as Record<string, unknown>;
-    const type = String(frame.type);
-    if (entry.dir === "cli->sdk") {
-      const subtypes = CLI_MESSAGE_KINDS[type];
-      if (!Object.hasOwn(CLI_MESSAGE_KINDS, type)) {
-        add(
-          line,
-          "unknown-type",
-          `The SDK's types do not know message type "${type}" (line ${line})`,
-        );
-      } else if (subtypes && !subtypes.includes(String(frame.subtype))) {
-        add(
-          line,
-          "unknown-type",
-          `The SDK's types do not know ${type} subtype "${frame.subtype}" (line ${line})`,
-        );
-      }
-    }
-    if (type === "control_request") {
-      const subtype = String((frame.request as { subtype?: unknown } | undefined)?.subtype);
-      if (!CONTROL_REQUEST_SUBTYPES.includes(subtype)) {
-        add(
-          line,
-          "unknown-control",
-          `The SDK's types do not know control request subtype "${subtype}" (${entry.dir}, line ${line})`,
-        );
-      }
-      if (typeof frame.request_id === "string") {
-        requests.set(frame.request_id, { dir: entry.dir, line, answered: false, cancelled: false });
-      }
-    } else if (type === "control_response" || type === "control_cancel_request") {
-      const id = type === "control_cancel_request"
-        ? frame.request_id
-        : (frame.response as { request_id?: unknown } | undefined)?.request_id;
-      const request = typeof id === "string" ? requests.get(id) : undefined;
-      const by = type === "control_cancel_request" ? entry.dir : other(entry.dir);
-      if (!request || request.dir !== by) {
-        add(
-          line,
-          "orphan-response",
-          `The ${type} at line ${line} (${entry.dir}) answers no ${by} control request (request_id ${
-            JSON.stringify(id)
-          })`,
-        );
-      } else if (request.answered && type === "control_response") {
-        add(
-          line,
-          "orphan-response",
-          `The control_response at line ${line} answers request ${id} (line ${request.line}) again`,
-        );
-      } else if (type === "control_cancel_request") request.cancelled = true;
-      else request.answered = true;
-    }
   }
-  for (const { detector, lines: [first, last] } of findSplitSecrets(tape.entries, SECRETS)) {
-    add(
-      first,
-      "secret",
-      `Unscrubbed ${detector.what}, split across the stream deltas of lines ${first}–${last}`,
+  if (type !== "control_request") return;
+  const subtype = String((frame.request as { subtype?: unknown } | undefined)?.subtype);
+  if (!CONTROL_REQUEST_SUBTYPES.includes(subtype)) {
+    lint.add(
+      line,
+      "unknown-control",
+      `The SDK's types do not know control request subtype "${subtype}" (${entry.dir}, line ${line})`,
     );
   }
-  for (const [id, request] of requests) {
-    if (request.answered || request.cancelled) continue;
-    add(
-      request.line,
-      "unanswered",
-      `The ${request.dir} control request ${id} at line ${request.line} is never answered`,
+}
+
+/** Control requests and what answers or cancels them: an answer to nothing, or twice. */
+function pairControl(
+  entry: TapeFrameEntry,
+  { lint, requests }: { lint: Linter; requests: ControlRequests },
+): void {
+  const line = entry.line;
+  const frame = entry.frame as Record<string, unknown>;
+  const type = String(frame.type);
+  if (type === "control_request") {
+    if (typeof frame.request_id === "string") {
+      requests.set(frame.request_id, { dir: entry.dir, line, answered: false, cancelled: false });
+    }
+    return;
+  }
+  if (type !== "control_response" && type !== "control_cancel_request") return;
+  const id = type === "control_cancel_request"
+    ? frame.request_id
+    : (frame.response as { request_id?: unknown } | undefined)?.request_id;
+  const request = typeof id === "string" ? requests.get(id) : undefined;
+  const by = type === "control_cancel_request" ? entry.dir : other(entry.dir);
+  if (!request || request.dir !== by) {
+    lint.add(
+      line,
+      "orphan-response",
+      `The ${type} at line ${line} (${entry.dir}) answers no ${by} control request (request_id ${
+        JSON.stringify(id)
+      })`,
     );
-  }
-  if (tape.complete === false) {
-    const last = tape.entries.at(-1)?.line ?? 1;
-    add(last, "cut", `The tape was cut short after line ${last}: it has no ending line`);
-  }
-  return problems.sort((a, b) => a.line - b.line);
+  } else if (request.answered && type === "control_response") {
+    lint.add(
+      line,
+      "orphan-response",
+      `The control_response at line ${line} answers request ${id} (line ${request.line}) again`,
+    );
+  } else if (type === "control_cancel_request") request.cancelled = true;
+  else request.answered = true;
 }
 
 /** `an image` / `a document` when the frame carries base64 media, else `undefined`. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { readChunks } from "../cli/_fs.ts";
+import { readChunks } from "../host/_fs.ts";
 import { TapeLineParser } from "./parse_tape.ts";
 import type { Tape, TapeEntry } from "./tape.ts";
 

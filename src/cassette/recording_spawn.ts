@@ -20,47 +20,15 @@ import {
   type ScenarioSandboxOptions,
 } from "./scenario_sandbox.ts";
 import { SnapshotRecorder } from "./snapshot_recorder.ts";
+import type {
+  ProcessExitListener,
+  ProcessSpawnOptions,
+  SpawnedProcessLike,
+} from "./spawned_process.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
 
-/** What the SDK hands to `spawnClaudeCodeProcess` (its `SpawnOptions`). */
-export interface ProcessSpawnOptions {
-  /** The command to run. */
-  command: string;
-  /** Its arguments. */
-  args: string[];
-  /** The working directory. */
-  cwd?: string;
-  /** The environment. */
-  env: Record<string, string | undefined>;
-  /** Aborted by the SDK (after its graceful close) to kill the process. */
-  signal: AbortSignal;
-}
-
-/** A process as `spawnClaudeCodeProcess` returns it (the SDK's `SpawnedProcess`), with stderr if it has one. */
-export interface SpawnedProcessLike {
-  /** stdin. */
-  stdin: Writable;
-  /** stdout. */
-  stdout: Readable;
-  /** stderr, when the process has one (a `ChildProcess` does). */
-  stderr?: Readable | null;
-  /** Whether it was killed. */
-  readonly killed: boolean;
-  /** Its exit code once exited. */
-  readonly exitCode: number | null;
-  /** The signal that ended it. */
-  readonly signalCode?: NodeJS.Signals | null;
-  /** Sends a signal. */
-  kill(signal?: NodeJS.Signals): boolean;
-  /** Adds an `exit` listener. */
-  on(event: "exit", listener: ProcessExitListener): unknown;
-  /** Adds an `error` listener. */
-  on(event: "error", listener: (error: Error) => void): unknown;
-  /** Adds a one-time `exit` listener. */
-  once(event: "exit", listener: ProcessExitListener): unknown;
-  /** Adds a one-time `error` listener. */
-  once(event: "error", listener: (error: Error) => void): unknown;
-}
+// the types of its signatures, for its callers
+export type { ProcessExitListener, ProcessSpawnOptions, SpawnedProcessLike };
 
 /** Options for {@linkcode recordingSpawn}. */
 export interface RecordingSpawnOptions {
@@ -97,9 +65,6 @@ export interface RecordingApiOptions extends ScenarioSandboxOptions {
   /** The scenario whose model side the API serves. */
   scenario: Scenario;
 }
-
-/** A listener for a process's `exit` event. */
-export type ProcessExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
 
 /** The recorded process the SDK gets: the child's, with stdin and stdout teed into the tape. */
 export interface RecordedProcess {
@@ -311,6 +276,97 @@ function sandboxed(
   });
 }
 
+/** The child's stdin as the app writes it: each chunk recorded, then passed on. */
+function recordedStdin(childIn: Writable, recorder: SnapshotRecorder): Writable {
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: Uint8Array | string, encoding, done) {
+      recorder.record(
+        "sdk->cli",
+        typeof chunk === "string" && !/^utf-?8$/i.test(encoding)
+          ? new Uint8Array(Buffer.from(chunk, encoding))
+          : chunk,
+      );
+      childIn.write(chunk, encoding, (error) => done(error ?? undefined));
+    },
+    final(done) {
+      recorder.flush("sdk->cli");
+      childIn.end(() => done());
+    },
+    destroy(error, done) {
+      recorder.flush("sdk->cli");
+      if (!childIn.destroyed) childIn.destroy(error ?? undefined);
+      done(error);
+    },
+  });
+}
+
+/**
+ * The child's stdout as the app reads it, each chunk recorded, and when it ended (or failed);
+ * the app closing it breaks the child's pipe, as it would without recording.
+ */
+function relayedStdout(
+  childOut: Readable,
+  recorder: SnapshotRecorder,
+): { stdout: Readable; ended: Promise<void> } {
+  let clientGone = false;
+  let outEnded = false;
+  const stdout = new Readable({
+    read() {},
+    destroy(error, done) {
+      // the client closed its end: the process's pipe breaks, as it would without recording
+      clientGone = true;
+      if (!childOut.destroyed) childOut.destroy();
+      done(error);
+    },
+  });
+  const ended = new Promise<void>((resolve) => {
+    childOut.on("data", (chunk: Uint8Array | string) => {
+      recorder.record("cli->sdk", chunk);
+      if (!clientGone) stdout.push(chunk);
+    });
+    const endOut = () => {
+      recorder.flush("cli->sdk");
+      if (!clientGone && !outEnded) stdout.push(null);
+      outEnded = true;
+      resolve();
+    };
+    childOut.once("end", endOut);
+    childOut.once("error", (error) => {
+      if (!clientGone) stdout.destroy(error);
+      resolve();
+    });
+    // closed without an end (a failed spawn, a destroyed pipe): the client's stdout ends too
+    childOut.once("close", endOut);
+  });
+  return { stdout, ended };
+}
+
+/** Records the child's stderr as text (and hands each chunk on); resolves when it ends. */
+function relayedStderr(
+  childErr: Readable,
+  { recorder, stderr }: {
+    recorder: SnapshotRecorder;
+    stderr?: (text: string, chunk: Uint8Array | string) => void;
+  },
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const decoder = new TextDecoder();
+    childErr.on("data", (chunk: Uint8Array | string) => {
+      const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      if (text !== "") recorder.stderr(text);
+      stderr?.(text, chunk);
+    });
+    childErr.once("end", () => {
+      const rest = decoder.decode();
+      if (rest !== "") recorder.stderr(rest);
+      resolve();
+    });
+    childErr.once("error", () => resolve());
+    childErr.once("close", () => resolve());
+  });
+}
+
 /** The SDK-facing process over a child, recording it. */
 class Recorded implements RecordedProcess {
   readonly stdin: Writable;
@@ -328,79 +384,13 @@ class Recorded implements RecordedProcess {
     },
   ) {
     this.#child = child;
-    const childIn = child.stdin;
-    this.stdin = new Writable({
-      decodeStrings: false,
-      write(chunk: Uint8Array | string, encoding, done) {
-        recorder.record(
-          "sdk->cli",
-          typeof chunk === "string" && !/^utf-?8$/i.test(encoding)
-            ? new Uint8Array(Buffer.from(chunk, encoding))
-            : chunk,
-        );
-        childIn.write(chunk, encoding, (error) => done(error ?? undefined));
-      },
-      final(done) {
-        recorder.flush("sdk->cli");
-        childIn.end(() => done());
-      },
-      destroy(error, done) {
-        recorder.flush("sdk->cli");
-        if (!childIn.destroyed) childIn.destroy(error ?? undefined);
-        done(error);
-      },
-    });
-    childIn.on("error", (error) => this.stdin.destroy(error));
-
-    const childOut = child.stdout;
-    let clientGone = false;
-    let outEnded = false;
-    this.stdout = new Readable({
-      read() {},
-      destroy(error, done) {
-        // the client closed its end: the process's pipe breaks, as it would without recording
-        clientGone = true;
-        if (!childOut.destroyed) childOut.destroy();
-        done(error);
-      },
-    });
-    const stdoutEnded = new Promise<void>((resolve) => {
-      childOut.on("data", (chunk: Uint8Array | string) => {
-        recorder.record("cli->sdk", chunk);
-        if (!clientGone) this.stdout.push(chunk);
-      });
-      const endOut = () => {
-        recorder.flush("cli->sdk");
-        if (!clientGone && !outEnded) this.stdout.push(null);
-        outEnded = true;
-        resolve();
-      };
-      childOut.once("end", endOut);
-      childOut.once("error", (error) => {
-        if (!clientGone) this.stdout.destroy(error);
-        resolve();
-      });
-      // closed without an end (a failed spawn, a destroyed pipe): the client's stdout ends too
-      childOut.once("close", endOut);
-    });
-
-    const childErr = child.stderr;
-    const stderrEnded = childErr
-      ? new Promise<void>((resolve) => {
-        const decoder = new TextDecoder();
-        childErr.on("data", (chunk: Uint8Array | string) => {
-          const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-          if (text !== "") recorder.stderr(text);
-          how.stderr?.(text, chunk);
-        });
-        childErr.once("end", () => {
-          const rest = decoder.decode();
-          if (rest !== "") recorder.stderr(rest);
-          resolve();
-        });
-        childErr.once("error", () => resolve());
-        childErr.once("close", () => resolve());
-      })
+    this.stdin = recordedStdin(child.stdin, recorder);
+    child.stdin.on("error", (error) => this.stdin.destroy(error));
+    const out = relayedStdout(child.stdout, recorder);
+    this.stdout = out.stdout;
+    const stdoutEnded = out.ended;
+    const stderrEnded = child.stderr
+      ? relayedStderr(child.stderr, { recorder, stderr: how.stderr })
       : Promise.resolve();
 
     const finish = (exit?: { code: number | null; signal: NodeJS.Signals | null }) => {

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { loadTape } from "./load_tape.ts";
-import { recordingSpawn, type SpawnedProcessLike } from "./recording_spawn.ts";
+import { recordingSpawn } from "./recording_spawn.ts";
+import type { SpawnedProcessLike } from "./spawned_process.ts";
 import type { TapeEntry } from "./tape.ts";
 
 function what(entry: TapeEntry): string {

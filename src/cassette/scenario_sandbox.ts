@@ -13,7 +13,7 @@ import {
   serveMessagesApi,
 } from "../messages_api/serve_messages_api.ts";
 import type { Scenario } from "../scenario/scenario.ts";
-import { makeTempDir, mkdirp, removeTree, writeText } from "../cli/_fs.ts";
+import { makeTempDir, mkdirp, removeTree, writeText } from "../host/_fs.ts";
 
 /** Options for {@linkcode scenarioSandbox}. */
 export interface ScenarioSandboxOptions {

@@ -12,7 +12,7 @@ import {
   openNewFile,
   removeFile,
   renameFile,
-} from "../cli/_fs.ts";
+} from "../host/_fs.ts";
 import { isObject } from "../wire/frame.ts";
 import { tapeEndLine, tapeEntryLine, tapeHeaderLine } from "./parse_tape.ts";
 import {

@@ -85,21 +85,8 @@ export interface TimelineHtmlOptions {
  * ```
  */
 export function timelineHtml(tape: Tape, options: TimelineHtmlOptions = {}): string {
-  checkTape(tape, "tape");
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(
-      `Cannot render timeline: options must be an object, got ${
-        options === null ? "null" : typeof options
-      }`,
-    );
-  }
-  if (options.title !== undefined && typeof options.title !== "string") {
-    throw new TypeError(
-      `Cannot render timeline: options.title must be a string, got ${typeof options.title}`,
-    );
-  }
+  checkOptions(tape, options);
   const other = options.compare;
-  if (other !== undefined) checkTape(other, "options.compare");
   const model = timelineModel(tape);
   const title = options.title ?? titleOf(tape);
   // the page's own script carries this nonce: a script smuggled in by tape text would not run
@@ -108,13 +95,7 @@ export function timelineHtml(tape: Tape, options: TimelineHtmlOptions = {}): str
     (b) => b.toString(16).padStart(2, "0"),
   )
     .join("");
-  const parts: string[] = [];
-  parts.push(
-    `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
-      `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
-      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'">\n` +
-      `<title>${escapeHtml(title)}</title>\n<style>${TIMELINE_CSS}</style>\n</head>\n`,
-  );
+  const parts: string[] = [pageHead(title, nonce)];
   parts.push(`<body class="${other ? "view-diff" : "view-timeline"}">\n<header>`);
   parts.push(`<h1>${escapeHtml(title)}</h1>`);
   if (options.part) parts.push(partHtml(tape, options.part));
@@ -122,28 +103,10 @@ export function timelineHtml(tape: Tape, options: TimelineHtmlOptions = {}): str
   let data: Record<string, unknown> = { a: dataOf(tape, model), b: null, diff: null };
   let diff = "";
   if (other) {
-    const otherModel = timelineModel(other);
-    const rows = alignTapes(tape.entries, other.entries);
-    parts.push(headerHtml(other, otherModel, "B"));
-    const counts = { same: 0, ids: 0, diff: 0, left: 0, right: 0 };
-    for (const row of rows) counts[row.mark]++;
-    parts.push(
-      `<p class="diffsum">${rows.length} aligned rows: ${counts.same} identical, ${counts.ids} ` +
-        `the same but for ids and times, <b>${counts.diff} different</b>, ${counts.left} only in A, ` +
-        `${counts.right} only in B.</p>`,
-    );
-    data = { ...data, b: dataOf(other, otherModel), diff: rows.map((r) => [r.a, r.b, r.mark]) };
-    diff = `<main class="pane" id="diff-pane">\n<section class="list" id="diff-list">` +
-      `<div class="dhead-row"><div>A: ${escapeHtml(titleOf(tape))}</div><div></div><div>B: ${
-        escapeHtml(titleOf(other))
-      }</div></div>\n<div id="diff-rows" role="listbox" aria-label="aligned entries">\n${
-        diffRowsHtml([tape, other], [model, otherModel], rows)
-      }\n</div></section>\n<aside class="panel" id="diff-detail"><div class="dhead" id="diff-dhead">` +
-      `Select a pair (j/k) to compare its JSON</div><div id="json-diff" class="jsondiff"></div></aside>\n</main>\n`;
-    parts.push(
-      `<nav class="tabs"><button type="button" data-view="timeline">Timeline of A</button>` +
-        `<button type="button" data-view="diff">Diff A ↔ B</button></nav>`,
-    );
+    const compared = comparison([tape, other], model);
+    parts.push(compared.header);
+    data = { ...data, ...compared.data };
+    diff = compared.pane;
   }
   parts.push(
     `<p class="keys">j/k or ↓/↑ move · Enter expand · click or p: linked entry · n/N next/previous error${
@@ -165,6 +128,61 @@ export function timelineHtml(tape: Tape, options: TimelineHtmlOptions = {}): str
       `<script nonce="${nonce}">${TIMELINE_SCRIPT}</script>\n</body>\n</html>\n`,
   );
   return parts.join("");
+}
+
+/** Throws a `TypeError` for a tape, options or a tape to compare that are not what they say. */
+function checkOptions(tape: Tape, options: TimelineHtmlOptions): void {
+  checkTape(tape, "tape");
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(
+      `Cannot render timeline: options must be an object, got ${
+        options === null ? "null" : typeof options
+      }`,
+    );
+  }
+  if (options.title !== undefined && typeof options.title !== "string") {
+    throw new TypeError(
+      `Cannot render timeline: options.title must be a string, got ${typeof options.title}`,
+    );
+  }
+  if (options.compare !== undefined) checkTape(options.compare, "options.compare");
+}
+
+/** The page up to its body: the policy that lets only the page's own script run, the style. */
+function pageHead(title: string, nonce: string): string {
+  return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'">\n` +
+    `<title>${escapeHtml(title)}</title>\n<style>${TIMELINE_CSS}</style>\n</head>\n`;
+}
+
+/**
+ * A diff of two tapes: B's header, the counts of aligned rows and the tabs (for the page's
+ * header), the data the page's script reads, and the diff pane.
+ */
+function comparison(
+  [tape, other]: [Tape, Tape],
+  model: ReturnType<typeof timelineModel>,
+): { header: string; data: Record<string, unknown>; pane: string } {
+  const otherModel = timelineModel(other);
+  const rows = alignTapes(tape.entries, other.entries);
+  const counts = { same: 0, ids: 0, diff: 0, left: 0, right: 0 };
+  for (const row of rows) counts[row.mark]++;
+  const header = headerHtml(other, otherModel, "B") +
+    `<p class="diffsum">${rows.length} aligned rows: ${counts.same} identical, ${counts.ids} ` +
+    `the same but for ids and times, <b>${counts.diff} different</b>, ${counts.left} only in A, ` +
+    `${counts.right} only in B.</p>` +
+    `<nav class="tabs"><button type="button" data-view="timeline">Timeline of A</button>` +
+    `<button type="button" data-view="diff">Diff A ↔ B</button></nav>`;
+  const data = { b: dataOf(other, otherModel), diff: rows.map((r) => [r.a, r.b, r.mark]) };
+  const pane = `<main class="pane" id="diff-pane">\n<section class="list" id="diff-list">` +
+    `<div class="dhead-row"><div>A: ${escapeHtml(titleOf(tape))}</div><div></div><div>B: ${
+      escapeHtml(titleOf(other))
+    }</div></div>\n<div id="diff-rows" role="listbox" aria-label="aligned entries">\n${
+      diffRowsHtml([tape, other], [model, otherModel], rows)
+    }\n</div></section>\n<aside class="panel" id="diff-detail"><div class="dhead" id="diff-dhead">` +
+    `Select a pair (j/k) to compare its JSON</div><div id="json-diff" class="jsondiff"></div></aside>\n</main>\n`;
+  return { header, data, pane };
 }
 
 /**

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../cli/_fs.ts";
+import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../host/_fs.ts";
 import type { ClaudeSpawn } from "../adapters/claude_spawn.ts";
 import { loadTape } from "./load_tape.ts";
 import { serializeTape } from "./parse_tape.ts";
@@ -16,7 +16,8 @@ import {
   type RecordingSpawner,
   sandboxedSpawn,
 } from "./recording_spawn.ts";
-import { type ScrubOptions, scrubTape } from "./scrub_tape.ts";
+import type { ScrubOptions } from "./scrub_options.ts";
+import { scrubTape } from "./scrub_tape.ts";
 import {
   type ReplayStubOptions,
   SnapshotPlayer,
@@ -168,6 +169,41 @@ export async function cassette(
   name?: string,
   options: CassetteOptions = {},
 ): Promise<Cassette> {
+  name = cassetteName(test, name);
+  const env = options.env ?? processEnv();
+  const args = options.args ?? processArgs();
+  const dir = options.dir ?? defaultDir(test, name);
+  if (insideNodeModules(dir)) {
+    throw new TypeError(
+      `Cannot use cassette '${name}': its folder ${dir} is inside node_modules, where an install ` +
+        "would lose it; give dir, or pass the test's context so the tape goes beside the test file",
+    );
+  }
+  const path = `${dir}/${name}.jsonl`;
+  const requested = requestedMode(name, { env, args, mode: options.mode });
+  const exists = (await fileTime(path)) !== undefined;
+  const mode = requested === "auto" ? (exists ? "replay" : "record") : requested;
+  const ci = env.CI !== undefined && env.CI !== "" && env.CI !== "false" && env.CI !== "0";
+  if (mode === "record" && ci) {
+    throw new Error(
+      `Cannot record cassette '${name}' in CI (CI is set): record it on a machine with the ` +
+        `real CLI (${recordCommand(test)}) and commit ${path}`,
+    );
+  }
+  if (mode === "replay") return await replayCassette(test, { name, path, exists, options });
+  const api = options.api === undefined ? undefined : recordingApi(options.api);
+  if (mode === "passthrough") {
+    const base = options.spawn ?? (await realSpawn());
+    const spawn = api
+      ? sandboxedSpawn(api, base as Parameters<typeof sandboxedSpawn>[1]) as unknown as ClaudeSpawn
+      : base;
+    return finished({ mode, path, spawn, close: () => Promise.resolve() });
+  }
+  return await recordCassette(test, { name, path, api, options });
+}
+
+/** The tape's name: the one given, else the test's; a `TypeError` for one that is no file name. */
+function cassetteName(test: CassetteTest, name: string | undefined): string {
   if (name === undefined) {
     name = tapeNameOf(testNameOf(test ?? {}));
     if (name === "") {
@@ -182,16 +218,18 @@ export async function cassette(
         "(letters, digits, . _ - + @ and /)",
     );
   }
-  const env = options.env ?? processEnv();
-  const args = options.args ?? processArgs();
-  const dir = options.dir ?? defaultDir(test, name);
-  if (insideNodeModules(dir)) {
-    throw new TypeError(
-      `Cannot use cassette '${name}': its folder ${dir} is inside node_modules, where an install ` +
-        "would lose it; give dir, or pass the test's context so the tape goes beside the test file",
-    );
-  }
-  const path = `${dir}/${name}.jsonl`;
+  return name;
+}
+
+/** The mode asked for: the option, else record when `--update` or CLAUDE_MOCK_RECORD says so. */
+function requestedMode(
+  name: string,
+  { env, args, mode }: {
+    env: Record<string, string | undefined>;
+    args: readonly string[];
+    mode: CassetteMode | undefined;
+  },
+): CassetteMode {
   const record = env.CLAUDE_MOCK_RECORD ?? "";
   if (!/^(|1|0|true|false)$/i.test(record)) {
     throw new RangeError(
@@ -201,7 +239,7 @@ export async function cassette(
     );
   }
   const asked = args.includes("--update") || record === "1" || record.toLowerCase() === "true";
-  const requested: CassetteMode = options.mode ?? (asked ? "record" : "replay");
+  const requested: CassetteMode = mode ?? (asked ? "record" : "replay");
   if (!["replay", "record", "auto", "passthrough"].includes(requested)) {
     throw new TypeError(
       `Cannot use cassette '${name}': mode must be replay, record, auto or passthrough, got ${
@@ -209,40 +247,46 @@ export async function cassette(
       }`,
     );
   }
-  const exists = (await fileTime(path)) !== undefined;
-  const mode = requested === "auto" ? (exists ? "replay" : "record") : requested;
-  const ci = env.CI !== undefined && env.CI !== "" && env.CI !== "false" && env.CI !== "0";
-  if (mode === "record" && ci) {
+  return requested;
+}
+
+/** A cassette that replays the tape at `path` (which must exist), warning of another CLI. */
+async function replayCassette(
+  test: CassetteTest,
+  { name, path, exists, options }: {
+    name: string;
+    path: string;
+    exists: boolean;
+    options: CassetteOptions;
+  },
+): Promise<Cassette> {
+  if (!exists) {
     throw new Error(
-      `Cannot record cassette '${name}' in CI (CI is set): record it on a machine with the ` +
-        `real CLI (${recordCommand(test)}) and commit ${path}`,
+      `Cannot replay cassette '${name}': ${path} does not exist\n` +
+        `Record it with: ${recordCommand(test)} (or CLAUDE_MOCK_RECORD=1)`,
     );
   }
-  if (mode === "replay") {
-    if (!exists) {
-      throw new Error(
-        `Cannot replay cassette '${name}': ${path} does not exist\n` +
-          `Record it with: ${recordCommand(test)} (or CLAUDE_MOCK_RECORD=1)`,
-      );
-    }
-    const tape = await loadTape(path);
-    const recordedBy = tape.header.cli_version;
-    if (options.cliVersion && recordedBy && recordedBy !== options.cliVersion) {
-      (options.warn ?? console.warn)(
-        `Cassette '${name}' was recorded with CLI ${recordedBy}; this run uses ` +
-          `${options.cliVersion}. Re-record it: ${recordCommand(test)}`,
-      );
-    }
-    return replaying(tape, path, options.replay);
+  const tape = await loadTape(path);
+  const recordedBy = tape.header.cli_version;
+  if (options.cliVersion && recordedBy && recordedBy !== options.cliVersion) {
+    (options.warn ?? console.warn)(
+      `Cassette '${name}' was recorded with CLI ${recordedBy}; this run uses ` +
+        `${options.cliVersion}. Re-record it: ${recordCommand(test)}`,
+    );
   }
-  const api = options.api === undefined ? undefined : recordingApi(options.api);
-  if (mode === "passthrough") {
-    const base = options.spawn ?? (await realSpawn());
-    const spawn = api
-      ? sandboxedSpawn(api, base as Parameters<typeof sandboxedSpawn>[1]) as unknown as ClaudeSpawn
-      : base;
-    return finished({ mode, path, spawn, close: () => Promise.resolve() });
-  }
+  return replaying(tape, path, options.replay);
+}
+
+/** A cassette that records the real CLI to `path` (scrubbed) when it is closed. */
+async function recordCassette(
+  test: CassetteTest,
+  { name, path, api, options }: {
+    name: string;
+    path: string;
+    api: ReturnType<typeof recordingApi> | undefined;
+    options: CassetteOptions;
+  },
+): Promise<Cassette> {
   await mkdirp(path.slice(0, path.lastIndexOf("/")));
   const testName = testNameOf(test ?? {});
   const recorder: RecordingSpawner = recordingSpawn({

@@ -2,8 +2,9 @@
  * The fake binary's process: its arguments, environment, working directory and standard
  * streams, SIGTERM and the exit code, taken from the host runtime and handed to
  * `runCliProcess`. The standard streams go as functions over the host's handles, not as Web
- * Streams (on Deno the first stream loads the streams implementation). Deno's own API on Deno (`cli.ts` run as the main module), Node's `process` on Node
- * (`bin.ts`, the npm package's `bin`). Part of the runtime seam. Internal.
+ * Streams (on Deno the first stream loads the streams implementation). Deno's own API on Deno
+ * (`cli.ts` run as the main module), Node's `process` on Node (`bin.ts`, the npm package's
+ * `bin`). Part of the runtime seam. Internal.
  *
  * @module
  */
@@ -47,62 +48,79 @@ interface NodeStream {
 export async function runMain(): Promise<void> {
   const deno = (globalThis as { Deno?: DenoProcess }).Deno;
   const terminated = new AbortLatch();
-  const onTerm = () => terminated.abort();
   // SIGINT interrupts the running turn and ends the run with exit 0, as the real CLI
   const interrupted = new AbortLatch();
+  const signals = { terminated, interrupted };
+  if (deno) await runOnDeno(deno, signals);
+  else await runOnNode(signals);
+}
+
+/** The latches SIGTERM and SIGINT abort. */
+interface Signals {
+  terminated: AbortLatch;
+  interrupted: AbortLatch;
+}
+
+/** The process on Deno, through Deno's own API (no Node compatibility layer). */
+async function runOnDeno(deno: DenoProcess, { terminated, interrupted }: Signals): Promise<void> {
+  const onTerm = () => terminated.abort();
   const onInt = () => interrupted.abort();
-  if (deno) {
-    const env = deno.env.toObject();
-    // The SIGTERM handler (exit 143) and the SIGINT handler (an interrupt) are installed before
-    // the process first waits on something outside itself: a piped stdin, a real-time timer
-    // (paced output among them), live tools; at once to hang or to ignore SIGTERM. Installing
-    // them costs Deno about 0.7 ms (a signal thread), and a run that never waits is over in a
-    // few milliseconds more; until then a signal ends it by its default action, as it ends
-    // the real CLI during its start-up.
-    let armed = false;
-    const arm = () => {
-      if (!armed) {
-        deno.addSignalListener("SIGTERM", onTerm);
-        deno.addSignalListener("SIGINT", onInt);
-      }
-      armed = true;
-    };
-    if (flagOn(env.CLAUDE_MOCK_HANG) || flagOn(env.CLAUDE_MOCK_IGNORE_SIGTERM)) arm();
-    useRealTimer((fn, ms) => {
-      arm();
-      return signalTimer(fn, ms);
-    });
-    const stdinIsTerminal = deno.stdin.isTerminal();
-    const stdinMayStall = mayStall(() => {
-      // What fd 0 is, from its /proc link where there is one: a pipe or socket may stall,
-      // /dev/null ends by itself; anything else is asked of stat. (A stat makes the runtime
-      // build Date objects for its times, about 0.4 ms of a cold process; the link 0.15.)
-      const link = procLink(deno);
-      if (link?.startsWith("pipe:") || link?.startsWith("socket:")) return false;
-      if (link === "/dev/null") return true;
-      const info = deno.statSync("/dev/stdin");
-      return info.isFile || info.isCharDevice === true;
-    });
-    const code = await runCliProcess({
-      argv: deno.args,
-      env,
-      cwd: deno.cwd(),
-      stdinIsTerminal,
-      stdinMayStall,
-      stdoutIsTerminal: deno.stdout.isTerminal(),
-      // a file or /dev/null is read at once: no trip through the runtime's thread pool
-      stdio: denoStdio(deno, { readAtOnce: !stdinMayStall && !stdinIsTerminal, beforeWait: arm }),
-      isRoot: deno.uid?.() === 0,
-      terminated,
-      interrupted,
-      beforeWait: arm,
-    });
-    if (armed) {
-      deno.removeSignalListener("SIGTERM", onTerm);
-      deno.removeSignalListener("SIGINT", onInt);
+  const env = deno.env.toObject();
+  // The SIGTERM handler (exit 143) and the SIGINT handler (an interrupt) are installed before
+  // the process first waits on something outside itself: a piped stdin, a real-time timer
+  // (paced output among them), live tools; at once to hang or to ignore SIGTERM. Installing
+  // them costs Deno about 0.7 ms (a signal thread), and a run that never waits is over in a
+  // few milliseconds more; until then a signal ends it by its default action, as it ends
+  // the real CLI during its start-up.
+  let armed = false;
+  const arm = () => {
+    if (!armed) {
+      deno.addSignalListener("SIGTERM", onTerm);
+      deno.addSignalListener("SIGINT", onInt);
     }
-    deno.exit(code);
+    armed = true;
+  };
+  if (flagOn(env.CLAUDE_MOCK_HANG) || flagOn(env.CLAUDE_MOCK_IGNORE_SIGTERM)) arm();
+  useRealTimer((fn, ms) => {
+    arm();
+    return signalTimer(fn, ms);
+  });
+  const stdinIsTerminal = deno.stdin.isTerminal();
+  const stdinMayStall = mayStall(() => {
+    // What fd 0 is, from its /proc link where there is one: a pipe or socket may stall,
+    // /dev/null ends by itself; anything else is asked of stat. (A stat makes the runtime
+    // build Date objects for its times, about 0.4 ms of a cold process; the link 0.15.)
+    const link = procLink(deno);
+    if (link?.startsWith("pipe:") || link?.startsWith("socket:")) return false;
+    if (link === "/dev/null") return true;
+    const info = deno.statSync("/dev/stdin");
+    return info.isFile || info.isCharDevice === true;
+  });
+  const code = await runCliProcess({
+    argv: deno.args,
+    env,
+    cwd: deno.cwd(),
+    stdinIsTerminal,
+    stdinMayStall,
+    stdoutIsTerminal: deno.stdout.isTerminal(),
+    // a file or /dev/null is read at once: no trip through the runtime's thread pool
+    stdio: denoStdio(deno, { readAtOnce: !stdinMayStall && !stdinIsTerminal, beforeWait: arm }),
+    isRoot: deno.uid?.() === 0,
+    terminated,
+    interrupted,
+    beforeWait: arm,
+  });
+  if (armed) {
+    deno.removeSignalListener("SIGTERM", onTerm);
+    deno.removeSignalListener("SIGINT", onInt);
   }
+  deno.exit(code);
+}
+
+/** The process on Node, through `node:process`. */
+async function runOnNode({ terminated, interrupted }: Signals): Promise<void> {
+  const onTerm = () => terminated.abort();
+  const onInt = () => interrupted.abort();
   const { default: process } = await import("node:process");
   const { fstatSync } = await import("node:fs");
   process.on("SIGTERM", onTerm);

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { appendRecord, appendText, errorCode, fileTime, mkdirp, readDir } from "./_fs.ts";
+import { appendRecord, appendText, errorCode, fileTime, mkdirp, readDir } from "../host/_fs.ts";
 import { projectSlug } from "../builders/project_paths.ts";
 
 /**

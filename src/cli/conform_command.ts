@@ -8,7 +8,7 @@
  * @module
  */
 
-import { loadConformCases } from "../conform/conform_case.ts";
+import { type ConformCase, loadConformCases } from "../conform/conform_case.ts";
 import { type ConformException, loadConformExceptions } from "../conform/conform_exceptions.ts";
 import {
   caseLines,
@@ -16,11 +16,16 @@ import {
   reportHtml,
   summaryLine,
 } from "../conform/conform_report.ts";
-import { loadAgentSdk } from "../conform/load_agent_sdk.ts";
-import { runConformance } from "../conform/run_conformance.ts";
-import { fileTime, mkdirp, writeWhole } from "./_fs.ts";
-import { integerFlag, parseSubcommandArgs, SubcommandUsageError } from "./_subcommand_args.ts";
-import type { CliIO } from "./run_cli.ts";
+import { type AgentSdk, loadAgentSdk } from "../conform/load_agent_sdk.ts";
+import { type ConformReport, runConformance } from "../conform/run_conformance.ts";
+import { fileTime, mkdirp, writeWhole } from "../host/_fs.ts";
+import {
+  integerFlag,
+  parseSubcommandArgs,
+  type SubcommandArgs,
+  SubcommandUsageError,
+} from "./_subcommand_args.ts";
+import type { CliIO } from "./cli_io.ts";
 
 const USAGE =
   "Usage: claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html] [--exceptions FILE] [--json FILE] [--mode duplex|print] [--only NAMES] [--timeout MS] [--keep DIR]";
@@ -59,67 +64,22 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
   const say = (w: WritableStreamDefaultWriter<Uint8Array>, text: string) =>
     w.write(encoder.encode(text)).catch(() => {});
   try {
-    let args;
-    let timeoutMs: number | undefined;
+    let args: ConformArgs;
     try {
-      args = parseSubcommandArgs("conform", argv, {
-        claude: "string",
-        sdk: "string",
-        html: "string",
-        exceptions: "string",
-        json: "string",
-        mode: "string",
-        only: "string",
-        timeout: "string",
-        keep: "string",
-      });
-      if (args.help) {
-        await say(out, HELP);
-        return 0;
-      }
-      if (args.positional.length === 0) {
-        throw new SubcommandUsageError("claude-mock conform: give case files or folders");
-      }
-      if (args.flags.mode !== undefined && !["duplex", "print"].includes(args.flags.mode)) {
-        throw new SubcommandUsageError(
-          `claude-mock conform: --mode must be duplex or print, got ${
-            JSON.stringify(args.flags.mode)
-          }`,
-        );
-      }
-      timeoutMs = integerFlag("conform", "timeout", args.flags.timeout, {
-        min: 1000,
-        max: 3_600_000,
-      });
+      args = conformArgs(argv);
     } catch (error) {
       if (!(error instanceof SubcommandUsageError)) throw error;
       await say(err, `${error.message}\n${USAGE}\n`);
       return 2;
     }
+    if (args.help) {
+      await say(out, HELP);
+      return 0;
+    }
     const at = (p: string) => (p.startsWith("/") ? p : `${io.cwd.replace(/\/+$/, "")}/${p}`);
-    const paths = args.positional.map(at);
-    let exceptions: ConformException[] = [];
-    let cases;
-    let sdk;
+    let loaded: Awaited<ReturnType<typeof loadRun>>;
     try {
-      cases = await loadConformCases(paths);
-      if (args.flags.only) {
-        const wanted = new Set(args.flags.only.split(",").map((s) => s.trim()));
-        const all = cases;
-        const unknown = [...wanted].filter((n) => !all.some((c) => c.name === n));
-        if (unknown.length) throw new Error(`no case named ${unknown.join(", ")}`);
-        cases = cases.filter((c) => wanted.has(c.name));
-      }
-      if (cases.length === 0) throw new Error(`no cases in ${args.positional.join(", ")}`);
-      const exceptionsFile = args.flags.exceptions !== undefined
-        ? at(args.flags.exceptions)
-        : await firstExisting(paths.map((p) => `${p.replace(/\/+$/, "")}/exceptions.json`));
-      if (exceptionsFile) exceptions = await loadConformExceptions(exceptionsFile);
-      sdk = await loadAgentSdk({
-        ...(args.flags.sdk !== undefined ? { version: args.flags.sdk } : {}),
-        ...(args.flags.claude !== undefined ? { claude: at(args.flags.claude) } : {}),
-        log: (line) => void say(err, `${line}\n`),
-      });
+      loaded = await loadRun(args, { at, log: (line) => void say(err, `${line}\n`) });
     } catch (error) {
       await say(
         err,
@@ -127,6 +87,7 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
       );
       return 1;
     }
+    const { cases, exceptions, sdk } = loaded;
     await say(
       out,
       `conform: ${cases.length} cases, SDK ${sdk.version}${
@@ -142,34 +103,13 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
       ...(io.signal ? { signal: io.signal } : {}),
       exceptions,
       ...(args.flags.mode ? { modes: [args.flags.mode as "duplex" | "print"] } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
       ...(keep ? { workDir: keep, keep: true } : {}),
       onCase: (result) => void say(out, `${caseLines(result).join("\n")}\n`),
     });
     await say(out, `${summaryLine(report)}\n`);
-    if (args.flags.json) {
-      const file = at(args.flags.json);
-      await mkdirp(file.slice(0, file.lastIndexOf("/")) || "/");
-      const slim = {
-        ...report,
-        cases: report.cases.map((c) => ({ ...c, modes: c.modes.map(({ tapes: _t, ...m }) => m) })),
-      };
-      await writeWhole(file, `${JSON.stringify(slim, null, 1)}\n`);
-    }
-    if (args.flags.html) {
-      const index = at(args.flags.html);
-      const base = index.replace(/\.html?$/, "");
-      const folder = `${base}.pages`;
-      const name = (c: string, mode: string) =>
-        `${folder.slice(folder.lastIndexOf("/") + 1)}/${c}.${mode.replace(":", "-")}.html`;
-      const html = reportHtml(report, name);
-      await mkdirp(folder);
-      for (const [page, text] of html.pages) {
-        await writeWhole(`${index.slice(0, index.lastIndexOf("/"))}/${page}`, text);
-      }
-      await writeWhole(index, html.index);
-      await say(out, `${index}\n`);
-    }
+    if (args.flags.json) await writeJson(report, at(args.flags.json));
+    if (args.flags.html) await say(out, `${await writeHtml(report, at(args.flags.html))}\n`);
     if (io.signal?.aborted) {
       await say(err, "claude-mock conform: stopped\n");
       return 143;
@@ -179,6 +119,90 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
     out.releaseLock();
     err.releaseLock();
   }
+}
+
+/** The subcommand's arguments, with `--timeout` as a number. */
+type ConformArgs = SubcommandArgs & { timeoutMs?: number };
+
+/** Parses and checks the arguments (a `SubcommandUsageError` names what is wrong). */
+function conformArgs(argv: readonly string[]): ConformArgs {
+  const args = parseSubcommandArgs("conform", argv, {
+    claude: "string",
+    sdk: "string",
+    html: "string",
+    exceptions: "string",
+    json: "string",
+    mode: "string",
+    only: "string",
+    timeout: "string",
+    keep: "string",
+  });
+  if (args.help) return args;
+  if (args.positional.length === 0) {
+    throw new SubcommandUsageError("claude-mock conform: give case files or folders");
+  }
+  if (args.flags.mode !== undefined && !["duplex", "print"].includes(args.flags.mode)) {
+    throw new SubcommandUsageError(
+      `claude-mock conform: --mode must be duplex or print, got ${JSON.stringify(args.flags.mode)}`,
+    );
+  }
+  const timeoutMs = integerFlag("conform", "timeout", args.flags.timeout, {
+    min: 1000,
+    max: 3_600_000,
+  });
+  return { ...args, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+}
+
+/** The cases (`--only` of them), their exceptions and the SDK to drive. */
+async function loadRun(
+  args: ConformArgs,
+  { at, log }: { at: (path: string) => string; log: (line: string) => void },
+): Promise<{ cases: ConformCase[]; exceptions: ConformException[]; sdk: AgentSdk }> {
+  const paths = args.positional.map(at);
+  let cases = await loadConformCases(paths);
+  if (args.flags.only) {
+    const wanted = new Set(args.flags.only.split(",").map((s) => s.trim()));
+    const all = cases;
+    const unknown = [...wanted].filter((n) => !all.some((c) => c.name === n));
+    if (unknown.length) throw new Error(`no case named ${unknown.join(", ")}`);
+    cases = cases.filter((c) => wanted.has(c.name));
+  }
+  if (cases.length === 0) throw new Error(`no cases in ${args.positional.join(", ")}`);
+  const exceptionsFile = args.flags.exceptions !== undefined
+    ? at(args.flags.exceptions)
+    : await firstExisting(paths.map((p) => `${p.replace(/\/+$/, "")}/exceptions.json`));
+  const exceptions = exceptionsFile ? await loadConformExceptions(exceptionsFile) : [];
+  const sdk = await loadAgentSdk({
+    ...(args.flags.sdk !== undefined ? { version: args.flags.sdk } : {}),
+    ...(args.flags.claude !== undefined ? { claude: at(args.flags.claude) } : {}),
+    log,
+  });
+  return { cases, exceptions, sdk };
+}
+
+/** `--json`: the whole report, without the tapes. */
+async function writeJson(report: ConformReport, file: string): Promise<void> {
+  await mkdirp(file.slice(0, file.lastIndexOf("/")) || "/");
+  const slim = {
+    ...report,
+    cases: report.cases.map((c) => ({ ...c, modes: c.modes.map(({ tapes: _t, ...m }) => m) })),
+  };
+  await writeWhole(file, `${JSON.stringify(slim, null, 1)}\n`);
+}
+
+/** `--html`: the index page and a timeline page per case and mode; resolves with the index. */
+async function writeHtml(report: ConformReport, index: string): Promise<string> {
+  const base = index.replace(/\.html?$/, "");
+  const folder = `${base}.pages`;
+  const name = (c: string, mode: string) =>
+    `${folder.slice(folder.lastIndexOf("/") + 1)}/${c}.${mode.replace(":", "-")}.html`;
+  const html = reportHtml(report, name);
+  await mkdirp(folder);
+  for (const [page, text] of html.pages) {
+    await writeWhole(`${index.slice(0, index.lastIndexOf("/"))}/${page}`, text);
+  }
+  await writeWhole(index, html.index);
+  return index;
 }
 
 async function firstExisting(paths: string[]): Promise<string | undefined> {

@@ -10,10 +10,10 @@ import { driftCheck, type DriftFinding, type TypeChecker } from "../cassette/dri
 import { loadTape } from "../cassette/load_tape.ts";
 import type { Tape, TapeDirection } from "../cassette/tape.ts";
 import { denoTypeChecker } from "./_deno_check.ts";
-import { fileTime, readDir, readText, writeWhole } from "./_fs.ts";
-import { onDeno } from "./_host.ts";
+import { fileTime, readDir, readText, writeWhole } from "../host/_fs.ts";
+import { onDeno } from "../host/_process.ts";
 import { projectTypescript, tscTypeChecker } from "./_tsc_check.ts";
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 /** The usage text of `drift`. */
 const DRIFT_USAGE: string = `Usage: claude-mock drift [options] <tape or folder>...
@@ -222,10 +222,10 @@ async function defaultTypeChecker(
   if (ts) return tscTypeChecker(ts, cwd);
   if (await denoOnPath(path)) return deno();
   throw new Error(
-    `no type checker: drift checks the tapes against the SDK's types with the project's ` +
+    "no type checker: drift checks the tapes against the SDK's types with the project's " +
       `TypeScript or with deno, and found neither (typescript resolved from ${cwd}, deno on ` +
-      `PATH); install TypeScript in the project (npm install --save-dev typescript) or put deno ` +
-      `on PATH`,
+      "PATH); install TypeScript in the project (npm install --save-dev typescript) or put " +
+      "deno on PATH",
   );
 }
 
@@ -288,88 +288,110 @@ export async function driftCommand(
       );
       return 2;
     }
-    const tapes: Tape[] = [];
-    const broken: DriftFinding[] = [];
-    for (const file of files) {
-      try {
-        tapes.push({ ...await loadTape(resolve(file, io.cwd)), source: file });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const at = Number(/\bline (\d+)/.exec(message)?.[1] ?? 0);
-        broken.push({
-          source: file,
-          line: at,
-          kind: "tape",
-          code: "parse-error",
-          path: "",
-          message,
-        });
-      }
-    }
-    let findings: DriftFinding[];
-    let known: KnownFinding[] = [];
-    const baseline = args.baseline !== undefined ? resolve(args.baseline, io.cwd) : undefined;
+    let checked: { findings: DriftFinding[]; known: KnownFinding[] };
     try {
-      if (baseline !== undefined && (!args.update || await fileTime(baseline) !== undefined)) {
-        known = await readBaseline(baseline);
-      }
-      const typeCheck = options.typeCheck ??
-        await defaultTypeChecker(
-          io.cwd,
-          args.config !== undefined ? resolve(args.config, io.cwd) : undefined,
-          options.path ?? io.env.PATH ?? "",
-        );
-      const order = new Map(files.map((file, i) => [file, i]));
-      findings = [
-        ...broken,
-        ...await driftCheck(tapes, {
-          typeCheck,
-          directions: args.directions,
-          ...(args.sdk !== undefined ? { sdk: args.sdk } : {}),
-        }),
-      ].sort((a, b) =>
-        (order.get(a.source ?? "") ?? 0) - (order.get(b.source ?? "") ?? 0) || a.line - b.line
-      );
+      checked = await checkTapes(files, { args, io, options });
     } catch (error) {
       await say(err, `claude-mock drift: ${error instanceof Error ? error.message : error}\n`);
       return 2;
     }
-    if (args.update && baseline !== undefined) {
+    const { findings, known } = checked;
+    if (args.update && args.baseline !== undefined) {
       const text = baselineText(findings, known);
-      await writeWhole(baseline, text);
+      await writeWhole(resolve(args.baseline, io.cwd), text);
       const count = (JSON.parse(text).findings as unknown[]).length;
       await say(out, `drift: wrote ${count} known findings to ${args.baseline}\n`);
       return 0;
     }
-    const knownKeys = new Set(known.map(keyOf));
-    const fresh = findings.filter((f) => !knownKeys.has(keyOf(f)));
-    for (const f of args.verbose ? findings : fresh) {
-      await say(out, args.verbose && !fresh.includes(f) ? `(known) ${line(f)}` : line(f));
-    }
-    const seen = new Set(findings.map(keyOf));
-    const stale = known.filter((k) => !seen.has(keyOf(k))).length;
-    const n = files.length;
-    const of = `${n} tape${n === 1 ? "" : "s"}`;
-    const knownNote = findings.length > fresh.length
-      ? ` (${findings.length - fresh.length} known in ${args.baseline})`
-      : "";
-    const staleNote = stale > 0
-      ? `; ${stale} baseline entr${stale === 1 ? "y is" : "ies are"} no longer found`
-      : "";
-    if (fresh.length === 0) {
-      await say(out, `drift: no drift in ${of}${knownNote}${staleNote}\n`);
-      return 0;
-    }
-    const drifted = new Set(fresh.map((f) => f.source)).size;
-    await say(
-      out,
-      `drift: ${fresh.length} finding${
-        fresh.length === 1 ? "" : "s"
-      } in ${drifted} of ${of}${knownNote}${staleNote}\n`,
-    );
-    return 1;
+    const { text, code } = report(findings, { known, args, tapes: files.length });
+    await say(out, text);
+    return code;
   } finally {
     out.releaseLock();
     err.releaseLock();
   }
+}
+
+/** The tapes of `files`; one that cannot be read is a `parse-error` finding. */
+async function loadTapes(
+  files: readonly string[],
+  cwd: string,
+): Promise<{ tapes: Tape[]; broken: DriftFinding[] }> {
+  const tapes: Tape[] = [];
+  const broken: DriftFinding[] = [];
+  for (const file of files) {
+    try {
+      tapes.push({ ...await loadTape(resolve(file, cwd)), source: file });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const at = Number(/\bline (\d+)/.exec(message)?.[1] ?? 0);
+      broken.push({ source: file, line: at, kind: "tape", code: "parse-error", path: "", message });
+    }
+  }
+  return { tapes, broken };
+}
+
+/**
+ * Every finding of the tapes, in the order of the files and their lines, with the baseline's
+ * known findings (none when `--update-baseline` makes the file).
+ */
+async function checkTapes(
+  files: readonly string[],
+  { args, io, options }: { args: DriftArgs; io: CliIO; options: DriftCommandOptions },
+): Promise<{ findings: DriftFinding[]; known: KnownFinding[] }> {
+  const { tapes, broken } = await loadTapes(files, io.cwd);
+  const baseline = args.baseline !== undefined ? resolve(args.baseline, io.cwd) : undefined;
+  let known: KnownFinding[] = [];
+  if (baseline !== undefined && (!args.update || await fileTime(baseline) !== undefined)) {
+    known = await readBaseline(baseline);
+  }
+  const typeCheck = options.typeCheck ??
+    await defaultTypeChecker(
+      io.cwd,
+      args.config !== undefined ? resolve(args.config, io.cwd) : undefined,
+      options.path ?? io.env.PATH ?? "",
+    );
+  const order = new Map(files.map((file, i) => [file, i]));
+  const findings = [
+    ...broken,
+    ...await driftCheck(tapes, {
+      typeCheck,
+      directions: args.directions,
+      ...(args.sdk !== undefined ? { sdk: args.sdk } : {}),
+    }),
+  ].sort((a, b) =>
+    (order.get(a.source ?? "") ?? 0) - (order.get(b.source ?? "") ?? 0) || a.line - b.line
+  );
+  return { findings, known };
+}
+
+/** What the run prints (the findings the baseline does not know, a summary) and its exit code. */
+function report(
+  findings: readonly DriftFinding[],
+  { known, args, tapes }: { known: readonly KnownFinding[]; args: DriftArgs; tapes: number },
+): { text: string; code: number } {
+  const knownKeys = new Set(known.map(keyOf));
+  const fresh = findings.filter((f) => !knownKeys.has(keyOf(f)));
+  let text = "";
+  for (const f of args.verbose ? findings : fresh) {
+    text += args.verbose && !fresh.includes(f) ? `(known) ${line(f)}` : line(f);
+  }
+  const seen = new Set(findings.map(keyOf));
+  const stale = known.filter((k) => !seen.has(keyOf(k))).length;
+  const of = `${tapes} tape${tapes === 1 ? "" : "s"}`;
+  const knownNote = findings.length > fresh.length
+    ? ` (${findings.length - fresh.length} known in ${args.baseline})`
+    : "";
+  const staleNote = stale > 0
+    ? `; ${stale} baseline entr${stale === 1 ? "y is" : "ies are"} no longer found`
+    : "";
+  if (fresh.length === 0) {
+    return { text: `${text}drift: no drift in ${of}${knownNote}${staleNote}\n`, code: 0 };
+  }
+  const drifted = new Set(fresh.map((f) => f.source)).size;
+  const count = `${fresh.length} finding${fresh.length === 1 ? "" : "s"}`;
+  return {
+    text: `${text}drift: ${count} in ${drifted} of ${of}${knownNote}${staleNote}\n`,
+    code: 1,
+  };
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type { TypeChecker } from "../cassette/drift.ts";
 import { driftCommand } from "./drift_command.ts";
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 interface Run {
   code: number;

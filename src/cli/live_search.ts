@@ -9,7 +9,7 @@
  * @module
  */
 
-import { fileTime, listDir, readText } from "./_fs.ts";
+import { fileTime, listDir, readText } from "../host/_fs.ts";
 
 /** A live tool's result, as a scripted one: the text the model reads and the structured form. */
 export interface SearchResult {
@@ -292,7 +292,7 @@ function compare(a: string, b: string): number {
  * the path under the search root; `**` spans folders, `*` and `?` stay within a name,
  * `{a,b}` is either.
  */
-export function globMatcher(pattern: string): (rel: string) => boolean {
+function globMatcher(pattern: string): (rel: string) => boolean {
   const regex = globRegExp(pattern.startsWith("./") ? pattern.slice(2) : pattern);
   if (!pattern.includes("/")) return (rel) => regex.test(rel.slice(rel.lastIndexOf("/") + 1));
   return (rel) => regex.test(rel);

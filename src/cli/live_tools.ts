@@ -10,8 +10,8 @@
 
 import { bashTool, editTool, readTool, writeTool } from "../builders/tools.ts";
 import type { ToolRunner } from "../session/engine.ts";
-import { readText, writeText } from "./_fs.ts";
-import { runShell } from "./_host.ts";
+import { readText, writeText } from "../host/_fs.ts";
+import { runShell } from "../host/_process.ts";
 
 /** The tools live mode can run. */
 export const LIVE_TOOLS: readonly string[] = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];

@@ -13,13 +13,14 @@
  */
 
 import { spawn } from "node:child_process";
-import { recordingSpawn, type SpawnedProcessLike } from "../cassette/recording_spawn.ts";
+import { recordingSpawn } from "../cassette/recording_spawn.ts";
+import type { SpawnedProcessLike } from "../cassette/spawned_process.ts";
 import { type ScenarioSandbox, scenarioSandbox } from "../cassette/scenario_sandbox.ts";
 import { loadScenario } from "../scenario/load_scenario.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { realTimeout } from "../timing/real_time.ts";
-import { removeFile } from "./_fs.ts";
-import type { CliIO } from "./run_cli.ts";
+import { removeFile } from "../host/_fs.ts";
+import type { CliIO } from "./cli_io.ts";
 
 const encoder = new TextEncoder();
 
@@ -234,21 +235,24 @@ async function record(
     }
   }
   try {
-    return await recordIn(parsed, io, { out, err }, command, sandbox);
+    return await recordIn(parsed, io, { out, err, command, sandbox });
   } finally {
     await sandbox?.close();
   }
 }
 
+/** Where a recording's output goes, what it runs, and in which sandbox. */
+interface RecordPlaces {
+  out: WritableStreamDefaultWriter<Uint8Array>;
+  err: WritableStreamDefaultWriter<Uint8Array>;
+  command: string;
+  sandbox: ScenarioSandbox | undefined;
+}
+
 async function recordIn(
   parsed: RecordArgs,
   io: CliIO,
-  { out, err }: {
-    out: WritableStreamDefaultWriter<Uint8Array>;
-    err: WritableStreamDefaultWriter<Uint8Array>;
-  },
-  command: string,
-  sandbox: ScenarioSandbox | undefined,
+  { out, err, command, sandbox }: RecordPlaces,
 ): Promise<number> {
   const cliVersion = await versionOf(command, io);
   let errors = Promise.resolve();
@@ -272,6 +276,38 @@ async function recordIn(
     env: sandbox ? { ...io.env, ...sandbox.env } : io.env,
     signal: io.signal ?? new AbortController().signal,
   });
+  const result = await relay(child, { io, out });
+  let recorded = true;
+  try {
+    await spawner.finished;
+  } catch (error) {
+    recorded = false;
+    errors = errors.then(() =>
+      err.write(encoder.encode(
+        `claude-mock record: ${error instanceof Error ? error.message : String(error)}\n`,
+      ))
+    ).catch(() => {});
+  }
+  await errors;
+  if (result instanceof Error) {
+    await removeFile(parsed.out).catch(() => {});
+    await err.write(encoder.encode(
+      `claude-mock record: cannot run ${command}: ${result.message} (set CLAUDE_MOCK_REAL_CLAUDE, or put claude on PATH)\n`,
+    )).catch(() => {});
+    return 127;
+  }
+  const code = result.code ?? 128 + (SIGNALS[result.signal ?? ""] ?? 0);
+  return !recorded && code === 0 ? 1 : code;
+}
+
+/**
+ * Passes the caller's stdin to the child and the child's stdout to the caller until the child
+ * ends; resolves with how it ended (or the error that kept it from starting).
+ */
+async function relay(
+  child: SpawnedProcessLike,
+  { io, out }: { io: CliIO; out: WritableStreamDefaultWriter<Uint8Array> },
+): Promise<{ code: number | null; signal: string | null } | Error> {
   const ended = new Promise<{ code: number | null; signal: string | null } | Error>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }));
     child.once("error", (error) => resolve(error));
@@ -305,25 +341,5 @@ async function recordIn(
   await input?.cancel().catch(() => {});
   await feeding;
   input?.releaseLock();
-  let recorded = true;
-  try {
-    await spawner.finished;
-  } catch (error) {
-    recorded = false;
-    errors = errors.then(() =>
-      err.write(encoder.encode(
-        `claude-mock record: ${error instanceof Error ? error.message : String(error)}\n`,
-      ))
-    ).catch(() => {});
-  }
-  await errors;
-  if (result instanceof Error) {
-    await removeFile(parsed.out).catch(() => {});
-    await err.write(encoder.encode(
-      `claude-mock record: cannot run ${command}: ${result.message} (set CLAUDE_MOCK_REAL_CLAUDE, or put claude on PATH)\n`,
-    )).catch(() => {});
-    return 127;
-  }
-  const code = result.code ?? 128 + (SIGNALS[result.signal ?? ""] ?? 0);
-  return !recorded && code === 0 ? 1 : code;
+  return result;
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { any } from "../scenario/matcher.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
-import { DEFAULT_REPLY, defaultScenario, runCli, runCliProcess } from "./run_cli.ts";
+import { runCli, runCliProcess } from "./run_cli.ts";
+import { DEFAULT_REPLY, defaultScenario } from "./_run_scenario.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 
 Deno.test("defaultScenario is what the builder makes of 'any prompt: the default reply'", () => {
@@ -190,6 +191,48 @@ Deno.test("runCliProcess: SIGTERM ends a duplex run with 143; CLAUDE_MOCK_IGNORE
       io.end();
       assert.equal(await exit, 0);
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("on Deno, the binary's print mode never reads globalThis.process (it loads the Node layer)", async () => {
+  const runCli = new URL("./run_cli.ts", import.meta.url).href;
+  const script = `
+    const own = Object.getOwnPropertyDescriptor(globalThis, "process");
+    let reads = 0;
+    Object.defineProperty(globalThis, "process", {
+      configurable: true,
+      get() { reads++; return own.get ? own.get.call(globalThis) : own.value; },
+    });
+    const { runCli } = await import(${JSON.stringify(runCli)});
+    let out = "";
+    const code = await runCli({
+      argv: ["-p", "hello", "--output-format", "json"],
+      env: { CLAUDE_CONFIG_DIR: Deno.args[0] + "/config", CLAUDE_MOCK_STATE_DIR: Deno.args[0] + "/state" },
+      cwd: Deno.args[0],
+      stdin: new Blob([]).stream(),
+      stdinIsTerminal: true,
+      stdoutIsTerminal: false,
+      stdout: new WritableStream({ write: (c) => void (out += new TextDecoder().decode(c)) }),
+      stderr: new WritableStream(),
+    });
+    console.log(JSON.stringify({ code, reads, result: JSON.parse(out).result }));
+  `;
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-config", script, dir],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+    assert.deepEqual(JSON.parse(decoder.decode(out.stdout)), {
+      code: 0,
+      reads: 0,
+      result: "Hello! How can I help?",
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -9,9 +9,14 @@
 import { serveMessagesApi } from "../messages_api/serve_messages_api.ts";
 import type { JournalEntry } from "../messages_api/api_journal.ts";
 import { loadScenario } from "../scenario/load_scenario.ts";
-import { appendText, errorCode, writeText } from "./_fs.ts";
-import { integerFlag, parseSubcommandArgs, SubcommandUsageError } from "./_subcommand_args.ts";
-import type { CliIO } from "./run_cli.ts";
+import { appendText, errorCode, writeText } from "../host/_fs.ts";
+import {
+  integerFlag,
+  parseSubcommandArgs,
+  type SubcommandArgs,
+  SubcommandUsageError,
+} from "./_subcommand_args.ts";
+import type { CliIO } from "./cli_io.ts";
 
 const USAGE =
   "Usage: claude-mock serve <scenario> [--port N] [--host H] [--cwd DIR] [--retry-after S] [--journal FILE] [--quiet]";
@@ -71,77 +76,33 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const say = (writer: WritableStreamDefaultWriter<Uint8Array>, text: string) =>
     writer.write(encoder.encode(text)).catch(() => {});
   try {
-    let args;
-    let port: number | undefined;
-    let retryAfter: number | undefined;
+    let args: ServeArgs;
     try {
-      args = parseSubcommandArgs("serve", argv, {
-        port: "string",
-        host: "string",
-        cwd: "string",
-        "retry-after": "string",
-        journal: "string",
-        quiet: "boolean",
-      });
-      if (args.help) {
-        await say(out, HELP);
-        return 0;
-      }
-      if (args.positional.length !== 1) {
-        throw new SubcommandUsageError(
-          args.positional.length === 0
-            ? "claude-mock serve: a scenario is required (a file, or builtin:<name>)"
-            : `claude-mock serve: one scenario only, got ${args.positional.length}`,
-        );
-      }
-      port = integerFlag("serve", "port", args.flags.port, { min: 0, max: 65535 });
-      retryAfter = integerFlag("serve", "retry-after", args.flags["retry-after"], {
-        min: 0,
-        max: 86400,
-      });
+      args = serveArgs(argv);
     } catch (error) {
       if (!(error instanceof SubcommandUsageError)) throw error;
       await say(err, `${error.message}\n${USAGE}\n`);
       return 2;
     }
-    const source = args.positional[0];
-    let scenario;
-    try {
-      scenario = await loadScenario(resolvePath(source, io.cwd));
-    } catch (error) {
-      await say(err, `claude-mock serve: ${error instanceof Error ? error.message : error}\n`);
-      return 1;
+    if (args.help) {
+      await say(out, HELP);
+      return 0;
     }
-    const journal = args.flags.journal ? resolvePath(args.flags.journal, io.cwd) : undefined;
-    if (journal) {
-      try {
-        await writeText(journal, "");
-      } catch (error) {
-        await say(
-          err,
-          `claude-mock serve: cannot write the journal ${journal}: ${errorCode(error) ?? error}\n`,
-        );
-        return 1;
-      }
-    }
-    const quiet = args.flags.quiet === "true";
-    let writes = Promise.resolve();
-    const onRequest = (entry: JournalEntry) => {
-      if (!quiet) void say(err, `${describeEntry(entry)}\n`);
-      if (journal) {
-        writes = writes.then(() => appendText(journal, `${JSON.stringify(entry)}\n`)).catch(
-          () => {},
-        );
-      }
-    };
     let api;
+    let log;
     try {
+      const scenario = await loadScenario(resolvePath(args.positional[0], io.cwd));
+      const journal = args.flags.journal ? resolvePath(args.flags.journal, io.cwd) : undefined;
+      log = await requestLog({
+        journal,
+        say: args.flags.quiet === "true" ? undefined : (line) => void say(err, `${line}\n`),
+      });
       api = await serveMessagesApi(scenario, {
-        ...(port !== undefined ? { port } : {}),
+        ...(args.port !== undefined ? { port: args.port } : {}),
         ...(args.flags.host ? { hostname: args.flags.host } : {}),
         ...(args.flags.cwd ? { cwd: resolvePath(args.flags.cwd, io.cwd) } : {}),
-        ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
-        onRequest,
+        ...(args.retryAfter !== undefined ? { retryAfterSeconds: args.retryAfter } : {}),
+        onRequest: log.onRequest,
       });
     } catch (error) {
       await say(err, `claude-mock serve: ${error instanceof Error ? error.message : error}\n`);
@@ -156,12 +117,71 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       io.signal?.addEventListener("abort", () => resolve(), { once: true });
     });
     await api.close();
-    await writes;
+    await log.flushed();
     return 0;
   } finally {
     out.releaseLock();
     err.releaseLock();
   }
+}
+
+/** The subcommand's arguments, with `--port` and `--retry-after` as numbers. */
+type ServeArgs = SubcommandArgs & { port?: number; retryAfter?: number };
+
+/** Parses and checks the arguments (a `SubcommandUsageError` names what is wrong). */
+function serveArgs(argv: readonly string[]): ServeArgs {
+  const args = parseSubcommandArgs("serve", argv, {
+    port: "string",
+    host: "string",
+    cwd: "string",
+    "retry-after": "string",
+    journal: "string",
+    quiet: "boolean",
+  });
+  if (args.help) return args;
+  if (args.positional.length !== 1) {
+    throw new SubcommandUsageError(
+      args.positional.length === 0
+        ? "claude-mock serve: a scenario is required (a file, or builtin:<name>)"
+        : `claude-mock serve: one scenario only, got ${args.positional.length}`,
+    );
+  }
+  const port = integerFlag("serve", "port", args.flags.port, { min: 0, max: 65535 });
+  const retryAfter = integerFlag("serve", "retry-after", args.flags["retry-after"], {
+    min: 0,
+    max: 86400,
+  });
+  return {
+    ...args,
+    ...(port !== undefined ? { port } : {}),
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  };
+}
+
+/**
+ * Where the requests go: a line each to `say` (none with `--quiet`), and each entry appended
+ * to the journal file, which starts empty (an error when it cannot be written).
+ */
+async function requestLog(
+  { journal, say }: { journal?: string; say?: (line: string) => void },
+): Promise<{ onRequest: (entry: JournalEntry) => void; flushed: () => Promise<void> }> {
+  if (journal) {
+    try {
+      await writeText(journal, "");
+    } catch (error) {
+      throw new Error(`cannot write the journal ${journal}: ${errorCode(error) ?? error}`);
+    }
+  }
+  let writes = Promise.resolve();
+  const onRequest = (entry: JournalEntry) => {
+    say?.(describeEntry(entry));
+    if (journal) {
+      writes = writes.then(() => appendText(journal, `${JSON.stringify(entry)}\n`)).catch(
+        () => {},
+      );
+    }
+  };
+  return { onRequest, flushed: () => writes };
 }
 
 /** One line per request: `POST /v1/messages?beta=true 200 reply text,tool_use:Read (exchange 1 …, call 1)`. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serveCommand } from "./serve_command.ts";
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 function io(signal?: AbortSignal, onOut?: (text: string) => void) {
   const out: string[] = [];

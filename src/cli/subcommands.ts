@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CliIO } from "./run_cli.ts";
+import type { CliIO } from "./cli_io.ts";
 
 /** A subcommand: its arguments (after its name) and the process's I/O; resolves to the exit code. */
 export type Subcommand = (argv: readonly string[], io: CliIO) => Promise<number>;

@@ -8,8 +8,8 @@
 import { loadTape, readTapeEntries } from "../cassette/load_tape.ts";
 import type { Tape, TapeEntry } from "../cassette/tape.ts";
 import { timelineHtml } from "../cassette/timeline_html.ts";
-import { fileSize, writeWhole } from "./_fs.ts";
-import type { CliIO } from "./run_cli.ts";
+import { fileSize, writeWhole } from "../host/_fs.ts";
+import type { CliIO } from "./cli_io.ts";
 
 /** The usage text of `view`. */
 const VIEW_USAGE: string =

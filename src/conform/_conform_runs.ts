@@ -20,8 +20,8 @@ import {
 import { scenarioSandbox } from "../cassette/scenario_sandbox.ts";
 import type { Tape } from "../cassette/tape.ts";
 import { DUMMY_API_KEY } from "../messages_api/serve_messages_api.ts";
-import type { FakeClaude } from "../cli/install_fake_claude.ts";
-import { mkdirp, writeText } from "../cli/_fs.ts";
+import type { FakeClaude } from "../fake_claude/install_fake_claude.ts";
+import { mkdirp, writeText } from "../host/_fs.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { ConformCase, PrintFormat } from "./conform_case.ts";
 import type { RunPlaces } from "./_normalize.ts";
@@ -43,7 +43,7 @@ export interface RecordedRun {
 }
 
 /** The environment every run shares: the machine's basics and the case's own. */
-export function sharedEnv(c: ConformCase): Record<string, string> {
+function sharedEnv(c: ConformCase): Record<string, string> {
   const keep = ["PATH", "HOME", "USER", "LANG", "TMPDIR", "DENO_DIR", "SystemRoot"];
   const env: Record<string, string> = {};
   for (const key of keep) {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readText } from "../cli/_fs.ts";
+import { readText } from "../host/_fs.ts";
 import { glob } from "./conform_exceptions.ts";
 import type { ConformReport } from "./run_conformance.ts";
 

@@ -10,7 +10,7 @@
 import { loadScenario } from "../scenario/load_scenario.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioFromJSON } from "../scenario/scenario_from_json.ts";
-import { listDir, readText } from "../cli/_fs.ts";
+import { listDir, readText } from "../host/_fs.ts";
 
 /** One permission answer rule: the first rule whose `tool` matches answers `canUseTool`. */
 export interface PermissionAnswer {
@@ -178,24 +178,10 @@ export async function loadConformCases(paths: readonly string[]): Promise<Confor
  * ```
  */
 export async function loadConformCase(file: string): Promise<ConformCase> {
-  let text: string;
-  try {
-    text = await readText(file);
-  } catch (error) {
-    throw new TypeError(`Cannot load the conformance case ${file}: ${(error as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new TypeError(
-      `Cannot load the conformance case ${file}: not JSON (${(error as Error).message})`,
-    );
-  }
+  const data = await readCase(file);
   const fail = (what: string): never => {
     throw new TypeError(`Cannot load the conformance case ${file}: ${what}`);
   };
-  if (!isObject(data)) return fail("expected a JSON object");
   const base = file.replace(/^.*\//, "").replace(/\.json$/, "");
   if (!("scenario" in data)) {
     if (!("exchanges" in data)) {
@@ -216,29 +202,8 @@ export async function loadConformCase(file: string): Promise<ConformCase> {
       fail(`'${key}' is not a case field; expected one of ${[...CASE_FIELDS].join(", ")}`);
     }
   }
-  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
-  let scenario: Scenario;
-  let scenarioSource: ConformCase["scenarioSource"];
-  const ref = data.scenario;
-  if (typeof ref === "string") {
-    scenarioSource = ref.startsWith("builtin:") || ref.startsWith("/") ? ref : `${dir}/${ref}`;
-    scenario = await loadScenario(scenarioSource);
-  } else if (isObject(ref)) {
-    scenario = scenarioFromJSON(ref, { source: `${file} (scenario)` });
-    scenarioSource = { json: ref };
-  } else return fail("'scenario' must be a scenario object, builtin:<name> or a path");
-  if ("prompt" in data && "prompts" in data) fail("give 'prompt' or 'prompts', not both");
-  let prompt: string | string[];
-  if (typeof data.prompt === "string") prompt = data.prompt;
-  else if (data.prompt !== undefined) return fail("'prompt' must be a string");
-  else if (
-    Array.isArray(data.prompts) && data.prompts.length > 0 &&
-    data.prompts.every((p) => typeof p === "string")
-  ) {
-    prompt = data.prompts as string[];
-  } else if (data.prompts !== undefined) {
-    return fail("'prompts' must be a non-empty array of strings");
-  } else prompt = "hello";
+  const { scenario, scenarioSource } = await caseScenario(data.scenario, { file, fail });
+  const prompt = casePrompt(data, fail);
   const options = data.options ?? {};
   if (!isObject(options)) fail("'options' must be an object of query options");
   const caseName = data.name ?? base;
@@ -267,32 +232,96 @@ export async function loadConformCase(file: string): Promise<ConformCase> {
   }
   if (data.files !== undefined) out.files = stringMap(data.files, "files", fail);
   if (data.env !== undefined) out.env = stringMap(data.env, "env", fail);
-  if (data.print !== undefined) {
-    const p = data.print;
-    if (p === false) out.print = false;
-    else if (isObject(p)) {
-      const formats = p.formats ?? ["text", "json", "stream-json"];
-      if (
-        !Array.isArray(formats) || formats.some((f) => !["text", "json", "stream-json"].includes(f))
-      ) fail("'print.formats' must list text, json or stream-json");
-      if (
-        p.args !== undefined &&
-        (!Array.isArray(p.args) || p.args.some((a) => typeof a !== "string"))
-      ) {
-        fail("'print.args' must be an array of strings");
-      }
-      if (p.prompt !== undefined && typeof p.prompt !== "string") {
-        fail("'print.prompt' must be a string");
-      }
-      out.print = p as NonNullable<ConformCase["print"]>;
-      (out.print as { formats: PrintFormat[] }).formats = formats as PrintFormat[];
-    } else fail("'print' must be false or { prompt?, args?, formats? }");
-  }
+  if (data.print !== undefined) out.print = printOption(data.print, fail);
   if (data.duplex !== undefined) {
     if (typeof data.duplex !== "boolean") fail("'duplex' must be true or false");
     out.duplex = data.duplex as boolean;
   }
   return out;
+}
+
+/** The case file's JSON object (a `TypeError` for a file that cannot be read, or is not one). */
+async function readCase(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readText(file);
+  } catch (error) {
+    throw new TypeError(`Cannot load the conformance case ${file}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(
+      `Cannot load the conformance case ${file}: not JSON (${(error as Error).message})`,
+    );
+  }
+  if (!isObject(data)) {
+    throw new TypeError(`Cannot load the conformance case ${file}: expected a JSON object`);
+  }
+  return data;
+}
+
+/** The case's scenario: predefined (`builtin:<name>`), a path beside the case, or inline. */
+async function caseScenario(
+  ref: unknown,
+  { file, fail }: { file: string; fail: (what: string) => never },
+): Promise<{ scenario: Scenario; scenarioSource: ConformCase["scenarioSource"] }> {
+  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+  if (typeof ref === "string") {
+    const scenarioSource = ref.startsWith("builtin:") || ref.startsWith("/")
+      ? ref
+      : `${dir}/${ref}`;
+    return { scenario: await loadScenario(scenarioSource), scenarioSource };
+  }
+  if (isObject(ref)) {
+    const scenario = scenarioFromJSON(ref, { source: `${file} (scenario)` });
+    return { scenario, scenarioSource: { json: ref } };
+  }
+  return fail("'scenario' must be a scenario object, builtin:<name> or a path");
+}
+
+/** The case's prompt, or its prompts in turn ("hello" when it gives none). */
+function casePrompt(
+  data: Record<string, unknown>,
+  fail: (what: string) => never,
+): string | string[] {
+  if ("prompt" in data && "prompts" in data) fail("give 'prompt' or 'prompts', not both");
+  if (typeof data.prompt === "string") return data.prompt;
+  if (data.prompt !== undefined) return fail("'prompt' must be a string");
+  if (
+    Array.isArray(data.prompts) && data.prompts.length > 0 &&
+    data.prompts.every((p) => typeof p === "string")
+  ) {
+    return data.prompts as string[];
+  }
+  if (data.prompts !== undefined) return fail("'prompts' must be a non-empty array of strings");
+  return "hello";
+}
+
+/** The case's `print`: false, or the prompt, arguments and formats of the print-mode runs. */
+function printOption(
+  p: unknown,
+  fail: (what: string) => never,
+): NonNullable<ConformCase["print"]> {
+  if (p === false) return false;
+  if (!isObject(p)) return fail("'print' must be false or { prompt?, args?, formats? }");
+  const formats = p.formats ?? ["text", "json", "stream-json"];
+  if (
+    !Array.isArray(formats) || formats.some((f) => !["text", "json", "stream-json"].includes(f))
+  ) fail("'print.formats' must list text, json or stream-json");
+  if (
+    p.args !== undefined &&
+    (!Array.isArray(p.args) || p.args.some((a) => typeof a !== "string"))
+  ) {
+    fail("'print.args' must be an array of strings");
+  }
+  if (p.prompt !== undefined && typeof p.prompt !== "string") {
+    fail("'print.prompt' must be a string");
+  }
+  const print = p as NonNullable<ConformCase["print"]>;
+  (print as { formats: PrintFormat[] }).formats = formats as PrintFormat[];
+  return print;
 }
 
 /**

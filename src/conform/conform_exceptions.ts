@@ -7,7 +7,7 @@
  * @module
  */
 
-import { readText } from "../cli/_fs.ts";
+import { readText } from "../host/_fs.ts";
 import type { Difference } from "./_compare.ts";
 
 /** One named, reasoned exception. */

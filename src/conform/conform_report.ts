@@ -43,7 +43,7 @@ function show(value: unknown): string {
 }
 
 /** A mode's status in a few words. */
-export function modeSummary(m: ModeResult): string {
+function modeSummary(m: ModeResult): string {
   if (m.status === "error") return `error (${m.error})`;
   if (m.status === "identical") return "identical";
   const open = m.differences.filter((d) => !d.explainedBy).length;

@@ -18,7 +18,7 @@ export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
  * The platform packages to try for this machine, in the SDK's order (on Linux the musl build
  * first when the C library is not glibc).
  */
-export function platformPackages(
+function platformPackages(
   platform: string = process.platform,
   arch: string = process.arch,
   musl: boolean = isMusl(),
@@ -87,7 +87,7 @@ export function resolveClaudeBinary(sdkEntry: string | URL): string {
 }
 
 /** `specifier` in a `node_modules` folder above the SDK's entry (Node's lookup), if there is one. */
-export function besideSdk(sdkEntry: string | URL, specifier: string): string | undefined {
+function besideSdk(sdkEntry: string | URL, specifier: string): string | undefined {
   const entry = String(sdkEntry);
   let dir = entry.startsWith("file:") ? fileURLToPath(entry) : entry;
   for (;;) {

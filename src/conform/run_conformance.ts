@@ -9,8 +9,8 @@
  */
 
 import type { Tape } from "../cassette/tape.ts";
-import { installFakeClaude } from "../cli/install_fake_claude.ts";
-import { makeTempDir, removeTree, writeText } from "../cli/_fs.ts";
+import { installFakeClaude } from "../fake_claude/install_fake_claude.ts";
+import { makeTempDir, removeTree, writeText } from "../host/_fs.ts";
 import { compareRuns, type Difference } from "./_compare.ts";
 import { comparable } from "./_comparable.ts";
 import { duplexRun, printRun, type RecordedRun } from "./_conform_runs.ts";

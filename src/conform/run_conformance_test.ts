@@ -2,9 +2,9 @@
 // in for the real one, so both runs play the same engine; and bad input (a binary that is
 // missing, not executable, hangs, or exits without a word) fails clearly and leaves no process.
 import assert from "node:assert/strict";
-import { installFakeClaude } from "../cli/install_fake_claude.ts";
+import { installFakeClaude } from "../fake_claude/install_fake_claude.ts";
 import { conformCommand } from "../cli/conform_command.ts";
-import type { CliIO } from "../cli/run_cli.ts";
+import type { CliIO } from "../cli/cli_io.ts";
 import { scenarioFromJSON } from "../scenario/scenario_from_json.ts";
 import type { ConformCase } from "./conform_case.ts";
 import { loadAgentSdk } from "./load_agent_sdk.ts";

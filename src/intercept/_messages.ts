@@ -5,7 +5,7 @@
  */
 
 /** The runner this process runs under, as far as the environment says. */
-export function runnerName(): "deno" | "vitest" | "jest" | "node" {
+function runnerName(): "deno" | "vitest" | "jest" | "node" {
   if ((globalThis as { Deno?: unknown }).Deno !== undefined) return "deno";
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env ?? {};

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { MOCK_EXECUTABLE_PATH } from "../adapters/mock_sdk_options.ts";
+import { MOCK_EXECUTABLE_PATH } from "../adapters/mock_transport.ts";
 import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
 import {
   activeMock,
@@ -17,7 +17,7 @@ import {
 import { unhandledMessage } from "./_messages.ts";
 
 /** The SDK functions that start a `claude` process, and so go to the mock. */
-export const ROUTED_CALLS: readonly string[] = Object.freeze(["query", "startup", "prewarm"]);
+const ROUTED_CALLS: readonly string[] = Object.freeze(["query", "startup", "prewarm"]);
 
 type Params = { prompt?: unknown; options?: Record<string, unknown> } | undefined;
 

@@ -32,12 +32,12 @@ export type FailureAnswer =
   | { kind: "body"; body: string };
 
 /** The body of a non-streaming answer that is cut in the middle of a string. */
-export function halfMessageBody(id: string): string {
+function halfMessageBody(id: string): string {
   return `{"id":"${id}","type":"message","role":"assistant","content":[{"type":"text","text":"Hel`;
 }
 
 /** The body of a non-streaming answer that is not JSON (Bun: `Unexpected identifier "this"`). */
-export const NOT_JSON = "this is not json";
+const NOT_JSON = "this is not json";
 
 /** The governing failure of a call: the first that is not `max_budget` (a CLI-side limit). */
 export function governing(failures: readonly PlannedFailure[]): PlannedFailure | undefined {

@@ -57,12 +57,12 @@ const NOT_PROMPTS = [
 ];
 
 /** Whether the system prompt marks a subagent's call (`cc_is_subagent=true` in its billing block). */
-export function isSubagentCall(body: Record<string, unknown>): boolean {
+function isSubagentCall(body: Record<string, unknown>): boolean {
   return systemText(body).includes("cc_is_subagent=true");
 }
 
 /** The system prompt as one text. */
-export function systemText(body: Record<string, unknown>): string {
+function systemText(body: Record<string, unknown>): string {
   const system = body.system;
   if (typeof system === "string") return system;
   if (!Array.isArray(system)) return "";

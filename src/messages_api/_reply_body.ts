@@ -115,7 +115,7 @@ export function errorBody(type: string, message: string, requestId?: string): st
 export const errorTypeOf: (status: number) => string = apiErrorType;
 
 /** Replaces `from` with `to` in every string of a value (a copy; `from` empty: the value). */
-export function replacePaths<T>(value: T, from: string, to: string): T {
+function replacePaths<T>(value: T, from: string, to: string): T {
   if (from === "" || from === to) return value;
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return v.split(from).join(to);

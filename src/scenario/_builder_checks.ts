@@ -29,7 +29,7 @@ export type Need =
   | "size?"
   | "pieces?";
 
-export const EXPECTED = {
+const EXPECTED = {
   string: "a non-empty string",
   text: "a string",
   content: "a string, or null for a missing file",

@@ -13,7 +13,7 @@ import {
 import type { Scenario } from "./scenario.ts";
 
 /** The scheme of a reference to a predefined scenario. */
-export const BUILTIN_SCHEME = "builtin:";
+const BUILTIN_SCHEME = "builtin:";
 
 /** Every reference, in the order of {@linkcode BUILTIN_SCENARIO_NAMES}. */
 export const BUILTIN_REFERENCES: readonly string[] = BUILTIN_SCENARIO_NAMES.map((name) =>

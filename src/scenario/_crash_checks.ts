@@ -10,7 +10,7 @@ import { type Checker, MAX_SAFE } from "./_checks.ts";
 import type { CrashStep } from "./step.ts";
 
 /** The placements of a scenario's `crashAfter`, in message order. */
-export const CRASH_PLACES: string[] = [
+const CRASH_PLACES: string[] = [
   "frames",
   "assistantMessages",
   "beforeToolResult",

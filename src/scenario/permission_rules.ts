@@ -34,7 +34,7 @@ export interface PermissionVerdict {
 }
 
 /** Tools that never need permission (they only read). */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "Read",
   "Glob",
   "Grep",

@@ -421,20 +421,9 @@ class FileLoader extends Checker {
       case "together":
         this.#tools.together(builder, step, path);
         break;
-      case "emit": {
-        const frame = this.object(step.emit, `${path}.emit`, "a frame object");
-        this.string(frame.type, `${path}.emit.type`, true);
-        if (step.delay === undefined) builder.emit(frame as { type: string });
-        else {
-          this.#tools.delay(step.delay, `${path}.delay`);
-          builder.steps({
-            kind: "emit",
-            frame: frame as { type: string },
-            delay: step.delay as number,
-          });
-        }
+      case "emit":
+        this.#emitStep(step, path, builder);
         break;
-      }
       case "delay":
         this.ms(step.delay, `${path}.delay`);
         builder.delay(step.delay as number);
@@ -456,32 +445,12 @@ class FileLoader extends Checker {
         );
         break;
       }
-      case "request": {
-        const request = this.object(step.request, `${path}.request`, "a control request body");
-        this.string(request.subtype, `${path}.request.subtype`, true);
-        if (step.timeoutMs !== undefined) this.ms(step.timeoutMs, `${path}.timeoutMs`, true);
-        builder.steps({
-          kind: "request",
-          request: request as { subtype: string },
-          ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs as number } : {}),
-        });
+      case "request":
+        this.#requestStep(step, path, builder);
         break;
-      }
-      case "apiError": {
-        const at = `${path}.apiError`;
-        const e = this.object(step.apiError, at, "an object ({status, ...})");
-        this.knownKeys(e, at, API_ERROR_KEYS, "an apiError field");
-        this.integer(e.status, `${at}.status`, 400, 599);
-        if (e.message !== undefined) this.string(e.message, `${at}.message`);
-        if (e.retries !== undefined) {
-          this.integer(e.retries, `${at}.retries`, 0, SCENARIO_LIMITS.maxRetries);
-        }
-        if (e.retryDelayMs !== undefined) this.ms(e.retryDelayMs, `${at}.retryDelayMs`);
-        if (e.recovers !== undefined) this.boolean(e.recovers, `${at}.recovers`);
-        const { status, ...rest } = e;
-        builder.apiError(status as number, rest);
+      case "apiError":
+        this.#apiErrorStep(step, path, builder);
         break;
-      }
       case "failure": {
         this.nameIn(step.failure, `${path}.failure`, FAILURE_NAMES, "a failure name");
         if (step.message !== undefined) this.string(step.message, `${path}.message`);
@@ -491,41 +460,92 @@ class FileLoader extends Checker {
         );
         break;
       }
-      case "result": {
-        const options = this.object(step.result, `${path}.result`, "an object of result options");
-        // validateStep names `<path>.options.<field>`: the file calls it `result`.
-        try {
-          validateStep({ kind: "result", options }, path, { ...this.#context, note: "" });
-        } catch (error) {
-          if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
-          const Kind = error instanceof TypeError ? TypeError : RangeError;
-          throw new Kind(error.message.replaceAll(`'${path}.options`, `'${path}.result`));
-        }
-        builder.thenResult(options);
+      case "result":
+        this.#resultStep(step, path, builder);
         break;
-      }
       case "exit":
         this.integer(step.exit, `${path}.exit`, 0, 255);
         builder.exit(step.exit as number);
         break;
-      case "crash": {
-        const at = `${path}.crash`;
-        const crash = this.object(
-          step.crash,
-          at,
-          "an object ({code, midStream, beforeToolResult})",
-        );
-        this.knownKeys(crash, at, CRASH_KEYS, "a crash field");
-        if (crash.code !== undefined) this.integer(crash.code, `${at}.code`, 1, 255);
-        if (crash.midStream !== undefined) {
-          this.integer(crash.midStream, `${at}.midStream`, 1, MAX_SAFE);
-        }
-        if (crash.beforeToolResult !== undefined) {
-          this.boolean(crash.beforeToolResult, `${at}.beforeToolResult`);
-        }
-        builder.crash(crash);
+      case "crash":
+        this.#crashStep(step, path, builder);
         break;
-      }
     }
+  }
+
+  /** A frame written as it is (after its delay, if it has one). */
+  #emitStep(step: Record<string, unknown>, path: string, builder: ExchangeBuilder): void {
+    const frame = this.object(step.emit, `${path}.emit`, "a frame object");
+    this.string(frame.type, `${path}.emit.type`, true);
+    if (step.delay === undefined) builder.emit(frame as { type: string });
+    else {
+      this.#tools.delay(step.delay, `${path}.delay`);
+      builder.steps({
+        kind: "emit",
+        frame: frame as { type: string },
+        delay: step.delay as number,
+      });
+    }
+  }
+
+  /** A control request to the app (waiting at most `timeoutMs` for its answer). */
+  #requestStep(step: Record<string, unknown>, path: string, builder: ExchangeBuilder): void {
+    const request = this.object(step.request, `${path}.request`, "a control request body");
+    this.string(request.subtype, `${path}.request.subtype`, true);
+    if (step.timeoutMs !== undefined) this.ms(step.timeoutMs, `${path}.timeoutMs`, true);
+    builder.steps({
+      kind: "request",
+      request: request as { subtype: string },
+      ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs as number } : {}),
+    });
+  }
+
+  /** An API error (its status, message, retries, recovery). */
+  #apiErrorStep(step: Record<string, unknown>, path: string, builder: ExchangeBuilder): void {
+    const at = `${path}.apiError`;
+    const e = this.object(step.apiError, at, "an object ({status, ...})");
+    this.knownKeys(e, at, API_ERROR_KEYS, "an apiError field");
+    this.integer(e.status, `${at}.status`, 400, 599);
+    if (e.message !== undefined) this.string(e.message, `${at}.message`);
+    if (e.retries !== undefined) {
+      this.integer(e.retries, `${at}.retries`, 0, SCENARIO_LIMITS.maxRetries);
+    }
+    if (e.retryDelayMs !== undefined) this.ms(e.retryDelayMs, `${at}.retryDelayMs`);
+    if (e.recovers !== undefined) this.boolean(e.recovers, `${at}.recovers`);
+    const { status, ...rest } = e;
+    builder.apiError(status as number, rest);
+  }
+
+  /** The turn's result options, checked as validateStep checks them, named as the file does. */
+  #resultStep(step: Record<string, unknown>, path: string, builder: ExchangeBuilder): void {
+    const options = this.object(step.result, `${path}.result`, "an object of result options");
+    // validateStep names `<path>.options.<field>`: the file calls it `result`.
+    try {
+      validateStep({ kind: "result", options }, path, { ...this.#context, note: "" });
+    } catch (error) {
+      if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+      const Kind = error instanceof TypeError ? TypeError : RangeError;
+      throw new Kind(error.message.replaceAll(`'${path}.options`, `'${path}.result`));
+    }
+    builder.thenResult(options);
+  }
+
+  /** A crash (its code, mid-stream or before a tool result). */
+  #crashStep(step: Record<string, unknown>, path: string, builder: ExchangeBuilder): void {
+    const at = `${path}.crash`;
+    const crash = this.object(
+      step.crash,
+      at,
+      "an object ({code, midStream, beforeToolResult})",
+    );
+    this.knownKeys(crash, at, CRASH_KEYS, "a crash field");
+    if (crash.code !== undefined) this.integer(crash.code, `${at}.code`, 1, 255);
+    if (crash.midStream !== undefined) {
+      this.integer(crash.midStream, `${at}.midStream`, 1, MAX_SAFE);
+    }
+    if (crash.beforeToolResult !== undefined) {
+      this.boolean(crash.beforeToolResult, `${at}.beforeToolResult`);
+    }
+    builder.crash(crash);
   }
 }

@@ -116,44 +116,15 @@ export function validateScenario(
   for (const key of ["model", "sessionId", "cwd"] as const) {
     if (s[key] !== undefined) c.string(s[key], key, true);
   }
-  if (s.initialize !== undefined) {
-    const initialize = c.object(s.initialize, "initialize", "an object");
-    try {
-      // merged into the answer the client waits for: it must encode as JSON
-      jsonText(initialize);
-    } catch (error) {
-      c.fail(TypeError, "initialize", `must be JSON data: ${(error as Error).message}`);
-    }
-  }
+  if (s.initialize !== undefined) checkInitialize(c, s.initialize);
   if (s.tools !== undefined) c.stringList(s.tools, "tools", "tool names");
   if (s.permissions !== undefined) c.permissions(s.permissions, "permissions");
   if (s.models !== undefined) c.stringList(s.models, "models", "model names");
-  if (s.skills !== undefined) {
-    const skills = c.object(s.skills, "skills", "an object of skills by name");
-    for (const [name, skill] of Object.entries(skills)) {
-      const spec = c.object(skill, `skills.${name}`, "an object (shell, source)");
-      c.knownKeys(spec, `skills.${name}`, SKILL_KEYS, "a skill field");
-      if (spec.shell !== undefined) {
-        c.stringList(spec.shell, `skills.${name}.shell`, "shell commands");
-      }
-      if (spec.source !== undefined) c.string(spec.source, `skills.${name}.source`, true);
-    }
-  }
+  if (s.skills !== undefined) checkSkills(c, s.skills);
   if (s.live !== undefined && typeof s.live !== "boolean") {
     c.stringList(s.live, "live", "tool names (or true)");
   }
-  if (s.compact !== undefined) {
-    const compact = c.object(s.compact, "compact", "an object (summary, reply, token counts)");
-    c.knownKeys(compact, "compact", COMPACT_KEYS, "a compact field");
-    for (const key of ["summary", "reply", "retryReply"] as const) {
-      if (compact[key] !== undefined) c.string(compact[key], `compact.${key}`);
-    }
-    for (const key of ["preTokens", "postTokens", "durationMs", "outputTokens"] as const) {
-      if (compact[key] !== undefined) {
-        c.integer(compact[key], `compact.${key}`, 0, Number.MAX_SAFE_INTEGER);
-      }
-    }
-  }
+  if (s.compact !== undefined) checkCompact(c, s.compact);
   if (s.onConnect !== undefined) {
     if (!Array.isArray(s.onConnect)) {
       c.type("onConnect", "an array of emit, raw or delay steps", s.onConnect);
@@ -163,19 +134,62 @@ export function validateScenario(
   if (!Array.isArray(s.exchanges)) c.type("exchanges", "an array of exchanges", s.exchanges);
   s.exchanges.forEach((exchange, i) => c.exchange(exchange, `exchanges[${i}]`));
   if (s.unmatched !== undefined && s.unmatched !== "error" && s.unmatched !== "warn") {
-    const what = `"error", "warn", an array of steps or a function`;
-    if (typeof s.unmatched === "string") {
-      c.fail(
-        TypeError,
-        "unmatched",
-        `must be ${what}, got the string ${
-          show(s.unmatched)
-        } (to answer with a text: onUnmatched({ reply: ${show(s.unmatched)} }))`,
-      );
-    }
-    c.stepSource(s.unmatched, "unmatched", what);
+    checkUnmatched(c, s.unmatched);
   }
   return scenario as unknown as Scenario;
+}
+
+/** `initialize`: an object, merged into the answer the client waits for, so JSON data. */
+function checkInitialize(c: ScenarioChecker, value: unknown): void {
+  const initialize = c.object(value, "initialize", "an object");
+  try {
+    // merged into the answer the client waits for: it must encode as JSON
+    jsonText(initialize);
+  } catch (error) {
+    c.fail(TypeError, "initialize", `must be JSON data: ${(error as Error).message}`);
+  }
+}
+
+/** `skills`: by name, each with shell commands and a source. */
+function checkSkills(c: ScenarioChecker, value: unknown): void {
+  const skills = c.object(value, "skills", "an object of skills by name");
+  for (const [name, skill] of Object.entries(skills)) {
+    const spec = c.object(skill, `skills.${name}`, "an object (shell, source)");
+    c.knownKeys(spec, `skills.${name}`, SKILL_KEYS, "a skill field");
+    if (spec.shell !== undefined) {
+      c.stringList(spec.shell, `skills.${name}.shell`, "shell commands");
+    }
+    if (spec.source !== undefined) c.string(spec.source, `skills.${name}.source`, true);
+  }
+}
+
+/** `compact`: its texts and token counts. */
+function checkCompact(c: ScenarioChecker, value: unknown): void {
+  const compact = c.object(value, "compact", "an object (summary, reply, token counts)");
+  c.knownKeys(compact, "compact", COMPACT_KEYS, "a compact field");
+  for (const key of ["summary", "reply", "retryReply"] as const) {
+    if (compact[key] !== undefined) c.string(compact[key], `compact.${key}`);
+  }
+  for (const key of ["preTokens", "postTokens", "durationMs", "outputTokens"] as const) {
+    if (compact[key] !== undefined) {
+      c.integer(compact[key], `compact.${key}`, 0, Number.MAX_SAFE_INTEGER);
+    }
+  }
+}
+
+/** `unmatched` other than "error" or "warn": steps or a function (a string says what to do). */
+function checkUnmatched(c: ScenarioChecker, value: unknown): void {
+  const what = `"error", "warn", an array of steps or a function`;
+  if (typeof value === "string") {
+    c.fail(
+      TypeError,
+      "unmatched",
+      `must be ${what}, got the string ${
+        show(value)
+      } (to answer with a text: onUnmatched({ reply: ${show(value)} }))`,
+    );
+  }
+  c.stepSource(value, "unmatched", what);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -31,7 +31,6 @@ import type { CliFlags } from "./cli_args.ts";
 import { ControlChannel } from "./control_channel.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { ExchangePicker } from "./exchange_picker.ts";
-import { mockCommandPlanner } from "./mock_commands.ts";
 import { registerEngine } from "./scenario_progress.ts";
 import { Outbox, type Outgoing } from "./outbox.ts";
 import { sessionEnded, type TurnState } from "./turn_state.ts";
@@ -104,6 +103,18 @@ export type ToolRunner = (
  * for front ends that answer some user frames themselves (commands sent in user frames).
  */
 export type TurnPlanner = (turn: TurnState) => StepSource | undefined;
+
+/** The front ends' planner makers, in the order they were added. */
+const frontEnds: Array<(engine: Engine) => TurnPlanner> = [];
+
+/**
+ * Gives every engine made from now on the planner `planner` makes for it, after those added
+ * before (the same function twice counts once). Front ends above the engine add theirs as they
+ * load: the `__mock__` commands (`src/mock_commands/`), which every host of a session loads.
+ */
+export function addTurnPlanner(planner: (engine: Engine) => TurnPlanner): void {
+  if (!frontEnds.includes(planner)) frontEnds.push(planner);
+}
 
 /** Runs one turn (set by the session: the turn runner). */
 export type TurnHandler = (engine: Engine, input: UserFrame) => Promise<void>;
@@ -204,8 +215,8 @@ export class Engine {
     options: SystemInitOptions;
     key: string;
   };
-  /** Consulted in order before the exchange picker (`__mock__` commands first). */
-  readonly planners: TurnPlanner[] = [mockCommandPlanner(this)];
+  /** The front ends' planners ({@linkcode addTurnPlanner}), asked in order before the picker. */
+  readonly planners: TurnPlanner[] = frontEnds.map((planner) => planner(this));
   /** The crash points (the scenario's `crashAfter`, armed `crash` steps), if any. */
   crashes?: CrashWatch;
   /** Warnings given so far (the first 100). */

@@ -10,16 +10,24 @@
 import type { Scenario } from "../scenario/scenario.ts";
 import { AssertionError } from "./assertion_error.ts";
 import { closestPrompt } from "./closest_exchange.ts";
-import type { Engine } from "./engine.ts";
+import type { CrashWatch } from "./crash_watch.ts";
 import { ExchangePicker } from "./exchange_picker.ts";
 
 /** How many unmatched prompts a message lists. */
 const LISTED = 10;
 
-const engines = new WeakMap<object, Engine>();
+/** What the assertions read of a session's engine. */
+export interface EngineProgress {
+  /** Which exchanges answered, and the prompts. */
+  readonly picker: ExchangePicker;
+  /** The crash points, if any. */
+  readonly crashes?: CrashWatch;
+}
+
+const engines = new WeakMap<object, EngineProgress>();
 
 /** Remembers the engine behind `session` (called by the engine when its session starts). */
-export function registerEngine(session: object, engine: Engine): void {
+export function registerEngine(session: object, engine: EngineProgress): void {
   engines.set(session, engine);
 }
 

@@ -7,8 +7,12 @@
  */
 
 import { show } from "./_shared.ts";
-import type { HookCallbackFunction, HookCallbackInput, HookEventName } from "./hook_types.ts";
-import type { HookInvocation } from "./hook_recorder.ts";
+import type {
+  HookCallbackFunction,
+  HookCallbackInput,
+  HookEventName,
+  HookInvocation,
+} from "./hook_types.ts";
 
 /**
  * The `hooks` option of an app, as `HookRecorder.spy` takes it: any callbacks (the SDK's

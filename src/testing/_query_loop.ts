@@ -120,7 +120,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 }
 
 /** The mock's session, or `undefined` when nothing started it. */
-export function sessionOf(mock: MockTransport): Session | undefined {
+function sessionOf(mock: MockTransport): Session | undefined {
   try {
     return mock.session;
   } catch {

@@ -13,6 +13,7 @@ import {
   type HookCallbackInput,
   type HookContextEvent,
   type HookEventName,
+  type HookInvocation,
   type HookOutput,
   type HooksOption,
   type HookSpecificOutput,
@@ -50,26 +51,6 @@ export interface HookOnOptions {
   output?: HookOutput | HookOutputResponder;
   /** Timeout in seconds (passed to the SDK). */
   timeout?: number;
-}
-
-/** One hook call the recorder saw. */
-export interface HookInvocation {
-  /** The event the hook was registered for. */
-  event: HookEventName;
-  /** The matcher it was registered with. */
-  matcher: string | undefined;
-  /** The tool (`input.tool_name`), for tool events. */
-  toolName?: string;
-  /** The tool use id (the callback's argument, else `input.tool_use_id`). */
-  toolUseId?: string;
-  /** The hook input as given. */
-  input: HookCallbackInput;
-  /** The answer; `undefined` while pending or when it failed. */
-  output: HookOutput | undefined;
-  /** Why the call failed (the responder threw, or the signal aborted). */
-  error?: unknown;
-  /** When the call started, by the recorder's clock (ms since the epoch). */
-  at: number;
 }
 
 /** Options for {@linkcode HookRecorder}. */

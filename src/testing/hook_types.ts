@@ -230,6 +230,26 @@ export interface AsyncHookOutput {
 /** What a hook callback answers (structurally the SDK's `HookJSONOutput`). */
 export type HookOutput = AsyncHookOutput | SyncHookOutput;
 
+/** One hook call the recorder saw. */
+export interface HookInvocation {
+  /** The event the hook was registered for. */
+  event: HookEventName;
+  /** The matcher it was registered with. */
+  matcher: string | undefined;
+  /** The tool (`input.tool_name`), for tool events. */
+  toolName?: string;
+  /** The tool use id (the callback's argument, else `input.tool_use_id`). */
+  toolUseId?: string;
+  /** The hook input as given. */
+  input: HookCallbackInput;
+  /** The answer; `undefined` while pending or when it failed. */
+  output: HookOutput | undefined;
+  /** Why the call failed (the responder threw, or the signal aborted). */
+  error?: unknown;
+  /** When the call started, by the recorder's clock (ms since the epoch). */
+  at: number;
+}
+
 /** A hook callback: the SDK's `HookCallback` signature. */
 export type HookCallbackFunction = (
   input: HookCallbackInput,

@@ -8,6 +8,9 @@
 import type { Clock, WaitOptions } from "./clock.ts";
 import { checkTime, LoopBudget, yieldToEventLoop } from "./real_time.ts";
 
+/** The virtual epoch: where a virtual clock starts (2026-01-01T00:00:00.000Z). */
+export const VIRTUAL_EPOCH: number = Date.UTC(2026, 0, 1);
+
 /** Options for {@linkcode VirtualClock}. */
 export interface VirtualClockOptions {
   /** Where virtual time starts, in ms since the epoch (default 2026-01-01T00:00:00Z). */
@@ -46,7 +49,7 @@ export class VirtualClock implements Clock {
 
   /** Creates a virtual clock. */
   constructor(options: VirtualClockOptions = {}) {
-    this.#now = options.start ?? Date.UTC(2026, 0, 1);
+    this.#now = options.start ?? VIRTUAL_EPOCH;
     if (!Number.isFinite(this.#now)) {
       throw new RangeError(`Cannot create VirtualClock: 'start' must be finite, got ${this.#now}`);
     }

@@ -1,0 +1,510 @@
+/**
+ * One run of the fake binary's session: print mode (`-p`, stdout as `text`, `json` or
+ * `stream-json`) or the SDK's duplex mode (`--input-format stream-json`). The flags are checked
+ * as the real CLI checks them, the session runs on the process's standard streams, and the run
+ * leaves its transcript and capture behind. Internal.
+ *
+ * @module
+ */
+
+import { findInstalledSdk } from "../adapters/installed_sdk.ts";
+import { userPrompt } from "../builders/user.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
+import { Session, type SessionOptions } from "../session/session.ts";
+import { isoTime } from "../timing/_iso_time.ts";
+import { getDefaults } from "../timing/defaults.ts";
+import type { CliProcess } from "./cli_io.ts";
+import { MOCK_COMMANDS_MODES, type MockEnv } from "./cli_env.ts";
+import {
+  appendCapture,
+  appendTranscript,
+  hasTranscript,
+  latestSession,
+  nextInvocation,
+  projectDir,
+  stateDir,
+} from "./cli_state.ts";
+import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
+import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
+import { PrintOutput } from "./_print_output.ts";
+import { chooseScenario } from "./_run_scenario.ts";
+import { readAllStdin, type Stdio } from "./_stdio.ts";
+
+const encoder = new TextEncoder();
+
+/** What a run is made of, once its flags and knobs are checked. */
+interface RunPlan {
+  /** The process: command line, environment, standard streams, signals. */
+  io: CliProcess;
+  /** Its command line, parsed. */
+  parsed: ParsedArgv;
+  /** The fake's own knobs (`CLAUDE_MOCK_*`). */
+  knobs: MockEnv;
+  /** When the run started (ms since the epoch). */
+  started: number;
+  /** The scenario it plays. */
+  scenario: Scenario;
+  /** The working directory of the session (the scenario's, else the process's). */
+  cwd: string;
+  /** The folder of `cwd`'s transcripts. */
+  projects: string;
+  /** The session id to use or resume; none for a new session. */
+  sessionId?: string;
+  /** Which run of the binary this is (1 for the first in its state folder). */
+  invocation: number;
+  /** Print mode's prompt, and what piped stdin carried; none in duplex mode. */
+  input?: { prompt: string; stdin?: string };
+  /** The session's arguments. */
+  args: string[];
+  /** `--output-format`. */
+  outputFormat: string;
+  /** `--mock-commands` / `CLAUDE_MOCK_COMMANDS`, when given. */
+  mockCommands?: "on" | "off" | "live";
+}
+
+/** The run's signal handlers: SIGTERM ends the session, SIGINT interrupts its turn. */
+interface RunSignals {
+  /** Whether SIGINT came. */
+  readonly sigint: boolean;
+  /** Interrupts the running turn, then ends the run with exit 0. */
+  interrupt(): void;
+  /** Stops listening. */
+  stop(): void;
+}
+
+/**
+ * Runs the session of `parsed` (not a subcommand, `--version` or `--help`) on the process's
+ * streams; resolves with the exit code. A refused command line throws a `CliUsageError`
+ * before anything runs.
+ */
+export async function runSession(
+  io: CliProcess,
+  { parsed, knobs }: { parsed: ParsedArgv; knobs: MockEnv },
+): Promise<number> {
+  const plan = await planRun(io, { parsed, knobs });
+  const { session, output } = startSession(plan);
+  const signals = listen(plan, session);
+  try {
+    const code = await play(plan, { session, output, signals });
+    await keepRecords(plan, { session, output, code });
+    return code;
+  } finally {
+    signals.stop();
+  }
+}
+
+/** Checks the flags as the real CLI does, then gathers what the run needs. */
+async function planRun(
+  io: CliProcess,
+  { parsed, knobs }: { parsed: ParsedArgv; knobs: MockEnv },
+): Promise<RunPlan> {
+  const { inputFormat, outputFormat } = checkModeFlags(parsed, io);
+  checkSessionFlags(parsed);
+  const started = Date.now();
+  const scenario = await chooseScenario(parsed, io);
+  const cwd = scenario.cwd ?? io.cwd;
+  const projects = projectDir(io.env, cwd);
+  const sessionId = await resolveSession(parsed, projects);
+  const invocation = await nextInvocation(stateDir(io.env));
+  const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
+  const args = await withSettingsFile(parsed, io.cwd);
+  if (
+    parsed.options.has("--dangerously-skip-permissions") && !parsed.options.has("--permission-mode")
+  ) {
+    args.push("--permission-mode", "bypassPermissions");
+  }
+  const mockCommands = mockCommandsOf(parsed, knobs);
+  return {
+    io,
+    parsed,
+    knobs,
+    started,
+    scenario,
+    cwd,
+    projects,
+    ...(sessionId !== undefined ? { sessionId } : {}),
+    invocation,
+    ...(input !== undefined ? { input } : {}),
+    args,
+    outputFormat,
+    ...(mockCommands !== undefined ? { mockCommands } : {}),
+  };
+}
+
+/**
+ * The modes the flags ask for, refused as the real CLI refuses them: the interactive mode,
+ * stream-json input without stream-json output, stream-json output without `--verbose`,
+ * partial messages outside stream-json, skipping permissions as root outside a sandbox.
+ */
+function checkModeFlags(
+  parsed: ParsedArgv,
+  io: CliProcess,
+): { inputFormat: string; outputFormat: string } {
+  const has = (name: string) => parsed.options.has(name);
+  const value = (name: string) => {
+    const v = parsed.options.get(name);
+    return typeof v === "string" ? v : undefined;
+  };
+  const outputFormat = value("--output-format") ?? "text";
+  const inputFormat = value("--input-format") ?? "text";
+  const print = has("--print") || inputFormat === "stream-json" ||
+    (!io.stdoutIsTerminal && (parsed.prompt !== undefined || !io.stdinIsTerminal));
+  if (!print) {
+    throw new CliUsageError(
+      "claude-mock: the interactive mode is not simulated; use -p (or run with stdout not a terminal)",
+    );
+  }
+  if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
+    throw new CliUsageError(
+      "Error: --input-format=stream-json requires output-format=stream-json.",
+    );
+  }
+  if (outputFormat === "stream-json" && !has("--verbose")) {
+    throw new CliUsageError(
+      "Error: When using --print, --output-format=stream-json requires --verbose",
+    );
+  }
+  if (has("--include-partial-messages") && outputFormat !== "stream-json") {
+    throw new CliUsageError(
+      "Error: --include-partial-messages requires --print and --output-format=stream-json.",
+    );
+  }
+  const refusal = bypassRefusal(parseCliFlags(parsed.args), io.env, io.isRoot === true);
+  if (refusal !== undefined) throw new CliUsageError(refusal);
+  return { inputFormat, outputFormat };
+}
+
+/** `--mock-commands` / `CLAUDE_MOCK_COMMANDS`, checked. */
+function mockCommandsOf(parsed: ParsedArgv, knobs: MockEnv): RunPlan["mockCommands"] {
+  const mockCommands = parsed.mock["mock-commands"] ?? knobs.commands;
+  if (
+    mockCommands !== undefined && !(MOCK_COMMANDS_MODES as readonly string[]).includes(mockCommands)
+  ) {
+    throw new CliUsageError(
+      `error: option '--mock-commands <mode>' argument '${mockCommands}' is invalid. Allowed choices are ${
+        MOCK_COMMANDS_MODES.join(", ")
+      }.`,
+    );
+  }
+  return mockCommands as RunPlan["mockCommands"];
+}
+
+/** The session and the output that renders its stdout. */
+function startSession(plan: RunPlan): { session: Session; output: PrintOutput } {
+  const { io, knobs, scenario, cwd, invocation } = plan;
+  const options = sessionOptions(knobs, { scenario, invocation });
+  // paced output waits on real timers: a signal then must find its handler (exit 143 with the
+  // record kept for SIGTERM, an interrupt for SIGINT), not the default action
+  if (options.clock === "system") io.beforeWait?.();
+  const output = new PrintOutput({
+    format: plan.input === undefined ? "stream-json" : plan.outputFormat,
+    keepState: io.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
+    // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
+    crashAfter: knobs.crashAfter,
+    write: io.stdio.write,
+    onCrash: () => queueMicrotask(() => session.kill("SIGKILL")),
+  });
+  const session = new Session({
+    ...scenario,
+    cwd,
+    ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
+  }, {
+    args: plan.args,
+    env: io.env,
+    installedSdk: () => findInstalledSdk(io.cwd),
+    stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
+    invocation,
+    ...options,
+    ...liveOption(io, knobs, { scenario, cwd }),
+    ...(plan.mockCommands !== undefined ? { mockCommands: plan.mockCommands } : {}),
+    output: output.push,
+  });
+  return { session, output };
+}
+
+/**
+ * SIGTERM ends the session (unless `CLAUDE_MOCK_IGNORE_SIGTERM`); SIGINT, as the real CLI,
+ * interrupts the running turn and its end is written, then the run ends with exit 0 (at once
+ * when no turn runs, even with stdin still open).
+ */
+function listen({ io, knobs }: RunPlan, session: Session): RunSignals {
+  const onAbort = () => {
+    if (!knobs.ignoreSigterm) session.kill("SIGTERM");
+  };
+  const stopTerm = io.terminated?.onAbort(onAbort);
+  if (io.terminated?.aborted) onAbort();
+  let sigint = false;
+  const interrupt = () => {
+    sigint = true;
+    session.interrupt().then(() => session.exit(0)).catch(() => {});
+  };
+  const stopInterrupts = io.interrupted?.onAbort(interrupt);
+  return {
+    get sigint() {
+      return sigint;
+    },
+    interrupt,
+    stop: () => {
+      stopTerm?.();
+      stopInterrupts?.();
+    },
+  };
+}
+
+/** Gives the session its input, waits for its end; resolves with the run's exit code. */
+async function play(
+  plan: RunPlan,
+  { session, output, signals }: { session: Session; output: PrintOutput; signals: RunSignals },
+): Promise<number> {
+  const { io, knobs } = plan;
+  const prompt = plan.input?.prompt;
+  if (knobs.crashAfter === 0) session.kill("SIGKILL");
+  else if (prompt === undefined) feedStdin(io.stdio, session);
+  else {
+    session.write(`${JSON.stringify(userPrompt(prompt))}\n`);
+    session.endInput();
+  }
+  if (io.interrupted?.aborted) signals.interrupt();
+  // CLAUDE_MOCK_STDERR: lines on stderr once the run has started (a test can wait for them)
+  for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
+    await io.stdio.writeErr(encoder.encode(`${line}\n`));
+  }
+  const status = await session.exited;
+  await output.finish();
+  const crashed = knobs.crashAfter === 0 || output.crashed;
+  const code = crashed ? 1 : signals.sigint ? 0 : status.signal ? 143 : status.code ?? 1;
+  if (knobs.hang && !status.signal && !signals.sigint) return await hang(io, knobs.ignoreSigterm);
+  return code;
+}
+
+/** What a run leaves behind: its transcript (unless `--no-session-persistence`), its capture. */
+async function keepRecords(
+  plan: RunPlan,
+  { session, output, code }: { session: Session; output: PrintOutput; code: number },
+): Promise<void> {
+  const { io, parsed, input, started } = plan;
+  const prompt = input?.prompt;
+  const { written } = output;
+  if (!parsed.options.has("--no-session-persistence")) {
+    const transcript = written.filter(transcribed);
+    if (prompt !== undefined) transcript.unshift(JSON.stringify(userPrompt(prompt)));
+    await appendTranscript(plan.projects, session.ctx.sessionId, transcript);
+  }
+  const capture = parsed.mock.capture ?? io.env.CLAUDE_MOCK_CAPTURE;
+  if (!capture) return;
+  await appendCapture(capture, {
+    seq: plan.invocation,
+    time: isoTime(started),
+    argv: io.argv,
+    cwd: io.cwd,
+    env: Object.fromEntries(Object.entries(io.env).filter(([k]) => CAPTURED_ENV.test(k))),
+    prompts: prompt !== undefined ? [prompt] : promptsIn(session),
+    ...(input?.stdin !== undefined ? { stdin: input.stdin } : {}),
+    sessionId: session.ctx.sessionId,
+    exchanges: session.exchangesMatched(),
+    frames: written.length,
+    exitCode: code,
+    durationMs: Date.now() - started,
+  });
+}
+
+/**
+ * Whether a transcript keeps a line: user and assistant messages, results, `system/init` and
+ * compact boundaries (substring tests: no RegExp on the start-up path).
+ */
+function transcribed(line: string): boolean {
+  return line.startsWith('{"type":"user"') || line.startsWith('{"type":"assistant"') ||
+    line.includes('"type":"result"') || line.includes('"subtype":"init"') ||
+    line.includes('"subtype":"compact_boundary"');
+}
+/** Environment a capture records: the fake's own, the SDK's and the retry and timeout knobs. */
+const CAPTURED_ENV = /^(CLAUDE_|ANTHROPIC_BASE_URL$|ANTHROPIC_MODEL$|API_TIMEOUT_MS$|IS_SANDBOX$)/;
+
+/** The prompts the client sent in user frames (duplex mode). */
+function promptsIn(session: Session): string[] {
+  return session.writes.frames().filter((m) => m.type === "user").map((m) => {
+    const content = (m.message as { content?: unknown } | undefined)?.content;
+    return typeof content === "string"
+      ? content
+      : Array.isArray(content)
+      ? content.map((b) => (b as { text?: string }).text ?? "").join("")
+      : "";
+  });
+}
+
+/** Seed, clock and timing of a run: invocations after the first draw other ids. */
+function sessionOptions(
+  knobs: MockEnv,
+  { scenario, invocation }: Pick<RunPlan, "scenario" | "invocation">,
+): Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> {
+  const options: Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> = {};
+  const seed = knobs.seed ?? BigInt(scenario.seed ?? getDefaults().seed);
+  if (knobs.seed !== undefined || invocation > 1) options.seed = seed + BigInt(invocation - 1);
+  if (knobs.speed !== undefined) options.speedFactor = knobs.speed;
+  if (knobs.timing !== undefined) {
+    options.timing = knobs.timing;
+    if (knobs.timing !== "instant") options.clock = "system";
+  }
+  return options;
+}
+
+/** Live mode: `CLAUDE_MOCK_LIVE` (`1`, or tool names) or the scenario's `live`. */
+function liveOption(
+  io: Pick<CliProcess, "beforeWait">,
+  knobs: MockEnv,
+  { scenario, cwd }: { scenario: Scenario; cwd: string },
+): Pick<SessionOptions, "runTool"> {
+  const live = knobs.live ?? scenario.live;
+  if (!live) return {};
+  // the tools run programs and touch files: a run that may wait on them
+  io.beforeWait?.();
+  return { runTool: liveToolRunner(cwd, live === true ? LIVE_TOOLS : live) };
+}
+
+/**
+ * The engine's arguments, with `--settings` resolved as the real CLI resolves it: JSON as
+ * given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
+ * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
+ * before anything runs: `--settings '{not json'` is such a path.
+ */
+async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string[]> {
+  const args = [...parsed.args];
+  const value = parsed.options.get("--settings");
+  if (typeof value !== "string") return args;
+  try {
+    JSON.parse(value);
+    return args;
+  } catch {
+    // not JSON: a path
+  }
+  const path = value.startsWith("/") ? value : `${cwd}/${value}`;
+  const { readText } = await import("../host/_fs.ts");
+  let text: string;
+  try {
+    text = await readText(path);
+  } catch {
+    throw new CliUsageError(`Error: Settings file not found: ${path}`);
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new CliUsageError(
+      `Error: Settings file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  // the settings as the engine reads them: `--settings <json>` (the last one given wins)
+  args.push("--settings", text);
+  return args;
+}
+
+/** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */
+async function resolveSession(parsed: ParsedArgv, projects: string): Promise<string | undefined> {
+  const fork = parsed.options.has("--fork-session");
+  const id = parsed.options.get("--session-id");
+  if (typeof id === "string") {
+    if (await hasTranscript(projects, id)) {
+      throw new CliUsageError(`Error: Session ID ${id} is already in use.`);
+    }
+    return id;
+  }
+  const resume = parsed.options.get("--resume");
+  if (typeof resume === "string") {
+    if (!(await hasTranscript(projects, resume))) {
+      throw new CliUsageError(`No conversation found with session ID: ${resume}`);
+    }
+    return fork ? undefined : resume;
+  }
+  if (parsed.options.has("--continue")) {
+    const latest = await latestSession(projects);
+    return latest !== undefined && !fork ? latest : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * After the result: stay alive until a signal ends the run: SIGTERM (unless ignored) with
+ * 143, SIGINT with 0 (nothing runs to interrupt).
+ */
+function hang(
+  io: Pick<CliProcess, "terminated" | "interrupted">,
+  ignoreTerm: boolean,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const { terminated, interrupted } = io;
+    if (terminated?.aborted && !ignoreTerm) return resolve(143);
+    if (interrupted?.aborted) return resolve(0);
+    const timer = setInterval(() => {}, 1 << 30);
+    const end = (code: number) => {
+      clearInterval(timer);
+      resolve(code);
+    };
+    if (terminated && !ignoreTerm) terminated.onAbort(() => end(143));
+    interrupted?.onAbort(() => end(0));
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkSessionFlags(parsed: ParsedArgv): void {
+  const id = parsed.options.get("--session-id");
+  if (typeof id === "string" && !UUID.test(id)) {
+    throw new CliUsageError("Error: Invalid session ID. Must be a valid UUID.");
+  }
+  const resume = parsed.options.get("--resume");
+  if (typeof resume === "string" && !UUID.test(resume)) {
+    throw new CliUsageError(
+      `Error: --resume requires a valid session ID or session title ` +
+        `when used with --print. Usage: claude -p --resume <session-id|title>. ` +
+        `Provided value "${resume}" is not a UUID and does not match ` +
+        `any session title.`,
+    );
+  }
+}
+
+/**
+ * The most piped stdin the real CLI 2.1.328 takes in print mode: 10 MiB of characters
+ * (10,485,760 passed, one more was refused; 5 Mi + 1 two-byte characters passed).
+ */
+const STDIN_LIMIT_CHARS = 10 * 1024 * 1024;
+
+/**
+ * The prompt: the argument and piped stdin, joined as the real CLI joins them; and what
+ * stdin carried, when it was piped.
+ */
+async function promptOf(
+  parsed: ParsedArgv,
+  io: CliProcess,
+): Promise<{ prompt: string; stdin?: string }> {
+  const stdin = io.stdinIsTerminal ? undefined : await readAllStdin(io.stdio, {
+    mayStall: io.stdinMayStall ?? true,
+    maxChars: STDIN_LIMIT_CHARS,
+  });
+  if (stdin !== undefined && stdin.length > STDIN_LIMIT_CHARS) {
+    // as the real CLI: refused before anything runs (recording print_faults/huge_prompt_17mib)
+    throw new CliUsageError(
+      "Error: piped stdin input exceeds 10MB. Pass large content as a file path in your prompt instead.",
+    );
+  }
+  const piped = stdin?.endsWith("\n") ? stdin.slice(0, -1) : stdin ?? "";
+  const prompt = parsed.prompt !== undefined && piped !== ""
+    ? `${parsed.prompt}\n${piped}`
+    : parsed.prompt ?? piped;
+  if (prompt.trim() === "") {
+    throw new CliUsageError(
+      "Error: Input must be provided either through stdin or as a prompt argument when using --print",
+    );
+  }
+  return { prompt, ...(stdin !== undefined ? { stdin } : {}) };
+}
+
+/** `--input-format stream-json`: stdin to the engine until it ends or the engine exits. */
+function feedStdin(stdio: Stdio, session: Session): void {
+  (async () => {
+    for (let chunk = await stdio.read(); chunk !== null; chunk = await stdio.read()) {
+      if (session.closed) return;
+      session.write(chunk);
+    }
+    session.endInput();
+  })().catch(() => {});
+}
