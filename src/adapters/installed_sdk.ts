@@ -92,3 +92,14 @@ function parse(text: string | undefined): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/**
+ * The Agent SDK installed for `cwd`, else the one installed for `binDir` (the folder of a
+ * binary the project installed: its SDK is beside it), else `undefined`.
+ */
+export function findInstalledSdkNear(
+  places: { cwd: string; binDir?: string },
+): InstalledSdk | undefined {
+  return findInstalledSdk(places.cwd) ??
+    (places.binDir ? findInstalledSdk(places.binDir) : undefined);
+}

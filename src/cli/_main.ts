@@ -24,6 +24,7 @@ interface DenoProcess {
   args: string[];
   env: { toObject(): Record<string, string> };
   cwd(): string;
+  mainModule: string;
   stdin: {
     read(buffer: Uint8Array): Promise<number | null>;
     readSync(buffer: Uint8Array): number | null;
@@ -100,6 +101,7 @@ async function runOnDeno(deno: DenoProcess, { terminated, interrupted }: Signals
     argv: deno.args,
     env,
     cwd: deno.cwd(),
+    binDir: folderOf(deno.mainModule, deno.cwd()),
     stdinIsTerminal,
     stdinMayStall,
     stdoutIsTerminal: deno.stdout.isTerminal(),
@@ -129,6 +131,7 @@ async function runOnNode({ terminated, interrupted }: Signals): Promise<void> {
     argv: process.argv.slice(2),
     env: { ...process.env },
     cwd: process.cwd(),
+    binDir: folderOf(process.argv[1], process.cwd()),
     stdinIsTerminal: process.stdin.isTTY === true,
     stdinMayStall: mayStall(() => {
       const info = fstatSync(0);
@@ -226,4 +229,19 @@ export function signalTimer(fn: () => void, ms: number): () => void {
   const signal = AbortSignal.timeout(delay);
   signal.addEventListener("abort", fn, { once: true });
   return () => signal.removeEventListener("abort", fn);
+}
+
+/** The folder of the binary's script (a `file:` URL or a path, relative to `cwd`). */
+export function folderOf(script: string | undefined, cwd: string): string | undefined {
+  if (!script) return undefined;
+  let path = script;
+  if (script.startsWith("file:")) {
+    try {
+      path = decodeURIComponent(new URL(script).pathname);
+    } catch {
+      return undefined;
+    }
+  } else if (/^[a-z][a-z0-9+.-]*:/i.test(script)) return undefined;
+  if (!path.startsWith("/")) path = `${cwd.replace(/\/+$/, "")}/${path}`;
+  return path.replace(/\/[^/]*$/, "") || "/";
 }

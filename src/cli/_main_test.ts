@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { signalTimer } from "./_main.ts";
+import { folderOf, signalTimer } from "./_main.ts";
 
 // On Deno the first Web Stream loads the streams implementation (about 5 ms of the binary's
 // start-up), the first setTimeout the timers (about 6 ms) and the first setImmediate the Node
@@ -117,4 +117,16 @@ Deno.test("signalTimer: fires once its time is up, not when cancelled, in the or
   // a bad time is no time at all, as for setTimeout
   await new Promise<void>((resolve) => signalTimer(resolve, NaN));
   await new Promise<void>((resolve) => signalTimer(resolve, -5));
+});
+
+Deno.test("folderOf: the folder of the binary's script, from a file URL or a path", () => {
+  assert.equal(
+    folderOf("file:///p/node_modules/@x/claude-mock/dist/bin.js", "/w"),
+    "/p/node_modules/@x/claude-mock/dist",
+  );
+  assert.equal(folderOf("file:///a%20b/bin.js", "/w"), "/a b");
+  assert.equal(folderOf("node_modules/.bin/claude-mock", "/w/"), "/w/node_modules/.bin");
+  assert.equal(folderOf("/bin.js", "/w"), "/");
+  assert.equal(folderOf(undefined, "/w"), undefined);
+  assert.equal(folderOf("https://example.com/bin.js", "/w"), undefined, "not a local file");
 });

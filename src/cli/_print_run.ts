@@ -7,7 +7,7 @@
  * @module
  */
 
-import { findInstalledSdk } from "../adapters/installed_sdk.ts";
+import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
@@ -212,7 +212,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
   }, {
     args: plan.args,
     env: io.env,
-    installedSdk: () => findInstalledSdk(io.cwd),
+    installedSdk: () => findInstalledSdkNear(io),
     stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
     invocation,
     ...options,

@@ -16,6 +16,12 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** The working directory. */
   cwd: string;
+  /**
+   * The folder of the running binary. When no Agent SDK is installed for the working
+   * directory, the one installed beside the binary (in the project that installed it) names
+   * the CLI version to impersonate.
+   */
+  binDir?: string;
   /** Standard input. */
   stdin: ReadableStream<Uint8Array>;
   /** Whether standard input is a terminal. */

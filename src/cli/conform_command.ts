@@ -11,6 +11,11 @@
 import { type ConformCase, loadConformCases } from "../conform/conform_case.ts";
 import { type ConformException, loadConformExceptions } from "../conform/conform_exceptions.ts";
 import {
+  judgeWithKnown,
+  type KnownDifference,
+  loadKnownDifferences,
+} from "../conform/_known_differences.ts";
+import {
   caseLines,
   conformancePassed,
   reportHtml,
@@ -28,7 +33,7 @@ import {
 import type { CliIO } from "./cli_io.ts";
 
 const USAGE =
-  "Usage: claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html] [--exceptions FILE] [--json FILE] [--mode duplex|print] [--only NAMES] [--timeout MS] [--keep DIR]";
+  "Usage: claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html] [--exceptions FILE] [--known FILE] [--json FILE] [--mode duplex|print] [--only NAMES] [--timeout MS] [--keep DIR]";
 
 const HELP = `${USAGE}
 
@@ -47,6 +52,8 @@ explained, 1 otherwise.
                      (default: the one this project resolves)
   --exceptions FILE  the named, reasoned exceptions (default: exceptions.json in a given
                      folder, if there is one)
+  --known FILE       the known differences: cases (and modes, SDK versions) where the mock
+                     does not match the real CLI yet, each with its reason
   --html FILE        write an index page and a side-by-side timeline per case and mode
   --json FILE        write the whole report as JSON
   --mode M           only duplex (SDK) or only print runs
@@ -87,7 +94,7 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
       );
       return 1;
     }
-    const { cases, exceptions, sdk } = loaded;
+    const { cases, exceptions, known, sdk } = loaded;
     await say(
       out,
       `conform: ${cases.length} cases, SDK ${sdk.version}${
@@ -114,6 +121,7 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
       await say(err, "claude-mock conform: stopped\n");
       return 143;
     }
+    if (known) return await judged(report, known, (text) => say(out, text));
     return conformancePassed(report) ? 0 : 1;
   } finally {
     out.releaseLock();
@@ -131,6 +139,7 @@ function conformArgs(argv: readonly string[]): ConformArgs {
     sdk: "string",
     html: "string",
     exceptions: "string",
+    known: "string",
     json: "string",
     mode: "string",
     only: "string",
@@ -157,7 +166,12 @@ function conformArgs(argv: readonly string[]): ConformArgs {
 async function loadRun(
   args: ConformArgs,
   { at, log }: { at: (path: string) => string; log: (line: string) => void },
-): Promise<{ cases: ConformCase[]; exceptions: ConformException[]; sdk: AgentSdk }> {
+): Promise<{
+  cases: ConformCase[];
+  exceptions: ConformException[];
+  known?: { file: string; entries: KnownDifference[] };
+  sdk: AgentSdk;
+}> {
   const paths = args.positional.map(at);
   let cases = await loadConformCases(paths);
   if (args.flags.only) {
@@ -172,12 +186,36 @@ async function loadRun(
     ? at(args.flags.exceptions)
     : await firstExisting(paths.map((p) => `${p.replace(/\/+$/, "")}/exceptions.json`));
   const exceptions = exceptionsFile ? await loadConformExceptions(exceptionsFile) : [];
+  const knownFile = args.flags.known !== undefined ? at(args.flags.known) : undefined;
+  const known = knownFile
+    ? { file: knownFile, entries: await loadKnownDifferences(knownFile) }
+    : undefined;
   const sdk = await loadAgentSdk({
     ...(args.flags.sdk !== undefined ? { version: args.flags.sdk } : {}),
     ...(args.flags.claude !== undefined ? { claude: at(args.flags.claude) } : {}),
     log,
   });
-  return { cases, exceptions, sdk };
+  return { cases, exceptions, ...(known ? { known } : {}), sdk };
+}
+
+/** `--known`: the report read with the known differences; resolves with the exit code. */
+async function judged(
+  report: ConformReport,
+  known: { file: string; entries: KnownDifference[] },
+  say: (text: string) => Promise<void>,
+): Promise<number> {
+  const verdict = judgeWithKnown(report, known.entries);
+  const lines = [
+    `known differences (${known.file}): ${verdict.known.length} mode${
+      verdict.known.length === 1 ? "" : "s"
+    } known to differ, ${verdict.unexpected.length} not known`,
+  ];
+  for (const u of verdict.unexpected) lines.push(`  not known: ${u.case} ${u.mode}`);
+  for (const k of verdict.stale) {
+    lines.push(`  matches now, remove its entry: ${k.case}${k.mode ? ` ${k.mode}` : ""}`);
+  }
+  await say(`${lines.join("\n")}\n`);
+  return verdict.passed ? 0 : 1;
 }
 
 /** `--json`: the whole report, without the tapes. */

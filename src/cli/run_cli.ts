@@ -9,7 +9,7 @@
  */
 
 import { NEWEST_CLI_VERSION, resolveCliVersion } from "../builders/cli_versions.ts";
-import { findInstalledSdk } from "../adapters/installed_sdk.ts";
+import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
 // its sessions answer `__mock__` command prompts (the machinery loads on the first one)
 import "../mock_commands/mock_commands.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
@@ -122,7 +122,7 @@ async function run(io: CliProcess): Promise<number> {
   for (const warning of knobs.warnings) await stdio.writeErr(encoder.encode(`${warning}\n`));
   const parsed = parseArgv(io.argv);
   if (parsed.options.has("--version")) {
-    const installedSdk = () => findInstalledSdk(io.cwd);
+    const installedSdk = () => findInstalledSdkNear(io);
     const { cli } = resolveCliVersion({ env: io.env, installedSdk });
     await stdio.write(encoder.encode(`${cli.version} (Claude Code)\n`));
     return 0;

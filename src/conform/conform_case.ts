@@ -108,6 +108,9 @@ const CASE_FIELDS = new Set([
   "duplex",
 ]);
 
+/** The files of a corpus folder that are not cases: its exceptions and known differences. */
+const NOT_CASES: ReadonlySet<string> = new Set(["exceptions.json", "known_differences.json"]);
+
 /**
  * Loads the cases of files and folders (a folder: its `*.json` files, sorted, not recursing).
  * A case file has a `scenario` (an inline scenario, `builtin:<name>`, or a path relative to the
@@ -138,7 +141,7 @@ export async function loadConformCases(paths: readonly string[]): Promise<Confor
     files.push(
       ...entries.filter((e) =>
         !e.isDirectory && e.name.endsWith(".json") && !e.name.startsWith("_") &&
-        e.name !== "exceptions.json" && !e.name.endsWith(".schema.json")
+        !NOT_CASES.has(e.name) && !e.name.endsWith(".schema.json")
       )
         .map((e) => `${path.replace(/\/+$/, "")}/${e.name}`).sort(),
     );

@@ -214,6 +214,7 @@ Deno.test("loadConformCase reads a case file (inline, builtin or path scenario) 
       }),
     );
     await Deno.writeTextFile(`${dir}/exceptions.json`, "[]");
+    await Deno.writeTextFile(`${dir}/known_differences.json`, "[]");
     await Deno.writeTextFile(`${dir}/case.schema.json`, "{}");
     const plain = await loadConformCase(`${dir}/chat.json`);
     assert.deepEqual(plain.prompt, ["hello", "fix x now"]);
@@ -229,7 +230,7 @@ Deno.test("loadConformCase reads a case file (inline, builtin or path scenario) 
     assert.deepEqual(
       all.map((x) => x.name),
       ["case", "chat"],
-      "exceptions.json and schemas are not cases",
+      "exceptions.json, known_differences.json and schemas are not cases",
     );
     const builtin = await loadConformCase(
       await write(dir, "b.json", { scenario: "builtin:multi_tool", options: { maxTurns: 3 } }),

@@ -139,6 +139,72 @@ Deno.test("runConformance: a CLI that never connects is bounded: a hang is kille
   }
 });
 
+Deno.test("conform --known: a listed difference prints but passes, another fails, a match now is named", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const silent = await script(dir, "claude", "exit 3");
+    await Deno.writeTextFile(
+      `${dir}/hi.json`,
+      JSON.stringify({ scenario: SCENARIO, prompt: "hi" }),
+    );
+    const known = async (entries: unknown[]) => {
+      await Deno.writeTextFile(`${dir}/known.json`, JSON.stringify(entries));
+      return await conform([
+        `${dir}/hi.json`,
+        "--claude",
+        silent,
+        "--mode",
+        "duplex",
+        "--known",
+        `${dir}/known.json`,
+      ]);
+    };
+    const listed = await known([{ case: "hi", mode: "duplex", reason: "the CLI here exits 3" }]);
+    assert.equal(listed.code, 0, listed.out + listed.err);
+    assert.match(listed.out, /hi: duplex \d+ difference/, "the difference is still reported");
+    assert.match(listed.out, /: 1 mode known to differ, 0 not known\n/);
+    const other = await known([{ case: "bye", reason: "another case's difference" }]);
+    assert.equal(other.code, 1);
+    assert.match(other.out, /: 0 modes known to differ, 1 not known\n {2}not known: hi duplex\n/);
+    const bad = await known([{ case: "hi" }]);
+    assert.equal(bad.code, 1);
+    assert.match(
+      bad.err,
+      /Cannot load the known differences .*known\.json: entry 0 needs a 'reason'/,
+    );
+    // the mock binary standing in for the real CLI: the case matches, its entry is named
+    await using fake = await installFakeClaude();
+    const scenarioFile = `${dir}/scenario.json`;
+    await Deno.writeTextFile(scenarioFile, JSON.stringify(SCENARIO));
+    await Deno.writeTextFile(
+      `${dir}/same.json`,
+      JSON.stringify({
+        scenario: SCENARIO,
+        prompt: "hi",
+        print: { formats: ["text", "json"] },
+        env: { CLAUDE_MOCK_SCENARIO: scenarioFile, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
+      }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/known.json`,
+      JSON.stringify([{ case: "same", mode: "print:*", reason: "print mode differed once" }]),
+    );
+    const now = await conform([
+      `${dir}/same.json`,
+      "--claude",
+      fake.path,
+      "--mode",
+      "print",
+      "--known",
+      `${dir}/known.json`,
+    ]);
+    assert.equal(now.code, 0, now.out + now.err);
+    assert.match(now.out, /\n {2}matches now, remove its entry: same print:\*\n/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 async function conform(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
