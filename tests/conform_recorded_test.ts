@@ -67,3 +67,7 @@ for (
 Deno.test("every tool hook as the real CLI calls it: PreToolUse, PermissionRequest beside can_use_tool, PostToolUse, PostToolBatch, MessageDisplay, Stop (hooks_all_tools)", async () => {
   assert.deepEqual(await diffWithRecording("hooks_all_tools"), []);
 });
+
+Deno.test("a subagent's tools through the hooks: SubagentStart, its PreToolUse (before its Read's frame), PostToolUse, PostToolBatch with agent_id and agent_type, SubagentStop (hooks_all_subagent)", async () => {
+  assert.deepEqual(await diffWithRecording("hooks_all_subagent"), []);
+});

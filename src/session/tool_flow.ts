@@ -27,7 +27,9 @@ import { type Frame, isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { AGENT_RUN, type AgentRun } from "../builders/_agent_run.ts";
+import { runSubagent } from "./subagent_run.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { askWith, permissionRequestHooks } from "./permission_request.ts";
 import {
@@ -46,7 +48,9 @@ export async function authorize(
   engine: Engine,
   call: ScriptedToolCall,
   turn: TurnState,
+  options: { agent?: HookAgent } = {},
 ): Promise<ToolDecision> {
+  const agent = options.agent ? { agent: options.agent } : {};
   const block = call.block;
   const missing = unavailableTool(engine, block.name);
   if (missing !== undefined) return { kind: "unavailable", message: missing };
@@ -62,7 +66,7 @@ export async function authorize(
       tool_name: block.name,
       tool_input: input,
       tool_use_id: block.id,
-    }, { turn, toolUseId: block.id });
+    }, { turn, toolUseId: block.id, ...agent });
     // As the real CLI: `continue: false` lets this tool use go on (asked and run as usual)
     // and ends the turn after the message's tools, with no further API call.
     if (output.continue === false) turn.hookStop = true;
@@ -145,7 +149,10 @@ export async function authorize(
     };
   }
   const asked = { ...block, input };
-  return await askClient(engine, asked, askRequest(engine, asked, verdict), turn);
+  const request = askRequest(engine, asked, verdict);
+  // a subagent's tool use names the subagent (its `agent_id`)
+  if (options.agent) request.request = { ...request.request, agent_id: options.agent.id };
+  return await askClient(engine, asked, request, turn);
 }
 
 /**
@@ -456,7 +463,12 @@ async function runTool(
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
     if (live) return live;
   }
-  if (call.frames) {
+  const run = (call as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
+  if (run !== undefined) {
+    // the subagent's run, its tools through this same flow
+    const sent = await runSubagent(engine, run, turn);
+    billSubagent(engine, call, sent);
+  } else if (call.frames) {
     const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
@@ -474,6 +486,7 @@ export async function postToolHooks(
   call: ScriptedToolCall,
   ran: { input: Record<string, unknown>; result: ScriptedToolCall["result"]; durationMs: number },
   turn: TurnState,
+  options: { agent?: HookAgent } = {},
 ): Promise<void> {
   const block = call.block;
   const { input, result, durationMs } = ran;
@@ -492,7 +505,7 @@ export async function postToolHooks(
         : { tool_response: result.toolUseResult ?? result.content }),
       tool_use_id: block.id,
       duration_ms: durationMs,
-    }, { turn, toolUseId: block.id });
+    }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
     keepContext(engine, output);
   }
 }
