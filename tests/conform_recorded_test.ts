@@ -71,3 +71,7 @@ Deno.test("every tool hook as the real CLI calls it: PreToolUse, PermissionReque
 Deno.test("a subagent's tools through the hooks: SubagentStart, its PreToolUse (before its Read's frame), PostToolUse, PostToolBatch with agent_id and agent_type, SubagentStop (hooks_all_subagent)", async () => {
   assert.deepEqual(await diffWithRecording("hooks_all_subagent"), []);
 });
+
+Deno.test("can_use_tool when the mode asks (plan mode, before an edit): no server_policy_ask_only, no suggestions (perm_mode_plan)", async () => {
+  assert.deepEqual(await diffWithRecording("perm_mode_plan"), []);
+});
