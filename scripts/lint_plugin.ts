@@ -31,7 +31,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/session/message_step.ts": 204, // runMessage 204
   "src/session/sdk_queries.ts": 99, // installSdkQueries 99
   "src/session/sdk_requests.ts": 143, // installSdkRequests 143
-  "src/session/tool_flow.ts": 105, // authorize 105
   "src/session/turn_runner.ts": 101, // runSteps 101
 };
 

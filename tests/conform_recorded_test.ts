@@ -67,3 +67,22 @@ for (
 Deno.test("every tool hook as the real CLI calls it: PreToolUse, PermissionRequest beside can_use_tool, PostToolUse, PostToolBatch, MessageDisplay, Stop (hooks_all_tools)", async () => {
   assert.deepEqual(await diffWithRecording("hooks_all_tools"), []);
 });
+
+Deno.test("a subagent's tools through the hooks: SubagentStart, PreToolUse, PostToolUse, PostToolBatch with agent_id and agent_type, SubagentStop (hooks_all_subagent)", async () => {
+  assert.deepEqual(await diffWithRecording("hooks_all_subagent"), []);
+});
+
+Deno.test("can_use_tool when the mode asks (plan mode, before an edit): no server_policy_ask_only, no suggestions (perm_mode_plan)", async () => {
+  assert.deepEqual(await diffWithRecording("perm_mode_plan"), []);
+});
+
+Deno.test("a thinking block's signature raises the thinking-token estimate to its own floor: one more thinking_tokens frame before signature_delta (example_partial_streaming)", async () => {
+  const diffs = await diffWithRecording("example_partial_streaming");
+  assert.deepEqual(at(diffs, { kind: "cli->sdk system/thinking_tokens" }), []);
+  // the rest is identical but for where message_stop falls around the Write's can_use_tool,
+  // a race with the API's pace (conformance/exceptions.json: last-tool-check-vs-message-stop)
+  assert.deepEqual(
+    diffs.filter((d) => d.kind !== "cli->sdk stream_event/message_stop").map((d) => d.kind),
+    [],
+  );
+});

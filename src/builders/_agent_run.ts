@@ -145,26 +145,86 @@ export function agentResult(ctx: BuildContext, run: AgentRun): {
 }
 
 /**
+ * Where a `taskTool()` call keeps what it checked and drew for its subagent (an
+ * {@linkcode AgentRun}), so that a session can play the run step by step: its tools through
+ * the session's own tool flow (hooks, permissions), its frames in between.
+ *
+ * @internal
+ */
+export const AGENT_RUN: unique symbol = Symbol("claude-mock.agentRun");
+
+/**
+ * One moment of a subagent's run, in the real CLI's order: a frame it writes, the subagent
+ * starting (after `task_started`), one of its tool calls (its `task_progress`, then its
+ * assistant frames), or the subagent stopping with its report (before `task_updated`).
+ *
+ * @internal
+ */
+export type AgentRunMoment =
+  | { kind: "frame"; frame: Frame }
+  | { kind: "start" }
+  | { kind: "tool"; call: AgentRunCall; progress: Frame; frames: Frame[] }
+  | { kind: "stop"; report: string };
+
+/**
+ * The moments of a subagent's run, in recorded order (see {@linkcode agentRunFrames}); ids
+ * and timestamps drawn as each is reached.
+ *
+ * @internal
+ */
+export function* agentRunMoments(
+  frameCtx: BuildContext,
+  run: AgentRun,
+): Generator<AgentRunMoment> {
+  yield { kind: "frame", frame: taskStarted(frameCtx, run.task) };
+  yield { kind: "start" };
+  yield {
+    kind: "frame",
+    frame: userText(frameCtx, run.options.prompt, { subagent: run.subagent }),
+  };
+  if (run.options.subagentFrames) {
+    for (const frame of run.options.subagentFrames(frameCtx, run.subagent, run.task)) {
+      yield { kind: "frame", frame };
+    }
+  } else {
+    for (const [i, call] of run.tools.entries()) {
+      const progress = taskProgress(frameCtx, run.task, {
+        description: activityOf(call.block),
+        usage: { total_tokens: 123 * (i + 1), tool_uses: i + 1, duration_ms: 55 * (i + 1) },
+        lastToolName: call.block.name,
+      });
+      const frames = assistantMessage(frameCtx, call.block, { subagent: run.subagent });
+      yield { kind: "tool", call, progress, frames };
+    }
+  }
+  yield { kind: "stop", report: run.options.result };
+  yield { kind: "frame", frame: taskUpdated(frameCtx, run.task) };
+  yield {
+    kind: "frame",
+    frame: taskNotification(frameCtx, run.task, {
+      summary: run.options.result,
+      usage: {
+        total_tokens: run.totalTokens,
+        tool_uses: run.tools.length,
+        duration_ms: Math.max(0, run.durationMs - 2),
+      },
+    }),
+  };
+}
+
+/**
  * The frames the CLI emits while the subagent runs, in recorded order (see
- * `TaskToolCall.frames`).
+ * `TaskToolCall.frames`): each tool call's result as scripted, allowed by the mode.
  *
  * @internal
  */
 export function agentRunFrames(frameCtx: BuildContext, run: AgentRun): Frame[] {
-  const out: Frame[] = [
-    taskStarted(frameCtx, run.task),
-    userText(frameCtx, run.options.prompt, { subagent: run.subagent }),
-  ];
-  if (run.options.subagentFrames) {
-    out.push(...run.options.subagentFrames(frameCtx, run.subagent, run.task));
-  } else {
-    run.tools.forEach((call, i) => {
-      out.push(taskProgress(frameCtx, run.task, {
-        description: activityOf(call.block),
-        usage: { total_tokens: 123 * (i + 1), tool_uses: i + 1, duration_ms: 55 * (i + 1) },
-        lastToolName: call.block.name,
-      }));
-      out.push(...assistantMessage(frameCtx, call.block, { subagent: run.subagent }));
+  const out: Frame[] = [];
+  for (const moment of agentRunMoments(frameCtx, run)) {
+    if (moment.kind === "frame") out.push(moment.frame);
+    else if (moment.kind === "tool") {
+      const { call } = moment;
+      out.push(moment.progress, ...moment.frames);
       out.push(toolResult(frameCtx, call.block.id, {
         ...call.result,
         subagent: run.subagent,
@@ -172,17 +232,8 @@ export function agentRunFrames(frameCtx: BuildContext, run: AgentRun): Frame[] {
           ? "modeAllowed"
           : call.result.permissionDecision,
       }));
-    });
+    }
   }
-  out.push(taskUpdated(frameCtx, run.task));
-  out.push(taskNotification(frameCtx, run.task, {
-    summary: run.options.result,
-    usage: {
-      total_tokens: run.totalTokens,
-      tool_uses: run.tools.length,
-      duration_ms: Math.max(0, run.durationMs - 2),
-    },
-  }));
   return out;
 }
 

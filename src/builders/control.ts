@@ -369,10 +369,13 @@ export function canUseToolRequest(
       ? undefined
       : defaultSuggestions(toolUse, ctx.cwd);
   // As recorded: `false` when a rule asked; `true` for MCP and file tools asked without one;
-  // absent for Bash asked by its own checks and for AskUserQuestion.
+  // absent for Bash asked by its own checks, for AskUserQuestion, and when the permission mode
+  // itself asks (plan mode before an edit: the tool's own check is never reached).
   // (file tools: `true` up to 2.1.328, none from 2.1.331, v33x_conc_*)
   const serverPolicy = options.serverPolicyAskOnly ??
-    (byRule && !mcp
+    (options.decisionReasonType === "mode"
+      ? undefined
+      : byRule && !mcp
       ? false
       : mcp || (FILE_TOOLS.has(toolUse.name) && ctx.cli.facts.fileToolServerPolicy)
       ? true

@@ -145,3 +145,17 @@ Deno.test("mcpToolCallRequest refuses tools that are not MCP tools", () => {
     /tool "Read" is not an MCP tool/,
   );
 });
+
+Deno.test("canUseToolRequest: when the permission mode asks, the request says nothing of the server policy", () => {
+  const ctx = createBuildContext({ cliVersion: "2.1.328" });
+  const write = canUseToolRequest(ctx, {
+    type: "tool_use",
+    id: "t",
+    name: "Write",
+    input: { file_path: "/home/user/project/out.txt", content: "written\n" },
+  }, { decisionReasonType: "mode", permissionSuggestions: null });
+  // as the real CLI 2.1.328 asks in plan mode before an edit
+  assert.equal("server_policy_ask_only" in write.request, false);
+  assert.equal(write.request.decision_reason_type, "mode");
+  assert.equal("permission_suggestions" in write.request, false);
+});

@@ -137,7 +137,8 @@ export interface StreamEventsOptions {
 /**
  * The full partial-message sequence of ONE API message, lazily: `message_start`, then for
  * each block `content_block_start`, its deltas (`text_delta` chunks; `thinking_delta`
- * chunks each preceded by a `system/thinking_tokens` frame, then `signature_delta`;
+ * chunks each preceded by a `system/thinking_tokens` frame, then `signature_delta`, preceded
+ * by one more when the signature raises the estimate (see {@linkcode signatureTokens});
  * `input_json_delta` fragments split between keys and values), then that block's
  * `assistant` frame (the very object passed in), then `content_block_stop`; finally
  * `message_delta` and `message_stop`. Ids are drawn from `ctx.ids` as frames are pulled.
@@ -304,6 +305,11 @@ function* thinkingEvents(
       },
       { thinking_display: display },
     );
+  }
+  // the signature raises the estimate to its own floor (see signatureTokens)
+  const floor = signatureTokens(block.signature);
+  if (options.thinkingTokens !== false && estimated > 0 && floor > estimated) {
+    yield thinkingTokens(ctx, { estimatedTokens: floor, estimatedTokensDelta: floor - estimated });
   }
   yield event({
     type: "content_block_delta",
@@ -523,9 +529,27 @@ function checkMessage(message: readonly AssistantFrame[]): readonly AssistantFra
 }
 
 /**
+ * The thinking-token floor the CLI reads from a thinking block's signature when its
+ * `signature_delta` arrives: three quarters of the signature's length (rounded), one token per
+ * 4 of those, rounded up. When it is above the estimate of the thinking so far (and that is
+ * not 0), the CLI reports one more `system/thinking_tokens` frame that raises the estimate to it.
+ *
+ * @example The floor of a 36-character signature
+ * ```ts
+ * import { signatureTokens } from "./stream_events.ts";
+ * console.log(signatureTokens("sig_jr5tndRMs7t+GLg0vhXy+kFEfeTYlTXH")); // 7
+ * ```
+ */
+export function signatureTokens(signature: string): number {
+  return Math.ceil(Math.round(signature.length * 0.75) / 4);
+}
+
+/**
  * The `system/thinking_tokens` frames the CLI sends while a thinking block streams, one per
- * thinking delta (the same chunks {@linkcode streamEventsIter} makes). Without partial
- * messages the CLI still sends them, before the thinking block's assistant frame.
+ * thinking delta (the same chunks {@linkcode streamEventsIter} makes), and one more when the
+ * block's signature (`options.signature`) raises the estimate (see
+ * {@linkcode signatureTokens}). Without partial messages the CLI still sends them, before the
+ * thinking block's assistant frame.
  *
  * @example Thinking-token frames for a thinking block
  * ```ts
@@ -538,14 +562,26 @@ function checkMessage(message: readonly AssistantFrame[]): readonly AssistantFra
 export function thinkingTokenFrames(
   ctx: BuildContext,
   thinking: string,
-  options: Pick<StreamEventsOptions, "chunkSize" | "split"> = {},
+  options: Pick<StreamEventsOptions, "chunkSize" | "split"> & {
+    /** The thinking block's signature (default none: no frame for it). */
+    signature?: string;
+  } = {},
 ): ThinkingTokensFrame[] {
   let estimated = 0;
-  return splitChecked(thinking, "thinking", options.chunkSize ?? 24, options.split).map((piece) => {
-    const delta = estimateTokens(piece);
-    estimated += delta;
-    return thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
-  });
+  const frames = splitChecked(thinking, "thinking", options.chunkSize ?? 24, options.split).map(
+    (piece) => {
+      const delta = estimateTokens(piece);
+      estimated += delta;
+      return thinkingTokens(ctx, { estimatedTokens: estimated, estimatedTokensDelta: delta });
+    },
+  );
+  const floor = options.signature === undefined ? 0 : signatureTokens(options.signature);
+  if (estimated > 0 && floor > estimated) {
+    frames.push(
+      thinkingTokens(ctx, { estimatedTokens: floor, estimatedTokensDelta: floor - estimated }),
+    );
+  }
+  return frames;
 }
 
 function inputPieces(

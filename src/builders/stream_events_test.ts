@@ -59,6 +59,8 @@ Deno.test("streamEventsIter yields the recorded order for thinking, text and too
     "content_block_start",
     "system/thinking_tokens",
     "content_block_delta",
+    // the signature's floor (7) is above the thinking's estimate (1)
+    "system/thinking_tokens",
     "content_block_delta",
     "assistant",
     "content_block_stop",
@@ -74,7 +76,7 @@ Deno.test("streamEventsIter yields the recorded order for thinking, text and too
     "message_delta",
     "message_stop",
   ]);
-  assert.equal(frames[5], message[0], "the assistant frames are the objects passed in");
+  assert.equal(frames[6], message[0], "the assistant frames are the objects passed in");
   const delta = frames.at(-2)!.event as { delta: { stop_reason: string } };
   assert.equal(delta.delta.stop_reason, "tool_use");
   for (const f of frames.filter((f) => f.type === "stream_event")) {
@@ -157,4 +159,40 @@ Deno.test("thinkingTokenFrames reports running estimates", () => {
     10,
     5,
   ]]);
+});
+
+Deno.test("a thinking block's signature raises a lower estimate to its floor, as the real CLI does", () => {
+  const ctx = createBuildContext();
+  const signature = "sig_jr5tndRMs7t+GLg0vhXy+kFEfeTYlTXH"; // floor: ceil(round(36 * 0.75) / 4) = 7
+  // estimates 3, 6, then the signature's 7 (as recorded against the scenario API)
+  const low = thinkingTokenFrames(ctx, "The file is written.", {
+    split: () => ["The file ", "is written."],
+    signature,
+  });
+  assert.deepEqual(low.map((f) => [f.estimated_tokens, f.estimated_tokens_delta]), [
+    [3, 3],
+    [6, 3],
+    [7, 1],
+  ]);
+  // an estimate at or above the floor: nothing more (recorded: 5, 10)
+  const high = thinkingTokenFrames(ctx, "I should read the notes file first.", {
+    chunkSize: 18,
+    signature,
+  });
+  assert.deepEqual(high.map((f) => f.estimated_tokens), [5, 10]);
+  // streamed: the extra frame comes right before signature_delta
+  const frames = assistantMessage(ctx, [{ type: "thinking", thinking: "Hm.", signature }]);
+  const kinds = [...streamEventsIter(ctx, frames)].map((f) =>
+    f.type === "stream_event"
+      ? `${(f.event as { type: string }).type}:${
+        (f.event as { delta?: { type: string } }).delta?.type ?? ""
+      }`
+      : kind(f)
+  );
+  const at = kinds.indexOf("content_block_delta:signature_delta");
+  assert.deepEqual(kinds.slice(at - 3, at), [
+    "system/thinking_tokens",
+    "content_block_delta:thinking_delta",
+    "system/thinking_tokens",
+  ]);
 });

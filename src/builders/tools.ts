@@ -17,7 +17,7 @@ import { newTask, type TaskInfo } from "./task_frames.ts";
 import type { SubagentInfo } from "./subagent.ts";
 import { structuredPatch } from "./structured_patch.ts";
 import type { PermissionDecisionName, ToolResultContent } from "./user.ts";
-import { agentResult, type AgentRun, agentRunFrames } from "./_agent_run.ts";
+import { AGENT_RUN, agentResult, type AgentRun, agentRunFrames } from "./_agent_run.ts";
 import { estimateOutputTokens } from "./_api_stream.ts";
 import { DEFAULT_INPUT_TOKENS } from "./usage.ts";
 
@@ -497,7 +497,10 @@ export interface TaskToolOptions {
  * the result is the CLI's hand-back text (the report indented, the agent id, a usage
  * footer) with the recorded `tool_use_result` (`status`, `agentId`, `toolsUsed`,
  * `usage`, `toolStats`, ...), decided by config (`configAllowed`). `frames()` gives what
- * the CLI emits while the subagent runs.
+ * the CLI emits while the subagent runs. A session plays the run as the real CLI does: the
+ * subagent's tool uses go through its tool flow (PreToolUse, the permission rules and
+ * `can_use_tool` with the subagent's `agent_id`, PostToolUse, PostToolBatch), between the
+ * SubagentStart and SubagentStop hooks, each hook input naming `agent_id` and `agent_type`.
  *
  * @example A subagent that reads a file
  * ```ts
@@ -569,7 +572,9 @@ export function taskTool(
     task,
     subagent,
     frames: (frameCtx: BuildContext = ctx): Frame[] => agentRunFrames(frameCtx, run),
-  };
+    // a session plays the run itself, the subagent's tools through its tool flow
+    [AGENT_RUN]: run,
+  } as TaskToolCall;
 }
 
 function toolBlock(

@@ -15,7 +15,7 @@ import { sessionStateChanged, systemStatus } from "../builders/system.ts";
 import { type ApiCallUsage, DEFAULT_INPUT_TOKENS } from "../builders/usage.ts";
 import { userText } from "../builders/user.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks } from "./hook_runner.ts";
+import { callHook, hookCallbacks, subagentStopHooks } from "./hook_runner.ts";
 import type { Outgoing } from "./outbox.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
@@ -140,24 +140,12 @@ async function afterSummary(
   reply: string,
 ): Promise<void> {
   const ctx = engine.ctx;
-  const stops = hookCallbacks(engine, "SubagentStop");
-  if (stops.length > 0) {
+  if (hookCallbacks(engine, "SubagentStop").length > 0) {
     const agent = {
       id: newTask(ctx, { toolUseId: "compact", description: "compact" }).taskId,
       type: "",
     };
-    for (const callbackId of stops) {
-      await callHook(engine, callbackId, {
-        hook_event_name: "SubagentStop",
-        stop_hook_active: false,
-        agent_transcript_path: `${DEFAULT_HOME}/.claude/projects/${
-          projectSlug(ctx.cwd)
-        }/${ctx.sessionId}/subagents/agent-${agent.id}.jsonl`,
-        last_assistant_message: reply,
-        background_tasks: [],
-        session_crons: [],
-      }, { turn, agent });
-    }
+    await subagentStopHooks(engine, turn, { agent, lastMessage: reply });
   }
   for (const callbackId of hookCallbacks(engine, "SessionStart")) {
     await callHook(engine, callbackId, {

@@ -6,6 +6,7 @@
  */
 
 import { hookCallbackRequest, hookInput } from "../builders/control.ts";
+import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
@@ -132,6 +133,7 @@ export async function postToolBatchHooks(
   turn: TurnState,
   blocks: readonly AssistantContentBlock[],
   results: ReadonlyMap<string, unknown>,
+  options: { agent?: HookAgent } = {},
 ): Promise<void> {
   const callbacks = hookCallbacks(engine, "PostToolBatch");
   if (callbacks.length === 0) return;
@@ -150,8 +152,53 @@ export async function postToolBatchHooks(
     const output = await callHook(engine, callbackId, {
       hook_event_name: "PostToolBatch",
       tool_calls: toolCalls,
-    }, { turn, toolUseId });
+    }, { turn, toolUseId, ...(options.agent ? { agent: options.agent } : {}) });
     keepContext(engine, output);
+  }
+}
+
+/**
+ * The SubagentStart hooks as a subagent begins (right after its `task_started`), as the real
+ * CLI calls them: the agent's id and type, no permission mode, no effort. Matchers match the
+ * agent's type (an agent of no type: every matcher).
+ */
+export async function subagentStartHooks(
+  engine: Engine,
+  turn: TurnState,
+  agent: HookAgent,
+): Promise<void> {
+  for (const callbackId of hookCallbacks(engine, "SubagentStart", agent.type || undefined)) {
+    const output = await callHook(engine, callbackId, { hook_event_name: "SubagentStart" }, {
+      turn,
+      agent,
+    });
+    keepContext(engine, output);
+  }
+}
+
+/**
+ * The SubagentStop hooks once a subagent gave its last message, as the real CLI calls them:
+ * the agent's own transcript path, its last message, no background tasks. Matchers match the
+ * agent's type (an agent of no type, as `/compact`'s summarizer: every matcher).
+ */
+export async function subagentStopHooks(
+  engine: Engine,
+  turn: TurnState,
+  stop: { agent: HookAgent; lastMessage: string },
+): Promise<void> {
+  const { agent } = stop;
+  const ctx = engine.ctx;
+  for (const callbackId of hookCallbacks(engine, "SubagentStop", agent.type || undefined)) {
+    await callHook(engine, callbackId, {
+      hook_event_name: "SubagentStop",
+      stop_hook_active: false,
+      agent_transcript_path: `${DEFAULT_HOME}/.claude/projects/${
+        projectSlug(ctx.cwd)
+      }/${ctx.sessionId}/subagents/agent-${agent.id}.jsonl`,
+      last_assistant_message: stop.lastMessage,
+      background_tasks: [],
+      session_crons: [],
+    }, { turn, agent });
   }
 }
 

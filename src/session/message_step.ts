@@ -398,7 +398,9 @@ function* withThinkingTokens(
 ): Generator<Frame> {
   for (const frame of frames) {
     const block = frame.message.content[0];
-    if (block?.type === "thinking") yield* thinkingTokenFrames(ctx, block.thinking, chunks);
+    if (block?.type === "thinking") {
+      yield* thinkingTokenFrames(ctx, block.thinking, { ...chunks, signature: block.signature });
+    }
     yield frame;
   }
 }

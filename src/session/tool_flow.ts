@@ -27,7 +27,9 @@ import { type Frame, isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { AGENT_RUN, type AgentRun } from "../builders/_agent_run.ts";
+import { runSubagent } from "./subagent_run.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { askWith, permissionRequestHooks } from "./permission_request.ts";
 import {
@@ -46,6 +48,7 @@ export async function authorize(
   engine: Engine,
   call: ScriptedToolCall,
   turn: TurnState,
+  options: { agent?: HookAgent } = {},
 ): Promise<ToolDecision> {
   const block = call.block;
   const missing = unavailableTool(engine, block.name);
@@ -54,36 +57,9 @@ export async function authorize(
     // as recorded (r4_structured_*): no hooks, no rules, accepted by the configuration
     return { kind: "allow", input: block.input, meta: { decision: "accept", source: "config" } };
   }
-  let input = block.input;
-  let hookDecision: "allow" | "ask" | undefined;
-  for (const callbackId of hookCallbacks(engine, "PreToolUse", block.name)) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "PreToolUse",
-      tool_name: block.name,
-      tool_input: input,
-      tool_use_id: block.id,
-    }, { turn, toolUseId: block.id });
-    // As the real CLI: `continue: false` lets this tool use go on (asked and run as usual)
-    // and ends the turn after the message's tools, with no further API call.
-    if (output.continue === false) turn.hookStop = true;
-    const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
-    const decision = specific.permissionDecision ??
-      (output.decision === "block" ? "deny" : undefined);
-    if (isObject(specific.updatedInput)) input = specific.updatedInput;
-    keepContext(engine, output);
-    if (decision === "deny") {
-      const reason = String(
-        specific.permissionDecisionReason ?? output.reason ?? "blocked by hook",
-      );
-      return {
-        kind: "deny",
-        message: `PreToolUse:${block.name} hook error: ${reason}`,
-        meta: { decision: "reject", source: "hook", reason_type: "hook" },
-        nonExecutionKind: "permission-rule",
-      };
-    }
-    if (decision === "allow" || decision === "ask") hookDecision = decision;
-  }
+  const hooked = await preToolUseHooks(engine, call, { turn, agent: options.agent });
+  if (hooked.denial) return hooked.denial;
+  const { input, decision: hookDecision } = hooked;
   if (hookDecision === "allow" && call.permission !== "deny") {
     return { kind: "allow", input, meta: "hookAllowed" };
   }
@@ -105,21 +81,7 @@ export async function authorize(
     return {
       kind: "allow",
       input,
-      // as recorded: a read-only tool is allowed by the mode, a read-only command by its
-      // subcommands
-      // a Bash command a rule allowed is judged by its subcommands, as a read-only one
-      // (r7_always_allow)
-      meta: verdict.reason === "readOnly" ||
-          (block.name === "Bash" &&
-            (verdict.reason === "rule" ||
-              (verdict.reason === "mode" && engine.ctx.permissionMode === "acceptEdits")))
-        ? block.name === "Bash" ? "readOnlyAllowed" : "modeAllowed"
-        : verdict.reason === "mode"
-        ? "modeAllowed"
-        // an allow rule (conform perm_allowed_disallowed_tools: allowedTools' Write)
-        : "rule" in verdict && verdict.rule !== undefined
-        ? "ruleAllowed"
-        : "configAllowed",
+      meta: allowedBy(block.name, verdict, engine.ctx.permissionMode),
     };
   }
   const why = noPromptDenial(block, engine.ctx.cwd, verdict.reason);
@@ -145,7 +107,79 @@ export async function authorize(
     };
   }
   const asked = { ...block, input };
-  return await askClient(engine, asked, askRequest(engine, asked, verdict), turn);
+  const request = askRequest(engine, asked, verdict);
+  // a subagent's tool use names the subagent (its `agent_id`)
+  if (options.agent) request.request = { ...request.request, agent_id: options.agent.id };
+  return await askClient(engine, asked, request, turn);
+}
+
+/** The permission metadata of a use the rules or the mode allowed, as the real CLI writes it. */
+function allowedBy(
+  tool: string,
+  verdict: ReturnType<typeof decidePermission> | { behavior: string; reason: string },
+  mode: string,
+): "readOnlyAllowed" | "modeAllowed" | "ruleAllowed" | "configAllowed" {
+  // as the real CLI: a read-only tool is allowed by the mode; a read-only command by its
+  // subcommands, and so is a Bash command a rule allowed
+  return verdict.reason === "readOnly" ||
+      (tool === "Bash" &&
+        (verdict.reason === "rule" ||
+          (verdict.reason === "mode" && mode === "acceptEdits")))
+    ? tool === "Bash" ? "readOnlyAllowed" : "modeAllowed"
+    : verdict.reason === "mode"
+    ? "modeAllowed"
+    // an allow rule (allowedTools, settings)
+    : "rule" in verdict && verdict.rule !== undefined
+    ? "ruleAllowed"
+    : "configAllowed";
+}
+
+/**
+ * The PreToolUse hooks of a tool use, in order: the input they leave, the last allow or ask
+ * among them, or the denial of the first that denies.
+ */
+async function preToolUseHooks(
+  engine: Engine,
+  call: ScriptedToolCall,
+  options: { turn: TurnState; agent?: HookAgent },
+): Promise<{ input: Record<string, unknown>; decision?: "allow" | "ask"; denial?: ToolDecision }> {
+  const { turn } = options;
+  const agent = options.agent ? { agent: options.agent } : {};
+  const block = call.block;
+  let input = block.input;
+  let last: "allow" | "ask" | undefined;
+  for (const callbackId of hookCallbacks(engine, "PreToolUse", block.name)) {
+    const output = await callHook(engine, callbackId, {
+      hook_event_name: "PreToolUse",
+      tool_name: block.name,
+      tool_input: input,
+      tool_use_id: block.id,
+    }, { turn, toolUseId: block.id, ...agent });
+    // As the real CLI: `continue: false` lets this tool use go on (asked and run as usual)
+    // and ends the turn after the message's tools, with no further API call.
+    if (output.continue === false) turn.hookStop = true;
+    const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+    const decision = specific.permissionDecision ??
+      (output.decision === "block" ? "deny" : undefined);
+    if (isObject(specific.updatedInput)) input = specific.updatedInput;
+    keepContext(engine, output);
+    if (decision === "deny") {
+      const reason = String(
+        specific.permissionDecisionReason ?? output.reason ?? "blocked by hook",
+      );
+      return {
+        input,
+        denial: {
+          kind: "deny",
+          message: `PreToolUse:${block.name} hook error: ${reason}`,
+          meta: { decision: "reject", source: "hook", reason_type: "hook" },
+          nonExecutionKind: "permission-rule",
+        },
+      };
+    }
+    if (decision === "allow" || decision === "ask") last = decision;
+  }
+  return { input, ...(last ? { decision: last } : {}) };
 }
 
 /**
@@ -456,7 +490,15 @@ async function runTool(
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
     if (live) return live;
   }
-  if (call.frames) {
+  const run = (call as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
+  if (run !== undefined) {
+    // the subagent's run, its tools through this same flow
+    const sent = await runSubagent(engine, run, {
+      turn,
+      flow: { authorize, execute, postToolHooks },
+    });
+    billSubagent(engine, call, sent);
+  } else if (call.frames) {
     const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
@@ -474,6 +516,7 @@ export async function postToolHooks(
   call: ScriptedToolCall,
   ran: { input: Record<string, unknown>; result: ScriptedToolCall["result"]; durationMs: number },
   turn: TurnState,
+  options: { agent?: HookAgent } = {},
 ): Promise<void> {
   const block = call.block;
   const { input, result, durationMs } = ran;
@@ -492,7 +535,7 @@ export async function postToolHooks(
         : { tool_response: result.toolUseResult ?? result.content }),
       tool_use_id: block.id,
       duration_ms: durationMs,
-    }, { turn, toolUseId: block.id });
+    }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
     keepContext(engine, output);
   }
 }
