@@ -6,6 +6,7 @@
  */
 
 import { AssertionError } from "../session/assertion_error.ts";
+import { show } from "../wire/_show.ts";
 
 /** `1 call`, `2 calls`. */
 export function plural(n: number, word: string): string {
@@ -54,13 +55,6 @@ export function json(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-/** A short description of a value for an error message. */
-export function show(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (typeof value === "string") return JSON.stringify(value);
-  return truncate(json(value), 80);
 }
 
 /** `text`, cut to `max` characters with an ellipsis. */

@@ -36,7 +36,7 @@ Deno.test("assertCount refuses a times that is not a non-negative integer", () =
   for (const times of [-1, 1.5, NaN]) {
     assert.throws(() => assertCount(check(1, times)), {
       name: "RangeError",
-      message: `R.assertX("a"): times must be a non-negative integer, got ${JSON.stringify(times)}`,
+      message: `R.assertX("a"): times must be a non-negative integer, got ${times}`,
     });
   }
 });

@@ -6,7 +6,8 @@
  */
 
 import { AssertionError } from "../session/assertion_error.ts";
-import { assertCount, errorText, json, plural, settle, show, truncate } from "./_shared.ts";
+import { assertCount, errorText, json, plural, settle, truncate } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 import type {
   CanUseToolCallback,
   ToolPermissionContext,
