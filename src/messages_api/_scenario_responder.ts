@@ -27,6 +27,7 @@ import {
   unservable,
   UnservableStepError,
 } from "./_turn_plan.ts";
+import { show } from "../wire/_show.ts";
 
 /** What answers a request. */
 export type Decision =
@@ -587,5 +588,5 @@ function sessionIdOf(body: Record<string, unknown>, header: string): string {
 }
 
 function quote(s: string): string {
-  return JSON.stringify(s.length > QUOTED ? `${s.slice(0, QUOTED)}…` : s);
+  return show(s, { max: QUOTED });
 }
