@@ -33,7 +33,9 @@ import {
 import type { CliIO } from "./cli_io.ts";
 
 const USAGE =
-  "Usage: claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html] [--exceptions FILE] [--known FILE] [--json FILE] [--mode duplex|print] [--only NAMES] [--timeout MS] [--keep DIR]";
+  "Usage: claude-mock conform <cases or folders> [--claude PATH] [--sdk VERSION] [--html out.html] " +
+  "[--exceptions FILE] [--known FILE] [--json FILE] [--mode duplex|print] [--only NAMES] " +
+  "[--timeout MS] [--keep DIR]";
 
 const HELP = `${USAGE}
 
