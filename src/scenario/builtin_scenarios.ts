@@ -10,6 +10,7 @@
  */
 
 import { editDistance } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import type { Scenario } from "./scenario.ts";
 import type { ScenarioOptions } from "./scenario_builder.ts";
 import { apiErrorRetry } from "./builtin/api_error_retry.ts";
@@ -142,13 +143,13 @@ export function builtinScenario(
     throw new TypeError(
       `Cannot make a builtin scenario: the name must be a string (one of ${
         BUILTIN_SCENARIO_NAMES.join(", ")
-      }), got ${name === null ? "null" : typeof name}`,
+      }), got ${kindOf(name)}`,
     );
   }
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new TypeError(
       `Cannot make the builtin scenario '${name}': the options must be an object, got ${
-        options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
+        kindOf(options)
       }`,
     );
   }
