@@ -508,7 +508,7 @@ function errorResult(p: ResultParts, options: ResultFrameOptions): ResultFrameOu
     maxBudgetUsd: options.maxBudgetUsd,
   });
   if (subtype === "error_max_structured_output_retries") {
-    // its own key order, as recorded (r4_structured_always_invalid)
+    // its own key order, as the real CLI writes it
     return {
       is_error: p.isError,
       duration_api_ms: p.durationApiMs,
@@ -550,7 +550,7 @@ function defaultErrors(
       // As recorded after an interrupt.
       return ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"];
     case "error_max_budget_usd":
-      // as recorded (failures/max_budget: `--max-budget-usd 0.000001`)
+      // as the real CLI writes it (run with `--max-budget-usd 0.000001`)
       return limits.maxBudgetUsd === undefined
         ? ["Reached maximum budget"]
         : [`Reached maximum budget ($${limits.maxBudgetUsd})`];
