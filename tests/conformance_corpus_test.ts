@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { BUILTIN_SCENARIO_NAMES, FAILURE_NAMES, serveMessagesApi } from "../mod.ts";
 import { loadConformCases } from "../src/conform/conform_case.ts";
-import { loadConformExceptions } from "../src/conform/conform_exceptions.ts";
+import { glob, loadConformExceptions } from "../src/conform/conform_exceptions.ts";
+import { loadKnownDifferences } from "../src/conform/_known_differences.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const cases = await loadConformCases([`${ROOT}conformance`]);
@@ -19,6 +20,17 @@ Deno.test("conformance corpus: every case loads and the scenario API can serve i
     await api.close();
   }
   assert.ok((await loadConformExceptions(`${ROOT}conformance/exceptions.json`)).length > 0);
+});
+
+Deno.test("conformance corpus: every exception and known difference names cases the corpus has", async () => {
+  const exceptions = await loadConformExceptions(`${ROOT}conformance/exceptions.json`);
+  const known = await loadKnownDifferences(`${ROOT}conformance/known_differences.json`);
+  const names = cases.map((c) => c.name);
+  const orphans = [
+    ...exceptions.map((e) => ({ entry: e.name, case: e.case ?? "*" })),
+    ...known.map((k) => ({ entry: `known ${k.case}`, case: k.case })),
+  ].filter((e) => !names.some((n) => glob(e.case, n)));
+  assert.deepEqual(orphans, [], "an entry for a case the corpus does not have");
 });
 
 Deno.test("conformance corpus: covers every predefined scenario, example scenario file and named failure", async () => {
