@@ -68,6 +68,12 @@ Deno.test("every tool hook as the real CLI calls it: PreToolUse, PermissionReque
   assert.deepEqual(await diffWithRecording("hooks_all_tools"), []);
 });
 
+for (const name of ["hooks_permission_request_can_use_tool", "hooks_all_tools"]) {
+  Deno.test(`a PermissionRequest hook beside canUseTool as CLI 2.1.332 asks: a file tool's request without server_policy_ask_only (${name})`, async () => {
+    assert.deepEqual(await diffWithRecording(name, { cli: "2.1.332" }), []);
+  });
+}
+
 Deno.test("a subagent's tools through the hooks: SubagentStart, PreToolUse, PostToolUse, PostToolBatch with agent_id and agent_type, SubagentStop (hooks_all_subagent)", async () => {
   assert.deepEqual(await diffWithRecording("hooks_all_subagent"), []);
 });

@@ -107,6 +107,20 @@ for (const version of ["328", "332"]) {
     });
   }
 
+  for (const format of ["text", "json"]) {
+    Deno.test(`print mode as CLI 2.1.${version}: a model the CLI retires, ${format} output`, async () => {
+      // 2.1.332 warns about Claude Opus 4.5 in text output (stderr); 2.1.328 does not know of it
+      const record = read(`v${version}_p_retired_model_${format}`);
+      const ours = await runLike(
+        { ...record, env_extra: { CLAUDE_MOCK_VERSION: `2.1.${version}` } },
+        {},
+      );
+      assert.equal(ours.code, record.exit_code);
+      assert.deepEqual(resultOf(ours.stdout), resultOf(record.stdout));
+      assert.equal(ours.stderr, record.stderr_tail);
+    });
+  }
+
   Deno.test(`print mode as CLI 2.1.${version}: a Read outside the working directory is denied, unasked`, async () => {
     const record = read(`v${version}_p_read_outside_sj`);
     const scenario = new ScenarioBuilder().on("read /etc/hostname")

@@ -66,11 +66,24 @@ export interface CliVersionFacts {
   readonly unusableFallback: "parse_error" | "malformed_response";
   /** `buildTime` of the `get_binary_version` answer. */
   readonly buildTime: string;
+  /**
+   * The models the CLI warns about in print mode's text output (first-party API): model id →
+   * its display name and retirement date (`⚠ <name> will be retired on <date>. …`).
+   */
+  readonly modelRetirements: Readonly<Record<string, ModelRetirement>>;
   /** The `get_context_usage` counts of the CLI's own context, without and with the prompt tool. */
   readonly contextUsage: {
     readonly plain: ContextUsageBaseline;
     readonly withPermissionPrompts: ContextUsageBaseline;
   };
+}
+
+/** A model the CLI retires: its display name and the first-party retirement date. */
+export interface ModelRetirement {
+  /** As the CLI names it (`Claude Opus 4.5`). */
+  readonly name: string;
+  /** As the CLI writes it (`January 22, 2027`). */
+  readonly date: string;
 }
 
 /** One row of {@linkcode CLI_VERSION_HISTORY}: a version and what it changed. */
@@ -108,6 +121,38 @@ const INIT_CAPABILITIES_328 = [
   "silent_resend_files_v1",
 ];
 
+/** The models CLI 2.1.328 warns about (first party; from its bundled table). */
+const RETIREMENTS_328: Readonly<Record<string, ModelRetirement>> = {
+  "claude-3-opus": { name: "Claude 3 Opus", date: "January 5, 2026" },
+  "claude-3-5-haiku": { name: "Claude 3.5 Haiku", date: "February 19, 2026" },
+  "claude-3-7-sonnet": { name: "Claude 3.7 Sonnet", date: "February 19, 2026" },
+  "claude-opus-4-0": { name: "Claude Opus 4", date: "June 15, 2026" },
+  "claude-sonnet-4-0": { name: "Claude Sonnet 4", date: "June 15, 2026" },
+};
+
+/** 2.1.331 adds Claude 3.5 Sonnet and Claude Sonnet 4.5. */
+const RETIREMENTS_331: Readonly<Record<string, ModelRetirement>> = {
+  "claude-3-opus": { name: "Claude 3 Opus", date: "January 5, 2026" },
+  "claude-3-5-haiku": { name: "Claude 3.5 Haiku", date: "February 19, 2026" },
+  "claude-3-5-sonnet": { name: "Claude 3.5 Sonnet", date: "October 28, 2025" },
+  "claude-3-7-sonnet": { name: "Claude 3.7 Sonnet", date: "February 19, 2026" },
+  "claude-opus-4-0": { name: "Claude Opus 4", date: "June 15, 2026" },
+  "claude-sonnet-4-0": { name: "Claude Sonnet 4", date: "June 15, 2026" },
+  "claude-sonnet-4-5": { name: "Claude Sonnet 4.5", date: "November 30, 2026" },
+};
+
+/** 2.1.332 adds Claude Opus 4.5. */
+const RETIREMENTS_332: Readonly<Record<string, ModelRetirement>> = {
+  "claude-3-opus": { name: "Claude 3 Opus", date: "January 5, 2026" },
+  "claude-3-5-haiku": { name: "Claude 3.5 Haiku", date: "February 19, 2026" },
+  "claude-3-5-sonnet": { name: "Claude 3.5 Sonnet", date: "October 28, 2025" },
+  "claude-3-7-sonnet": { name: "Claude 3.7 Sonnet", date: "February 19, 2026" },
+  "claude-opus-4-0": { name: "Claude Opus 4", date: "June 15, 2026" },
+  "claude-opus-4-5": { name: "Claude Opus 4.5", date: "January 22, 2027" },
+  "claude-sonnet-4-0": { name: "Claude Sonnet 4", date: "June 15, 2026" },
+  "claude-sonnet-4-5": { name: "Claude Sonnet 4.5", date: "November 30, 2026" },
+};
+
 /**
  * Every CLI version the recordings cover, oldest first, each with what it changed. The one
  * place where behaviour depends on the version: builders and the engine read the facts of
@@ -137,6 +182,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       preSkillShellCommand: false,
       unusableFallback: "parse_error",
       buildTime: "2026-11-18T21:07:35Z",
+      modelRetirements: RETIREMENTS_328,
       contextUsage: {
         plain: {
           systemTools: 5671,
@@ -200,6 +246,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       fileToolServerPolicy: false,
       begunMessageIds: true,
       buildTime: "2026-11-23T15:17:48Z",
+      modelRetirements: RETIREMENTS_331,
     },
   },
   {
@@ -210,6 +257,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       preSkillShellCommand: true,
       unusableFallback: "malformed_response",
       buildTime: "2026-11-24T19:09:44Z",
+      modelRetirements: RETIREMENTS_332,
       contextUsage: {
         plain: {
           systemTools: 5667,

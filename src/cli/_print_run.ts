@@ -8,6 +8,7 @@
  */
 
 import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
+import { modelRetirementNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
@@ -266,6 +267,11 @@ async function play(
     session.endInput();
   }
   if (io.interrupted?.aborted) signals.interrupt();
+  // as the real CLI's text output: a notice when the model is one the CLI retires
+  if (plan.outputFormat === "text" && plan.input !== undefined) {
+    const notice = modelRetirementNotice(session.ctx, { now: session.clock.now() });
+    if (notice) await io.stdio.writeErr(encoder.encode(notice));
+  }
   // CLAUDE_MOCK_STDERR: lines on stderr once the run has started (a test can wait for them)
   for (const line of (io.env.CLAUDE_MOCK_STDERR ?? "").split("\\n").filter((l) => l !== "")) {
     await io.stdio.writeErr(encoder.encode(`${line}\n`));

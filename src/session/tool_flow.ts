@@ -380,10 +380,13 @@ async function askClient(
   if (hookCallbacks(engine, "PermissionRequest").length === 0) {
     return await askWith(engine, turn, { request, block });
   }
-  // As the real CLI (conform hooks_permission_request_can_use_tool, hooks_all_tools): with a
-  // PermissionRequest hook the request is not the server policy's alone, and the hook is asked
-  // right after canUseTool; canUseTool's answer decides.
-  request.request.server_policy_ask_only = false;
+  // As the real CLI: with a PermissionRequest hook the request is not the server policy's
+  // alone (a `server_policy_ask_only` it carries turns false; the CLIs that leave the field out
+  // for file tools leave it out here too), and the hook is asked right after canUseTool;
+  // canUseTool's answer decides.
+  if (request.request.server_policy_ask_only !== undefined) {
+    request.request.server_policy_ask_only = false;
+  }
   return await askWith(engine, turn, {
     request,
     block,
