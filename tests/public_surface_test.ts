@@ -105,7 +105,7 @@ const SURFACE_TEXT: Record<string, string> = {
     FAILURE_NAMES FailureName FailureStep FailureStepFile Frame GenericToolStepFile IdGenerator
     JournalAnswer JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher
     MessageFileOptions MessagePart MessageStep MessagesApi MessagesApiOptions MockDuplex
-    ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
+    ModelRetirement ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
     ProcessSpawnOptions QuestionFile RawStep RawStepFile ReadStepFile RecordableDuplex
     RecordedAnswer RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner
     RedactedThinkingBlock ReplayMode ReplayStubOptions RequestStep RequestStepFile ResultOptions
@@ -130,8 +130,8 @@ const SURFACE_TEXT: Record<string, string> = {
     ConformCase ConformException ConformReport ContextUsageBaseline CrashPoint CrashStep Delay
     DelayStep Difference DifferenceContext EmitStep Exchange ExitStep FAILURE_NAMES FailureName
     FailureStep FakeClaude Frame HookAnswer IdGenerator InstallFakeClaudeOptions
-    LoadAgentSdkOptions Matcher McpToolData MessagePart MessageStep ModeResult PermissionAnswer
-    PermissionDecisionName PermissionRules PrintFormat RawStep RecordedAnswer
+    LoadAgentSdkOptions Matcher McpToolData MessagePart MessageStep ModeResult ModelRetirement
+    PermissionAnswer PermissionDecisionName PermissionRules PrintFormat RawStep RecordedAnswer
     RedactedThinkingBlock RequestStep ResultOptions ResultStep ResultSubtype RunConformanceOptions
     Scenario ScriptedToolCall SkillSpec Step StepSource Tape TapeDirection TapeEnding TapeEntry
     TapeFrameEntry TapeHeader TapeRawEntry TapeStderrEntry TerminalReason TextBlock ThinkingBlock
@@ -148,14 +148,14 @@ const SURFACE_TEXT: Record<string, string> = {
     CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep EmitStepFile
     Exchange ExchangeFile ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
     FailureStepFile Frame GenericToolStepFile IdGenerator Matcher MessageFileOptions MessagePart
-    MessageStep PermissionDecisionName PermissionRules QuestionFile RawStep RawStepFile
-    ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile ResultOptions
-    ResultStep ResultStepFile ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioFile
-    ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason TextBlock
-    ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult
-    ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo
-    UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
-    WaitForStepFile WaitForWriteStep WriteStepFile isFailureName scenarioToJSON
+    MessageStep ModelRetirement PermissionDecisionName PermissionRules QuestionFile RawStep
+    RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile
+    ResultOptions ResultStep ResultStepFile ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario
+    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
+    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
+    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
+    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
+    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile isFailureName scenarioToJSON
   `,
   "./mock-command": `
     AgentOption ApiErrorStep ApiErrorStepFile AskUserQuestionItem AskUserQuestionStepFile
@@ -166,15 +166,15 @@ const SURFACE_TEXT: Record<string, string> = {
     FailureStepFile Frame GenericToolStepFile IdGenerator MOCK_COMMAND_NAMES Matcher
     MessageFileOptions MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
     MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions MockResultOptions
-    MockSystemInitOptions MockToolResultOptions MockToolUseOptions PermissionDecisionName
-    PermissionMode PermissionRules PermissionSuggestion QuestionFile RawStep RawStepFile
-    ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile ResultOptions
-    ResultStep ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScriptedToolCall
-    SkillSpec Step StepFile StepSource TaskStepFile TerminalReason TextBlock ThinkingBlock Timing
-    TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions
-    ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
-    WaitForWriteStep WriteStepFile mockCommand
+    MockSystemInitOptions MockToolResultOptions MockToolUseOptions ModelRetirement
+    PermissionDecisionName PermissionMode PermissionRules PermissionSuggestion QuestionFile
+    RawStep RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep
+    RequestStepFile ResultOptions ResultStep ResultStepFile ResultSubtype SayStepFile Scenario
+    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
+    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
+    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
+    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
+    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile mockCommand
   `,
   "./session": `
     AnswerThen ApiErrorStep AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags
@@ -182,14 +182,14 @@ const SURFACE_TEXT: Record<string, string> = {
     ControlError ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep
     ErrorListener Exchange ExitListener ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
     Frame HOOK_EVENT_NAMES HookEventName IdGenerator InstalledSdkInfo Matcher MessagePart
-    MessageStep MockProcess PermissionDecisionName PermissionRules PermissionVerdict ProcessBody
-    RawStep RecordedAnswer RedactedThinkingBlock RequestStep ResolveCliVersionOptions
-    ResultOptions ResultStep ResultSubtype RuleSource Scenario ScriptedToolCall Session
-    SessionOptions SkillSpec SpawnOptionsLike Step StepSource TerminalReason TextBlock
-    ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent
-    ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock Uuid WaitForWriteStep WaitOptions WireError WriteEntry WriteLog
-    decidePermission ruleMatches
+    MessageStep MockProcess ModelRetirement PermissionDecisionName PermissionRules
+    PermissionVerdict ProcessBody RawStep RecordedAnswer RedactedThinkingBlock RequestStep
+    ResolveCliVersionOptions ResultOptions ResultStep ResultSubtype RuleSource Scenario
+    ScriptedToolCall Session SessionOptions SkillSpec SpawnOptionsLike Step StepSource
+    TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall
+    ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
+    WaitForWriteStep WaitOptions WireError WriteEntry WriteLog decidePermission ruleMatches
   `,
   "./register": `
     RegisterOptions register
