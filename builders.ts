@@ -45,6 +45,7 @@ export {
   type ContextUsageBaseline,
   type InstalledSdkInfo,
   KNOWN_CLI_VERSIONS,
+  type ModelRetirement,
   NEWEST_CLI_VERSION,
   resolveCliVersion,
   type ResolveCliVersionOptions,

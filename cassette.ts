@@ -201,6 +201,7 @@ export { IdGenerator } from "./src/builders/ids.ts";
 export { type Uuid } from "./src/wire/frame.ts";
 export { type CliVersionFacts } from "./src/builders/cli_versions.ts";
 export { type ContextUsageBaseline } from "./src/builders/cli_versions.ts";
+export { type ModelRetirement } from "./src/builders/cli_versions.ts";
 export { type Step } from "./src/scenario/step.ts";
 export { type ApiErrorStep } from "./src/scenario/step.ts";
 export { type CrashStep } from "./src/scenario/step.ts";

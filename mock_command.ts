@@ -34,6 +34,7 @@ export {
   type CliVersion,
   type CliVersionFacts,
   type ContextUsageBaseline,
+  type ModelRetirement,
 } from "./src/builders/cli_versions.ts";
 export { type PermissionSuggestion } from "./src/builders/control.ts";
 export { IdGenerator } from "./src/builders/ids.ts";

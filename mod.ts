@@ -234,6 +234,7 @@ export type {
   CliVersionFacts,
   ContextUsageBaseline,
   InstalledSdkInfo,
+  ModelRetirement,
   ResolveCliVersionOptions,
 } from "./src/builders/cli_versions.ts";
 export type {

@@ -32,6 +32,7 @@ export {
   type CliVersion,
   type CliVersionFacts,
   type ContextUsageBaseline,
+  type ModelRetirement,
 } from "./src/builders/cli_versions.ts";
 export { IdGenerator } from "./src/builders/ids.ts";
 export { type ResultSubtype, type TerminalReason } from "./src/builders/result.ts";

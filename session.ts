@@ -60,6 +60,7 @@ export {
   type CliVersionFacts,
   type ContextUsageBaseline,
   type InstalledSdkInfo,
+  type ModelRetirement,
   type ResolveCliVersionOptions,
 } from "./src/builders/cli_versions.ts";
 export { IdGenerator } from "./src/builders/ids.ts";

@@ -88,20 +88,17 @@ export async function runCase(
   side: "real" | "mock",
   how: { mode: string; sdk: AgentSdk; work: string; timeoutMs: number },
 ): Promise<RecordedRun & { stdout?: string }> {
-  if (how.mode === "duplex") return await duplexRun(c, side, how.sdk, how.work, how.timeoutMs);
+  const run = { side, sdk: how.sdk, work: how.work, timeoutMs: how.timeoutMs };
+  if (how.mode === "duplex") return await duplexRun(c, run);
   const plan = printPlan(c);
   if (!plan) throw new Error(`${c.name}: the case has no print runs`);
   await using fake = await installFakeClaude({ scenario: await scenarioFile(c, how.work) });
   const format = how.mode.slice("print:".length) as "text" | "json" | "stream-json";
-  return await printRun(
-    c,
-    side,
-    { prompt: plan.prompt, args: plan.args, format },
-    how.sdk,
+  return await printRun(c, {
+    ...run,
+    print: { prompt: plan.prompt, args: plan.args, format },
     fake,
-    how.work,
-    how.timeoutMs,
-  );
+  });
 }
 
 /**

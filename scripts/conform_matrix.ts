@@ -12,6 +12,7 @@
 import { parseArgs } from "node:util";
 import { explain, loadConformExceptions } from "../src/conform/conform_exceptions.ts";
 import { judgeWithKnown, loadKnownDifferences } from "../src/conform/_known_differences.ts";
+import { show } from "../src/wire/_show.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const { values } = parseArgs({
@@ -164,10 +165,9 @@ function cell(sdk: string, c: Report["cases"][number] | undefined): string {
   ).join("<br>");
 }
 
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? "undefined";
-  const cut = text.length > 140 ? `${text.slice(0, 137)}…` : text;
-  return "`" + cut.replace(/`/g, "'").replace(/\|/g, "\\|") + "`";
+/** A value in a table cell: code, cut, its backticks and pipes escaped. */
+function cellValue(value: unknown): string {
+  return "`" + show(value, { max: 138 }).replace(/`/g, "'").replace(/\|/g, "\\|") + "`";
 }
 
 function line(d: Difference): string {
@@ -179,8 +179,8 @@ function line(d: Difference): string {
     : d.type === "extra"
     ? "only the mock writes it"
     : d.type === "keys"
-    ? `keys only in mock ${show(d.mock)}, only in real ${show(d.real)}`
-    : `mock ${show(d.mock)}, real ${show(d.real)}`;
+    ? `keys only in mock ${cellValue(d.mock)}, only in real ${cellValue(d.real)}`
+    : `mock ${cellValue(d.mock)}, real ${cellValue(d.real)}`;
   return `${frame}\`${d.kind}\` ${d.type}${d.path ? ` \`${d.path}\`` : ""}: ${what}`;
 }
 

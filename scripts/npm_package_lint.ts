@@ -53,13 +53,6 @@ export function tokenize(src: string): Token[] {
   const advance = (to: number) => {
     for (; i < to; i++) if (src[i] === "\n") line++;
   };
-  const regexAllowed = () => {
-    const last = tokens.at(-1);
-    if (!last) return true;
-    if (last.kind === "id") return REGEX_AFTER.has(last.value);
-    if (last.kind === "str") return false;
-    return !/^[)\]}]$/.test(last.value) && !/^[0-9]/.test(last.value);
-  };
   /** Reads template text from `i` to the closing backtick or a `${`. */
   const template = () => {
     let j = i;
@@ -84,16 +77,9 @@ export function tokenize(src: string): Token[] {
       const end = src.indexOf("*/", i + 2);
       advance(end < 0 ? src.length : end + 2);
     } else if (c === "'" || c === '"') {
-      let j = i + 1;
-      let value = "";
-      while (j < src.length && src[j] !== c && src[j] !== "\n") {
-        if (src[j] === "\\") {
-          value += src[j + 1] ?? "";
-          j += 2;
-        } else value += src[j++];
-      }
+      const { value, end } = quoted(src, i);
       push("str", value);
-      advance(j + 1);
+      advance(end + 1);
     } else if (c === "`") {
       advance(i + 1);
       template();
@@ -101,19 +87,9 @@ export function tokenize(src: string): Token[] {
       braces.pop();
       advance(i + 1);
       template();
-    } else if (c === "/" && regexAllowed()) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < src.length && src[j] !== "\n" && (inClass || src[j] !== "/")) {
-        if (src[j] === "\\") j++;
-        else if (src[j] === "[") inClass = true;
-        else if (src[j] === "]") inClass = false;
-        j++;
-      }
-      j++;
-      while (j < src.length && /[a-z]/i.test(src[j])) j++;
+    } else if (c === "/" && regexAllowed(tokens.at(-1))) {
       push("other", "/…/");
-      advance(j);
+      advance(regexEnd(src, i));
     } else if (/[A-Za-z_$\u0080-\uffff]/.test(c)) {
       const m = /^[\w$\u0080-\uffff]+/.exec(src.slice(i, i + 256))!;
       push("id", m[0]);
@@ -130,6 +106,43 @@ export function tokenize(src: string): Token[] {
     }
   }
   return tokens;
+}
+
+/** Whether a `/` after token `last` starts a regular expression (else it divides). */
+function regexAllowed(last: Token | undefined): boolean {
+  if (!last) return true;
+  if (last.kind === "id") return REGEX_AFTER.has(last.value);
+  if (last.kind === "str") return false;
+  return !/^[)\]}]$/.test(last.value) && !/^[0-9]/.test(last.value);
+}
+
+/** The string literal opening at `start`: its value (escapes read) and its closing quote's index. */
+function quoted(src: string, start: number): { value: string; end: number } {
+  const quote = src[start];
+  let j = start + 1;
+  let value = "";
+  while (j < src.length && src[j] !== quote && src[j] !== "\n") {
+    if (src[j] === "\\") {
+      value += src[j + 1] ?? "";
+      j += 2;
+    } else value += src[j++];
+  }
+  return { value, end: j };
+}
+
+/** Where the regular expression literal opening at `start` ends, its flags included. */
+function regexEnd(src: string, start: number): number {
+  let j = start + 1;
+  let inClass = false;
+  while (j < src.length && src[j] !== "\n" && (inClass || src[j] !== "/")) {
+    if (src[j] === "\\") j++;
+    else if (src[j] === "[") inClass = true;
+    else if (src[j] === "]") inClass = false;
+    j++;
+  }
+  j++;
+  while (j < src.length && /[a-z]/i.test(src[j])) j++;
+  return j;
 }
 
 /** The specifiers a JS or declaration file imports: static, dynamic, re-exports, `import()` types. */

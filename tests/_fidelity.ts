@@ -11,6 +11,7 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { type Clock, MockTransport, type Scenario } from "../mod.ts";
 import type { Frame } from "../wire.ts";
+import { mask } from "./_mask.ts";
 
 /** One line of a tape. */
 export interface TapeLine {
@@ -196,31 +197,6 @@ export async function runMock(
 
 // Frames whose place depends on the real process's timing, not on the protocol.
 const TIMING_ONLY = new Set(["system/session_state_changed:idle"]);
-
-/** Replaces ids, uuids, timestamps, session ids and measured durations with placeholders. */
-export function mask(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value)
-      // agent (task) and run ids are random, a subagent's harness hash opaque; durations measured
-      .replace(/\ba[0-9a-f]{16}\b/g, "AGENT")
-      .replace(/"harnessSectionHash":"[0-9a-f]{16}"/g, '"harnessSectionHash":"HASH"')
-      .replace(/"run_id":"[0-9a-z]{9}-[0-9a-f]{8}"/g, '"run_id":"RUN"')
-      .replace(/"(\w*duration_ms)":\d+/g, '"$1":0')
-      .replace(/duration_ms: \d+/g, "duration_ms: 0")
-      .replace(
-        /first after \d+ ms, none in the final \d+ ms/g,
-        "first after 0 ms, none in the final 0 ms",
-      )
-      .replace(/"(start_time|end_time)":\d{13}/g, '"$1":"TIME"')
-      // where a task's output went: the recordings scrubbed it to /tmp/x
-      .replace(/"output_file":"[^"]*"/g, '"output_file":"OUTPUT"')
-      .replace(/toolu_\w+/g, "TOOLU")
-      .replace(/req_\w+/g, "REQ")
-      .replace(/msg_\w+/g, "MSG")
-      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "UUID")
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "TIME"),
-  );
-}
 
 /** The values an app asserts on, per frame kind (key order kept, ids masked). */
 export function appValues(frame: Frame): unknown {

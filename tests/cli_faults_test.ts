@@ -4,6 +4,9 @@
 // `cli.ts` and the bundle `dist/bin.js` on Deno, and the bundle on Node.
 import assert from "node:assert/strict";
 import { fromFileUrl } from "./_paths.ts";
+import { frameKind } from "../src/wire/_kind_of.ts";
+
+const kindOfLine = (line: string) => frameKind(JSON.parse(line));
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
 const BIN = `${ROOT}dist/bin.js`;
@@ -387,11 +390,6 @@ async function replay(rec: Record_, dir: string): Promise<Run> {
   return { code, signal: null, stdout, stderr };
 }
 
-const kindOf = (line: string) => {
-  const f = JSON.parse(line);
-  return f.subtype ? `${f.type}/${f.subtype}` : f.type;
-};
-
 Deno.test("a piped prompt over 10 MiB is refused as the real CLI refuses it; 10 MiB is taken", async () => {
   await using box = await sandbox();
   for (const name of ["stdin_10mib_plus1", "huge_prompt_17mib"]) {
@@ -447,7 +445,7 @@ Deno.test("a prompt too long for the context: the real CLI's frames, result, tex
     }
     const real = rec.stdout.trim().split("\n");
     const ours = mock.stdout.trim().split("\n");
-    assert.deepEqual(ours.map(kindOf), real.map(kindOf), name);
+    assert.deepEqual(ours.map(kindOfLine), real.map(kindOfLine), name);
     const pick = (line: string) => {
       const r = JSON.parse(line);
       return [

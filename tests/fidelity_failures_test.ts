@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import { type FailureName, ScenarioBuilder } from "../mod.ts";
-import { compareTape, mask } from "./_fidelity.ts";
+import { compareTape } from "./_fidelity.ts";
+import { mask } from "./_mask.ts";
 
 const HELLO = "Hello! How can I help you today?";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { runCli } from "../cli.ts";
 import { type FailureName, ScenarioBuilder } from "../mod.ts";
 import { scenarioToJSON } from "../scenario_file.ts";
-import { mask } from "./_fidelity.ts";
+import { mask } from "./_mask.ts";
 
 interface PrintRecord {
   case: string;

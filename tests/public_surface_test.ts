@@ -27,7 +27,7 @@ const SURFACE_TEXT: Record<string, string> = {
     JournalEntry JournalKind JournalPlace LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher
     MessageOf MessageOptions MessagePart MessageStep MessagesApi MessagesApiOptions
     MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockTransport MockTransportOptions
-    PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
+    ModelRetirement PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
     PermissionRecorderOptions PermissionResponder PermissionResponderContext PermissionResponse
     PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf
     QueryPrompt QueryResultMessage QueryRun QueryUserMessage RawStep RecordedAnswer
@@ -56,33 +56,34 @@ const SURFACE_TEXT: Record<string, string> = {
     CliVersionSource Clock CompactBoundaryFrame CompactBoundaryOptions ContentDelta
     ContextTallyInput ContextUsageBaseline ContextUsageOptions ControlErrorFrame
     ControlRequestFrame ControlRequestFrameOut ControlResponseBody ControlResponseFrame
-    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DEFAULT_TEMP_DIR DecisionReasonType EditToolOptions
-    FastModeDisabledReason FastModeState Frame GenericToolOptions HookCallbackRequest
-    HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions InitializeResponse
-    InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry
-    MessageUsage ModelInfoEntry ModelUsageEntry NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk
-    PermissionDecision PermissionDecisionName PermissionDenial PermissionDeniedFrame
-    PermissionMode PermissionSuggestion PlainTextBlock PluginEntry Prng ReadToolOptions
-    RedactedThinkingBlock ResolveCliVersionOptions ResultErrorFrame ResultErrorSubtype ResultFrame
-    ResultFrameBase ResultFrameOptions ResultFrameOut ResultSubtype ResultSuccessFrame
-    ResultTiming ResultUsage SessionState SessionStateChangedFrame SessionStatus SlashCommandInfo
-    StartContentBlock StartMessage StopReason StreamEvent StreamEventFrame StreamEventFrameOut
-    StreamEventsOptions SubagentInfo SubagentStats SyntheticUsage SystemFrame
-    SystemInformationalFrame SystemInitFrame SystemInitOptions SystemStatusFrame
-    SystemStatusOptions TaskInfo TaskNotificationFrame TaskNotificationOptions TaskProgressFrame
-    TaskProgressOptions TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions TaskUpdatedFrame
-    TaskUsage TerminalReason TextBlock ThinkingBlock ThinkingDisplay ThinkingTokensFrame ToolCall
-    ToolCallResult ToolResultBlockOut ToolResultContent ToolResultMeta ToolResultOptions
-    ToolUseBlock ToolUseInput ToolUseMeta UserFrame UserImageBlock UserPromptFrame UserTextBlock
-    UserTextOptions Uuid WaitOptions WriteToolOptions abortedStreamEnd apiErrorMessage
-    apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
-    cliVersionOfSdk compactBoundary contextUsageAnswer controlError controlRequest controlSuccess
-    createBuildContext editOfUnreadFile editTool genericTool hookCallbackRequest hookInput
-    initializeResponse mcpToolCallRequest mcpToolUseMeta modelUsage newTask permissionDenied
-    readTool resolveCliVersion resultFrame resultUsage sessionStateChanged streamEvents
-    streamEventsIter structuredPatch subagentStats systemInformational systemInit systemStatus
-    taskNotification taskOutputFile taskProgress taskStarted taskTool taskUpdated text thinking
-    thinkingTokenFrames thinkingTokens toolResult toolUse userPrompt userText writeTool
+    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DEFAULT_TEMP_DIR DecisionReasonType
+    EditToolOptions FastModeDisabledReason FastModeState Frame GenericToolOptions
+    HookCallbackRequest HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions
+    InitializeResponse InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS
+    McpMessageRequest McpServerEntry MessageUsage ModelInfoEntry ModelRetirement ModelUsageEntry
+    NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk PermissionDecision PermissionDecisionName
+    PermissionDenial PermissionDeniedFrame PermissionMode PermissionSuggestion PlainTextBlock
+    PluginEntry Prng ReadToolOptions RedactedThinkingBlock ResolveCliVersionOptions
+    ResultErrorFrame ResultErrorSubtype ResultFrame ResultFrameBase ResultFrameOptions
+    ResultFrameOut ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState
+    SessionStateChangedFrame SessionStatus SlashCommandInfo StartContentBlock StartMessage
+    StopReason StreamEvent StreamEventFrame StreamEventFrameOut StreamEventsOptions SubagentInfo
+    SubagentStats SyntheticUsage SystemFrame SystemInformationalFrame SystemInitFrame
+    SystemInitOptions SystemStatusFrame SystemStatusOptions TaskInfo TaskNotificationFrame
+    TaskNotificationOptions TaskProgressFrame TaskProgressOptions TaskStartedFrame TaskStatus
+    TaskToolCall TaskToolOptions TaskUpdatedFrame TaskUsage TerminalReason TextBlock ThinkingBlock
+    ThinkingDisplay ThinkingTokensFrame ToolCall ToolCallResult ToolResultBlockOut
+    ToolResultContent ToolResultMeta ToolResultOptions ToolUseBlock ToolUseInput ToolUseMeta
+    UserFrame UserImageBlock UserPromptFrame UserTextBlock UserTextOptions Uuid WaitOptions
+    WriteToolOptions abortedStreamEnd apiErrorMessage apiFailureMessage apiRetry assistantMessage
+    bashTool canUseToolRequest cliVersionFacts cliVersionOfSdk compactBoundary contextUsageAnswer
+    controlError controlRequest controlSuccess createBuildContext editOfUnreadFile editTool
+    genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest mcpToolUseMeta
+    modelUsage newTask permissionDenied readTool resolveCliVersion resultFrame resultUsage
+    sessionStateChanged streamEvents streamEventsIter structuredPatch subagentStats
+    systemInformational systemInit systemStatus taskNotification taskOutputFile taskProgress
+    taskStarted taskTool taskUpdated text thinking thinkingTokenFrames thinkingTokens toolResult
+    toolUse userPrompt userText writeTool
   `,
   "./wire": `
     AssistantContentBlock AssistantFrame AssistantMessageBody Clock ControlRequestFrame
@@ -104,7 +105,7 @@ const SURFACE_TEXT: Record<string, string> = {
     FAILURE_NAMES FailureName FailureStep FailureStepFile Frame GenericToolStepFile IdGenerator
     JournalAnswer JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher
     MessageFileOptions MessagePart MessageStep MessagesApi MessagesApiOptions MockDuplex
-    ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
+    ModelRetirement ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
     ProcessSpawnOptions QuestionFile RawStep RawStepFile ReadStepFile RecordableDuplex
     RecordedAnswer RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner
     RedactedThinkingBlock ReplayMode ReplayStubOptions RequestStep RequestStepFile ResultOptions
@@ -129,8 +130,8 @@ const SURFACE_TEXT: Record<string, string> = {
     ConformCase ConformException ConformReport ContextUsageBaseline CrashPoint CrashStep Delay
     DelayStep Difference DifferenceContext EmitStep Exchange ExitStep FAILURE_NAMES FailureName
     FailureStep FakeClaude Frame HookAnswer IdGenerator InstallFakeClaudeOptions
-    LoadAgentSdkOptions Matcher McpToolData MessagePart MessageStep ModeResult PermissionAnswer
-    PermissionDecisionName PermissionRules PrintFormat RawStep RecordedAnswer
+    LoadAgentSdkOptions Matcher McpToolData MessagePart MessageStep ModeResult ModelRetirement
+    PermissionAnswer PermissionDecisionName PermissionRules PrintFormat RawStep RecordedAnswer
     RedactedThinkingBlock RequestStep ResultOptions ResultStep ResultSubtype RunConformanceOptions
     Scenario ScriptedToolCall SkillSpec Step StepSource Tape TapeDirection TapeEnding TapeEntry
     TapeFrameEntry TapeHeader TapeRawEntry TapeStderrEntry TerminalReason TextBlock ThinkingBlock
@@ -147,14 +148,14 @@ const SURFACE_TEXT: Record<string, string> = {
     CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep EmitStepFile
     Exchange ExchangeFile ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
     FailureStepFile Frame GenericToolStepFile IdGenerator Matcher MessageFileOptions MessagePart
-    MessageStep PermissionDecisionName PermissionRules QuestionFile RawStep RawStepFile
-    ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile ResultOptions
-    ResultStep ResultStepFile ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioFile
-    ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason TextBlock
-    ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult
-    ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo
-    UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
-    WaitForStepFile WaitForWriteStep WriteStepFile isFailureName scenarioToJSON
+    MessageStep ModelRetirement PermissionDecisionName PermissionRules QuestionFile RawStep
+    RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile
+    ResultOptions ResultStep ResultStepFile ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario
+    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
+    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
+    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
+    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
+    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile isFailureName scenarioToJSON
   `,
   "./mock-command": `
     AgentOption ApiErrorStep ApiErrorStepFile AskUserQuestionItem AskUserQuestionStepFile
@@ -165,15 +166,15 @@ const SURFACE_TEXT: Record<string, string> = {
     FailureStepFile Frame GenericToolStepFile IdGenerator MOCK_COMMAND_NAMES Matcher
     MessageFileOptions MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
     MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions MockResultOptions
-    MockSystemInitOptions MockToolResultOptions MockToolUseOptions PermissionDecisionName
-    PermissionMode PermissionRules PermissionSuggestion QuestionFile RawStep RawStepFile
-    ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile ResultOptions
-    ResultStep ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScriptedToolCall
-    SkillSpec Step StepFile StepSource TaskStepFile TerminalReason TextBlock ThinkingBlock Timing
-    TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions
-    ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
-    WaitForWriteStep WriteStepFile mockCommand
+    MockSystemInitOptions MockToolResultOptions MockToolUseOptions ModelRetirement
+    PermissionDecisionName PermissionMode PermissionRules PermissionSuggestion QuestionFile
+    RawStep RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep
+    RequestStepFile ResultOptions ResultStep ResultStepFile ResultSubtype SayStepFile Scenario
+    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
+    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
+    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
+    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
+    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile mockCommand
   `,
   "./session": `
     AnswerThen ApiErrorStep AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags
@@ -181,14 +182,14 @@ const SURFACE_TEXT: Record<string, string> = {
     ControlError ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep
     ErrorListener Exchange ExitListener ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
     Frame HOOK_EVENT_NAMES HookEventName IdGenerator InstalledSdkInfo Matcher MessagePart
-    MessageStep MockProcess PermissionDecisionName PermissionRules PermissionVerdict ProcessBody
-    RawStep RecordedAnswer RedactedThinkingBlock RequestStep ResolveCliVersionOptions
-    ResultOptions ResultStep ResultSubtype RuleSource Scenario ScriptedToolCall Session
-    SessionOptions SkillSpec SpawnOptionsLike Step StepSource TerminalReason TextBlock
-    ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent
-    ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock Uuid WaitForWriteStep WaitOptions WireError WriteEntry WriteLog
-    decidePermission ruleMatches
+    MessageStep MockProcess ModelRetirement PermissionDecisionName PermissionRules
+    PermissionVerdict ProcessBody RawStep RecordedAnswer RedactedThinkingBlock RequestStep
+    ResolveCliVersionOptions ResultOptions ResultStep ResultSubtype RuleSource Scenario
+    ScriptedToolCall Session SessionOptions SkillSpec SpawnOptionsLike Step StepSource
+    TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall
+    ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
+    WaitForWriteStep WaitOptions WireError WriteEntry WriteLog decidePermission ruleMatches
   `,
   "./register": `
     RegisterOptions register

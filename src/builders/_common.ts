@@ -8,6 +8,8 @@
 import type { BuildContext } from "./build_context.ts";
 import type { SubagentInfo } from "./subagent.ts";
 import { isoTime } from "../timing/_iso_time.ts";
+import { kindOf } from "../wire/_kind_of.ts";
+import { show } from "../wire/_show.ts";
 
 /**
  * The ISO 8601 `timestamp` of a frame written now, by the context's clock.
@@ -64,19 +66,13 @@ export function checkCount(value: unknown, where: string, what: string): asserts
 }
 
 /**
- * A short description of a value for error messages.
+ * A short description of a value for error messages: an object or array by its kind, any
+ * other value as {@linkcode show} quotes it.
  *
  * @internal
  */
 export function describe(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (typeof value === "string") {
-    return JSON.stringify(value.length > 60 ? value.slice(0, 57) + "..." : value);
-  }
-  if (typeof value === "object" && value !== null) {
-    return Array.isArray(value) ? "an array" : "an object";
-  }
-  return String(value);
+  return typeof value === "object" && value !== null ? kindOf(value) : show(value);
 }
 
 /** FNV-1a of a string: a cheap, stable 32-bit hash (pids, seeds derived from ids). */

@@ -1,7 +1,7 @@
 /**
  * What a `can_use_tool` request says of a tool use when the caller does not: its description
- * and the permission suggestions the real CLI makes when it asks without a rule (recordings
- * r2_cut_*, r8_mode_acceptEdits). Internal to the builders.
+ * and the permission suggestions the real CLI makes when it asks without a rule (as CLI
+ * 2.1.328 does in the default and acceptEdits modes). Internal to the builders.
  *
  * @module
  */
@@ -16,7 +16,7 @@ export function defaultDescription(toolUse: ToolUseBlock, cwd: string): string |
   // Bash: its description, else the command itself (conform multi_tool_two_bash)
   if (toolUse.name === "Bash" && typeof input.description === "string") return input.description;
   if (toolUse.name === "Bash" && typeof input.command === "string") return input.command;
-  // WebFetch: its url (r8_mode_acceptEdits)
+  // WebFetch: its url
   if (toolUse.name === "WebFetch" && typeof input.url === "string") return input.url;
   // Glob and Grep: their pattern (v*_conc_glob_grep_write)
   if ((toolUse.name === "Glob" || toolUse.name === "Grep") && typeof input.pattern === "string") {
@@ -45,7 +45,7 @@ function insideDir(path: string, dir: string): boolean {
   return path.startsWith(`${base}/`);
 }
 
-/** What the real CLI suggests when it asks without a rule (recordings r2_cut_*). */
+/** What the real CLI suggests when it asks without a rule. */
 export function defaultSuggestions(
   toolUse: ToolUseBlock,
   cwd: string,
@@ -60,7 +60,7 @@ export function defaultSuggestions(
     }];
   }
   if (toolUse.name === "WebFetch" && typeof input.url === "string") {
-    // its domain, keys in the recorded order (r8_mode_acceptEdits)
+    // its domain, keys in the real CLI's order
     let host: string | undefined;
     try {
       host = new URL(input.url).hostname;

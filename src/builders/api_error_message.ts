@@ -1,7 +1,7 @@
 /**
  * The synthetic `assistant` frames the CLI writes when an API call fails for good: model
  * `<synthetic>`, `is_api_error_message: true`, the error text as the only block, and
- * (recordings `failures/*`) `request_id`, `api_error_status` and `api_error_type` only
+ * `request_id`, `api_error_status` and `api_error_type` only
  * when the API answered with an HTTP status; `api_error: "connection_failed"` for a
  * refused or reset connection; neither for a timeout or a broken stream.
  *

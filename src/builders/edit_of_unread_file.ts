@@ -1,6 +1,5 @@
 /**
- * An Edit's result when the session had not read the file, as the real CLI 2.1.328 writes it
- * (tests/fixtures/real/r7_accept_edits_suggestion).
+ * An Edit's result when the session had not read the file, as the real CLI 2.1.328 writes it.
  *
  * @module
  */
@@ -10,7 +9,7 @@ import { FRESH_NOTE, type ToolCallResult } from "./tools.ts";
 /**
  * An Edit's result as the real CLI writes it when the session had not read the file (or
  * written or edited it) before: no note that the file state is current, and
- * `contentNotInModelContext: true` last in `tool_use_result` (r7_accept_edits_suggestion).
+ * `contentNotInModelContext: true` last in `tool_use_result`.
  * Other results are returned as they are.
  *
  * @example An edit of a file the model never read

@@ -41,6 +41,7 @@ import { bashTool, editTool, genericTool, readTool, taskTool, writeTool } from "
 import { defaultTools } from "./inventory.ts";
 import { modelUsage, resultUsage } from "./usage.ts";
 import type { Frame, ToolUseBlock } from "../wire/frame.ts";
+import { mask } from "../../tests/_mask.ts";
 
 // ---- loading tapes ---------------------------------------------------------------------
 
@@ -105,30 +106,17 @@ function assertShape(ours: unknown, real: unknown, label: string): void {
   );
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-/** Masks ids, uuids, session ids and timestamps so frames can be compared by value. */
-function mask(value: unknown, key = ""): unknown {
-  if (Array.isArray(value)) return value.map((v) => mask(v));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v, k)]));
-  }
-  if (typeof value === "string") {
-    if (key === "session_id" && value !== "") return "<session>";
-    if (UUID_RE.test(value)) return "<uuid>";
-    if (ISO_RE.test(value)) return "<time>";
-    if (/^msg_01\w+$/.test(value)) return "<msg>";
-    if (/^req_01\w+$/.test(value)) return "<req>";
-    if (key === "request_id") return "<request>";
-  }
-  return value;
-}
+/** Builders take measured values from the recording: they must come out as recorded. */
+const MEASURED = { measured: false };
 
 /** Equal values once ids are masked (and therefore the same shape). */
 function assertSameValues(ours: unknown, real: unknown, label: string): void {
   assertShape(ours, real, label);
-  assert.deepStrictEqual(mask(ours), mask(real), `${label}: values differ from the recording`);
+  assert.deepStrictEqual(
+    mask(ours, MEASURED),
+    mask(real, MEASURED),
+    `${label}: values differ from the recording`,
+  );
 }
 
 /** The content blocks of consecutive assistant frames of one message, as builder input. */

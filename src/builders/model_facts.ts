@@ -2,8 +2,7 @@
  * What the real CLI knows of a model, beyond its name: its list prices, context window and
  * output limit (`modelUsage`), whether it takes a per-turn effort (`system/init`), which
  * tools and `/effort` levels a session on it has, and the entry the `initialize` answer adds
- * for it to the models it offers. Taken from CLI 2.1.328 run with each model
- * (tests/fixtures/real/conform/example_chat.duplex.v2.1.328.jsonl and the model_* cases).
+ * for it to the models it offers. Taken from CLI 2.1.328 run with each model.
  *
  * @module
  */

@@ -313,6 +313,17 @@ const SUBTYPES: readonly ResultSubtype[] = [
  * ```
  */
 export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {}): ResultFrameOut {
+  const parts = resultParts(ctx, options, checkShape(options));
+  const frame = options.localCommand !== undefined
+    ? localResult(parts, options)
+    : parts.subtype === "success"
+    ? successResult(parts, options)
+    : errorResult(parts, options);
+  return options.extra ? { ...frame, ...options.extra } as ResultFrameOut : frame;
+}
+
+/** The subtype, once the options fit together. */
+function checkShape(options: ResultFrameOptions): ResultSubtype {
   const subtype = options.subtype ?? "success";
   if (!SUBTYPES.includes(subtype)) {
     throw new RangeError(
@@ -332,19 +343,13 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
   if (apiError && local) {
     throw new TypeError("resultFrame(): apiErrorStatus and localCommand cannot be combined");
   }
-  const numTurns = options.numTurns ?? (local ? 0 : 1);
-  checkCount(numTurns, "resultFrame()", "options.numTurns");
-  const countsCalls = subtype === "error_max_turns" ||
-    (subtype === "success" && !apiError && !local);
-  const calls = options.apiCalls ??
-    (countsCalls ? Array.from({ length: numTurns }, () => ({})) : []);
-  const byModel = options.modelUsage ?? modelUsageOf(calls, { model: ctx.model });
-  const usage = options.usage ?? resultUsage(calls);
-  const durationMs = options.durationMs ?? 100;
-  const durationApiMs = options.durationApiMs ?? (countsCalls ? 30 : 0);
-  checkCount(durationMs, "resultFrame()", "options.durationMs");
-  checkCount(durationApiMs, "resultFrame()", "options.durationApiMs");
-  const isError = options.isError ?? (subtype !== "success" || apiError);
+  return subtype;
+}
+
+/** Why the turn stopped and ended, as the real CLI says for each shape. */
+function reasonsOf(options: ResultFrameOptions, subtype: ResultSubtype) {
+  const apiError = options.apiErrorStatus !== undefined;
+  const local = options.localCommand !== undefined;
   const stopReason = options.stopReason !== undefined
     ? options.stopReason
     : subtype === "error_max_turns"
@@ -366,150 +371,189 @@ export function resultFrame(ctx: BuildContext, options: ResultFrameOptions = {})
       : subtype === "error_max_structured_output_retries"
       ? "structured_output_retry_exhausted"
       : "completed");
-  const common = {
-    session_id: ctx.sessionId,
-    total_cost_usd: options.totalCostUsd ?? totalCost(byModel),
-    usage,
-    modelUsage: byModel,
-    permission_denials: options.permissionDenials ?? [],
-  };
-  const fast = {
-    fast_mode_state: "off" as const,
-    fast_mode_disabled_reason: "sdk_opt_in_required" as const,
-    subagent_stats: options.subagentStats ?? subagentStats(),
-    safety_stops: 0,
-  };
-  const tail = {
-    type: "result" as const,
-    duration_ms: durationMs,
-    uuid: ctx.ids.uuid(),
-    ...(options.begunMessageIds ? { begun_message_ids: [...options.begunMessageIds] } : {}),
-  };
-  const end = {
-    queued_turn_count: options.queuedTurnCount ?? 0,
-    result_index: options.resultIndex ?? 0,
-    model_usage_since_last_result: options.modelUsageSinceLastResult ?? byModel,
-  };
-  let frame: ResultFrameOut;
-  if (local) {
-    frame = {
-      is_error: isError,
-      duration_api_ms: durationApiMs,
-      num_turns: numTurns,
-      stop_reason: stopReason,
-      ...common,
-      ...fast,
-      subtype: "success",
-      result: options.result ?? "",
-      local_command: options.localCommand,
-      ...tail,
-      ...end,
-    };
-  } else if (subtype === "success") {
-    const head = {
-      duration_api_ms: durationApiMs,
-      stop_reason: stopReason,
-      ...common,
-      terminal_reason: terminalReason,
-      ...fast,
-      is_error: isError,
-      num_turns: numTurns,
-      subtype: "success" as const,
-    };
-    if (apiError && options.apiErrorStatus === null) {
-      if (options.apiError !== undefined && options.apiError !== "connection_failed") {
-        throw new RangeError(
-          `resultFrame(): apiError must be "connection_failed", got ${describe(options.apiError)}`,
-        );
-      }
-      frame = {
-        ...head,
-        api_error_status: null,
-        ...(options.apiError !== undefined ? { api_error: options.apiError } : {}),
-        result: options.result ?? "API Error",
-        ...tail,
-        ...end,
-      };
-    } else if (apiError) {
-      const status = options.apiErrorStatus!;
-      checkCount(status, "resultFrame()", "options.apiErrorStatus");
-      frame = {
-        ...head,
-        api_error_status: status,
-        api_error_type: options.apiErrorType ??
-          API_ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error"),
-        result: options.result ?? `API Error: ${status}`,
-        ...tail,
-        ...end,
-      };
-    } else {
-      const ttft = options.timing?.ttftMs ?? 90;
-      const ttftStream = options.timing?.ttftStreamMs ?? Math.max(0, ttft - 1);
-      frame = {
-        ...head,
-        api_error_status: null,
-        result: options.result ?? "",
-        ...(options.structuredOutput !== undefined
-          ? { structured_output: options.structuredOutput }
-          : {}),
-        ttft_ms: ttft,
-        ...tail,
-        ttft_stream_ms: ttftStream,
-        time_to_request_ms: options.timing?.timeToRequestMs ?? Math.max(0, ttft - 10),
-        first_content_frame_ms: options.timing?.firstContentFrameMs ?? ttftStream,
-        ...end,
-      };
-    }
-  } else if (subtype === "error_max_structured_output_retries") {
-    // its own key order, as recorded (r4_structured_always_invalid)
-    frame = {
-      is_error: isError,
-      duration_api_ms: durationApiMs,
-      num_turns: numTurns,
-      stop_reason: stopReason,
-      ...common,
-      terminal_reason: terminalReason,
-      ...fast,
-      subtype,
-      errors: options.errors ?? defaultErrors(subtype, 0, undefined),
-      ...tail,
-      ...end,
-    };
-  } else {
-    frame = {
-      duration_api_ms: durationApiMs,
-      stop_reason: stopReason,
-      ...common,
-      terminal_reason: terminalReason,
-      ...fast,
-      is_error: isError,
-      num_turns: numTurns,
-      subtype,
-      errors: options.errors ??
-        defaultErrors(subtype, options.maxTurns ?? Math.max(1, numTurns - 1), options.maxBudgetUsd),
-      ...tail,
-      ...end,
-    };
-  }
-  return options.extra ? { ...frame, ...options.extra } as ResultFrameOut : frame;
+  return { stopReason, terminalReason };
 }
 
+/** The values and key groups every shape of result is made of. */
+function resultParts(ctx: BuildContext, options: ResultFrameOptions, subtype: ResultSubtype) {
+  const apiError = options.apiErrorStatus !== undefined;
+  const local = options.localCommand !== undefined;
+  const numTurns = options.numTurns ?? (local ? 0 : 1);
+  checkCount(numTurns, "resultFrame()", "options.numTurns");
+  const countsCalls = subtype === "error_max_turns" ||
+    (subtype === "success" && !apiError && !local);
+  const calls = options.apiCalls ??
+    (countsCalls ? Array.from({ length: numTurns }, () => ({})) : []);
+  const byModel = options.modelUsage ?? modelUsageOf(calls, { model: ctx.model });
+  const usage = options.usage ?? resultUsage(calls);
+  const durationMs = options.durationMs ?? 100;
+  const durationApiMs = options.durationApiMs ?? (countsCalls ? 30 : 0);
+  checkCount(durationMs, "resultFrame()", "options.durationMs");
+  checkCount(durationApiMs, "resultFrame()", "options.durationApiMs");
+  return {
+    subtype,
+    numTurns,
+    durationApiMs,
+    isError: options.isError ?? (subtype !== "success" || apiError),
+    ...reasonsOf(options, subtype),
+    common: {
+      session_id: ctx.sessionId,
+      total_cost_usd: options.totalCostUsd ?? totalCost(byModel),
+      usage,
+      modelUsage: byModel,
+      permission_denials: options.permissionDenials ?? [],
+    },
+    fast: {
+      fast_mode_state: "off" as const,
+      fast_mode_disabled_reason: "sdk_opt_in_required" as const,
+      subagent_stats: options.subagentStats ?? subagentStats(),
+      safety_stops: 0,
+    },
+    tail: {
+      type: "result" as const,
+      duration_ms: durationMs,
+      uuid: ctx.ids.uuid(),
+      ...(options.begunMessageIds ? { begun_message_ids: [...options.begunMessageIds] } : {}),
+    },
+    end: {
+      queued_turn_count: options.queuedTurnCount ?? 0,
+      result_index: options.resultIndex ?? 0,
+      model_usage_since_last_result: options.modelUsageSinceLastResult ?? byModel,
+    },
+  };
+}
+
+type ResultParts = ReturnType<typeof resultParts>;
+
+/** A local command's result (`/compact`): `local_command`, no `terminal_reason`. */
+function localResult(p: ResultParts, options: ResultFrameOptions): ResultFrameOut {
+  return {
+    is_error: p.isError,
+    duration_api_ms: p.durationApiMs,
+    num_turns: p.numTurns,
+    stop_reason: p.stopReason,
+    ...p.common,
+    ...p.fast,
+    subtype: "success",
+    result: options.result ?? "",
+    local_command: options.localCommand,
+    ...p.tail,
+    ...p.end,
+  };
+}
+
+/** A `success` result: an answer with its latencies, or an API error (by status or none). */
+function successResult(p: ResultParts, options: ResultFrameOptions): ResultFrameOut {
+  const head = {
+    duration_api_ms: p.durationApiMs,
+    stop_reason: p.stopReason,
+    ...p.common,
+    terminal_reason: p.terminalReason,
+    ...p.fast,
+    is_error: p.isError,
+    num_turns: p.numTurns,
+    subtype: "success" as const,
+  };
+  if (options.apiErrorStatus === null) {
+    if (options.apiError !== undefined && options.apiError !== "connection_failed") {
+      throw new RangeError(
+        `resultFrame(): apiError must be "connection_failed", got ${describe(options.apiError)}`,
+      );
+    }
+    return {
+      ...head,
+      api_error_status: null,
+      ...(options.apiError !== undefined ? { api_error: options.apiError } : {}),
+      result: options.result ?? "API Error",
+      ...p.tail,
+      ...p.end,
+    };
+  }
+  if (options.apiErrorStatus !== undefined) {
+    const status = options.apiErrorStatus;
+    checkCount(status, "resultFrame()", "options.apiErrorStatus");
+    return {
+      ...head,
+      api_error_status: status,
+      api_error_type: options.apiErrorType ??
+        API_ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error"),
+      result: options.result ?? `API Error: ${status}`,
+      ...p.tail,
+      ...p.end,
+    };
+  }
+  const ttft = options.timing?.ttftMs ?? 90;
+  const ttftStream = options.timing?.ttftStreamMs ?? Math.max(0, ttft - 1);
+  return {
+    ...head,
+    api_error_status: null,
+    result: options.result ?? "",
+    ...(options.structuredOutput !== undefined
+      ? { structured_output: options.structuredOutput }
+      : {}),
+    ttft_ms: ttft,
+    ...p.tail,
+    ttft_stream_ms: ttftStream,
+    time_to_request_ms: options.timing?.timeToRequestMs ?? Math.max(0, ttft - 10),
+    first_content_frame_ms: options.timing?.firstContentFrameMs ?? ttftStream,
+    ...p.end,
+  };
+}
+
+/** An error subtype's result, with its `errors`. */
+function errorResult(p: ResultParts, options: ResultFrameOptions): ResultFrameOut {
+  const subtype = p.subtype as ResultErrorSubtype;
+  const errors = options.errors ?? defaultErrors(subtype, {
+    maxTurns: options.maxTurns ?? Math.max(1, p.numTurns - 1),
+    maxBudgetUsd: options.maxBudgetUsd,
+  });
+  if (subtype === "error_max_structured_output_retries") {
+    // its own key order, as the real CLI writes it
+    return {
+      is_error: p.isError,
+      duration_api_ms: p.durationApiMs,
+      num_turns: p.numTurns,
+      stop_reason: p.stopReason,
+      ...p.common,
+      terminal_reason: p.terminalReason,
+      ...p.fast,
+      subtype,
+      errors,
+      ...p.tail,
+      ...p.end,
+    };
+  }
+  return {
+    duration_api_ms: p.durationApiMs,
+    stop_reason: p.stopReason,
+    ...p.common,
+    terminal_reason: p.terminalReason,
+    ...p.fast,
+    is_error: p.isError,
+    num_turns: p.numTurns,
+    subtype,
+    errors,
+    ...p.tail,
+    ...p.end,
+  };
+}
+
+/** The `errors` the real CLI writes for an error subtype, given the session's limits. */
 function defaultErrors(
   subtype: ResultErrorSubtype,
-  maxTurns: number,
-  maxBudgetUsd: number | undefined,
+  limits: { maxTurns: number; maxBudgetUsd: number | undefined },
 ): string[] {
   switch (subtype) {
     case "error_max_turns":
-      return [`Reached maximum number of turns (${maxTurns})`];
+      return [`Reached maximum number of turns (${limits.maxTurns})`];
     case "error_during_execution":
       // As recorded after an interrupt.
       return ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"];
     case "error_max_budget_usd":
-      // as recorded (failures/max_budget: `--max-budget-usd 0.000001`)
-      return maxBudgetUsd === undefined
+      // as the real CLI writes it (run with `--max-budget-usd 0.000001`)
+      return limits.maxBudgetUsd === undefined
         ? ["Reached maximum budget"]
-        : [`Reached maximum budget ($${maxBudgetUsd})`];
+        : [`Reached maximum budget ($${limits.maxBudgetUsd})`];
     case "error_max_structured_output_retries":
       return ["Reached maximum structured output retries"]; // not recorded; wording unverified
   }

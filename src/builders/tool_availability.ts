@@ -1,6 +1,6 @@
 /**
  * Which built-in tools a session has, and what the real CLI 2.1.328 answers a tool use of one
- * it does not have (tests/fixtures/real/r3_*): `--tools` chooses the set (`""` none,
+ * it does not have: `--tools` chooses the set (`""` none,
  * `default` the default one), a deny rule naming a whole tool (`--disallowedTools Bash`, a
  * settings `deny: ["Write"]`) takes it out, and with Bash out Glob and Grep come in (the
  * default set leaves them out: Bash's `find` and `grep` do their work). A tool use of a tool
@@ -24,7 +24,7 @@ const OFFERABLE: ReadonlySet<string> = new Set([
 
 /**
  * Every built-in tool name the CLI knows (its "disabled" hint names them): TodoWrite and LSP
- * too, which `--tools` does not bring back (r3_tools_no_bash_glob).
+ * too, which `--tools` does not bring back.
  */
 const KNOWN_TOOLS: ReadonlySet<string> = new Set([...OFFERABLE, "TodoWrite", "LSP"]);
 

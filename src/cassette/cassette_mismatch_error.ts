@@ -4,6 +4,8 @@
  * @module
  */
 
+import { show } from "../wire/_show.ts";
+
 /** What a mismatch carries: where in the tape, what the tape had, what the app did. */
 export interface CassetteMismatch {
   /** What diverged, in a sentence. */
@@ -81,8 +83,8 @@ function mismatchMessage(m: CassetteMismatch): string {
  * (`-`) and the actual (`+`) value, at most 20 of them.
  */
 function frameDiff(expected: unknown, actual: unknown): string[] {
-  if (expected === undefined) return [`  + ${show(actual)}`];
-  if (actual === undefined) return [`  - ${show(expected)}`];
+  if (expected === undefined) return [`  + ${showValue(actual)}`];
+  if (actual === undefined) return [`  - ${showValue(expected)}`];
   const out: string[] = [];
   walk(expected, actual, "", out);
   const shown = out.slice(0, 40);
@@ -95,7 +97,10 @@ function walk(a: unknown, b: unknown, path: string, out: string[]): void {
   const objects = typeof a === "object" && a !== null && typeof b === "object" && b !== null &&
     Array.isArray(a) === Array.isArray(b);
   if (!objects) {
-    out.push(`  - ${path || "(frame)"}: ${show(a)}`, `  + ${path || "(frame)"}: ${show(b)}`);
+    out.push(
+      `  - ${path || "(frame)"}: ${showValue(a)}`,
+      `  + ${path || "(frame)"}: ${showValue(b)}`,
+    );
     return;
   }
   const ra = a as Record<string, unknown>;
@@ -109,8 +114,7 @@ function walk(a: unknown, b: unknown, path: string, out: string[]): void {
   }
 }
 
-function show(value: unknown): string {
-  if (value === undefined) return "(absent)";
-  const text = JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+/** A value of a divergence: a whole line's worth of it, or `(absent)`. */
+function showValue(value: unknown): string {
+  return value === undefined ? "(absent)" : show(value, { max: 200 });
 }

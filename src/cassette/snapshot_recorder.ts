@@ -17,6 +17,7 @@ import {
   type TapeHeader,
 } from "./tape.ts";
 import { TapeWriter } from "./tape_writer.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 
 /** A process's stdio as Web Streams: its stdout (`readable`) and its stdin (`writable`). */
 export interface RecordableDuplex {
@@ -122,8 +123,9 @@ export class SnapshotRecorder {
         this.#writer = new TapeWriter(options.out, { header: this.header });
       } else if (options.out !== undefined) {
         throw new TypeError(
-          `Cannot create a SnapshotRecorder: out must be a path or a TapeWriter, got ${typeof options
-            .out}`,
+          `Cannot create a SnapshotRecorder: out must be a path or a TapeWriter, got ${
+            kindOf(options.out)
+          }`,
         );
       }
     }
@@ -185,7 +187,7 @@ export class SnapshotRecorder {
   stderr(text: string): void {
     if (this.#closed || text === "") return;
     if (typeof text !== "string") {
-      throw new TypeError(`Cannot record stderr: expected text, got ${typeof text}`);
+      throw new TypeError(`Cannot record stderr: expected text, got ${kindOf(text)}`);
     }
     this.#add({ t: this.#now(), dir: "stderr", text, line: 0 });
   }

@@ -23,7 +23,7 @@ export type TapeDirection = "sdk->cli" | "cli->sdk";
 
 /** A tape's first line: what was recorded, when, with what. */
 export interface TapeHeader {
-  /** `"claude-mock-tape"`; absent in the first tapes (`tests/fixtures/wire-samples/`). */
+  /** `"claude-mock-tape"`; absent in tapes made by the first versions. */
   format?: string;
   /** Format version (1). */
   version: number;

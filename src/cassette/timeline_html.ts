@@ -10,6 +10,7 @@ import { alignTapes } from "./_timeline_diff.ts";
 import { type TimelineModel, timelineModel } from "./_timeline_model.ts";
 import { diffRowsHtml, escapeHtml, overviewHtml, rowsHtml } from "./_timeline_render.ts";
 import type { Tape } from "./tape.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 
 /** Options of {@linkcode timelineHtml}. */
 export interface TimelineHtmlOptions {
@@ -142,7 +143,7 @@ function checkOptions(tape: Tape, options: TimelineHtmlOptions): void {
   }
   if (options.title !== undefined && typeof options.title !== "string") {
     throw new TypeError(
-      `Cannot render timeline: options.title must be a string, got ${typeof options.title}`,
+      `Cannot render timeline: options.title must be a string, got ${kindOf(options.title)}`,
     );
   }
   if (options.compare !== undefined) checkTape(options.compare, "options.compare");
@@ -207,7 +208,7 @@ export function timelineDiffAnchor(line: number, options: { html?: string } = {}
   const html = options?.html;
   if (html !== undefined && typeof html !== "string") {
     throw new TypeError(
-      `Cannot make a timeline anchor: options.html must be a string, got ${typeof html}`,
+      `Cannot make a timeline anchor: options.html must be a string, got ${kindOf(html)}`,
     );
   }
   return `${html ?? ""}#line-${line}`;
@@ -245,7 +246,7 @@ function checkTape(tape: Tape, name: string): void {
     throw new TypeError(`Cannot render timeline: ${name} ${what}${where(i)}`);
   };
   if (tape === null || typeof tape !== "object") {
-    fail(`must be a Tape object, got ${tape === null ? "null" : typeof tape}`);
+    fail(`must be a Tape object, got ${kindOf(tape)}`);
   }
   if (tape.header === null || typeof tape.header !== "object") fail("has no header object");
   if (!Array.isArray(tape.entries)) fail("has no entries array");

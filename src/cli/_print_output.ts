@@ -144,8 +144,8 @@ export class PrintOutput {
  */
 function textOf(result: Record<string, unknown>): string {
   const errors = Array.isArray(result.errors) ? result.errors.map(String) : [];
-  // an interrupted turn (SIGINT), whose errors are only the CLI's diagnostic: recorded as
-  // these two words (print_faults/sigint_text)
+  // an interrupted turn (SIGINT), whose errors are only the CLI's diagnostic: the real CLI
+  // prints these two words
   if (result.subtype === "error_during_execution" && errors[0]?.startsWith("[ede_diagnostic]")) {
     return "Execution error";
   }

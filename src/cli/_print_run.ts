@@ -487,7 +487,7 @@ async function promptOf(
     maxChars: STDIN_LIMIT_CHARS,
   });
   if (stdin !== undefined && stdin.length > STDIN_LIMIT_CHARS) {
-    // as the real CLI: refused before anything runs (recording print_faults/huge_prompt_17mib)
+    // as the real CLI: refused before anything runs
     throw new CliUsageError(
       "Error: piped stdin input exceeds 10MB. Pass large content as a file path in your prompt instead.",
     );

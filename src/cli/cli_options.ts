@@ -1,6 +1,5 @@
 /**
- * The real CLI's options: every option of `claude --help` (Claude Code 2.1.328,
- * `tests/fixtures/wire-samples/cli-help.txt`), with its argument and choices, plus the hidden
+ * The real CLI's options: every option of `claude --help` (Claude Code 2.1.328), with its argument and choices, plus the hidden
  * options the Agent SDK 0.3.328 passes. Generated from the help text; data only.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
- * The real CLI's `--help` text (Claude Code 2.1.328), printed by the fake binary's `--help`, as
- * recorded in `tests/fixtures/wire-samples/cli-help.txt` (`tests/cli_test.ts` compares them).
+ * The real CLI's `--help` text (Claude Code 2.1.328), printed by the fake binary's `--help`
+ * word for word.
  * Loaded only when asked for.
  *
  * @module

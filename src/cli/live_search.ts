@@ -1,6 +1,5 @@
 /**
- * Live Glob and Grep, with the real CLI 2.1.328's results (tests/fixtures/real/r3_glob_grep,
- * r3_grep_more): paths relative to the working directory, hidden files included, Glob's
+ * Live Glob and Grep, with the real CLI 2.1.328's results: paths relative to the working directory, hidden files included, Glob's
  * files oldest first and Grep's newest first, Grep's `files_with_matches`, `content` and
  * `count` modes with their texts, context lines, `head_limit`, `glob` and `type` filters.
  * A session has these tools only when `--tools` names them or Bash is denied (the default set

@@ -10,6 +10,7 @@
 
 import { alignTapes } from "../cassette/_timeline_diff.ts";
 import type { TapeEntry } from "../cassette/tape.ts";
+import { frameKind } from "../wire/_kind_of.ts";
 
 /** One difference between the mock's run and the real CLI's. */
 export interface Difference {
@@ -46,12 +47,7 @@ export interface ComparableRun {
 /** The kind of a frame entry, as frames are paired. */
 export function kindOf(entry: TapeEntry): string {
   if (!("frame" in entry)) return `${entry.dir} ${"raw" in entry ? "raw" : "stderr"}`;
-  const f = entry.frame as Record<string, unknown>;
-  const sub = (o: unknown) =>
-    typeof o === "object" && o !== null ? (o as Record<string, unknown>).subtype : undefined;
-  const detail = f.subtype ?? sub(f.request) ?? sub(f.response) ??
-    (f.event as { type?: unknown } | undefined)?.type;
-  return `${entry.dir} ${f.type}${detail !== undefined ? `/${detail}` : ""}`;
+  return `${entry.dir} ${frameKind(entry.frame as Record<string, unknown>, { nested: true })}`;
 }
 
 /**

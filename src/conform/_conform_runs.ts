@@ -89,58 +89,128 @@ async function projectDir(dir: string, c: ConformCase): Promise<string> {
   return dir;
 }
 
-/** Runs the case through the SDK's `query()`: the mock in process, or the real CLI. */
-export async function duplexRun(
+/** How and where one run of a case goes. */
+export interface RunPlan {
+  /** The mock, or the real CLI. */
+  side: "mock" | "real";
+  /** The SDK (and real binary) to drive. */
+  sdk: AgentSdk;
+  /** The run's folder. */
+  work: string;
+  /** Milliseconds the run may take. */
+  timeoutMs: number;
+  /** Stops the run from outside. */
+  stop?: AbortSignal;
+}
+
+/** A print run's plan: the run's, the prompt and flags, and the mock binary installed. */
+export interface PrintRunPlan extends RunPlan {
+  /** The prompt, the case's flags and the output format. */
+  print: { prompt: string; args: string[]; format: PrintFormat };
+  /** The mock binary (mock runs). */
+  fake: FakeClaude;
+}
+
+type Spawn = (o: ProcessSpawnOptions) => SpawnedProcessLike;
+
+/** Where a run happens: its working directory, its paths, its scenario API's journal. */
+interface RunSite {
+  cwd: string;
+  places: RunPlaces;
+  close: () => Promise<void>;
+  journal?: unknown[];
+}
+
+/** The scenario's sandbox for a real run: its Messages API, config folder and project. */
+async function sandboxFor(
   c: ConformCase,
-  side: "mock" | "real",
-  sdk: AgentSdk,
-  work: string,
-  timeoutMs: number,
-  stop?: AbortSignal,
-): Promise<RecordedRun> {
+  { env, work }: { env: Record<string, string>; work: string },
+) {
+  return await scenarioSandbox(c.scenario, {
+    ...(c.files ? { files: c.files } : {}),
+    env,
+    dir: work,
+  });
+}
+
+/** Runs the case through the SDK's `query()`: the mock in process, or the real CLI. */
+export async function duplexRun(c: ConformCase, run: RunPlan): Promise<RecordedRun> {
   const started = Date.now();
-  await mkdirp(work);
+  await mkdirp(run.work);
   const env = sharedEnv(c);
-  const app = appSide(c, sdk.module, sdk.zod);
-  let processOf: RecordedProcess | undefined;
-  let places: RunPlaces;
-  let spawn: (o: ProcessSpawnOptions) => SpawnedProcessLike;
-  let cwd: string;
-  let close = () => Promise.resolve();
-  let journal: unknown[] | undefined;
-  if (side === "mock") {
-    cwd = await projectDir(`${work}/project`, c);
+  const app = appSide(c, run.sdk.module, run.sdk.zod);
+  const site = await duplexSite(c, { run, env });
+  site.places.home = env.HOME;
+  const spawner = recordingSpawn({ out: `${run.work}/tape.jsonl`, spawn: site.spawn });
+  try {
+    const { tape, error } = await queryThrough(app, { run, site, env, spawner });
+    return {
+      tape,
+      places: site.places,
+      ...(error ? { error } : {}),
+      ms: Date.now() - started,
+      ...(site.journal ? { journal: [...site.journal] } : {}),
+    };
+  } finally {
+    await site.close();
+  }
+}
+
+/** A duplex run's site: the mock transport in a project folder, or the real CLI's sandbox. */
+async function duplexSite(
+  c: ConformCase,
+  { run, env }: { run: RunPlan; env: Record<string, string> },
+): Promise<RunSite & { spawn: Spawn }> {
+  const { work, sdk } = run;
+  if (run.side === "mock") {
+    const cwd = await projectDir(`${work}/project`, c);
     const mock = new MockTransport(c.scenario);
-    spawn = mock.spawn as unknown as typeof spawn;
     env.ANTHROPIC_BASE_URL = MOCK_BASE_URL;
     env.ANTHROPIC_API_KEY = DUMMY_API_KEY;
     // the CLI's own temp folder in the run's folder, as the sandbox gives the real CLI one
     env.CLAUDE_CODE_TMPDIR = `${work}/tmp`;
-    places = {
-      cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
-      config: [MOCK_CONFIG],
-      other: [work],
-      binary: sdk.claude,
+    return {
+      cwd,
+      spawn: mock.spawn as unknown as Spawn,
+      close: () => Promise.resolve(),
+      places: {
+        cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
+        config: [MOCK_CONFIG],
+        other: [work],
+        binary: sdk.claude,
+      },
     };
-  } else {
-    const sandbox = await scenarioSandbox(c.scenario, {
-      ...(c.files ? { files: c.files } : {}),
-      env,
-      dir: work,
-    });
-    cwd = sandbox.cwd;
-    spawn = (o) => defaultSpawn({ ...o, cwd: sandbox.cwd, env: { ...o.env, ...sandbox.env } });
-    journal = sandbox.journal as unknown[];
-    close = () => sandbox.close();
-    places = {
+  }
+  const sandbox = await sandboxFor(c, { env, work });
+  return {
+    cwd: sandbox.cwd,
+    spawn: (o) => defaultSpawn({ ...o, cwd: sandbox.cwd, env: { ...o.env, ...sandbox.env } }),
+    journal: sandbox.journal as unknown[],
+    close: () => sandbox.close(),
+    places: {
       cwd: [sandbox.cwd],
       config: [sandbox.configDir],
       other: [sandboxRoot(sandbox.cwd), work],
       binary: sdk.claude,
-    };
-  }
-  places.home = env.HOME;
-  const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn });
+    },
+  };
+}
+
+/**
+ * The app's `query()` over the recording spawn, to its end, the run's time limit or a stop;
+ * the tape and what the query threw.
+ */
+async function queryThrough(
+  app: ReturnType<typeof appSide>,
+  how: {
+    run: RunPlan;
+    site: RunSite;
+    env: Record<string, string>;
+    spawner: ReturnType<typeof recordingSpawn>;
+  },
+): Promise<{ tape: Tape; error?: string }> {
+  const { run: { sdk, stop, timeoutMs }, spawner } = how;
+  let processOf: RecordedProcess | undefined;
   // Over time (or stopped): the CLI is killed first, so the SDK sees it exit and ends the query;
   // aborting the SDK with a CLI still alive leaves its own kill timers running after the run.
   let timedOut = false;
@@ -162,8 +232,8 @@ export async function duplexRun(
       prompt: app.prompt(),
       options: {
         ...app.options,
-        cwd,
-        env,
+        cwd: how.site.cwd,
+        env: how.env,
         abortController: abort,
         pathToClaudeCodeExecutable: sdk.claude,
         stderr: () => {},
@@ -182,51 +252,68 @@ export async function duplexRun(
     // what the SDK says of a killed CLI or an abort ("Operation aborted") says nothing more
     if (stop?.aborted) error = "stopped";
     else if (timedOut) error = `timed out after ${timeoutMs} ms`;
-    const tape = await settle(spawner.finished, processOf);
-    return {
-      tape,
-      places,
-      ...(error ? { error } : {}),
-      ms: Date.now() - started,
-      ...(journal ? { journal: [...journal] } : {}),
-    };
+    return { tape: await settle(spawner.finished, processOf), error };
   } finally {
     cancel();
     stop?.removeEventListener("abort", onStop);
-    await close();
   }
 }
 
 /** Runs the case in print mode (`-p`): the mock binary, or the real one. */
 export async function printRun(
   c: ConformCase,
-  side: "mock" | "real",
-  plan: { prompt: string; args: string[]; format: PrintFormat },
-  sdk: AgentSdk,
-  fake: FakeClaude,
-  work: string,
-  timeoutMs: number,
-  stop?: AbortSignal,
+  run: PrintRunPlan,
 ): Promise<RecordedRun & { stdout: string }> {
   const started = Date.now();
-  await mkdirp(work);
+  await mkdirp(run.work);
   const env = sharedEnv(c);
+  const { print } = run;
   const args = [
     "-p",
-    plan.prompt,
+    print.prompt,
     "--output-format",
-    plan.format,
-    ...(plan.format === "stream-json" ? ["--verbose"] : []),
-    ...plan.args,
+    print.format,
+    ...(print.format === "stream-json" ? ["--verbose"] : []),
+    ...print.args,
   ];
-  let command: string;
-  let cwd: string;
-  let places: RunPlaces;
-  let close = () => Promise.resolve();
-  let journal: unknown[] | undefined;
-  if (side === "mock") {
-    cwd = await projectDir(`${work}/project`, c);
-    command = fake.path;
+  const site = await printSite(c, { run, env });
+  site.places.home = process.env.HOME;
+  const abort = linkedAbort(run.stop);
+  const spawner = recordingSpawn({ out: `${run.work}/tape.jsonl`, spawn: defaultSpawn });
+  try {
+    const child = spawner({
+      command: site.command,
+      args,
+      cwd: site.cwd,
+      env,
+      signal: abort.signal,
+    });
+    const { tape, stdout } = await childRun(child, { spawner, abort, timeoutMs: run.timeoutMs });
+    return {
+      tape,
+      places: site.places,
+      stdout,
+      ms: Date.now() - started,
+      ...(run.stop?.aborted
+        ? { error: "stopped" }
+        : abort.signal.aborted
+        ? { error: `timed out after ${run.timeoutMs} ms` }
+        : {}),
+      ...(site.journal ? { journal: [...site.journal] } : {}),
+    };
+  } finally {
+    await site.close();
+  }
+}
+
+/** A print run's site: the mock binary in a project folder, or the real one in its sandbox. */
+async function printSite(
+  c: ConformCase,
+  { run, env }: { run: PrintRunPlan; env: Record<string, string> },
+): Promise<RunSite & { command: string }> {
+  const { work, sdk, fake } = run;
+  if (run.side === "mock") {
+    const cwd = await projectDir(`${work}/project`, c);
     Object.assign(env, fake.env, {
       // the mock binary impersonates the CLI the SDK under test ships
       ...(sdk.cliVersion ? { CLAUDE_MOCK_VERSION: sdk.cliVersion } : {}),
@@ -237,64 +324,58 @@ export async function printRun(
       CLAUDE_MOCK_STATE_DIR: `${work}/state`,
     }, c.env);
     env.PATH = `${fake.dir}:${env.PATH ?? ""}`;
-    places = {
-      cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
-      config: [`${work}/config`, MOCK_CONFIG],
-      other: [fake.dir, work],
-      binary: fake.path,
-    };
-  } else {
-    const sandbox = await scenarioSandbox(c.scenario, {
-      ...(c.files ? { files: c.files } : {}),
-      env,
-      dir: work,
-    });
-    cwd = sandbox.cwd;
-    command = sdk.claude;
-    Object.assign(env, sandbox.env);
-    journal = sandbox.journal as unknown[];
-    close = () => sandbox.close();
-    places = {
-      cwd: [cwd],
-      config: [sandbox.configDir],
-      other: [sandboxRoot(cwd), work],
-      binary: sdk.claude,
+    return {
+      cwd,
+      command: fake.path,
+      close: () => Promise.resolve(),
+      places: {
+        cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
+        config: [`${work}/config`, MOCK_CONFIG],
+        other: [fake.dir, work],
+        binary: fake.path,
+      },
     };
   }
-  places.home = process.env.HOME;
-  const abort = linkedAbort(stop);
-  const spawner = recordingSpawn({ out: `${work}/tape.jsonl`, spawn: defaultSpawn });
+  const sandbox = await sandboxFor(c, { env, work });
+  Object.assign(env, sandbox.env);
+  return {
+    cwd: sandbox.cwd,
+    command: sdk.claude,
+    journal: sandbox.journal as unknown[],
+    close: () => sandbox.close(),
+    places: {
+      cwd: [sandbox.cwd],
+      config: [sandbox.configDir],
+      other: [sandboxRoot(sandbox.cwd), work],
+      binary: sdk.claude,
+    },
+  };
+}
+
+/** A print run's child to its end or the time limit: its tape and what it printed. */
+async function childRun(
+  child: RecordedProcess,
+  { spawner, abort, timeoutMs }: {
+    spawner: ReturnType<typeof recordingSpawn>;
+    abort: AbortController;
+    timeoutMs: number;
+  },
+): Promise<{ tape: Tape; stdout: string }> {
+  child.stdin.on("error", () => {});
+  child.stdin.end();
+  let stdout = "";
+  child.stdout.on("data", (chunk: Uint8Array | string) => (stdout += String(chunk)));
+  child.on("error", () => {});
+  const cancel = realTimeout(() => abort.abort(), timeoutMs);
   try {
-    const child = spawner({ command, args, cwd, env, signal: abort.signal });
-    child.stdin.on("error", () => {});
-    child.stdin.end();
-    let stdout = "";
-    child.stdout.on("data", (chunk: Uint8Array | string) => (stdout += String(chunk)));
-    child.on("error", () => {});
-    const cancel = realTimeout(() => abort.abort(), timeoutMs);
-    try {
-      await Promise.race([
-        spawner.finished.catch(() => {}),
-        new Promise((resolve) => abort.signal.addEventListener("abort", resolve, { once: true })),
-      ]);
-      const tape = await settle(spawner.finished, child);
-      return {
-        tape,
-        places,
-        stdout,
-        ms: Date.now() - started,
-        ...(stop?.aborted
-          ? { error: "stopped" }
-          : abort.signal.aborted
-          ? { error: `timed out after ${timeoutMs} ms` }
-          : {}),
-        ...(journal ? { journal: [...journal] } : {}),
-      };
-    } finally {
-      cancel();
-    }
+    await Promise.race([
+      spawner.finished.catch(() => {}),
+      new Promise((resolve) => abort.signal.addEventListener("abort", resolve, { once: true })),
+    ]);
+    const tape = await settle(spawner.finished, child);
+    return { tape, stdout };
   } finally {
-    await close();
+    cancel();
   }
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { frameKind } from "../wire/_kind_of.ts";
 import type { ConformCase, HookAnswer, McpToolData, PermissionAnswer } from "./conform_case.ts";
 
 /** The parts of an Agent SDK module conformance uses. */
@@ -84,7 +85,7 @@ export function appSide(c: ConformCase, sdk: SdkModule, zod?: ZodLike): AppSide 
     options,
     prompt: () => (prompts ? stream() : c.prompt),
     async onMessage(message, query) {
-      if (c.interrupt && !interrupted && kindOf(message) === c.interrupt.after) {
+      if (c.interrupt && !interrupted && frameKind(message) === c.interrupt.after) {
         seen++;
         if (seen >= (c.interrupt.count ?? 1)) {
           interrupted = true;
@@ -101,13 +102,6 @@ export function appSide(c: ConformCase, sdk: SdkModule, zod?: ZodLike): AppSide 
       wake();
     },
   };
-}
-
-/** `type` or `type/subtype` of a message, as the case's `interrupt.after` names it. */
-function kindOf(message: Record<string, unknown>): string {
-  return message.type === "system" || message.type === "result"
-    ? `${message.type}${message.subtype ? `/${message.subtype}` : ""}`
-    : String(message.type);
 }
 
 function canUseTool(rules: PermissionAnswer[]) {

@@ -9,6 +9,7 @@
 import { timelineHtml } from "../cassette/timeline_html.ts";
 import type { Difference } from "./_compare.ts";
 import type { CaseResult, ConformReport, ModeResult } from "./run_conformance.ts";
+import { show } from "../wire/_show.ts";
 
 /** How many differences per mode the text report shows (the rest are counted). */
 const SHOWN = 6;
@@ -28,18 +29,15 @@ export function describeDifference(d: Difference): string {
       what = "only the mock writes it";
       break;
     case "keys":
-      what = `keys only in mock ${show(d.mock)}, only in real ${show(d.real)}`;
+      what = `keys only in mock ${show(d.mock, { max: 158 })}, only in real ${
+        show(d.real, { max: 158 })
+      }`;
       break;
     default:
-      what = `mock ${show(d.mock)}, real ${show(d.real)}`;
+      what = `mock ${show(d.mock, { max: 158 })}, real ${show(d.real, { max: 158 })}`;
   }
   const explained = d.explainedBy ? ` (explained: ${d.explainedBy})` : "";
   return `${frame}${d.kind} ${d.type}${at}: ${what}${explained}`;
-}
-
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? "undefined";
-  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
 /** A mode's status in a few words. */

@@ -84,6 +84,9 @@ export interface RunConformanceOptions {
   signal?: AbortSignal;
 }
 
+/** Milliseconds one run may take unless the options say. */
+const DEFAULT_TIMEOUT_MS = 120_000;
+
 const RANK: Record<ModeResult["status"], number> = {
   identical: 0,
   explained: 1,
@@ -110,81 +113,11 @@ export async function runConformance(
 ): Promise<ConformReport> {
   const started = Date.now();
   const work = options.workDir ?? await makeTempDir("claude-mock-conform-");
-  const modes = options.modes ?? ["duplex", "print"];
-  const timeoutMs = options.timeoutMs ?? 120_000;
   const results: CaseResult[] = [];
   try {
     for (const c of cases) {
       if (options.signal?.aborted) break;
-      const dir = `${work}/${c.name}`;
-      const caseModes: ModeResult[] = [];
-      if (modes.includes("duplex") && c.duplex !== false) {
-        options.log?.(`${c.name}: duplex`);
-        caseModes.push(
-          await compareMode(c, "duplex", options, async () => [
-            await duplexRun(
-              c,
-              "mock",
-              options.sdk,
-              `${dir}/duplex-mock`,
-              timeoutMs,
-              options.signal,
-            ),
-            await duplexRun(
-              c,
-              "real",
-              options.sdk,
-              `${dir}/duplex-real`,
-              timeoutMs,
-              options.signal,
-            ),
-          ]),
-        );
-      }
-      const plan = modes.includes("print") ? printPlan(c) : undefined;
-      if (plan) {
-        const source = typeof c.scenarioSource === "string"
-          ? c.scenarioSource
-          : await writeScenario(`${dir}.scenario.json`, c.scenarioSource.json);
-        // (no `await using`: Node 20 and 22, which run the npm package's bundle, cannot parse it)
-        const fake = await installFakeClaude({ scenario: source });
-        try {
-          for (const format of plan.formats) {
-            if (options.signal?.aborted) break;
-            options.log?.(`${c.name}: print ${format}`);
-            const p = { prompt: plan.prompt, args: plan.args, format };
-            caseModes.push(
-              await compareMode(c, `print:${format}`, options, async () => [
-                await printRun(
-                  c,
-                  "mock",
-                  p,
-                  options.sdk,
-                  fake,
-                  `${dir}/print-${format}-mock`,
-                  timeoutMs,
-                ),
-                await printRun(
-                  c,
-                  "real",
-                  p,
-                  options.sdk,
-                  fake,
-                  `${dir}/print-${format}-real`,
-                  timeoutMs,
-                ),
-              ]),
-            );
-          }
-        } finally {
-          await fake[Symbol.asyncDispose]();
-        }
-      }
-      const status = caseModes.reduce<ModeResult["status"]>(
-        (worst, m) => (RANK[m.status] > RANK[worst] ? m.status : worst),
-        "identical",
-      );
-      const result: CaseResult = { case: c.name, source: c.source, status, modes: caseModes };
+      const result = await runCase(c, { options, dir: `${work}/${c.name}` });
       results.push(result);
       options.onCase?.(result);
     }
@@ -198,6 +131,81 @@ export async function runConformance(
     cases: results,
     ms: Date.now() - started,
   };
+}
+
+/** One case's run: the options, and the case's folder. */
+interface CaseRun {
+  options: RunConformanceOptions;
+  dir: string;
+}
+
+/** Runs one case in each of its modes; its status is the worst of theirs. */
+async function runCase(c: ConformCase, run: CaseRun): Promise<CaseResult> {
+  const modes = run.options.modes ?? ["duplex", "print"];
+  const caseModes: ModeResult[] = [];
+  if (modes.includes("duplex") && c.duplex !== false) caseModes.push(await duplexMode(c, run));
+  if (modes.includes("print")) caseModes.push(...await printModes(c, run));
+  const status = caseModes.reduce<ModeResult["status"]>(
+    (worst, m) => (RANK[m.status] > RANK[worst] ? m.status : worst),
+    "identical",
+  );
+  return { case: c.name, source: c.source, status, modes: caseModes };
+}
+
+/** The case through the SDK's `query()`, with the mock and with the real CLI. */
+async function duplexMode(c: ConformCase, { options, dir }: CaseRun): Promise<ModeResult> {
+  options.log?.(`${c.name}: duplex`);
+  const run = (side: "mock" | "real") =>
+    duplexRun(c, {
+      side,
+      sdk: options.sdk,
+      work: `${dir}/duplex-${side}`,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      stop: options.signal,
+    });
+  return await compareMode(
+    c,
+    "duplex",
+    options,
+    async () => [await run("mock"), await run("real")],
+  );
+}
+
+/** The case in print mode, each of its formats, with the mock binary and the real one. */
+async function printModes(c: ConformCase, { options, dir }: CaseRun): Promise<ModeResult[]> {
+  const plan = printPlan(c);
+  if (!plan) return [];
+  const source = typeof c.scenarioSource === "string"
+    ? c.scenarioSource
+    : await writeScenario(`${dir}.scenario.json`, c.scenarioSource.json);
+  // (no `await using`: Node 20 and 22, which run the npm package's bundle, cannot parse it)
+  const fake = await installFakeClaude({ scenario: source });
+  const results: ModeResult[] = [];
+  try {
+    for (const format of plan.formats) {
+      if (options.signal?.aborted) break;
+      options.log?.(`${c.name}: print ${format}`);
+      const print = { prompt: plan.prompt, args: plan.args, format };
+      const run = (side: "mock" | "real") =>
+        printRun(c, {
+          side,
+          sdk: options.sdk,
+          work: `${dir}/print-${format}-${side}`,
+          timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          print,
+          fake,
+        });
+      results.push(
+        await compareMode(c, `print:${format}`, options, async () => [
+          await run("mock"),
+          await run("real"),
+        ]),
+      );
+    }
+  } finally {
+    await fake[Symbol.asyncDispose]();
+  }
+  return results;
 }
 
 async function writeScenario(path: string, json: unknown): Promise<string> {

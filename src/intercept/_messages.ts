@@ -4,6 +4,8 @@
  * @module
  */
 
+import { show } from "../wire/_show.ts";
+
 /** The runner this process runs under, as far as the environment says. */
 function runnerName(): "deno" | "vitest" | "jest" | "node" {
   if ((globalThis as { Deno?: unknown }).Deno !== undefined) return "deno";
@@ -41,9 +43,7 @@ export function unhandledMessage(
   prompt: string | undefined,
   mocks: { closed?: string; elsewhere?: string } = {},
 ): string {
-  const shown = prompt === undefined
-    ? ""
-    : ` (prompt ${JSON.stringify(prompt.length > 60 ? `${prompt.slice(0, 57)}...` : prompt)})`;
+  const shown = prompt === undefined ? "" : ` (prompt ${show(prompt)})`;
   const why = mocks.elsewhere
     ? ` (${mocks.elsewhere} is active in another async context: a hook such as beforeEach, ` +
       "or another test; call mockClaude() in the test itself, or pass { global: true } to a " +

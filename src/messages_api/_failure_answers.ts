@@ -1,6 +1,6 @@
 /**
- * How a scripted failure looks at the HTTP level, per request: the named failures as the
- * recordings in `tests/fixtures/real/failures/` made the real CLI meet them (an error status
+ * How a scripted failure looks at the HTTP level, per request: the named failures as the real
+ * CLI meets them from the API (an error status
  * with the API's envelope, a reset connection, a stream cut before `message_stop`, a non-JSON
  * `data:` line, no answer at all), and `apiError` steps as error statuses. Internal.
  *

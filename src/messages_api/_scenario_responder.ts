@@ -19,7 +19,15 @@ import type { JournalPlace } from "./api_journal.ts";
 import { type FailureAnswer, failureAnswer, governing } from "./_failure_answers.ts";
 import { type LocatedRequest, locateRequest } from "./_locate_request.ts";
 import { type Reply, replyFor } from "./_reply_body.ts";
-import { materialize, TurnPlan, unservable, UnservableStepError } from "./_turn_plan.ts";
+import {
+  materialize,
+  type PlannedCall,
+  type PlannedFailure,
+  TurnPlan,
+  unservable,
+  UnservableStepError,
+} from "./_turn_plan.ts";
+import { show } from "../wire/_show.ts";
 
 /** What answers a request. */
 export type Decision =
@@ -56,6 +64,18 @@ interface Turn {
   index: number;
   failed?: string;
   attempts: Map<number, number>;
+}
+
+/** A decision to reply. */
+type ReplyDecision = Extract<Decision, { kind: "reply" }>;
+
+/** One API call of a turn, as planned. */
+interface Call {
+  located: LocatedRequest;
+  plan: TurnPlan;
+  exchange: number;
+  planned: PlannedCall;
+  attempt: number;
 }
 
 interface Session {
@@ -136,18 +156,12 @@ export class ScenarioResponder {
   }
 
   async #conversation(located: LocatedRequest, sessionId: string): Promise<Answered> {
-    const session = this.#session(sessionId);
-    const key = `${located.ordinal}\u0000${located.prompt}`;
-    let turn = session.turns.get(key);
-    if (!turn) {
-      turn = await this.#startTurn(located, session);
-      session.turns.set(key, turn);
-    }
+    const turn = await this.#turnOf(located, sessionId);
     const description = turn.exchange >= 0 ? this.#describe(turn.exchange) : "the unmatched answer";
     const placeOf = (call: number, attempt: number, step?: string): JournalPlace => ({
-      exchange: turn!.exchange,
+      exchange: turn.exchange,
       description,
-      turn: turn!.index,
+      turn: turn.index,
       call,
       attempt,
       ...(step ? { step } : {}),
@@ -162,95 +176,84 @@ export class ScenarioResponder {
     const planned = await turn.plan.callFor(located);
     const attempt = turn.attempts.get(planned.call) ?? 0;
     turn.attempts.set(planned.call, attempt + 1);
-    const place = placeOf(planned.call, attempt, planned.message ? planned.path : undefined);
-    const failure = governing(planned.failures);
-    if (!planned.message) {
-      if (failure) {
-        // a failure with no reply after it: every attempt fails
-        const answer = failureAnswer(failure, {
-          stream: located.stream,
-          attempt,
-          messageId: this.#ctx.ids.messageId(),
-        });
-        if (answer.kind === "error") {
-          return {
-            kind: "conversation",
-            place,
-            decision: {
-              ...apiError(answer.status, answer.message, answer.type),
-              failure: failureName(failure),
-            },
-          };
-        }
-        if (answer.kind !== "reply") {
-          return {
-            kind: "conversation",
-            place,
-            decision: {
-              kind: "reply",
-              reply: this.#reply([text(BROKEN_STREAM_REPLY)], undefined, located),
-              stream: located.stream,
-              delayMs: planned.delayMs,
-              failure: { name: failureName(failure), answer },
-            },
-          };
-        }
-      }
-      return {
-        kind: "conversation",
-        place,
-        decision: apiError(
-          400,
-          `claude-mock: ${turn.plan.where} has no reply for API call ${
-            planned.call + 1
-          } of this turn: its steps give ${planned.call} (prompt ${
-            quote(located.prompt)
-          }); the CLI asked again after the last reply`,
-        ),
-      };
+    const call: Call = { located, plan: turn.plan, exchange: turn.exchange, planned, attempt };
+    return {
+      kind: "conversation",
+      place: placeOf(planned.call, attempt, planned.message ? planned.path : undefined),
+      decision: planned.message
+        ? this.#replyDecision(call, planned.message)
+        : this.#noReplyDecision(call),
+    };
+  }
+
+  /** The turn a request belongs to, started on its first call. */
+  async #turnOf(located: LocatedRequest, sessionId: string): Promise<Turn> {
+    const session = this.#session(sessionId);
+    const key = `${located.ordinal}\u0000${located.prompt}`;
+    let turn = session.turns.get(key);
+    if (!turn) {
+      turn = await this.#startTurn(located, session);
+      session.turns.set(key, turn);
     }
-    const evaluated = turn.plan.evaluate(planned.message);
-    this.#registerSubagents(evaluated.blocks, planned.message, turn.plan);
-    const reply = this.#reply(evaluated.blocks, planned.message, located);
-    const exchange = turn.exchange >= 0 ? this.#scenario.exchanges[turn.exchange] : undefined;
-    const timing = exchange?.timing ?? this.#scenario.timing;
-    const delayMs = planned.delayMs + messageDelay(planned.message);
+    return turn;
+  }
+
+  /** The scripted reply of a call, or what its governing failure makes of it. */
+  #replyDecision(call: Call, message: MessageStep): Decision {
+    const { located, plan, planned } = call;
+    const failure = governing(planned.failures);
+    const evaluated = plan.evaluate(message);
+    this.#registerSubagents(evaluated.blocks, message, plan);
+    const reply = this.#reply(evaluated.blocks, message, located);
+    const exchange = call.exchange >= 0 ? this.#scenario.exchanges[call.exchange] : undefined;
+    const decision: ReplyDecision = {
+      kind: "reply",
+      reply,
+      stream: located.stream,
+      delayMs: planned.delayMs + messageDelay(message),
+      timing: exchange?.timing ?? this.#scenario.timing,
+    };
+    if (!failure) return decision;
+    const answer = failureAnswer(failure, {
+      stream: located.stream,
+      attempt: call.attempt,
+      messageId: reply.messageId,
+    });
+    return failureDecision(failure, { answer, reply: () => decision }) ?? decision;
+  }
+
+  /**
+   * A call past the turn's last reply: a failure scripted there fails every attempt; else an
+   * error naming how many replies the turn's steps give.
+   */
+  #noReplyDecision(call: Call): Decision {
+    const { located, plan, planned } = call;
+    const failure = governing(planned.failures);
     if (failure) {
       const answer = failureAnswer(failure, {
         stream: located.stream,
-        attempt,
-        messageId: reply.messageId,
+        attempt: call.attempt,
+        messageId: this.#ctx.ids.messageId(),
       });
-      if (answer.kind === "error") {
-        return {
-          kind: "conversation",
-          place,
-          decision: {
-            ...apiError(answer.status, answer.message, answer.type),
-            failure: failureName(failure),
-          },
-        };
-      }
-      if (answer.kind !== "reply") {
-        return {
-          kind: "conversation",
-          place,
-          decision: {
-            kind: "reply",
-            reply,
-            stream: located.stream,
-            delayMs,
-            timing,
-            failure: { name: failureName(failure), answer },
-          },
-        };
-      }
+      const decided = failureDecision(failure, {
+        answer,
+        reply: () => ({
+          kind: "reply",
+          reply: this.#reply([text(BROKEN_STREAM_REPLY)], undefined, located),
+          stream: located.stream,
+          delayMs: planned.delayMs,
+        }),
+      });
+      if (decided) return decided;
     }
-    return {
-      kind: "conversation",
-      place,
-      decision: { kind: "reply", reply, stream: located.stream, delayMs, timing },
-    };
+    return apiError(
+      400,
+      `claude-mock: ${plan.where} has no reply for API call ${
+        planned.call + 1
+      } of this turn: its steps give ${planned.call} (prompt ${
+        quote(located.prompt)
+      }); the CLI asked again after the last reply`,
+    );
   }
 
   #session(id: string): Session {
@@ -535,6 +538,26 @@ function apiError(
   return { kind: "error", status, type: type ?? errorType(status), message };
 }
 
+/**
+ * What a failure makes of a call, given its `answer`: an API error, or the reply `reply()`
+ * gives broken as scripted; `undefined` when the failure lets the reply through.
+ */
+function failureDecision(
+  failure: PlannedFailure,
+  { answer, reply }: { answer: FailureAnswer; reply: () => ReplyDecision },
+): Decision | undefined {
+  if (answer.kind === "error") {
+    return {
+      ...apiError(answer.status, answer.message, answer.type),
+      failure: failureName(failure),
+    };
+  }
+  if (answer.kind !== "reply") {
+    return { ...reply(), failure: { name: failureName(failure), answer } };
+  }
+  return undefined;
+}
+
 function errorType(status: number): string {
   return status === 404 ? "not_found_error" : status >= 500 ? "api_error" : "invalid_request_error";
 }
@@ -565,5 +588,5 @@ function sessionIdOf(body: Record<string, unknown>, header: string): string {
 }
 
 function quote(s: string): string {
-  return JSON.stringify(s.length > QUOTED ? `${s.slice(0, QUOTED)}…` : s);
+  return show(s, { max: QUOTED });
 }

@@ -80,6 +80,23 @@ export interface MessagesApi {
 export const DUMMY_API_KEY = "sk-ant-claude-mock-0000";
 
 /** The largest request body read (64 MB): a bigger one gets a 413. */
+/** A request being answered: its journal entry and its response. */
+interface HttpCall {
+  entry: JournalEntry;
+  res: ServerResponse;
+}
+
+/** A decision to reply, and the failure that breaks it, if any. */
+type ReplyDecision = Extract<Decision, { kind: "reply" }>;
+type ReplyFailure = NonNullable<ReplyDecision["failure"]>;
+
+/** A reply's pacing in real time: before it, and between its deltas. */
+interface Pace {
+  first: number;
+  event: number;
+  next: () => number;
+}
+
 const MAX_BODY = 64 * 1024 * 1024;
 /** How long a reset mid-stream waits after its last event (as recorded: 50 ms). */
 const RESET_AFTER_MS = 50;
@@ -353,16 +370,18 @@ class ApiServer {
         decision.failure,
       );
     }
-    await this.#reply(entry, res, decision);
+    await this.#reply({ entry, res }, decision);
   }
 
-  async #reply(
-    entry: JournalEntry,
-    res: ServerResponse,
-    decision: Extract<Decision, { kind: "reply" }>,
-  ): Promise<void> {
-    const { reply, stream } = decision;
-    const failure = decision.failure;
+  async #reply(call: HttpCall, decision: ReplyDecision): Promise<void> {
+    const { entry, res } = call;
+    const { reply, stream, failure } = decision;
+    if (failure && this.#answersNothing(call, failure)) return;
+    const pace = this.#pacing(decision.timing);
+    await this.#sleep((decision.delayMs + pace.first) * this.#speed);
+    if (res.destroyed || this.#closing) return;
+    const requestId = this.#ids.requestId();
+    if (failure && this.#breaksAtHead(call, { failure, stream, requestId })) return;
     const answer: JournalAnswer = {
       status: 200,
       kind: "reply",
@@ -372,42 +391,6 @@ class ApiServer {
       messageId: reply.messageId,
       ...(failure ? { failure: failure.name } : {}),
     };
-    const broken = failure?.answer;
-    if (broken?.kind === "reset") {
-      this.#decided(entry, { status: 0, kind: "reset", failure: failure!.name });
-      return resetSocket(res);
-    }
-    if (broken?.kind === "refuse") {
-      // the API goes away: no more connections, this one and every open one closed
-      this.#decided(entry, { status: 0, kind: "refused", failure: failure!.name });
-      resetSocket(res);
-      this.#server.close();
-      for (const socket of this.#sockets) socket.destroy();
-      return;
-    }
-    if (broken?.kind === "hang") {
-      this.#decided(entry, { status: 0, kind: "hang", failure: failure!.name });
-      return;
-    }
-    const pace = this.#pacing(decision.timing);
-    await this.#sleep((decision.delayMs + pace.first) * this.#speed);
-    if (res.destroyed || this.#closing) return;
-    const requestId = this.#ids.requestId();
-    if (broken?.kind === "stall") {
-      this.#decided(entry, { status: 200, kind: "stall", stream, failure: failure!.name });
-      res.writeHead(200, {
-        "content-type": stream ? "text/event-stream; charset=utf-8" : "application/json",
-        "request-id": requestId,
-      });
-      res.flushHeaders();
-      return;
-    }
-    if (broken?.kind === "body") {
-      this.#decided(entry, { status: 200, kind: "body", stream: false, failure: failure!.name });
-      res.writeHead(200, { "content-type": "application/json", "request-id": requestId });
-      res.end(broken.body);
-      return;
-    }
     if (!stream) {
       this.#decided(entry, answer);
       res.writeHead(200, { "content-type": "application/json", "request-id": requestId });
@@ -415,13 +398,71 @@ class ApiServer {
       return;
     }
     const events = replyEvents(reply);
-    const brokenStream = broken?.kind === "stream" ? broken.broken : undefined;
+    const broken = failure?.answer.kind === "stream" ? failure.answer.broken : undefined;
     this.#decided(
       entry,
-      brokenStream
-        ? { ...answer, kind: brokenStream === "reset" ? "reset-stream" : brokenStream }
-        : answer,
+      broken ? { ...answer, kind: broken === "reset" ? "reset-stream" : broken } : answer,
     );
+    await this.#stream(call, { events, requestId, broken, pace });
+  }
+
+  /** A failure that answers nothing: the connection reset, the API gone, or no answer ever. */
+  #answersNothing({ entry, res }: HttpCall, failure: ReplyFailure): boolean {
+    const { name, answer } = failure;
+    if (answer.kind === "reset") {
+      this.#decided(entry, { status: 0, kind: "reset", failure: name });
+      resetSocket(res);
+      return true;
+    }
+    if (answer.kind === "refuse") {
+      // the API goes away: no more connections, this one and every open one closed
+      this.#decided(entry, { status: 0, kind: "refused", failure: name });
+      resetSocket(res);
+      this.#server.close();
+      for (const socket of this.#sockets) socket.destroy();
+      return true;
+    }
+    if (answer.kind === "hang") {
+      this.#decided(entry, { status: 0, kind: "hang", failure: name });
+      return true;
+    }
+    return false;
+  }
+
+  /** A failure in the answer's head: headers and then nothing, or a body that is not JSON. */
+  #breaksAtHead(
+    { entry, res }: HttpCall,
+    { failure, stream, requestId }: { failure: ReplyFailure; stream: boolean; requestId: string },
+  ): boolean {
+    const { name, answer } = failure;
+    if (answer.kind === "stall") {
+      this.#decided(entry, { status: 200, kind: "stall", stream, failure: name });
+      res.writeHead(200, {
+        "content-type": stream ? "text/event-stream; charset=utf-8" : "application/json",
+        "request-id": requestId,
+      });
+      res.flushHeaders();
+      return true;
+    }
+    if (answer.kind === "body") {
+      this.#decided(entry, { status: 200, kind: "body", stream: false, failure: name });
+      res.writeHead(200, { "content-type": "application/json", "request-id": requestId });
+      res.end(answer.body);
+      return true;
+    }
+    return false;
+  }
+
+  /** Streams a reply's events, paced, broken at its first delta when the failure says so. */
+  async #stream(
+    { res }: HttpCall,
+    { events, requestId, broken, pace }: {
+      events: ReturnType<typeof replyEvents>;
+      requestId: string;
+      broken: string | undefined;
+      pace: Pace;
+    },
+  ): Promise<void> {
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
@@ -433,13 +474,13 @@ class ApiServer {
     for (let i = 0; i < events.length; i++) {
       if (res.destroyed || this.#closing) return;
       const event = events[i];
-      if (brokenStream === "malformed" && i === breakAt) {
+      if (broken === "malformed" && i === breakAt) {
         res.write("event: content_block_delta\ndata: {this is not json\n\n");
         continue;
       }
       res.write(sseEvent(event));
-      if ((brokenStream === "cut" || brokenStream === "reset") && i === breakAt) {
-        if (brokenStream === "cut") res.end();
+      if ((broken === "cut" || broken === "reset") && i === breakAt) {
+        if (broken === "cut") res.end();
         else {
           await this.#sleep(RESET_AFTER_MS);
           resetSocket(res);
@@ -454,7 +495,7 @@ class ApiServer {
   }
 
   /** The scenario's pacing in real time: before the reply, between its deltas. */
-  #pacing(timing: Timing | undefined): { first: number; event: number; next: () => number } {
+  #pacing(timing: Timing | undefined): Pace {
     if (this.#options.pace === false || timing === undefined) {
       return {
         first: 0,

@@ -1,6 +1,6 @@
 /**
  * Internal: the subagents of `__mock__` commands (`agent_id`). A subagent runs as the real
- * CLI runs one (tests/fixtures/real/subagent_task.jsonl): an `Agent` tool use on the main
+ * CLI runs one: an `Agent` tool use on the main
  * thread, `system/task_started`, the subagent's prompt, its frames (each with
  * `parent_tool_use_id` = the Agent tool use, `agent_id`, `subagent_type`,
  * `task_description`), then `system/task_updated`, `system/task_notification` and the Agent

@@ -10,6 +10,8 @@ import type { PermissionSuggestion } from "../builders/control.ts";
 import type { AskUserQuestionItem } from "../scenario/exchange_options.ts";
 import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/named_failures.ts";
 import { isObject } from "../wire/frame.ts";
+import { kindOf } from "../wire/_kind_of.ts";
+import { show } from "../wire/_show.ts";
 
 /** One command's parameters, read with messages that name the command and the field. */
 export class Params {
@@ -52,7 +54,7 @@ export class Params {
     const value = this.#get(key, options.optional);
     if (value === undefined) return undefined;
     if (typeof value !== "string") {
-      this.fail(TypeError, key, `must be a string, got ${kindOf(value)}`);
+      this.fail(TypeError, key, `must be a string, got ${kindOf(value, { values: true })}`);
     }
     if (value === "" && options.empty === false) {
       this.fail(TypeError, key, "must be a non-empty string");
@@ -66,7 +68,7 @@ export class Params {
     const value = this.#get(key, options.optional);
     if (value === undefined) return undefined;
     if (typeof value !== "number") {
-      this.fail(TypeError, key, `must be a number, got ${kindOf(value)}`);
+      this.fail(TypeError, key, `must be a number, got ${kindOf(value, { values: true })}`);
     }
     if (!Number.isFinite(value) || value < 0) {
       this.fail(RangeError, key, `must be a finite number >= 0, got ${value}`);
@@ -85,14 +87,16 @@ export class Params {
   boolean(key: string, options: { optional: true }): boolean | undefined {
     const value = this.#get(key, options.optional);
     if (value !== undefined && typeof value !== "boolean") {
-      this.fail(TypeError, key, `must be a boolean, got ${kindOf(value)}`);
+      this.fail(TypeError, key, `must be a boolean, got ${kindOf(value, { values: true })}`);
     }
     return value as boolean | undefined;
   }
 
   object(key: string): Record<string, unknown> {
     const value = this.#get(key, false);
-    if (!isObject(value)) this.fail(TypeError, key, `must be an object, got ${kindOf(value)}`);
+    if (!isObject(value)) {
+      this.fail(TypeError, key, `must be an object, got ${kindOf(value, { values: true })}`);
+    }
     return value;
   }
 
@@ -100,11 +104,19 @@ export class Params {
     const value = this.#get(key, options.optional);
     if (value === undefined) return undefined;
     if (!Array.isArray(value)) {
-      this.fail(TypeError, key, `must be an array of strings, got ${kindOf(value)}`);
+      this.fail(
+        TypeError,
+        key,
+        `must be an array of strings, got ${kindOf(value, { values: true })}`,
+      );
     }
     value.forEach((item, i) => {
       if (typeof item !== "string") {
-        this.fail(TypeError, `${key}[${i}]`, `must be a string, got ${kindOf(item)}`);
+        this.fail(
+          TypeError,
+          `${key}[${i}]`,
+          `must be a string, got ${kindOf(item, { values: true })}`,
+        );
       }
     });
     return [...value];
@@ -139,13 +151,17 @@ export class Params {
         TypeError,
         key,
         `must be a string or a non-empty array of strings (one text_delta each), got ${
-          kindOf(value)
+          kindOf(value, { values: true })
         }`,
       );
     }
     value.forEach((item, i) => {
       if (typeof item !== "string" || item === "") {
-        this.fail(TypeError, `${key}[${i}]`, `must be a non-empty string, got ${kindOf(item)}`);
+        this.fail(
+          TypeError,
+          `${key}[${i}]`,
+          `must be a non-empty string, got ${kindOf(item, { values: true })}`,
+        );
       }
     });
     return [...value];
@@ -176,7 +192,9 @@ export class Params {
     this.fail(
       TypeError,
       "code",
-      `must be an HTTP status (a number) or a named failure (a string), got ${kindOf(value)}`,
+      `must be an HTTP status (a number) or a named failure (a string), got ${
+        kindOf(value, { values: true })
+      }`,
     );
   }
 
@@ -185,7 +203,11 @@ export class Params {
     const value = this.data.suggestions;
     if (value === undefined) return undefined;
     if (!Array.isArray(value)) {
-      this.fail(TypeError, "suggestions", `must be an array, got ${kindOf(value)}`);
+      this.fail(
+        TypeError,
+        "suggestions",
+        `must be an array, got ${kindOf(value, { values: true })}`,
+      );
     }
     return value.map((item, i) => {
       if (typeof item === "string") {
@@ -212,7 +234,7 @@ export class Params {
           TypeError,
           `suggestions[${i}]`,
           `must be a rule string or a permission update object with a string 'type', got ${
-            kindOf(item)
+            kindOf(item, { values: true })
           }`,
         );
       }
@@ -227,12 +249,14 @@ export class Params {
       this.fail(
         TypeError,
         "questions",
-        `must be a non-empty array of questions, got ${kindOf(value)}`,
+        `must be a non-empty array of questions, got ${kindOf(value, { values: true })}`,
       );
     }
     return value.map((q, i) => {
       const at = `questions[${i}]`;
-      if (!isObject(q)) this.fail(TypeError, at, `must be an object, got ${kindOf(q)}`);
+      if (!isObject(q)) {
+        this.fail(TypeError, at, `must be an object, got ${kindOf(q, { values: true })}`);
+      }
       const item: Params = new Params(this.command, `${this.path}.${at}`, q);
       item.checkKeys(["question", "header", "options", "multiSelect?"]);
       const options = q.options;
@@ -240,7 +264,7 @@ export class Params {
         item.fail(
           TypeError,
           "options",
-          `must be a non-empty array of choices, got ${kindOf(options)}`,
+          `must be a non-empty array of choices, got ${kindOf(options, { values: true })}`,
         );
       }
       options.forEach((o, j) => {
@@ -249,7 +273,7 @@ export class Params {
           item.fail(
             TypeError,
             `options[${j}]`,
-            `must be a label or a {label, description} object, got ${kindOf(o)}`,
+            `must be a label or a {label, description} object, got ${kindOf(o, { values: true })}`,
           );
         }
         new Params(this.command, `${item.path}.options[${j}]`, o).string("label");
@@ -265,18 +289,4 @@ export class Params {
       };
     });
   }
-}
-
-export function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return value.length === 0 ? "an empty array" : "an array";
-  if (typeof value === "string") return `the string ${show(value)}`;
-  if (typeof value === "number") return `the number ${value}`;
-  if (typeof value === "boolean") return `${value}`;
-  return typeof value === "object" ? "an object" : typeof value;
-}
-
-export function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -14,7 +14,8 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { scenarioFromJSON } from "../scenario/scenario_from_json.ts";
 import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
 import { isObject } from "../wire/frame.ts";
-import { kindOf, Params } from "./_params.ts";
+import { Params } from "./_params.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 
 /** A command that speaks in a thread: the main one, or a subagent's (`agentId`). */
 interface Threaded {
@@ -138,7 +139,7 @@ class Reader {
     if (!isObject(value)) {
       throw new TypeError(
         `__mock__: ${where} must be a command object {"command": …, "params": {…}}, got ${
-          kindOf(value)
+          kindOf(value, { values: true })
         }`,
       );
     }
@@ -160,7 +161,9 @@ class Reader {
     }
     if (value.params !== undefined && !isObject(value.params)) {
       throw new TypeError(
-        `__mock__ ${command}: '${prefix}params' must be an object, got ${kindOf(value.params)}`,
+        `__mock__ ${command}: '${prefix}params' must be an object, got ${
+          kindOf(value.params, { values: true })
+        }`,
       );
     }
     if (this.commands.length >= MAX_COMMANDS) {
@@ -196,7 +199,11 @@ class Reader {
       case "sequence": {
         const list = p.data.commands;
         if (!Array.isArray(list)) {
-          p.fail(TypeError, "commands", `must be an array of commands, got ${kindOf(list)}`);
+          p.fail(
+            TypeError,
+            "commands",
+            `must be an array of commands, got ${kindOf(list, { values: true })}`,
+          );
         }
         if (depth >= MAX_DEPTH) {
           p.fail(RangeError, "commands", `nests sequences more than ${MAX_DEPTH} deep`);

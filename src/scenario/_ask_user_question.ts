@@ -7,7 +7,7 @@
 
 import type { ToolCall } from "../builders/tools.ts";
 import { type At, checkNeed, fail, isRecord } from "./_builder_checks.ts";
-import { kindOf } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import type { AskUserQuestionItem } from "./exchange_options.ts";
 
 /** The tool input of the questions, and the result the client's answers make. */

@@ -7,8 +7,10 @@
  */
 
 import { type Matcher, toMatcher, type Trigger } from "./matcher.ts";
-import { type ErrorClass, kindOf } from "./_checks.ts";
+import type { ErrorClass } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import { validateStep } from "./validate_step.ts";
+import { show } from "../wire/_show.ts";
 
 /** What a builder method's argument must be (`?`: or undefined). */
 export type Need =
@@ -89,11 +91,6 @@ export function checkBoolean(value: unknown, name: string | undefined, path: str
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A value for a range error: a string quoted. */
-export function show(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
 /** Where a builder method adds its step, for messages. */

@@ -7,6 +7,8 @@
  */
 
 import { isObject } from "../wire/frame.ts";
+import { kindOf } from "../wire/_kind_of.ts";
+import { show } from "../wire/_show.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 
 /** The error a check throws: a `TypeError` for a wrong type, a `RangeError` for a wrong value. */
@@ -178,20 +180,6 @@ export class Checker {
 
 export function sourceSuffix(source: string | undefined): string {
   return source ? ` (in ${source})` : "";
-}
-
-/** What a value is, for a type error: `a string`, `null`, `an array`, `a RegExp`, ... */
-export function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return "an array";
-  if (value instanceof RegExp) return "a RegExp";
-  const type = typeof value;
-  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
-}
-
-/** A string value for a range error: quoted, shortened. */
-export function show(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
 }
 
 /** The known key `key` most likely is a typo of (same letters ignoring case, or close). */

@@ -10,6 +10,7 @@
  */
 
 import { editDistance } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import type { Scenario } from "./scenario.ts";
 import type { ScenarioOptions } from "./scenario_builder.ts";
 import { apiErrorRetry } from "./builtin/api_error_retry.ts";
@@ -79,23 +80,20 @@ const MAKERS: Record<BuiltinScenarioName, (options: ScenarioOptions) => Scenario
 
 /**
  * A predefined scenario, built fresh (a new {@linkcode Scenario} each call). Each answers
- * any prompt, in as many turns as the app sends; what it does, and the recording it is
- * checked against (`tests/fixtures/real/`), in short:
+ * any prompt, in as many turns as the app sends; each is checked against a session of the
+ * real CLI. What each does, in short:
  *
  * - `simple_conversation`: a text reply; "hello" (any greeting) gets
- *   `Hello! How can I help you today?` (`hello`), anything else `I can help with that.`.
+ *   `Hello! How can I help you today?`, anything else `I can help with that.`.
  * - `tool_with_permission`: Bash `touch out.txt`, asked through the app's `canUseTool` in
- *   the default mode; allowed: `Done.` (`r2_cut_bash_no_rule`); denied: a permission
- *   denial and `Understood, I won't create out.txt.` (`tool_bash_denied`).
- * - `multi_tool`: two Reads in one message, then Bash `ls`, then the answer
- *   (`r2_two_tools_one_message`, `r2_three_tools_one_message`).
+ *   the default mode; allowed: `Done.`; denied: a permission denial and
+ *   `Understood, I won't create out.txt.`.
+ * - `multi_tool`: two Reads in one message, then Bash `ls`, then the answer.
  * - `compaction_event`: `/compact` writes the compaction's frames and its
- *   `compact_boundary`; other prompts as `simple_conversation` (`r2_compact`).
- * - `subagent_task`: an `Agent` tool use and the subagent's frames (`subagent_task`).
- * - `ask_user_question`: an `AskUserQuestion` for the app's `canUseTool` to answer
- *   (`cp_ask_user_question`).
- * - `api_error_retry`: `connection_reset_recovered`: `api_retry` frames, then the answer
- *   (`failures/connection_reset_recovered`).
+ *   `compact_boundary`; other prompts as `simple_conversation`.
+ * - `subagent_task`: an `Agent` tool use and the subagent's frames.
+ * - `ask_user_question`: an `AskUserQuestion` for the app's `canUseTool` to answer.
+ * - `api_error_retry`: `connection_reset_recovered`: `api_retry` frames, then the answer.
  * - `interrupt_mid_stream`: a long streamed story for the app to `interrupt()`
  *   (`cp_interrupt_partial`).
  *
@@ -142,13 +140,13 @@ export function builtinScenario(
     throw new TypeError(
       `Cannot make a builtin scenario: the name must be a string (one of ${
         BUILTIN_SCENARIO_NAMES.join(", ")
-      }), got ${name === null ? "null" : typeof name}`,
+      }), got ${kindOf(name)}`,
     );
   }
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new TypeError(
       `Cannot make the builtin scenario '${name}': the options must be an object, got ${
-        options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
+        kindOf(options)
       }`,
     );
   }

@@ -53,7 +53,7 @@ Deno.test("builtinScenario: bad options fail with the builder's checks", () => {
   assert.throws(
     () => builtinScenario("simple_conversation", 5 as unknown as object),
     new TypeError(
-      "Cannot make the builtin scenario 'simple_conversation': the options must be an object, got number",
+      "Cannot make the builtin scenario 'simple_conversation': the options must be an object, got a number",
     ),
   );
   assert.throws(

@@ -16,7 +16,8 @@ import {
 } from "../builders/tools.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { Frame } from "../wire/frame.ts";
-import { type ErrorClass, kindOf } from "./_checks.ts";
+import type { ErrorClass } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import {
   type At,
   BUILD,

@@ -5,6 +5,7 @@
  */
 
 import type { Frame } from "../wire/frame.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import { promptText } from "./prompt_text.ts";
 
 /**
@@ -112,7 +113,7 @@ export function regex(pattern: RegExp): Matcher {
  */
 export function glob(pattern: string): Matcher {
   if (typeof pattern !== "string") {
-    throw new TypeError(`Invalid glob: expected a string pattern, got ${describe(pattern)}`);
+    throw new TypeError(`Invalid glob: expected a string pattern, got ${kindOf(pattern)}`);
   }
   const tokens = compileGlob(pattern);
   return {
@@ -169,7 +170,7 @@ export function toMatcher(trigger: Trigger): Matcher {
     return trigger;
   }
   throw new TypeError(
-    `Invalid trigger: expected a string, RegExp, function or Matcher, got ${describe(trigger)}`,
+    `Invalid trigger: expected a string, RegExp, function or Matcher, got ${kindOf(trigger)}`,
   );
 }
 
@@ -275,10 +276,4 @@ function globMatch(tokens: GlobToken[], text: string): boolean {
   }
   while (tokens[p]?.kind === "star") p++;
   return p === tokens.length;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value;
 }

@@ -14,6 +14,7 @@ import type { FailureName } from "./named_failures.ts";
 import type { Scenario } from "./scenario.ts";
 import type { ScenarioFile } from "./scenario_file.ts";
 import { scenarioToJSON } from "./scenario_to_json.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 
 /**
  * The commands, with the names of the command table they come from.
@@ -376,7 +377,7 @@ export const mockCommand: MockCommandBuilders = {
   sequence: (commands) => {
     if (!Array.isArray(commands)) {
       throw new TypeError(
-        `mockCommand.sequence: 'commands' must be an array of commands, got ${typeof commands}`,
+        `mockCommand.sequence: 'commands' must be an array of commands, got ${kindOf(commands)}`,
       );
     }
     return of("sequence", {

@@ -1,6 +1,6 @@
 /**
  * Named failures: the ways a real Claude Code CLI 2.1.328 turn fails (or fails and recovers)
- * when the Messages API misbehaves, each as recorded in `tests/fixtures/real/failures/`:
+ * when the Messages API misbehaves, each as the real CLI was seen to meet it:
  * which `api_retry` frames come first, the synthetic assistant message, the error text,
  * what the result says and what was billed.
  *
@@ -94,7 +94,7 @@ export interface FailureSpec {
   waits?: "apiTimeout" | "streamIdle";
   /** The turn goes on after the failure: the exchange's next message answers. */
   recovers?: true;
-  /** What the CLI writes to stderr as it meets the failure (failures/malformed_stream). */
+  /** What the CLI writes to stderr as it meets the failure. */
   stderr?: string;
   /**
    * The CLI gives up after this many of these failures in a row, whatever its retries, with
@@ -123,13 +123,13 @@ export function givesUpRepeated(
     !context.env.CLAUDE_CODE_RETRY_WATCHDOG;
 }
 
-/** Three 529s in a row, outside a sandbox (print records; v3xx failures/*_nosandbox). */
+/** Three 529s in a row, outside a sandbox (as CLI 2.1.33x prints them). */
 const REPEATED_529 = (c: FailureTextContext) =>
   `API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment. If it persists, check your inference gateway (${c.gateway}).`;
 /**
  * CLI 2.1.332's words for a broken stream whose non-streaming fallback (200, application/json,
- * chunked, with the API's request-id) was not a message either (failures/v332_*, whose API sent
- * no request-id: "request-id absent"; conformance failure_stream_cut against the scenario API).
+ * chunked, with the API's request-id) was not a message either (an API that sends no
+ * request-id makes it "request-id absent").
  */
 const MALFORMED_RESPONSE = (c: FailureTextContext, failure: string, events: number) =>
   `API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or ` +
@@ -149,7 +149,7 @@ const TIMED_OUT = (c: FailureTextContext) =>
  */
 export const BROKEN_STREAM_REPLY = "Hello! How can I help you today?";
 
-/** A reset connection, every retry (failures/connection_reset). */
+/** A reset connection, every retry. */
 const CONNECTION_RESET: FailureSpec = {
   status: null,
   defaultMessage: "",
@@ -159,7 +159,7 @@ const CONNECTION_RESET: FailureSpec = {
   retries: "all",
   retryError: "unknown",
 };
-/** A stream cut before message_stop (failures/stream_cut). */
+/** A stream cut before message_stop. */
 const STREAM_CUT: FailureSpec = {
   status: null,
   defaultMessage: "",
@@ -172,7 +172,7 @@ const STREAM_CUT: FailureSpec = {
   retryError: "unknown",
   brokenStream: "cut",
 };
-/** A non-JSON `data:` line (failures/malformed_stream). */
+/** A non-JSON `data:` line. */
 const MALFORMED_STREAM: FailureSpec = {
   status: null,
   stderr:

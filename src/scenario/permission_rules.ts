@@ -117,15 +117,14 @@ export function decidePermission(
   }
   if (mode === "acceptEdits" && EDIT_TOOLS.has(tool)) return { behavior: "allow", reason: "mode" };
   // acceptEdits also runs the shell's file commands inside the working directory
-  // (r8_mode_acceptEdits: `touch a.txt`)
+  // (`touch a.txt`)
   if (
     mode === "acceptEdits" && tool === "Bash" && typeof input.command === "string" &&
     options.cwd !== undefined && isEditCommandInDir(input.command, options.cwd)
   ) {
     return { behavior: "allow", reason: "mode" };
   }
-  // plan asks before an edit and refuses the rest (r8_mode_plan); dontAsk refuses what it
-  // would ask (r8_mode_dontAsk)
+  // plan asks before an edit and refuses the rest; dontAsk refuses what it would ask
   if (mode === "plan" && EDIT_TOOLS.has(tool)) return { behavior: "ask", reason: "mode" };
   if (mode === "plan" || mode === "dontAsk") return { behavior: "deny", reason: "mode" };
   return { behavior: "ask", reason: "tool" };
@@ -277,8 +276,8 @@ function nameMatches(name: string, tool: string): boolean {
 }
 
 function contentMatches(pattern: string, subject: string): boolean {
-  // `cmd:*` and `cmd *` cover `cmd` and `cmd <anything>` (r7_always_allow: `npm test *`
-  // allowed `npm test`)
+  // `cmd:*` and `cmd *` cover `cmd` and `cmd <anything>` (the real CLI's `npm test *`
+  // allows `npm test`)
   const prefix =
     pattern.endsWith(":*") || (pattern.endsWith(" *") && !pattern.slice(0, -2).includes("*"))
       ? pattern.slice(0, -2)

@@ -1,7 +1,6 @@
 /**
  * Which shell commands the real CLI runs without asking: the read-only ones. Taken from what
- * the real CLI 2.1.328 and 2.1.332 ran and denied with no one to ask
- * (`tests/fixtures/real/print/v3xx_p_bash_readonly.json`): commands joined by `&&`, `||`, `;`
+ * the real CLI 2.1.328 and 2.1.332 ran and denied with no one to ask: commands joined by `&&`, `||`, `;`
  * or `|` are read-only when each part is; a part is read-only by its command name and, for
  * some, its flags; any substitution, output redirection or variable assignment, and any path
  * outside the working directory, needs approval.

@@ -116,7 +116,7 @@ export interface SkillSpec {
 
 /**
  * How `/compact` goes: the summarization call the real CLI makes, and what it reports.
- * Every field is optional; the defaults are the recording's (`r2_compact`).
+ * Every field is optional; the defaults are what the real CLI reported in a recorded session.
  */
 export interface CompactOptions {
   /** What the summary says (the model's reply is then `<summary>` tagged). Default: "Summary of the conversation." */

@@ -7,16 +7,9 @@
 import { text } from "../builders/assistant.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { Frame } from "../wire/frame.ts";
-import { kindOf } from "./_checks.ts";
-import {
-  BUILD,
-  checkBoolean,
-  checkObject,
-  fail,
-  isRecord,
-  show,
-  triggerAt,
-} from "./_builder_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
+import { show } from "../wire/_show.ts";
+import { BUILD, checkBoolean, checkObject, fail, isRecord, triggerAt } from "./_builder_checks.ts";
 import type { CrashPoint } from "./crash_point.ts";
 import type { UnmatchedHandler, UnmatchedStrategy } from "./unmatched_strategy.ts";
 import { ExchangeBuilder } from "./exchange_builder.ts";

@@ -7,7 +7,9 @@
  */
 
 import { isObject } from "../wire/frame.ts";
-import { Checker, type CheckerContext, kindOf, MAX_SAFE, show, sourceSuffix } from "./_checks.ts";
+import { Checker, type CheckerContext, MAX_SAFE, sourceSuffix } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
+import { show } from "../wire/_show.ts";
 import { recordMatcherForm } from "./_json_forms.ts";
 import { ExchangeBuilder } from "./exchange_builder.ts";
 import { any, contains, exact, glob, type Matcher, regex } from "./matcher.ts";

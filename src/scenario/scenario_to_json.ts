@@ -6,7 +6,8 @@
  */
 
 import { isObject } from "../wire/frame.ts";
-import { type ErrorClass, kindOf } from "./_checks.ts";
+import type { ErrorClass } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import {
   type RecordedForm,
   recordedMatcherForm,

@@ -17,15 +17,9 @@
 
 import { jsonText } from "../wire/_json_text.ts";
 import { isObject } from "../wire/frame.ts";
-import {
-  Checker,
-  type CheckerContext,
-  kindOf,
-  PERMISSIONS,
-  show,
-  sourceSuffix,
-  STEPS,
-} from "./_checks.ts";
+import { Checker, type CheckerContext, PERMISSIONS, sourceSuffix, STEPS } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
+import { show } from "../wire/_show.ts";
 import type { CompactOptions, Exchange, Scenario, SkillSpec } from "./scenario.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 import type { ValidateScenarioOptions } from "./validate_scenario_options.ts";

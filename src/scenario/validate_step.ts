@@ -9,7 +9,8 @@
 
 import type { ResultSubtype, TerminalReason } from "../builders/result.ts";
 import { isObject } from "../wire/frame.ts";
-import { Checker, MAX_SAFE, PERMISSIONS, show, STEPS } from "./_checks.ts";
+import { Checker, MAX_SAFE, PERMISSIONS, STEPS } from "./_checks.ts";
+import { show } from "../wire/_show.ts";
 import { FAILURE_NAMES } from "./named_failures.ts";
 import { checkCrashPlacement, checkCrashStep } from "./_crash_checks.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";

@@ -6,7 +6,7 @@
  */
 
 import { isObject } from "../wire/frame.ts";
-import { kindOf } from "./_checks.ts";
+import { kindOf } from "../wire/_kind_of.ts";
 import type { Scenario } from "./scenario.ts";
 import { ScenarioBuilder } from "./scenario_builder.ts";
 import { validateScenario } from "./validate_scenario.ts";

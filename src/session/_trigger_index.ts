@@ -57,7 +57,7 @@ function buildIndex(exchanges: readonly Exchange[]): TriggerIndex {
 }
 
 /** Aho–Corasick over UTF-16 code units: which needles occur in a text, in one pass. */
-export class NeedleAutomaton {
+class NeedleAutomaton {
   /** Per state: its transitions by code unit. */
   #next: Map<number, number>[] = [new Map()];
   #fail: number[] = [0];

@@ -19,7 +19,7 @@ const LITERAL_LIMIT = 200;
 /** The total work (edit-distance cells) of one search. */
 const BUDGET = 4_000_000;
 /** Beyond this distance (0: equal, 1: nothing in common) a candidate is not worth naming. */
-export const CLOSE_ENOUGH = 0.4;
+const CLOSE_ENOUGH = 0.4;
 
 /** One candidate and how far it is (0 to 1). */
 export interface Closest {

@@ -118,8 +118,6 @@ export function addTurnPlanner(planner: (engine: Engine) => TurnPlanner): void {
 
 /** Runs one turn (set by the session: the turn runner). */
 export type TurnHandler = (engine: Engine, input: UserFrame) => Promise<void>;
-/** Runs the scenario's on-connect steps (set by the session). */
-export type ConnectHandler = (engine: Engine) => Promise<void>;
 
 /** The shared state of one mock process. */
 export class Engine {

@@ -35,7 +35,7 @@ import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
 
 /** `CLAUDE_CODE_MAX_RETRIES` as the CLI reads it: default 10, clamped to 0..15. */
-export function maxRetriesOf(env: Record<string, string | undefined>): number {
+function maxRetriesOf(env: Record<string, string | undefined>): number {
   const n = Number.parseInt(env.CLAUDE_CODE_MAX_RETRIES ?? "", 10);
   return Number.isFinite(n) ? Math.min(15, Math.max(0, n)) : 10;
 }

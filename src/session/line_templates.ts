@@ -7,7 +7,7 @@
 
 const ENCODER = new TextEncoder();
 /** Put where the varying value goes when building a template's frame. */
-export const SLOT = "\u0000claude-mock-slot\u0000";
+const SLOT = "\u0000claude-mock-slot\u0000";
 const SLOT_JSON = JSON.stringify(SLOT);
 
 interface Template {
@@ -16,7 +16,7 @@ interface Template {
 }
 
 /** A bounded cache of line templates by key. */
-export class LineTemplates {
+class LineTemplates {
   #cache = new Map<string, Template>();
 
   /** Whether a template for `key` is cached. */

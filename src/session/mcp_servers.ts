@@ -21,17 +21,6 @@ function toolsOf(initialize: Record<string, unknown> | undefined, server: string
   return Array.isArray(tools) ? tools : [];
 }
 
-/** The tools of one SDK MCP server, from its manifest. */
-export function mcpToolsOf(
-  initialize: Record<string, unknown> | undefined,
-  server: string,
-): Array<{ name: string; description?: string }> {
-  return toolsOf(initialize, server).filter(isObject).map((t) => ({
-    name: String(t.name),
-    ...(typeof t.description === "string" ? { description: t.description } : {}),
-  }));
-}
-
 /** `mcp__<server>__<tool>` names of every SDK MCP tool, for `system/init`. */
 export function mcpToolNames(initialize: Record<string, unknown> | undefined): string[] {
   const names: string[] = [];

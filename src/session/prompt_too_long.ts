@@ -19,7 +19,7 @@ import type { TurnState } from "./turn_state.ts";
  * 2,921,003 were refused (found by bisection against the real binary). The real limit
  * follows the model's context window and the session's system prompt and tools.
  */
-export const PROMPT_CHARS_LIMIT = 2_921_002;
+const PROMPT_CHARS_LIMIT = 2_921_002;
 
 /** The text of the synthetic message and of the result. */
 const TOO_LONG = "Prompt is too long";

@@ -243,7 +243,7 @@ async function runStep(engine: Engine, step: Step, turn: TurnState, n: number): 
 }
 
 /** Writes an emit step's frame(s). */
-export async function runEmit(
+async function runEmit(
   engine: Engine,
   frame: Frame | ((ctx: BuildContext) => Frame | Frame[]),
   delay: number | Delay | undefined,

@@ -6,7 +6,7 @@
  * @internal
  */
 
-import { show } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 import type {
   HookCallbackFunction,
   HookCallbackInput,

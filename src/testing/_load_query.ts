@@ -6,7 +6,7 @@
  * @internal
  */
 
-import { show } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 import type { AnyQueryFunction } from "./query_types.ts";
 
 /** The Agent SDK's package name. */

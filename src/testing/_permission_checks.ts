@@ -7,7 +7,7 @@
  */
 
 import type { ToolPermissionResult } from "./permission_types.ts";
-import { show } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 
 const WHERE = "PermissionRecorder";
 

@@ -10,7 +10,7 @@
 import type { MockTransport } from "../adapters/mock_transport.ts";
 import type { ExitStatus, Session } from "../session/session.ts";
 import { realTimeout } from "../timing/real_time.ts";
-import { show } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 import type { QueryHandle, QueryRun, QueryUserMessage, ResultOf } from "./query_types.ts";
 
 /** Real ms the process gets to exit after the SDK's loop ended, then after SIGTERM. */

@@ -5,9 +5,47 @@
  * @internal
  */
 
+import { AssertionError } from "../session/assertion_error.ts";
+import { show } from "../wire/_show.ts";
+
 /** `1 call`, `2 calls`. */
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** What {@linkcode assertCount} checks and how its message names it. */
+export interface CountCheck {
+  /** The call, for a bad `times`: `HookRecorder.assertCalled("Stop")`. */
+  where: string;
+  /** How many calls matched. */
+  count: number;
+  /** The expected count; `undefined` for at least once. */
+  times: number | undefined;
+  /** What was expected, before the count: `the Stop hook to be called`. */
+  expected: string;
+  /** The verb of the actual count: `called`, `asked`. */
+  verb: string;
+  /** Every call, listed under the message. */
+  calls: () => string;
+}
+
+/**
+ * The count check of `assertCalled` and `assertAsked`: throws a `RangeError` for a `times`
+ * that is not a non-negative integer, and an `AssertionError` unless `count` is `times`
+ * (at least one when `times` is omitted), naming both counts and listing every call.
+ */
+export function assertCount(check: CountCheck): void {
+  const { where, count, times } = check;
+  if (times !== undefined && (!Number.isInteger(times) || times < 0)) {
+    throw new RangeError(`${where}: times must be a non-negative integer, got ${show(times)}`);
+  }
+  if (times === undefined ? count > 0 : count === times) return;
+  throw new AssertionError(
+    `Expected ${check.expected} ${
+      times === undefined ? "at least once" : plural(times, "time")
+    }, ` +
+      `but it was ${check.verb} ${plural(count, "time")}.\n${check.calls()}`,
+  );
 }
 
 /** JSON text of a value, or its string form when it cannot be serialized. */
@@ -17,13 +55,6 @@ export function json(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-/** A short description of a value for an error message. */
-export function show(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (typeof value === "string") return JSON.stringify(value);
-  return truncate(json(value), 80);
 }
 
 /** `text`, cut to `max` characters with an ellipsis. */

@@ -6,7 +6,8 @@
  */
 
 import { AssertionError } from "../session/assertion_error.ts";
-import { errorText, json, plural, settle, show, truncate } from "./_shared.ts";
+import { assertCount, errorText, json, plural, settle, truncate } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 import { type RecorderEntry, recordingHook, type SpiedHooks, spyEntries } from "./_hook_spy.ts";
 import {
   HOOK_EVENT_NAMES,
@@ -322,16 +323,14 @@ export class HookRecorder {
   assertCalled(event: HookEventName, times?: number, options: { matcher?: string } = {}): void {
     const where = `${WHERE}.assertCalled(${show(event)})`;
     checkEvent(event, where);
-    if (times !== undefined && (!Number.isInteger(times) || times < 0)) {
-      throw new RangeError(`${where}: times must be a non-negative integer, got ${show(times)}`);
-    }
-    const count = this.#matching(event, options.matcher).length;
-    if (times === undefined ? count > 0 : count === times) return;
-    throw new AssertionError(
-      `Expected the ${describeTarget(event, options.matcher)} to be called ${
-        times === undefined ? "at least once" : plural(times, "time")
-      }, but it was called ${plural(count, "time")}.\n${this.#describe()}`,
-    );
+    assertCount({
+      where,
+      count: this.#matching(event, options.matcher).length,
+      times,
+      expected: `the ${describeTarget(event, options.matcher)} to be called`,
+      verb: "called",
+      calls: () => this.#describe(),
+    });
   }
 
   /**

@@ -6,7 +6,8 @@
  */
 
 import { AssertionError } from "../session/assertion_error.ts";
-import { errorText, json, plural, settle, show, truncate } from "./_shared.ts";
+import { assertCount, errorText, json, plural, settle, truncate } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 import type {
   CanUseToolCallback,
   ToolPermissionContext,
@@ -508,16 +509,14 @@ export class PermissionRecorder {
   assertAsked(tool: string, times?: number): void {
     const where = `${WHERE}.assertAsked(${show(tool)})`;
     checkPattern(tool, where);
-    if (times !== undefined && (!Number.isInteger(times) || times < 0)) {
-      throw new RangeError(`${where}: times must be a non-negative integer, got ${show(times)}`);
-    }
-    const count = this.asked(tool);
-    if (times === undefined ? count > 0 : count === times) return;
-    throw new AssertionError(
-      `Expected canUseTool to be asked about '${tool}' ${
-        times === undefined ? "at least once" : plural(times, "time")
-      }, but it was asked ${plural(count, "time")}.\n${this.#describe()}`,
-    );
+    assertCount({
+      where,
+      count: this.asked(tool),
+      times,
+      expected: `canUseTool to be asked about '${tool}'`,
+      verb: "asked",
+      calls: () => this.#describe(),
+    });
   }
 
   /**

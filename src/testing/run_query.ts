@@ -8,7 +8,7 @@
 import type { MockTransport } from "../adapters/mock_transport.ts";
 import { queryFunction } from "./_load_query.ts";
 import { finishRun, QueryLoop, sdkOptions, userMessage } from "./_query_loop.ts";
-import { show } from "./_shared.ts";
+import { show } from "../wire/_show.ts";
 import { startQuery } from "./start_query.ts";
 import type {
   AnyQueryFunction,

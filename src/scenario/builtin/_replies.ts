@@ -8,7 +8,7 @@
 /** Greetings: "hello", "hi" or "hey" as a word, in any case. */
 export const GREETING_TRIGGER: RegExp = /\b(?:hello|hi|hey)\b/i;
 
-/** The real CLI's answer to "hello", as recorded (`hello`, `failures/*`, `r2_compact`). */
+/** The real CLI's answer to "hello", as the recorded sessions give it. */
 export const GREETING = "Hello! How can I help you today?";
 
 /** The output tokens the recordings report for {@linkcode GREETING}. */

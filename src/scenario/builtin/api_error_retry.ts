@@ -11,7 +11,7 @@ import { GREETING, GREETING_TOKENS, GREETING_TRIGGER, REPLY } from "./_replies.t
 
 /**
  * `api_error_retry`: every prompt goes through the named failure
- * `connection_reset_recovered` (recording `failures/connection_reset_recovered`): the
+ * `connection_reset_recovered`, as the real CLI meets it: the
  * Messages API drops the connection mid-stream on each attempt, so the CLI writes one
  * `api_retry` frame per retry (`error_status: null`, `error: "unknown"`; as many as the
  * client's `CLAUDE_CODE_MAX_RETRIES`, default 10, with the CLI's backoff, instant on the

@@ -11,7 +11,7 @@ import { GREETING, GREETING_TOKENS, GREETING_TRIGGER, REPLY } from "./_replies.t
 
 /**
  * `compaction_event`: `/compact` (with or without instructions) compacts the conversation
- * as the real CLI does locally (recording `r2_compact`): `status: compacting`, the
+ * as the real CLI does locally: `status: compacting`, the
  * summarization call, a fresh `system/init`, the `compact_boundary` (`trigger: "manual"`,
  * `pre_tokens` from the last call's context), the summary as a synthetic user message
  * (`Summary:\nSummary of the conversation.`), the replayed command output and a `success`

@@ -12,9 +12,8 @@ import { NOTES, PROJECT, TODO } from "./_replies.ts";
 /**
  * `multi_tool`: every prompt (as recorded: "Read notes.txt and todo.txt.") gets one
  * message with a text and two Read tool uses (`notes.txt` and `todo.txt`, run together,
- * their results after the message; recording `r2_two_tools_one_message`), then a message
- * with one more tool use, Bash `ls` ("List files", output `notes.txt\ntodo.txt`; as in
- * `r2_three_tools_one_message`), then the final text `notes.txt has three project notes;
+ * their results after the message, as the real CLI runs them), then a message
+ * with one more tool use, Bash `ls` ("List files", output `notes.txt\ntodo.txt`), then the final text `notes.txt has three project notes;
  * todo.txt lists two tasks.`; the result counts `num_turns: 4`. Reads in the working
  * directory and `ls` are read-only: nothing is asked in the default mode. The scenario's
  * `cwd` is `/home/user/project`, where its files are (the fake binary reports it too).

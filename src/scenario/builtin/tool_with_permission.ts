@@ -16,10 +16,9 @@ const DENIED = "Understood, I won't create out.txt.";
  * Bash tool use, `touch out.txt` ("Create out.txt"), which the default permission mode asks
  * about: the app's `canUseTool` gets a `can_use_tool` request (with the real CLI's
  * suggestions and `blocked_path: <cwd>/out.txt`). Allowed, the command runs
- * ("(Bash completed with no output)") and the reply is `Done.` (recording
- * `r2_cut_bash_no_rule`); denied, the tool result is the app's message, the result lists
- * the denial in `permission_denials`, and the reply is `Understood, I won't create
- * out.txt.` (recording `tool_bash_denied`, which denied `rm -rf build`). In
+ * ("(Bash completed with no output)") and the reply is `Done.`; denied, the tool result is
+ * the app's message, the result lists the denial in `permission_denials`, and the reply is
+ * `Understood, I won't create out.txt.`. In
  * `bypassPermissions` mode, or with `allowedTools: ["Bash"]`, nothing is asked, as for
  * real. The command is relative, so any working directory works (the fake binary's live
  * mode really creates the file). `options` override the scenario's own.
