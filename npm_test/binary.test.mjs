@@ -50,7 +50,10 @@ test("the bin: print mode, --version, a refused flag", async () => {
     stdout: "Hello! How can I help?\n",
     stderr: "",
   });
-  assert.equal((await exec(bin, ["--version"])).stdout, "2.1.328 (Claude Code)\n");
+  // the CLI of the SDK installed beside the bin, though the run's folder has none
+  const manifest = join(projectDir, "node_modules/@anthropic-ai/claude-agent-sdk/manifest.json");
+  const { version } = JSON.parse(await readFile(manifest, "utf8"));
+  assert.equal((await exec(bin, ["--version"])).stdout, `${version} (Claude Code)\n`);
   const bad = await exec(bin, ["--verbos"]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /error: unknown option '--verbos'/);
