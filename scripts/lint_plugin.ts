@@ -21,7 +21,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/session/control_channel.ts": 92, // onRequest 92
   "src/session/engine.ts": 109, // constructor 109
   "src/session/sdk_queries.ts": 99, // installSdkQueries 99
-  "src/session/sdk_requests.ts": 143, // installSdkRequests 143
   "src/session/turn_runner.ts": 101, // runSteps 101
 };
 
