@@ -20,7 +20,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/session/compact.ts": 85, // runCompact 85
   "src/session/control_channel.ts": 92, // onRequest 92
   "src/session/sdk_queries.ts": 99, // installSdkQueries 99
-  "src/session/turn_runner.ts": 101, // runSteps 101
 };
 
 const ROOT = new URL("../", import.meta.url).pathname;
