@@ -19,7 +19,6 @@ export const MAX_FUNCTION_LINES = 80;
 export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/session/compact.ts": 85, // runCompact 85
   "src/session/control_channel.ts": 92, // onRequest 92
-  "src/session/sdk_queries.ts": 99, // installSdkQueries 99
 };
 
 const ROOT = new URL("../", import.meta.url).pathname;
