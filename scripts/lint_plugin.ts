@@ -18,7 +18,6 @@ export const MAX_FUNCTION_LINES = 80;
  */
 export const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   "src/session/compact.ts": 85, // runCompact 85
-  "src/session/control_channel.ts": 92, // onRequest 92
 };
 
 const ROOT = new URL("../", import.meta.url).pathname;
