@@ -23,7 +23,8 @@ import { isToolCall, type MessageStep, type ScriptedToolCall } from "../scenario
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { authorize, execute, immediateDenial, postToolHooks } from "./tool_flow.ts";
+import { execute, postToolHooks } from "./tool_flow.ts";
+import { authorize, immediateDenial } from "./tool_permission.ts";
 import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
