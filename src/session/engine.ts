@@ -362,7 +362,7 @@ export class Engine {
 
   /**
    * Before an API call: a model the CLI does not know gets its note on stderr, once a session
-   * (`[claude-code:unrecognized_model]`, conformance model_custom).
+   * (`[claude-code:unrecognized_model]`, as the real CLI 2.1.328 writes it).
    */
   beforeApiCall(): void {
     if (this.unrecognizedModelSaid || modelFacts(this.ctx.model).costBasis === "list") return;

@@ -100,7 +100,7 @@ export async function runMessage(
   // a message with tool uses means the CLI calls the API again once the tools ran
   turn.awaitingReply = calls.size > 0;
   turn.textOnly = calls.size === 0;
-  // a reply that spent the budget: its tools do not run (r6_max_budget)
+  // a reply that spent the budget: its tools do not run (the real CLI 2.1.328)
   if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   await runWaitingTools(engine, waiting, turn);
   await finishMessage(engine, turn, blocks);
@@ -125,8 +125,7 @@ function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): Built
   const { blocks, calls } = evaluateMessage(engine, step, turn);
   const frames = assistantMessage(ctx, blocks, {
     messageId: step.messageId,
-    // an MCP tool of a server the session does not have: its display name alone
-    // (r3_unknown_tools)
+    // an MCP tool of a server the session does not have: its display name alone (2.1.328)
     toolUseMeta: (block) => {
       const meta = mcpToolUseMeta(block);
       if (!meta || unavailableTool(engine, block.name) === undefined) return meta;
@@ -134,7 +133,7 @@ function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): Built
     },
   });
   // A recovered failure's reply comes from the non-streaming fallback: no stream events,
-  // and its frames carry the final stop reason (failures/*_recovered).
+  // and its frames carry the final stop reason (the real CLI 2.1.328).
   const fallback = turn.fallbackNext === true;
   turn.fallbackNext = false;
   if (fallback) {
@@ -148,8 +147,7 @@ function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): Built
   engine.ledger.add(call, ctx.model);
   turn.calls.push(call);
   if (fallback) {
-    // the whole message at once: the CLI writes its final usage, every key filled in
-    // (failures/*_recovered against the scenario API)
+    // the whole message at once: the CLI (2.1.328) writes its final usage, every key filled in
     const usage = resultUsage([call]);
     for (const frame of frames) (frame.message as { usage: unknown }).usage = usage;
   }
@@ -218,7 +216,7 @@ async function sendRunning(engine: Engine, count: number): Promise<void> {
 
 /**
  * When each tool of a streaming message starts. As the real CLI runs a message's tools while it
- * still streams (v*_conc_*): a tool starts (hooks, permission) as soon as its block is complete
+ * still streams (2.1.328 to 2.1.332): a tool starts (hooks, permission) as soon as its block is complete
  * when it may run next to what runs already: a concurrency-safe tool (Read, Glob, Grep) after
  * only such tools, asked before its block's end; a first tool of another kind after its block's
  * end (with the message's end when it is the last block). Any other waits for the tools before
@@ -256,7 +254,7 @@ class ToolStarts {
   }
 
   /**
-   * As the real CLI with partial messages (r2_running_partial): a streamed message's last tool
+   * As the real CLI 2.1.328 with partial messages: a streamed message's last tool
    * is checked after its message_delta, and message_stop follows the first permission answer,
    * before `running`. True when `frame` went out so.
    */
@@ -275,7 +273,7 @@ class ToolStarts {
 
   /** Starts what `frame`, just written, lets start. */
   async afterFrame(frame: Frame): Promise<void> {
-    // its check ends one event after its block's end (as recorded: the next block's start)
+    // its check ends one event after its block's end (as the real CLI: the next block's start)
     const head = this.#head;
     if (head?.armed) {
       this.#head = undefined;
@@ -294,13 +292,13 @@ class ToolStarts {
     const block = scripted.block;
     const missing = unavailableTool(engine, block.name);
     if (missing !== undefined) {
-      // As the real CLI (r3_unknown_tools): a tool the session does not have fails at once,
+      // As the real CLI 2.1.328: a tool the session does not have fails at once,
       // its result right after its own block, before the message's next block.
       return await sendUnavailable(engine, block.id, missing, this.#turn);
     }
-    // As the real CLI: a denial the rules alone decide goes out at once, right after the
-    // block (r3_deny_rules), when no tool before it in the message is still to run; else in
-    // its turn, after their results (conform example_tools_permissions_cleanup).
+    // As the real CLI 2.1.328: a denial the rules alone decide goes out at once, right after
+    // the block, when no tool before it in the message is still to run; else in its turn,
+    // after their results.
     const early = immediateDenial(engine, scripted);
     if (early) {
       if (this.waiting.length > 0 || this.#streamed.length > 0 || this.#head !== undefined) {
@@ -329,7 +327,7 @@ class ToolStarts {
     } else if (first && this.#partial) {
       this.#streamed.push(scripted);
     } else {
-      // waits for the tools before it: checked as it runs, after the message (r8_mode_*)
+      // waits for the tools before it: checked as it runs, after the message (2.1.328)
       this.waiting.push({ call: scripted });
     }
   }
@@ -346,7 +344,7 @@ async function runWaitingTools(
     const { call: scripted, decision } = waiting[i];
     const next = waiting[i + 1];
     // a concurrency-safe tool waiting on this one starts as it ends: its quick check comes
-    // before this tool's result, `running` after it (v*_conc_bash_read_outside)
+    // before this tool's result, `running` after it (2.1.328 to 2.1.332)
     const early = next && !next.decision && CONCURRENCY_SAFE.has(next.call.block.name) &&
       !CONCURRENCY_SAFE.has(scripted.block.name);
     let held = 0;

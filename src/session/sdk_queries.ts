@@ -1,7 +1,6 @@
 /**
- * The client's read-only requests to the CLI, answered as the real CLI answers them
- * (recordings `v*_control_more`, `v*_control_settings`, `v*_context_usage_*`,
- * `v*_mcp_ext_*`): `mcp_status`, `get_context_usage`, `get_settings`, `get_session_cost`,
+ * The client's read-only requests to the CLI, answered as the real CLI (2.1.328 to 2.1.332)
+ * answers them: `mcp_status`, `get_context_usage`, `get_settings`, `get_session_cost`,
  * `get_usage`, `list_permission_rules`, `rewind_files`, `get_binary_version`, `get_plan`,
  * `list_models`, `get_hooks_listing`, `reload_output_styles`, and the notices the SDK sends that its types do not list
  * (`prompt_draft_activity`, `set_prompt_suggestions_paused`).

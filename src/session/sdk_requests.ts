@@ -98,12 +98,12 @@ function answerInitialize(engine: Engine, request: Record<string, unknown>): Enc
       ...(request.disallowedTools as unknown[]).filter((t): t is string => typeof t === "string"),
     );
   }
-  // as recorded (r2_init_*): `hooks_applied` with hooks, the SDK's MCP servers parked
+  // as the real CLI 2.1.328: `hooks_applied` with hooks, the SDK's MCP servers parked
   const options = {
     hooksApplied: isObject(request.hooks),
     sdkMcpServers: sdkMcpServers(request),
     // what the SDK delivered here instead of the command line (its *Delivery: "initialize")
-    // is applied and said so (v3xx_settings_initialize, v3xx_mcp_ext_initialize)
+    // is applied and said so (2.1.328 to 2.1.332)
     settingsApplied,
     disallowedToolsApplied: disallowedApplied,
     mcpServersApplied: isObject(request.mcpServers),
@@ -133,7 +133,7 @@ function answerInitialize(engine: Engine, request: Record<string, unknown>): Enc
 /** `set_permission_mode`: the mode now in effect, a status frame when it changed. */
 function setPermissionMode(engine: Engine, request: Record<string, unknown>): AnswerThen {
   const ctx = engine.ctx;
-  // as the real CLI (v*_set_permission_mode_all): "manual" is the default mode, the answer
+  // as the real CLI (2.1.328 to 2.1.332): "manual" is the default mode, the answer
   // names the mode now in effect, and a status frame follows only when the mode changed
   const asked = request.mode === "manual" ? "default" : request.mode;
   if (typeof asked !== "string" || !PERMISSION_MODES.includes(asked as PermissionMode)) {

@@ -42,7 +42,7 @@ const CONTEXT_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Mu
 
 /**
  * Keeps track of the files the session read, wrote or edited: an Edit of any other is
- * reported as the real CLI reports it (r7_accept_edits_suggestion).
+ * reported as the real CLI 2.1.328 reports it.
  */
 function inContext(
   engine: Engine,
@@ -100,8 +100,8 @@ async function runTool(
     if (result.isError === true) {
       const said = (result.content as Array<{ type?: string; text?: string }>)
         .map((b) => (b?.type === "text" ? b.text ?? "" : "")).join("\n");
-      // As recorded: the tool's own text in the result, "Error: " before it only in
-      // tool_use_result (r2_mcp_is_error_plain*).
+      // As the real CLI 2.1.328: the tool's own text in the result, "Error: " before it only
+      // in tool_use_result.
       return {
         content: `${said}${deferredSchemaHint(engine.initializeRequest, server, block.name)}`,
         isError: true,

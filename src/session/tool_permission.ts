@@ -41,7 +41,7 @@ export async function authorize(
   const missing = unavailableTool(engine, block.name);
   if (missing !== undefined) return { kind: "unavailable", message: missing };
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
-    // as recorded (r4_structured_*): no hooks, no rules, accepted by the configuration
+    // as the real CLI 2.1.328: no hooks, no rules, accepted by the configuration
     return { kind: "allow", input: block.input, meta: { decision: "accept", source: "config" } };
   }
   const hooked = await preToolUseHooks(engine, call, { turn, agent: options.agent });
@@ -82,7 +82,7 @@ export async function authorize(
     }
     // No one to ask (print mode, or an SDK without canUseTool): the real CLI denies it when
     // the tools run, says so in a permission_denied frame, and goes on
-    // (the real CLI 2.1.328 in print mode, and r5_no_prompt_denials).
+    // (the real CLI 2.1.328, in print mode and under the SDK).
     return {
       kind: "deny",
       message: why.message,
@@ -170,7 +170,7 @@ async function preToolUseHooks(
 }
 
 /**
- * A use a deny rule matched, as the real CLI denies it (r3_deny_rules, r3_disallowed_bash): a
+ * A use a deny rule matched, as the real CLI 2.1.328 denies it: a
  * Bash command at once, with a `permission_denied` frame; a file tool's path as a tool error
  * when the tools run; anything else (a scenario's own `permission: "deny"`) plainly.
  */
@@ -208,7 +208,7 @@ function ruleDenial(
 
 /**
  * A use `dontAsk` refuses (it would have been asked), as the real CLI refuses it when the tool
- * would run, with its `permission_denied` frame (r8_mode_dontAsk).
+ * would run, with its `permission_denied` frame (2.1.328).
  */
 function dontAskDenial(tool: string): Extract<ToolDecision, { kind: "deny" }> {
   return {
@@ -233,7 +233,7 @@ function dontAskDenial(tool: string): Extract<ToolDecision, { kind: "deny" }> {
 
 /**
  * `--permission-prompts none`: no one may answer, not even the SDK; denied at once, the
- * model told not to retry (r5_permission_prompts_none*).
+ * model told not to retry (as the real CLI 2.1.328 does).
  */
 function noApprovalSurface(why: string): Extract<ToolDecision, { kind: "deny" }> {
   return {
@@ -250,10 +250,9 @@ function noApprovalSurface(why: string): Extract<ToolDecision, { kind: "deny" }>
 }
 
 /**
- * A denial the real CLI knows from the rules alone, which it writes at once, right after the
- * tool's block (r3_deny_rules: a Bash command a deny rule matched; r5_permission_prompts_none*:
- * a prompt no one may answer). Anything else (hooks, asks, the modes) is decided when the tool
- * runs (r8_mode_*): `undefined`.
+ * A denial the real CLI (2.1.328) knows from the rules alone, which it writes at once, right
+ * after the tool's block (a Bash command a deny rule matched; a prompt no one may answer).
+ * Anything else (hooks, asks, the modes) is decided when the tool runs: `undefined`.
  */
 export function immediateDenial(
   engine: Engine,
@@ -286,7 +285,7 @@ const FILE_RULE_TOOLS: ReadonlySet<string> = new Set([
   "NotebookEdit",
 ]);
 
-/** The `can_use_tool` request the rules' `verdict` makes for a tool use, as recorded. */
+/** The `can_use_tool` request the rules' `verdict` makes for a tool use, as the real CLI 2.1.328 makes it. */
 function askRequest(
   engine: Engine,
   block: ScriptedToolCall["block"],
@@ -300,7 +299,7 @@ function askRequest(
     : undefined;
   const server = mcpServerOf(block.name);
   return canUseToolRequest(engine.ctx, block, {
-    // a server the CLI runs itself is `dynamic` (v*_mcp_ext_*)
+    // a server the CLI runs itself is `dynamic` (2.1.328 to 2.1.332)
     ...(server !== undefined && !sdkMcpServers(engine.initializeRequest).includes(server)
       ? { mcpServerSource: "dynamic" }
       : {}),
@@ -312,12 +311,12 @@ function askRequest(
         decisionReasonType: "workingDir" as const,
       }
       : {}),
-    // the mode asks (plan, before an edit: r8_mode_plan): no suggestion
+    // the mode asks (plan, before an edit; the real CLI 2.1.328): no suggestion
     ...(verdict.reason === "mode"
       ? { decisionReasonType: "mode" as const, permissionSuggestions: null }
       : {}),
     ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
-    // a command that changes no file in the cwd: one prefix rule suggested (r7_always_allow)
+    // a command that changes no file in the cwd: one prefix rule suggested (2.1.328)
     ...(block.name === "Bash" && rule === undefined && blockedPath === undefined &&
         typeof input.command === "string"
       ? {
@@ -399,7 +398,7 @@ function noPromptDenial(
     return { message: "This command requires approval", reasonType: "other" };
   }
   const file = block.input.file_path ?? block.input.notebook_path;
-  // a read outside the working directories (v3xx_p_read_outside_*)
+  // a read outside the working directories (the real CLI 2.1.328 to 2.1.332)
   if (why === "workingDir" && typeof file === "string" && !WRITE_TOOLS.has(block.name)) {
     return {
       message: `Claude requested permissions to read from ${file}, but you haven't granted it yet.`,
@@ -417,10 +416,10 @@ function noPromptDenial(
   };
 }
 
-/** Tools that write a file: their denial names it (r5_no_prompt_denials). */
+/** Tools that write a file: their denial names it (the real CLI 2.1.328). */
 const WRITE_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-/** What `--permission-prompts none` tells the model before the reason (r5_permission_prompts_none). */
+/** What `--permission-prompts none` tells the model before the reason (the real CLI 2.1.328). */
 const NO_APPROVAL_SURFACE = "Permission for this tool use was denied. It requires approval, " +
   "and this session has no approval surface \u2014 nobody can answer " +
   "a permission prompt here \u2014 so it was denied automatically. " +
