@@ -20,7 +20,6 @@
  */
 
 export {
-  type BuildContext,
   type BuildContextOptions,
   CLAUDE_CODE_VERSION,
   createBuildContext,
@@ -28,7 +27,7 @@ export {
   DEFAULT_MODEL,
   DEFAULT_TEMP_DIR,
 } from "./src/builders/build_context.ts";
-export { IdGenerator, type IdGeneratorOptions } from "./src/builders/ids.ts";
+export { type IdGeneratorOptions } from "./src/builders/ids.ts";
 export {
   type ContextTallyInput,
   contextUsageAnswer,
@@ -36,16 +35,12 @@ export {
 } from "./src/builders/context_usage.ts";
 export {
   CLI_VERSION_HISTORY,
-  type CliVersion,
-  type CliVersionFacts,
   cliVersionFacts,
   cliVersionOfSdk,
   type CliVersionRow,
   type CliVersionSource,
-  type ContextUsageBaseline,
   type InstalledSdkInfo,
   KNOWN_CLI_VERSIONS,
-  type ModelRetirement,
   NEWEST_CLI_VERSION,
   resolveCliVersion,
   type ResolveCliVersionOptions,
@@ -80,17 +75,13 @@ export { permissionDenied, type PermissionDeniedFrame } from "./src/builders/per
 export {
   type CliUserFrame,
   type PermissionDecision,
-  type PermissionDecisionName,
   toolResult,
   type ToolResultBlockOut,
-  type ToolResultContent,
   type ToolResultMeta,
   type ToolResultOptions,
-  type UserImageBlock,
   userPrompt,
   type UserPromptFrame,
   userText,
-  type UserTextBlock,
   type UserTextOptions,
 } from "./src/builders/user.ts";
 export {
@@ -161,12 +152,10 @@ export {
   type ResultFrameBase,
   type ResultFrameOptions,
   type ResultFrameOut,
-  type ResultSubtype,
   type ResultSuccessFrame,
   type ResultTiming,
   type SubagentStats,
   subagentStats,
-  type TerminalReason,
 } from "./src/builders/result.ts";
 export {
   type AccountInfoEntry,
@@ -204,8 +193,6 @@ export {
   taskTool,
   type TaskToolCall,
   type TaskToolOptions,
-  type ToolCall,
-  type ToolCallResult,
   writeTool,
   type WriteToolOptions,
 } from "./src/builders/tools.ts";
@@ -229,21 +216,16 @@ export { type PatchHunk, structuredPatch } from "./src/builders/structured_patch
 export { type Prng } from "./src/random/pcg32.ts";
 export { type Clock, type WaitOptions } from "./src/timing/clock.ts";
 export {
-  type AssistantContentBlock,
   type AssistantFrame,
   type AssistantMessageBody,
   type ControlRequestFrame,
   type ControlResponseBody,
   type ControlResponseFrame,
-  type Frame,
   type MessageUsage,
-  type RedactedThinkingBlock,
   type ResultFrame,
   type StreamEventFrame,
   type SystemFrame,
-  type TextBlock,
-  type ThinkingBlock,
-  type ToolUseBlock,
-  type UserFrame,
-  type Uuid,
 } from "./src/wire/frame.ts";
+// the types its signatures show, shared with the other entry points
+export * from "./src/builders/build_types.ts";
+export * from "./src/wire/frame_types.ts";

@@ -122,15 +122,10 @@ export {
   type SpawnOptionsLike,
 } from "./src/adapters/mock_process.ts";
 export { type MockDuplex } from "./src/adapters/mock_transport.ts";
-export { type ResultSubtype, type TerminalReason } from "./src/builders/result.ts";
 export {
   BUILTIN_SCENARIO_NAMES,
   type BuiltinScenarioName,
 } from "./src/scenario/builtin_scenarios.ts";
-export { type CrashPoint } from "./src/scenario/crash_point.ts";
-export { FAILURE_NAMES, type FailureName } from "./src/scenario/named_failures.ts";
-export { type PermissionRules } from "./src/scenario/permission_rules.ts";
-export { type CompactOptions } from "./src/scenario/scenario.ts";
 export {
   type ApiErrorStepFile,
   type AskUserQuestionStepFile,
@@ -162,63 +157,12 @@ export {
   type WaitForStepFile,
   type WriteStepFile,
 } from "./src/scenario/scenario_file.ts";
-export { type ResultOptions } from "./src/scenario/step.ts";
 export { type ExitStatus } from "./src/session/engine.ts";
-export {
-  type Delay,
-  type Timing,
-  type TimingProfile,
-  type TimingProfileName,
-} from "./src/timing/timing_profile.ts";
-export {
-  type AssistantContentBlock,
-  type Frame,
-  type RedactedThinkingBlock,
-  type TextBlock,
-  type ThinkingBlock,
-  type ToolUseBlock,
-} from "./src/wire/frame.ts";
 export { type JournalEntry } from "./src/messages_api/api_journal.ts";
 export { type MessagesApi } from "./src/messages_api/serve_messages_api.ts";
 export { type MessagesApiOptions } from "./src/messages_api/serve_messages_api.ts";
-export { type Scenario } from "./src/scenario/scenario.ts";
-export { type Exchange } from "./src/scenario/scenario.ts";
 export { type JournalAnswer } from "./src/messages_api/api_journal.ts";
 export { type JournalKind } from "./src/messages_api/api_journal.ts";
 export { type JournalPlace } from "./src/messages_api/api_journal.ts";
-export { type RecordedAnswer } from "./src/scenario/scenario.ts";
-export { type SkillSpec } from "./src/scenario/scenario.ts";
-export { type StepSource } from "./src/scenario/step.ts";
-export { type UnmatchedStrategy } from "./src/scenario/unmatched_strategy.ts";
-export { type Matcher } from "./src/scenario/matcher.ts";
-export { type TurnInfo } from "./src/scenario/step.ts";
-export { type UnmatchedHandler } from "./src/scenario/unmatched_strategy.ts";
-export { type BuildContext } from "./src/builders/build_context.ts";
-export { type UnmatchedAnswer } from "./src/scenario/unmatched_strategy.ts";
-export { type UserFrame } from "./src/wire/frame.ts";
-export { type CliVersion } from "./src/builders/cli_versions.ts";
-export { IdGenerator } from "./src/builders/ids.ts";
-export { type Uuid } from "./src/wire/frame.ts";
-export { type CliVersionFacts } from "./src/builders/cli_versions.ts";
-export { type ContextUsageBaseline } from "./src/builders/cli_versions.ts";
-export { type ModelRetirement } from "./src/builders/cli_versions.ts";
-export { type Step } from "./src/scenario/step.ts";
-export { type ApiErrorStep } from "./src/scenario/step.ts";
-export { type CrashStep } from "./src/scenario/step.ts";
-export { type DelayStep } from "./src/scenario/step.ts";
-export { type EmitStep } from "./src/scenario/step.ts";
-export { type ExitStep } from "./src/scenario/step.ts";
-export { type FailureStep } from "./src/scenario/step.ts";
-export { type MessageStep } from "./src/scenario/step.ts";
-export { type RawStep } from "./src/scenario/step.ts";
-export { type RequestStep } from "./src/scenario/step.ts";
-export { type ResultStep } from "./src/scenario/step.ts";
-export { type WaitForWriteStep } from "./src/scenario/step.ts";
-export { type MessagePart } from "./src/scenario/step.ts";
-export { type ScriptedToolCall } from "./src/scenario/step.ts";
-export { type ToolCall } from "./src/builders/tools.ts";
-export { type ToolCallResult } from "./src/builders/tools.ts";
-export { type PermissionDecisionName } from "./src/builders/user.ts";
-export { type ToolResultContent } from "./src/builders/user.ts";
-export { type UserImageBlock } from "./src/builders/user.ts";
-export { type UserTextBlock } from "./src/builders/user.ts";
+// the types its signatures show, shared with the other entry points
+export * from "./src/scenario/scenario_types.ts";

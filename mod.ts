@@ -90,49 +90,15 @@ export type {
   ResponseContent,
   UsesOptions,
 } from "./src/scenario/exchange_options.ts";
-export type {
-  CompactOptions,
-  Exchange,
-  RecordedAnswer,
-  Scenario,
-  SkillSpec,
-} from "./src/scenario/scenario.ts";
-export type {
-  ApiErrorStep,
-  CrashStep,
-  DelayStep,
-  EmitStep,
-  ExitStep,
-  FailureStep,
-  MessagePart,
-  MessageStep,
-  RawStep,
-  RequestStep,
-  ResultOptions,
-  ResultStep,
-  ScriptedToolCall,
-  Step,
-  StepSource,
-  TurnInfo,
-  WaitForWriteStep,
-} from "./src/scenario/step.ts";
 export {
   any,
   contains,
   exact,
   glob,
-  type Matcher,
   predicate,
   regex,
   type Trigger,
 } from "./src/scenario/matcher.ts";
-export type { PermissionRules } from "./src/scenario/permission_rules.ts";
-export type { CrashPoint } from "./src/scenario/crash_point.ts";
-export type {
-  UnmatchedAnswer,
-  UnmatchedHandler,
-  UnmatchedStrategy,
-} from "./src/scenario/unmatched_strategy.ts";
 export { withOverrides } from "./src/scenario/with_overrides.ts";
 export {
   BUILTIN_SCENARIO_NAMES,
@@ -141,7 +107,6 @@ export {
   type BuiltinScenarioOptions,
 } from "./src/scenario/builtin_scenarios.ts";
 // named failures
-export { FAILURE_NAMES, type FailureName } from "./src/scenario/named_failures.ts";
 // scenario files
 export {
   scenarioFromJSON,
@@ -203,12 +168,6 @@ export { AssertionError, type AssertionErrorOptions } from "./src/session/assert
 export type { Clock, WaitOptions } from "./src/timing/clock.ts";
 export { VirtualClock, type VirtualClockOptions } from "./src/timing/virtual_clock.ts";
 export { SystemClock } from "./src/timing/system_clock.ts";
-export type {
-  Delay,
-  Timing,
-  TimingProfile,
-  TimingProfileName,
-} from "./src/timing/timing_profile.ts";
 export { getDefaults, type MockDefaults, setDefaults } from "./src/timing/defaults.ts";
 export {
   settleWithFakeTime,
@@ -227,37 +186,10 @@ export {
 } from "./src/session/control_channel.ts";
 export type { CliFlags } from "./src/session/cli_args.ts";
 export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
-export type { BuildContext } from "./src/builders/build_context.ts";
-export { IdGenerator } from "./src/builders/ids.ts";
-export type {
-  CliVersion,
-  CliVersionFacts,
-  ContextUsageBaseline,
-  InstalledSdkInfo,
-  ModelRetirement,
-  ResolveCliVersionOptions,
-} from "./src/builders/cli_versions.ts";
-export type {
-  PermissionDecisionName,
-  ToolResultContent,
-  UserImageBlock,
-  UserTextBlock,
-} from "./src/builders/user.ts";
+export type { InstalledSdkInfo, ResolveCliVersionOptions } from "./src/builders/cli_versions.ts";
 export type { PermissionSuggestion } from "./src/builders/control.ts";
 export type { PermissionMode } from "./src/builders/system.ts";
-export type { ResultSubtype, TerminalReason } from "./src/builders/result.ts";
-export type { ToolCall, ToolCallResult } from "./src/builders/tools.ts";
-export type {
-  AssistantContentBlock,
-  ControlRequestFrame,
-  Frame,
-  RedactedThinkingBlock,
-  TextBlock,
-  ThinkingBlock,
-  ToolUseBlock,
-  UserFrame,
-  Uuid,
-} from "./src/wire/frame.ts";
+export type { ControlRequestFrame } from "./src/wire/frame.ts";
 export { WireError } from "./src/wire/wire_error.ts";
 // the same scenario for the real CLI: a scenario-driven Messages API
 export {
@@ -272,3 +204,5 @@ export type {
   JournalKind,
   JournalPlace,
 } from "./src/messages_api/api_journal.ts";
+// the types its signatures show, shared with the other entry points
+export * from "./src/scenario/scenario_types.ts";

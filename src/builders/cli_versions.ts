@@ -132,25 +132,15 @@ const RETIREMENTS_328: Readonly<Record<string, ModelRetirement>> = {
 
 /** 2.1.331 adds Claude 3.5 Sonnet and Claude Sonnet 4.5. */
 const RETIREMENTS_331: Readonly<Record<string, ModelRetirement>> = {
-  "claude-3-opus": { name: "Claude 3 Opus", date: "January 5, 2026" },
-  "claude-3-5-haiku": { name: "Claude 3.5 Haiku", date: "February 19, 2026" },
+  ...RETIREMENTS_328,
   "claude-3-5-sonnet": { name: "Claude 3.5 Sonnet", date: "October 28, 2025" },
-  "claude-3-7-sonnet": { name: "Claude 3.7 Sonnet", date: "February 19, 2026" },
-  "claude-opus-4-0": { name: "Claude Opus 4", date: "June 15, 2026" },
-  "claude-sonnet-4-0": { name: "Claude Sonnet 4", date: "June 15, 2026" },
   "claude-sonnet-4-5": { name: "Claude Sonnet 4.5", date: "November 30, 2026" },
 };
 
 /** 2.1.332 adds Claude Opus 4.5. */
 const RETIREMENTS_332: Readonly<Record<string, ModelRetirement>> = {
-  "claude-3-opus": { name: "Claude 3 Opus", date: "January 5, 2026" },
-  "claude-3-5-haiku": { name: "Claude 3.5 Haiku", date: "February 19, 2026" },
-  "claude-3-5-sonnet": { name: "Claude 3.5 Sonnet", date: "October 28, 2025" },
-  "claude-3-7-sonnet": { name: "Claude 3.7 Sonnet", date: "February 19, 2026" },
-  "claude-opus-4-0": { name: "Claude Opus 4", date: "June 15, 2026" },
+  ...RETIREMENTS_331,
   "claude-opus-4-5": { name: "Claude Opus 4.5", date: "January 22, 2027" },
-  "claude-sonnet-4-0": { name: "Claude Sonnet 4", date: "June 15, 2026" },
-  "claude-sonnet-4-5": { name: "Claude Sonnet 4.5", date: "November 30, 2026" },
 };
 
 /**
