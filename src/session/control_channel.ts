@@ -268,12 +268,20 @@ export class ControlChannel {
       at: this.#options.now(),
     };
     this.#log.push(record);
-    const reply = encoded(
-      !isObject(request) || typeof request.subtype !== "string"
-        ? failure(record, "Invalid control request: 'request.subtype' must be a string")
-        : await this.#answer(record, session),
-      record,
-    );
+    // one await at most (the handler's), as the answer's place among the frames depends on it
+    let reply: Reply;
+    const found = !isObject(request) || typeof request.subtype !== "string"
+      ? failure(record, "Invalid control request: 'request.subtype' must be a string")
+      : this.#recordedOrHandler(record);
+    if (typeof found !== "function") reply = found;
+    else {
+      try {
+        reply = success(record, await found(record.request, session as never));
+      } catch (error) {
+        reply = thrown(record, error);
+      }
+    }
+    reply = encoded(reply, record);
     if (!this.#options.closed()) {
       this.#options.send({ frame: reply.answer, delay: 0, bytes: reply.bytes }).catch(() => {});
       for (const frame of reply.after?.() ?? []) {
@@ -282,30 +290,22 @@ export class ControlChannel {
     }
   }
 
-  /** The answer to a well-formed request: the recorded one, its handler's, or an error. */
-  async #answer(record: ClientRequest, session: unknown): Promise<Reply> {
-    const request = record.request;
-    const recorded = this.#intercept?.(request);
+  /**
+   * The answer to a well-formed request when it is known at once (the recorded one, or the
+   * error for a subtype without a handler), else the handler that answers it.
+   */
+  #recordedOrHandler(record: ClientRequest): Reply | ControlHandler<never> {
+    const recorded = this.#intercept?.(record.request);
     if (recorded !== undefined) {
       if (recorded.error !== undefined) return failure(record, recorded.error);
       record.answer = { success: true, response: recorded.response };
       return { answer: controlSuccess(record.requestId, recorded.response) };
     }
     const handler = this.#handlers.get(record.subtype);
-    if (!handler) {
-      const reply = failure(record, `Unsupported control request subtype: ${record.subtype}`);
-      (reply.answer.response as Record<string, unknown>).error_code = "unsupported_request";
-      return reply;
-    }
-    try {
-      return success(record, await handler(request, session as never));
-    } catch (error) {
-      const reply = failure(record, error instanceof Error ? error.message : String(error));
-      if (error instanceof ControlError) {
-        Object.assign(reply.answer.response as Record<string, unknown>, error.fields);
-      }
-      return reply;
-    }
+    if (handler) return handler;
+    const reply = failure(record, `Unsupported control request subtype: ${record.subtype}`);
+    (reply.answer.response as Record<string, unknown>).error_code = "unsupported_request";
+    return reply;
   }
 
   /** Fails every request still waiting (the process ended). */
@@ -329,6 +329,15 @@ interface Reply {
 function failure(record: ClientRequest, error: string): Reply {
   record.answer = { success: false, error };
   return { answer: controlError(record.requestId, error) };
+}
+
+/** The error answer for a handler that threw `error` (a `ControlError`'s fields with it). */
+function thrown(record: ClientRequest, error: unknown): Reply {
+  const reply = failure(record, error instanceof Error ? error.message : String(error));
+  if (error instanceof ControlError) {
+    Object.assign(reply.answer.response as Record<string, unknown>, error.fields);
+  }
+  return reply;
 }
 
 /** A handler's successful answer (a body, an `AnswerThen`, an `EncodedAnswer`, nothing). */

@@ -66,22 +66,36 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     // as the real CLI: a local command, never matched against the exchanges
     return await runCompact(engine, turn, { instructions, init: () => initFrame(engine) });
   }
-  if (await openTurn(engine, turn)) return;
-  const plan = await planTurn(engine, turn);
-  if (!plan) return;
-  await playSteps(engine, turn, plan);
+  // a recording's turn (verbatim) carries its own states, init frame and hook calls; the opening
+  // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
+  // its first step)
+  if (engine.scenario.verbatim !== true) {
+    await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+    const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
+    if (hooked && await userPromptSubmitStops(engine, turn)) return;
+    const notices = await skillShellHooks(engine, turn);
+    await engine.send(initFrame(engine));
+    for (const frame of notices) await engine.send({ frame, delay: 0 });
+    if (promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
+  }
+  // no await between the opening and the steps but the unmatched answer's: an interrupt
+  // right after the prompt finds the turn at its first step
+  const plan = planTurn(engine, turn);
+  plan.source ??= await unmatchedAnswer(engine, turn, plan.info);
+  if (!plan.source) {
+    await sendResult(engine, turn, {
+      subtype: "error_during_execution",
+      errors: [engine.picker.unmatchedMessage(turn.text, turn.index, turn.input)],
+    });
+    return;
+  }
+  await playSteps(engine, turn, plan as TurnPlan);
   if (turn.abort.aborted) throw turn.abort.reason;
   if (!turn.resultSent && engine.scenario.verbatim !== true) await endSteps(engine, turn);
 }
 
-/**
- * A turn's opening: `running`, the UserPromptSubmit hooks, `system/init`, the skills' shell
- * notices, a prompt too long. True when that ended the turn.
- */
-async function openTurn(engine: Engine, turn: TurnState): Promise<boolean> {
-  // a recording's turn (verbatim) carries its own states, init frame and hook calls
-  if (engine.scenario.verbatim === true) return false;
-  await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+/** The UserPromptSubmit hooks; true when one stopped the turn (then ended by the hook). */
+async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
   for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
     const output = await callHook(engine, callbackId, {
       hook_event_name: "UserPromptSubmit",
@@ -94,12 +108,7 @@ async function openTurn(engine: Engine, turn: TurnState): Promise<boolean> {
       return true;
     }
   }
-  const notices = await skillShellHooks(engine, turn);
-  await engine.send(initFrame(engine));
-  for (const frame of notices) await engine.send({ frame, delay: 0 });
-  if (!promptTooLong(turn.text)) return false;
-  await runPromptTooLong(engine, turn);
-  return true;
+  return false;
 }
 
 /** The steps a turn runs, where they come from, and what they are told of the turn. */
@@ -113,10 +122,10 @@ interface TurnPlan {
 }
 
 /**
- * Which steps answer the turn: a front end's, the matched exchange's, or the unmatched answer;
- * none writes the unmatched error result (and gives `undefined`).
+ * Which steps answer the turn: a front end's or the matched exchange's; none (`source`
+ * undefined) leaves it to the unmatched answer.
  */
-async function planTurn(engine: Engine, turn: TurnState): Promise<TurnPlan | undefined> {
+function planTurn(engine: Engine, turn: TurnState): Partial<TurnPlan> & Omit<TurnPlan, "source"> {
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);
@@ -132,22 +141,11 @@ async function planTurn(engine: Engine, turn: TurnState): Promise<TurnPlan | und
     ctx: engine.ctx,
     match: found?.match,
   };
-  if (source) {
-    // a front end answers this turn itself
-  } else if (found) {
+  if (!source && found) {
     turn.exchange = found.exchange;
     turn.exchangeIndex = found.index;
     if (found.exchange.timing) turn.profile = timingProfile(found.exchange.timing);
     source = found.exchange.steps;
-  } else {
-    source = await unmatchedAnswer(engine, turn, info);
-  }
-  if (!source) {
-    await sendResult(engine, turn, {
-      subtype: "error_during_execution",
-      errors: [engine.picker.unmatchedMessage(turn.text, turn.index, turn.input)],
-    });
-    return undefined;
   }
   const path = found ? `exchanges[${found.index}].steps` : planned ? "steps" : "unmatched";
   return { source, path, info };
