@@ -166,7 +166,7 @@ function splitToolList(value: string): string[] {
  * What the real CLI writes to stderr before exiting 1 when it may skip permissions
  * (`--permission-mode bypassPermissions`, `--dangerously-skip-permissions`,
  * `--allow-dangerously-skip-permissions`) and runs as root without `IS_SANDBOX=1`
- * (print/v3xx_p_bypass_root_*, conform perm_mode_bypass_root); `undefined` when it runs.
+ * (CLI 2.1.328 to 2.1.332, in print mode and under the SDK); `undefined` when it runs.
  * `root` is whether it runs as root, or a function that says so (called only when needed).
  *
  * @example Refused as root, run in a sandbox

@@ -2,8 +2,8 @@
  * `/compact`: the real CLI answers it locally, with no assistant message. It says it is
  * compacting, makes the summarization call (twice when the reply has no `<summary>` tags),
  * then writes a fresh `system/init`, the `compact_boundary`, the summary as a synthetic user
- * message, the replayed command output and a `local_command` result (recordings
- * `r2_compact*`, FINDINGS_round2.md §6).
+ * message, the replayed command output and a `local_command` result (as the real CLI 2.1.328
+ * does).
  *
  * @module
  */
@@ -33,7 +33,7 @@ export function compactCommand(text: string): string | undefined {
 
 const DEFAULT_SUMMARY = "Summary of the conversation.";
 
-// post_tokens = this + the summary message's characters / 4 (fits all three recordings)
+// post_tokens = this + the summary message's characters / 4 (the real CLI 2.1.328's figures)
 const POST_TOKENS_BASE = 2341;
 
 /**
@@ -41,7 +41,7 @@ const POST_TOKENS_BASE = 2341;
  * `system/init`, written after the compaction. PreCompact and PostCompact hooks the SDK
  * registered are called around the summarization, and between them SubagentStop (the
  * summarizer) and SessionStart (source `compact`); the command's output lists the PreCompact
- * and PostCompact callbacks (conform hooks_all_compact).
+ * and PostCompact callbacks (as the real CLI 2.1.328 does).
  */
 export async function runCompact(
   engine: Engine,
@@ -56,42 +56,28 @@ export async function runCompact(
   await engine.send({ frame: systemStatus(ctx, "compacting"), delay: 0 });
   // the hooks the command's output lists ("PreCompact [callback] completed successfully")
   const ran: string[] = [];
-  for (const callbackId of hookCallbacks(engine, "PreCompact")) {
-    await callHook(engine, callbackId, {
+  ran.push(
+    ...await compactHooks(engine, turn, {
       hook_event_name: "PreCompact",
       trigger: "manual",
       custom_instructions: instructions === "" ? null : instructions,
-    }, { turn });
-    ran.push("PreCompact");
-  }
-  const first = options.reply ?? `<summary>\n${options.summary ?? DEFAULT_SUMMARY}\n</summary>`;
-  const replies = [first];
-  // a reply without <summary> tags makes the CLI ask once more
-  if (summaryOf(first) === undefined) replies.push(options.retryReply ?? first);
-  for (const reply of replies) {
-    const call: ApiCallUsage = {
-      model: ctx.model,
-      inputTokens: DEFAULT_INPUT_TOKENS,
-      outputTokens: options.outputTokens ?? Math.max(1, Math.ceil(reply.length / 4)),
-    };
-    engine.ledger.add(call, ctx.model);
-    turn.calls.push(call);
-  }
+    }),
+  );
+  const replies = summarize(engine, turn);
   const tagged = replies.map(summaryOf).find((s) => s !== undefined);
-  // as recorded: the tagged summary gets "Summary:\n"; with none, the first reply as it is
-  const summary = tagged !== undefined ? `Summary:\n${tagged}` : first.trim();
+  // as the real CLI: the tagged summary gets "Summary:\n"; with none, the first reply as it is
+  const summary = tagged !== undefined ? `Summary:\n${tagged}` : replies[0].trim();
   const content = summaryMessage(engine, summary);
   await afterSummary(engine, turn, replies.at(-1)!);
-  for (const callbackId of hookCallbacks(engine, "PostCompact")) {
-    await callHook(engine, callbackId, {
+  ran.push(
+    ...await compactHooks(engine, turn, {
       hook_event_name: "PostCompact",
       trigger: "manual",
-      // the summarizer's reply as it came, tags and all (conform hooks_all_compact)
+      // the summarizer's reply as it came, tags and all (as the real CLI 2.1.328 gives it)
       compact_summary: replies.at(-1)!,
-    }, { turn });
-    ran.push("PostCompact");
-  }
-  // 19 ms with one summarization call, 29 with two (as recorded)
+    }),
+  );
+  // 19 ms with one summarization call, 29 with two (as the real CLI 2.1.328 takes)
   const durationMs = options.durationMs ?? 9 + 10 * replies.length;
   await engine.send({
     frame: systemStatus(ctx, null, { compactResult: "success" }),
@@ -106,15 +92,59 @@ export async function runCompact(
     }),
     delay: 0,
   });
+  await sendCompacted(engine, turn, { content, ran });
+}
+
+/** Calls the SDK's hooks of one compaction event; the events of the calls made. */
+async function compactHooks(
+  engine: Engine,
+  turn: TurnState,
+  input: { hook_event_name: "PreCompact" | "PostCompact"; [key: string]: unknown },
+): Promise<string[]> {
+  const ran: string[] = [];
+  for (const callbackId of hookCallbacks(engine, input.hook_event_name)) {
+    await callHook(engine, callbackId, input, { turn });
+    ran.push(input.hook_event_name);
+  }
+  return ran;
+}
+
+/** The summarizer's replies (a second when the first has no `<summary>` tags), their calls booked. */
+function summarize(engine: Engine, turn: TurnState): string[] {
+  const ctx = engine.ctx;
+  const options = engine.scenario.compact ?? {};
+  const first = options.reply ?? `<summary>\n${options.summary ?? DEFAULT_SUMMARY}\n</summary>`;
+  const replies = [first];
+  // a reply without <summary> tags makes the CLI ask once more
+  if (summaryOf(first) === undefined) replies.push(options.retryReply ?? first);
+  for (const reply of replies) {
+    const call: ApiCallUsage = {
+      model: ctx.model,
+      inputTokens: DEFAULT_INPUT_TOKENS,
+      outputTokens: options.outputTokens ?? Math.max(1, Math.ceil(reply.length / 4)),
+    };
+    engine.ledger.add(call, ctx.model);
+    turn.calls.push(call);
+  }
+  return replies;
+}
+
+/** The summary as a synthetic user message, the command's replayed output, its result. */
+async function sendCompacted(
+  engine: Engine,
+  turn: TurnState,
+  compacted: { content: string; ran: string[] },
+): Promise<void> {
+  const ctx = engine.ctx;
   await engine.send({
-    frame: userText(ctx, content, { isReplay: false, isSynthetic: true }),
+    frame: userText(ctx, compacted.content, { isReplay: false, isSynthetic: true }),
     delay: 0,
   });
   await engine.send({
     frame: userText(
       ctx,
       `<local-command-stdout>Compacted ${
-        ran.map((event) => `${event} [callback] completed successfully`).join("\n")
+        compacted.ran.map((event) => `${event} [callback] completed successfully`).join("\n")
       }</local-command-stdout>`,
       { isReplay: true },
     ),
@@ -130,7 +160,7 @@ export async function runCompact(
 }
 
 /**
- * What the real CLI's hooks see once the summary is made (conform hooks_all_compact): the
+ * What the real CLI's hooks see once the summary is made (2.1.328): the
  * summarizer ends as a subagent of no type (SubagentStop, its last message the summary reply),
  * then the session starts again from the summary (SessionStart, source `compact`).
  */

@@ -268,91 +268,115 @@ export class ControlChannel {
       at: this.#options.now(),
     };
     this.#log.push(record);
-    let answer: Frame;
-    let bytes: Uint8Array | undefined;
-    let after: (() => Frame[]) | undefined;
-    const recorded = isObject(request) && typeof request.subtype === "string"
-      ? this.#intercept?.(request)
-      : undefined;
-    if (!isObject(request) || typeof request.subtype !== "string") {
-      const error = "Invalid control request: 'request.subtype' must be a string";
-      record.answer = { success: false, error };
-      answer = controlError(requestId, error);
-    } else if (recorded !== undefined) {
-      if (recorded.error !== undefined) {
-        record.answer = { success: false, error: recorded.error };
-        answer = controlError(requestId, recorded.error);
-      } else {
-        record.answer = { success: true, response: recorded.response };
-        answer = controlSuccess(requestId, recorded.response);
-      }
-    } else {
-      const handler = this.#handlers.get(request.subtype);
-      if (!handler) {
-        const error = `Unsupported control request subtype: ${request.subtype}`;
-        record.answer = { success: false, error };
-        answer = controlError(requestId, error);
-        (answer.response as Record<string, unknown>).error_code = "unsupported_request";
-      } else {
-        try {
-          const response: unknown = await handler(request, session as never);
-          if (response instanceof AnswerThen) {
-            record.answer = { success: true, response: response.body };
-            answer = controlSuccess(requestId, response.body);
-            after = response.after;
-          } else if (response instanceof EncodedAnswer) {
-            record.answer = { success: true, response: response.body };
-            const pending = { pending: true };
-            answer = controlSuccess(requestId, response.body, pending);
-            if (response.key !== undefined) {
-              bytes = LINE_TEMPLATES.line(
-                `control_success|${response.key}`,
-                requestId,
-                (slot) => controlSuccess(slot, response.body, pending),
-              );
-            }
-          } else {
-            const body = response as Record<string, unknown> | undefined;
-            record.answer = body === undefined
-              ? { success: true }
-              : { success: true, response: body };
-            answer = controlSuccess(requestId, body);
-          }
-        } catch (error) {
-          const text = error instanceof Error ? error.message : String(error);
-          record.answer = { success: false, error: text };
-          answer = controlError(requestId, text);
-          if (error instanceof ControlError) {
-            Object.assign(answer.response as Record<string, unknown>, error.fields);
-          }
-        }
-      }
-    }
-    if (!bytes) {
-      // encoded here, once (the output takes the bytes): an answer that cannot be written (a
-      // handler's answer that is not JSON data) becomes an error answer saying why, never
-      // silence
+    // one await at most (the handler's), as the answer's place among the frames depends on it
+    let reply: Reply;
+    const found = !isObject(request) || typeof request.subtype !== "string"
+      ? failure(record, "Invalid control request: 'request.subtype' must be a string")
+      : this.#recordedOrHandler(record);
+    if (typeof found !== "function") reply = found;
+    else {
       try {
-        bytes = ENCODER.encode(encodeFrame(answer));
+        reply = success(record, await found(record.request, session as never));
       } catch (error) {
-        const text =
-          `claude-mock: cannot write the answer to control request '${record.subtype}': ${
-            error instanceof Error ? error.message : String(error)
-          }`;
-        record.answer = { success: false, error: text };
-        answer = controlError(requestId, text);
-        after = undefined;
+        reply = thrown(record, error);
       }
     }
+    reply = encoded(reply, record);
     if (!this.#options.closed()) {
-      this.#options.send({ frame: answer, delay: 0, bytes }).catch(() => {});
-      for (const frame of after?.() ?? []) this.#options.send({ frame, delay: 0 }).catch(() => {});
+      this.#options.send({ frame: reply.answer, delay: 0, bytes: reply.bytes }).catch(() => {});
+      for (const frame of reply.after?.() ?? []) {
+        this.#options.send({ frame, delay: 0 }).catch(() => {});
+      }
     }
+  }
+
+  /**
+   * The answer to a well-formed request when it is known at once (the recorded one, or the
+   * error for a subtype without a handler), else the handler that answers it.
+   */
+  #recordedOrHandler(record: ClientRequest): Reply | ControlHandler<never> {
+    const recorded = this.#intercept?.(record.request);
+    if (recorded !== undefined) {
+      if (recorded.error !== undefined) return failure(record, recorded.error);
+      record.answer = { success: true, response: recorded.response };
+      return { answer: controlSuccess(record.requestId, recorded.response) };
+    }
+    const handler = this.#handlers.get(record.subtype);
+    if (handler) return handler;
+    const reply = failure(record, `Unsupported control request subtype: ${record.subtype}`);
+    (reply.answer.response as Record<string, unknown>).error_code = "unsupported_request";
+    return reply;
   }
 
   /** Fails every request still waiting (the process ended). */
   rejectAll(): void {
     for (const pending of this.#pending.values()) pending.reject(sessionEnded());
     this.#pending.clear();
+  }
+}
+
+/** An answer to the client's request: its frame, its bytes once encoded, frames after it. */
+interface Reply {
+  /** The `control_response` frame. */
+  answer: Frame;
+  /** Its line, encoded. */
+  bytes?: Uint8Array;
+  /** Frames written right after it. */
+  after?: () => Frame[];
+}
+
+/** An error answer saying `error`, noted on the request's record. */
+function failure(record: ClientRequest, error: string): Reply {
+  record.answer = { success: false, error };
+  return { answer: controlError(record.requestId, error) };
+}
+
+/** The error answer for a handler that threw `error` (a `ControlError`'s fields with it). */
+function thrown(record: ClientRequest, error: unknown): Reply {
+  const reply = failure(record, error instanceof Error ? error.message : String(error));
+  if (error instanceof ControlError) {
+    Object.assign(reply.answer.response as Record<string, unknown>, error.fields);
+  }
+  return reply;
+}
+
+/** A handler's successful answer (a body, an `AnswerThen`, an `EncodedAnswer`, nothing). */
+function success(record: ClientRequest, response: unknown): Reply {
+  const requestId = record.requestId;
+  if (response instanceof AnswerThen) {
+    record.answer = { success: true, response: response.body };
+    return { answer: controlSuccess(requestId, response.body), after: response.after };
+  }
+  if (response instanceof EncodedAnswer) {
+    record.answer = { success: true, response: response.body };
+    const pending = { pending: true };
+    const answer = controlSuccess(requestId, response.body, pending);
+    if (response.key === undefined) return { answer };
+    const bytes = LINE_TEMPLATES.line(
+      `control_success|${response.key}`,
+      requestId,
+      (slot) => controlSuccess(slot, response.body, pending),
+    );
+    return { answer, bytes };
+  }
+  const body = response as Record<string, unknown> | undefined;
+  record.answer = body === undefined ? { success: true } : { success: true, response: body };
+  return { answer: controlSuccess(requestId, body) };
+}
+
+/**
+ * `reply` with its bytes, encoded here, once (the output takes the bytes): an answer that cannot
+ * be written (a handler's answer that is not JSON data) becomes an error answer saying why,
+ * never silence.
+ */
+function encoded(reply: Reply, record: ClientRequest): Reply {
+  if (reply.bytes) return reply;
+  try {
+    return { ...reply, bytes: ENCODER.encode(encodeFrame(reply.answer)) };
+  } catch (error) {
+    const text = `claude-mock: cannot write the answer to control request '${record.subtype}': ${
+      error instanceof Error ? error.message : String(error)
+    }`;
+    return failure(record, text);
   }
 }

@@ -6,25 +6,14 @@
  * @module
  */
 
-import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
-import { IdGenerator } from "../builders/ids.ts";
-import { cliTempDir } from "../builders/project_paths.ts";
-import { resolveModel } from "../builders/inventory.ts";
+import type { BuildContext } from "../builders/build_context.ts";
 import { modelFacts } from "../builders/model_facts.ts";
-import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
-import type { ToolCall } from "../builders/tools.ts";
-import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { StepSource } from "../scenario/step.ts";
-import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
-import { rulesFromSettings } from "../scenario/permission_rules.ts";
 import { AbortLatch } from "../timing/_abort_latch.ts";
 import type { Clock } from "../timing/clock.ts";
-import { getDefaults } from "../timing/defaults.ts";
-import { SystemClock } from "../timing/system_clock.ts";
-import { type Delay, type TimingProfile, timingProfile } from "../timing/timing_profile.ts";
-import { VirtualClock } from "../timing/virtual_clock.ts";
+import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
 import { type DecodedLine, type LineSink, LineSplitter } from "../wire/line_splitter.ts";
 import type { CliFlags } from "./cli_args.ts";
@@ -37,6 +26,7 @@ import { sessionEnded, type TurnState } from "./turn_state.ts";
 import { UsageLedger } from "./usage_ledger.ts";
 import { ContextTally } from "./context_tally.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
+import { type EngineOptions, engineStart, type ToolRunner } from "./engine_options.ts";
 
 /** How a session's process ended. */
 export interface ExitStatus {
@@ -49,53 +39,7 @@ export interface ExitStatus {
 /** Frames that answer the client or withdraw a question: never part of a turn's reply. */
 const ANSWERS: ReadonlySet<unknown> = new Set(["control_response", "control_cancel_request"]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** What the engine is built from. */
-export interface EngineOptions {
-  /** The scenario (validated). */
-  scenario: Scenario;
-  /** The parsed command line. */
-  flags: CliFlags;
-  /** The environment the client spawned the process with. */
-  env: Record<string, string | undefined>;
-  /** The CLI version to impersonate (`SessionOptions.cliVersion`). */
-  cliVersion?: string;
-  /** Where stderr goes (`SessionOptions.stderr`). */
-  stderr?: (text: string) => void;
-  /** The installed Agent SDK (`SessionOptions.installedSdk`). */
-  installedSdk?: ResolveCliVersionOptions["installedSdk"];
-  /** The write log the session exposes. */
-  writes: WriteLog;
-  /** The clock option. */
-  clock?: Clock | "virtual" | "system";
-  /** The seed option. */
-  seed?: bigint | number;
-  /** The timing option. */
-  timing?: import("../timing/timing_profile.ts").Timing;
-  /** The speed factor option. */
-  speedFactor?: number;
-  /** Real-time limit for the client's answers (ms). */
-  controlTimeoutMs?: number;
-  /** Keep every frame written. */
-  recordSent?: boolean;
-  /** Which run of the binary this is (default 1). */
-  invocation?: number;
-  /** Runs tools for real (the binary's live mode). */
-  runTool?: ToolRunner;
-  /** Where stdout's lines go instead of a stream (`SessionOptions.output`). */
-  output?: (line: Uint8Array) => void | Promise<void>;
-  /** How `__mock__` prompts are taken (`SessionOptions.mockCommands`). */
-  mockCommands?: "on" | "off" | "live";
-}
-
-/**
- * Runs a tool use for real and gives its result, or `undefined` to use the scenario's
- * scripted result (a tool it does not run live).
- */
-export type ToolRunner = (
-  use: { name: string; input: Record<string, unknown>; ctx: BuildContext },
-) => Promise<ToolCall["result"] | undefined>;
+export type { EngineOptions, ToolRunner } from "./engine_options.ts";
 
 /**
  * Plans a turn before the scenario's exchanges are tried: steps to answer `turn` with, or
@@ -237,88 +181,21 @@ export class Engine {
   /** Builds the state; `start` begins reading input. */
   constructor(options: EngineOptions) {
     const { scenario, flags } = options;
-    const defaults = getDefaults();
     this.scenario = scenario;
     this.flags = flags;
     this.env = options.env;
     this.#stderr = options.stderr;
     this.runTool = options.runTool;
-    const commands = options.mockCommands ?? "on";
-    if (commands !== "on" && commands !== "off" && commands !== "live") {
-      throw new RangeError(
-        `Cannot start a session: 'mockCommands' must be "on", "off" or "live", got ${
-          JSON.stringify(commands)
-        }`,
-      );
-    }
-    this.mockCommands = commands;
     this.writes = options.writes;
-    this.clock = options.clock === "system"
-      ? new SystemClock()
-      : options.clock === "virtual" || options.clock === undefined
-      ? new VirtualClock()
-      : options.clock;
+    const start = engineStart(options);
+    this.mockCommands = start.mockCommands;
+    this.clock = start.clock;
     this.startedAt = this.clock.now();
-    const seed = options.seed ?? scenario.seed ?? defaults.seed;
-    this.profile = timingProfile(options.timing ?? scenario.timing ?? defaults.timing);
-    this.speed = options.speedFactor ?? scenario.speedFactor ?? defaults.speedFactor;
-    const maxSpeed = SCENARIO_LIMITS.maxSpeedFactor;
-    if (typeof this.speed !== "number" || !(this.speed >= 0) || !(this.speed <= maxSpeed)) {
-      throw new RangeError(
-        `Cannot start a session: 'speedFactor' must be a number from 0 to ${maxSpeed}, got ${this.speed}`,
-      );
-    }
-    try {
-      // read now, so a bad --settings fails the start, not a turn that blames its steps
-      rulesFromSettings(flags.settings);
-    } catch (error) {
-      const Class = error instanceof SyntaxError ? SyntaxError : TypeError;
-      throw new Class(`Cannot start a session: ${(error as Error).message}`);
-    }
-    const controlTimeoutMs = options.controlTimeoutMs ?? 60_000;
-    if (
-      typeof controlTimeoutMs !== "number" || !Number.isFinite(controlTimeoutMs) ||
-      controlTimeoutMs <= 0 || controlTimeoutMs > 2 ** 31 - 1
-    ) {
-      throw new RangeError(
-        `Cannot start a session: 'controlTimeoutMs' must be a number of ms from 1 to 2147483647, got ${controlTimeoutMs}`,
-      );
-    }
-    let cli;
-    try {
-      cli = resolveCliVersion({
-        version: options.cliVersion,
-        env: options.env,
-        installedSdk: options.installedSdk,
-      }).cli;
-    } catch (error) {
-      throw new TypeError(`Cannot start a session: ${(error as Error).message}`);
-    }
-    let pcg: Pcg32;
-    try {
-      pcg = new Pcg32(seed);
-    } catch (error) {
-      const Class = error instanceof TypeError ? TypeError : RangeError;
-      throw new Class(`Cannot start a session: ${(error as Error).message}`);
-    }
-    const jitter = new Pcg32(
-      typeof seed === "bigint" ? seed ^ 0x9e3779b9n : BigInt(seed) + 0x9e3779b9n,
-    );
-    this.ctx = createBuildContext({
-      ids: new IdGenerator({ prng: () => pcg.nextFloat() }),
-      // as the real CLI: a resumed session keeps its id, unless --fork-session
-      sessionId: scenario.sessionId ?? flags.sessionId ??
-        (flags.resume !== undefined && UUID.test(flags.resume) && !flags.forkSession
-          ? flags.resume
-          : undefined),
-      model: scenario.model ?? flags.model ?? settingsModel(flags.settings) ?? DEFAULT_MODEL,
-      permissionMode: flags.permissionMode ?? "default",
-      cwd: scenario.cwd,
-      tempDir: cliTempDir(options.env, processUid()),
-      clock: this.clock,
-      cliVersion: cli,
-    });
+    this.profile = start.profile;
+    this.speed = start.speed;
+    this.ctx = start.ctx;
     this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
+    const jitter = start.jitter;
     this.outbox = new Outbox({
       clock: this.clock,
       profile: this.profile,
@@ -339,7 +216,7 @@ export class Engine {
     this.control = new ControlChannel({
       ctx: this.ctx,
       send: (item) => this.send(item),
-      timeoutMs: controlTimeoutMs,
+      timeoutMs: start.controlTimeoutMs,
       now: () => this.clock.now(),
       closed: () => this.closed,
     });
@@ -485,7 +362,7 @@ export class Engine {
 
   /**
    * Before an API call: a model the CLI does not know gets its note on stderr, once a session
-   * (`[claude-code:unrecognized_model]`, conformance model_custom).
+   * (`[claude-code:unrecognized_model]`, as the real CLI 2.1.328 writes it).
    */
   beforeApiCall(): void {
     if (this.unrecognizedModelSaid || modelFacts(this.ctx.model).costBasis === "list") return;
@@ -581,29 +458,5 @@ export class Engine {
       const code = this.scenario.exitCode ?? (this.lastResultError ? 1 : 0);
       await this.shutdown({ code, signal: null }, true);
     }
-  }
-}
-
-/** The model a `--settings` JSON names (its alias resolved), as the real CLI applies it. */
-function settingsModel(settings: string | undefined): string | undefined {
-  if (!settings || !settings.trim().startsWith("{")) return undefined;
-  try {
-    const model = (JSON.parse(settings) as { model?: unknown }).model;
-    return typeof model === "string" && model !== "" ? resolveModel(model) ?? model : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The user id this process runs as (0 where the runtime does not tell, or may not). */
-function processUid(): number {
-  try {
-    // Deno's own first: on Deno, `globalThis.process` loads the Node compatibility layer
-    const deno = (globalThis as { Deno?: { uid?: () => number | null } }).Deno;
-    if (deno) return deno.uid?.() ?? 0;
-    const process = (globalThis as { process?: { getuid?: () => number } }).process;
-    return process?.getuid?.() ?? 0;
-  } catch {
-    return 0;
   }
 }

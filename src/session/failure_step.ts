@@ -43,7 +43,7 @@ function maxRetriesOf(env: Record<string, string | undefined>): number {
 /**
  * The delay before retry `attempt` (from 1), with `u` and `v` uniform in [0, 1): the CLI's
  * `min(500 × 2^(attempt-1), 32000) × (1 + u/4)`, and with a `retry-after: 1` answer at least
- * `1000 × (1 + v/4)` (fits every delay in the recordings).
+ * `1000 × (1 + v/4)` (fits every delay the real CLI 2.1.328 took).
  */
 export function retryDelayMs(
   attempt: number,
@@ -143,7 +143,7 @@ async function failedAttempts(
     if (spec.stderr !== undefined) engine.stderr(spec.stderr);
     if (spec.waits === "apiTimeout") await sleep(apiTimeoutMs);
     if (spec.waits === "streamIdle") {
-      // as recorded: the idle watchdog ends the stream and one silent streaming retry, then
+      // as the real CLI 2.1.328: the idle watchdog ends the stream and one silent streaming retry, then
       // the non-streaming fallback times out
       const idleMs = positive(env.CLAUDE_BYTE_STREAM_IDLE_TIMEOUT_MS, 10_000);
       await sleep(idleMs * 2 + apiTimeoutMs);

@@ -38,8 +38,8 @@ export function hookCallbacks(engine: Engine, event: string, tool?: string): str
 }
 
 /**
- * Hook events whose input carries neither the permission mode nor the effort level (as
- * recorded: conform hooks_all_compact, hooks_all_subagent, hooks_all_tools).
+ * Hook events whose input carries neither the permission mode nor the effort level (the real
+ * CLI 2.1.328's compaction, subagent and tool hooks).
  */
 const PLAIN_EVENTS: ReadonlySet<string> = new Set([
   "PreCompact",
@@ -97,8 +97,8 @@ export async function callHook(
 
 /**
  * The MessageDisplay hooks for a text the main agent shows, awaited before its assistant frame
- * (after its stream events with partial messages), as the real CLI calls them (conform
- * hooks_message_display, hooks_message_display_partial): the whole text as one final `delta`,
+ * (after its stream events with partial messages), as the real CLI 2.1.328 calls them (with
+ * and without partial messages): the whole text as one final `delta`,
  * `index` the text's place among the message's texts, a `message_id` of its own.
  */
 export async function messageDisplayHooks(
@@ -125,7 +125,7 @@ export async function messageDisplayHooks(
 
 /**
  * The PostToolBatch hooks once a message's tools all ran, before the next API call, as the real
- * CLI calls them (conform hooks_all_tools): each tool use of the message with its result's
+ * CLI 2.1.328 calls them: each tool use of the message with its result's
  * content, the request's `tool_use_id` a `hook-<uuid>`. `additionalContext` is kept.
  */
 export async function postToolBatchHooks(

@@ -1,7 +1,7 @@
 /**
  * The SDK's `mcp_call` request: a tool of an MCP server the CLI runs (`--mcp-config`, or
  * delivered in `initialize`), called with no model turn, answered as the real CLI answers it
- * (recordings `v*_mcp_ext_call`, `v332_mcp_call_sdk`). The mock runs no MCP server: the result
+ * (2.1.328 to 2.1.332). The mock runs no MCP server: the result
  * is the one the scenario scripts for that tool (`usesTool("mcp__server__tool", input,
  * {result, isError})`, the call with the same input first). A tool error is an error answer
  * with the tool's text; with `soft_error_result` a CLI that says

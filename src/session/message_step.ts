@@ -23,7 +23,8 @@ import { isToolCall, type MessageStep, type ScriptedToolCall } from "../scenario
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { authorize, execute, immediateDenial, postToolHooks } from "./tool_flow.ts";
+import { execute, postToolHooks } from "./tool_flow.ts";
+import { authorize, immediateDenial } from "./tool_permission.ts";
 import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
@@ -89,14 +90,42 @@ export async function runMessage(
 ): Promise<void> {
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
-  const ctx = engine.ctx;
   engine.beforeApiCall();
   await requestStructuredOutput(engine, turn);
+  const message = buildMessage(engine, step, turn);
+  const waiting = await streamMessage(engine, { step, turn, message });
+  const { blocks, calls } = message;
+  const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+  if (said !== "") turn.lastText = said;
+  // a message with tool uses means the CLI calls the API again once the tools ran
+  turn.awaitingReply = calls.size > 0;
+  turn.textOnly = calls.size === 0;
+  // a reply that spent the budget: its tools do not run (the real CLI 2.1.328)
+  if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
+  await runWaitingTools(engine, waiting, turn);
+  await finishMessage(engine, turn, blocks);
+}
+
+/** A message step's frames, built, with what its API call cost. */
+interface BuiltMessage extends EvaluatedMessage {
+  /** The assistant frames, one per block. */
+  frames: AssistantFrame[];
+  /** A recovered failure's reply: from the non-streaming fallback. */
+  fallback: boolean;
+  /** The message's output tokens. */
+  outputTokens: number;
+}
+
+/** A tool use of the message, with its permission decision once it was asked. */
+type PendingTool = { call: ScriptedToolCall; decision?: ToolDecision };
+
+/** Builds a message step's frames and books its API call. */
+function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): BuiltMessage {
+  const ctx = engine.ctx;
   const { blocks, calls } = evaluateMessage(engine, step, turn);
   const frames = assistantMessage(ctx, blocks, {
     messageId: step.messageId,
-    // an MCP tool of a server the session does not have: its display name alone
-    // (r3_unknown_tools)
+    // an MCP tool of a server the session does not have: its display name alone (2.1.328)
     toolUseMeta: (block) => {
       const meta = mcpToolUseMeta(block);
       if (!meta || unavailableTool(engine, block.name) === undefined) return meta;
@@ -104,7 +133,7 @@ export async function runMessage(
     },
   });
   // A recovered failure's reply comes from the non-streaming fallback: no stream events,
-  // and its frames carry the final stop reason (failures/*_recovered).
+  // and its frames carry the final stop reason (the real CLI 2.1.328).
   const fallback = turn.fallbackNext === true;
   turn.fallbackNext = false;
   if (fallback) {
@@ -118,11 +147,24 @@ export async function runMessage(
   engine.ledger.add(call, ctx.model);
   turn.calls.push(call);
   if (fallback) {
-    // the whole message at once: the CLI writes its final usage, every key filled in
-    // (failures/*_recovered against the scenario API)
+    // the whole message at once: the CLI (2.1.328) writes its final usage, every key filled in
     const usage = resultUsage([call]);
     for (const frame of frames) (frame.message as { usage: unknown }).usage = usage;
   }
+  return { blocks, calls, frames, fallback, outputTokens };
+}
+
+/**
+ * Writes a message's frames (its tools starting as it streams), then the `running` states held
+ * meanwhile; returns the tools that wait for the message's end.
+ */
+async function streamMessage(
+  engine: Engine,
+  options: { step: MessageStep; turn: TurnState; message: BuiltMessage },
+): Promise<PendingTool[]> {
+  const { step, turn, message } = options;
+  const { frames, blocks, calls, fallback, outputTokens } = message;
+  const ctx = engine.ctx;
   let first = true;
   const delayOnce = (frame: Frame): number | Delay | undefined => {
     if (!first) return engine.delayFor(frame, turn);
@@ -139,39 +181,13 @@ export async function runMessage(
   // the results of this message's tools, for the PostToolBatch hooks once they all ran
   turn.batchResults = calls.size > 0 ? new Map() : undefined;
   if (partial) await engine.send({ frame: systemStatus(ctx, "requesting"), delay: 0 });
-  const authorized: Array<{ call: ScriptedToolCall; decision?: ToolDecision }> = [];
-  const streamed: ScriptedToolCall[] = [];
-  // As the real CLI runs a message's tools while it still streams (v*_conc_*): a tool starts
-  // (hooks, permission) as soon as its block is complete when it may run next to what runs
-  // already: a concurrency-safe tool (Read, Glob, Grep) after only such tools, asked before
-  // its block's end; a first tool of another kind after its block's end (with the message's
-  // end when it is the last block). Any other waits for the tools before it to finish.
-  // `running` follows the message's end, once for each tool asked meanwhile.
-  const toolIds = blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+  const tools = new ToolStarts(engine, { turn, message, partial });
   let texts = 0; // the message's texts shown so far (MessageDisplay's index)
-  let onlySafe = true; // every tool so far is concurrency-safe and started
-  let head: { call: ScriptedToolCall; index: number; armed?: true } | undefined;
   turn.heldRunning = 0;
-  const start = async (scripted: ScriptedToolCall) => {
-    authorized.push({ call: scripted, decision: await authorize(engine, scripted, turn) });
-  };
   try {
     for (const frame of sequence) {
       if (turn.abort.aborted) throw turn.abort.reason;
-      if (streamed.length > 0 && isMessageStop(frame)) {
-        // As the real CLI with partial messages (r2_running_partial): a streamed message's
-        // last tool is checked after its message_delta, and message_stop follows the first
-        // permission answer, before `running`.
-        let stopped = false;
-        turn.beforeRunning = async () => {
-          stopped = true;
-          await engine.send({ frame, delay: 0 });
-          trackProgress(progress, frame);
-        };
-        for (const scripted of streamed.splice(0)) await start(scripted);
-        turn.beforeRunning = undefined;
-        if (stopped) continue;
-      }
+      if (await tools.stopBeforeRunning(frame, progress)) continue;
       if (frame.type === "assistant" && frame.parent_tool_use_id === null) {
         const shown = (frame as AssistantFrame).message.content[0];
         if (shown?.type === "text") {
@@ -180,77 +196,155 @@ export async function runMessage(
       }
       await engine.send({ frame, delay: delayOnce(frame) });
       trackProgress(progress, frame);
-      // its check ends one event after its block's end (as recorded: the next block's start)
-      if (head?.armed) {
-        const { call } = head;
-        head = undefined;
-        await start(call);
-      } else if (head && isBlockStop(frame, head.index)) head.armed = true;
-      if (frame.type !== "assistant") continue;
-      const block = (frame as AssistantFrame).message.content[0];
-      if (block?.type !== "tool_use") continue;
-      const scripted = calls.get(block.id);
-      if (!scripted) continue;
-      const missing = unavailableTool(engine, block.name);
-      if (missing !== undefined) {
-        // As the real CLI (r3_unknown_tools): a tool the session does not have fails at once,
-        // its result right after its own block, before the message's next block.
-        await sendUnavailable(engine, block.id, missing, turn);
-        continue;
-      }
-      // As the real CLI: a denial the rules alone decide goes out at once, right after the
-      // block (r3_deny_rules), when no tool before it in the message is still to run; else in
-      // its turn, after their results (conform example_tools_permissions_cleanup).
-      const early = immediateDenial(engine, scripted);
-      if (early) {
-        if (authorized.length > 0 || streamed.length > 0 || head !== undefined) {
-          onlySafe = false;
-          authorized.push({ call: scripted, decision: early });
-        } else await sendDenial(engine, scripted, early, turn);
-        continue;
-      }
-      const first = toolIds[0] === block.id;
-      const last = toolIds.at(-1) === block.id;
-      if (onlySafe && CONCURRENCY_SAFE.has(block.name)) {
-        await start(scripted);
-      } else if (first && !last) {
-        onlySafe = false;
-        if (partial) {
-          const index = blocks.findIndex((b) => b.type === "tool_use" && b.id === block.id);
-          head = { call: scripted, index };
-        } else await start(scripted);
-      } else if (first && partial) {
-        onlySafe = false;
-        streamed.push(scripted);
-      } else {
-        // waits for the tools before it: checked as it runs, after the message (r8_mode_*)
-        onlySafe = false;
-        authorized.push({ call: scripted });
-      }
+      await tools.afterFrame(frame);
     }
   } finally {
     const held = turn.heldRunning;
     turn.heldRunning = undefined;
-    if (!turn.abort.aborted) {
-      for (let i = 0; i < held; i++) {
-        await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
-      }
-    }
+    if (!turn.abort.aborted) await sendRunning(engine, held ?? 0);
   }
   turn.streaming = undefined;
-  const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
-  if (said !== "") turn.lastText = said;
-  // a message with tool uses means the CLI calls the API again once the tools ran
-  turn.awaitingReply = calls.size > 0;
-  turn.textOnly = calls.size === 0;
-  // a reply that spent the budget: its tools do not run (r6_max_budget)
-  if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
-  for (let i = 0; i < authorized.length; i++) {
+  return tools.waiting;
+}
+
+/** Writes `count` `running` state frames. */
+async function sendRunning(engine: Engine, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+  }
+}
+
+/**
+ * When each tool of a streaming message starts. As the real CLI runs a message's tools while it
+ * still streams (2.1.328 to 2.1.332): a tool starts (hooks, permission) as soon as its block is complete
+ * when it may run next to what runs already: a concurrency-safe tool (Read, Glob, Grep) after
+ * only such tools, asked before its block's end; a first tool of another kind after its block's
+ * end (with the message's end when it is the last block). Any other waits for the tools before
+ * it to finish. `running` follows the message's end, once for each tool asked meanwhile.
+ */
+class ToolStarts {
+  /** The tools asked or waiting, in order, to run after the message. */
+  readonly waiting: PendingTool[] = [];
+  #engine: Engine;
+  #turn: TurnState;
+  #message: BuiltMessage;
+  #partial: boolean;
+  #toolIds: string[];
+  /** The last tool of a streamed message, checked at its message_stop. */
+  #streamed: ScriptedToolCall[] = [];
+  /** A first tool, checked one event after its block's end. */
+  #head: { call: ScriptedToolCall; index: number; armed?: true } | undefined;
+  /** Every tool so far is concurrency-safe and started. */
+  #onlySafe = true;
+
+  constructor(
+    engine: Engine,
+    options: { turn: TurnState; message: BuiltMessage; partial: boolean },
+  ) {
+    this.#engine = engine;
+    this.#turn = options.turn;
+    this.#message = options.message;
+    this.#partial = options.partial;
+    this.#toolIds = options.message.blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+  }
+
+  async #start(scripted: ScriptedToolCall): Promise<void> {
+    const decision = await authorize(this.#engine, scripted, this.#turn);
+    this.waiting.push({ call: scripted, decision });
+  }
+
+  /**
+   * As the real CLI 2.1.328 with partial messages: a streamed message's last tool
+   * is checked after its message_delta, and message_stop follows the first permission answer,
+   * before `running`. True when `frame` went out so.
+   */
+  async stopBeforeRunning(frame: Frame, progress: StreamProgress): Promise<boolean> {
+    if (this.#streamed.length === 0 || !isMessageStop(frame)) return false;
+    let stopped = false;
+    this.#turn.beforeRunning = async () => {
+      stopped = true;
+      await this.#engine.send({ frame, delay: 0 });
+      trackProgress(progress, frame);
+    };
+    for (const scripted of this.#streamed.splice(0)) await this.#start(scripted);
+    this.#turn.beforeRunning = undefined;
+    return stopped;
+  }
+
+  /** Starts what `frame`, just written, lets start. */
+  async afterFrame(frame: Frame): Promise<void> {
+    // its check ends one event after its block's end (as the real CLI: the next block's start)
+    const head = this.#head;
+    if (head?.armed) {
+      this.#head = undefined;
+      await this.#start(head.call);
+    } else if (head && isBlockStop(frame, head.index)) head.armed = true;
+    if (frame.type !== "assistant") return;
+    const block = (frame as AssistantFrame).message.content[0];
+    if (block?.type !== "tool_use") return;
+    const scripted = this.#message.calls.get(block.id);
+    if (scripted) await this.#toolBlock(scripted);
+  }
+
+  /** A tool use block went out: fails, is denied, starts or waits. */
+  async #toolBlock(scripted: ScriptedToolCall): Promise<void> {
+    const engine = this.#engine;
+    const block = scripted.block;
+    const missing = unavailableTool(engine, block.name);
+    if (missing !== undefined) {
+      // As the real CLI 2.1.328: a tool the session does not have fails at once,
+      // its result right after its own block, before the message's next block.
+      return await sendUnavailable(engine, block.id, missing, this.#turn);
+    }
+    // As the real CLI 2.1.328: a denial the rules alone decide goes out at once, right after
+    // the block, when no tool before it in the message is still to run; else in its turn,
+    // after their results.
+    const early = immediateDenial(engine, scripted);
+    if (early) {
+      if (this.waiting.length > 0 || this.#streamed.length > 0 || this.#head !== undefined) {
+        this.#onlySafe = false;
+        this.waiting.push({ call: scripted, decision: early });
+      } else await sendDenial(engine, scripted, early, this.#turn);
+      return;
+    }
+    await this.#place(scripted);
+  }
+
+  /** When a tool the rules do not deny at once starts. */
+  async #place(scripted: ScriptedToolCall): Promise<void> {
+    const block = scripted.block;
+    const first = this.#toolIds[0] === block.id;
+    const last = this.#toolIds.at(-1) === block.id;
+    if (this.#onlySafe && CONCURRENCY_SAFE.has(block.name)) return await this.#start(scripted);
+    this.#onlySafe = false;
+    if (first && !last) {
+      if (this.#partial) {
+        const index = this.#message.blocks.findIndex((b) =>
+          b.type === "tool_use" && b.id === block.id
+        );
+        this.#head = { call: scripted, index };
+      } else await this.#start(scripted);
+    } else if (first && this.#partial) {
+      this.#streamed.push(scripted);
+    } else {
+      // waits for the tools before it: checked as it runs, after the message (2.1.328)
+      this.waiting.push({ call: scripted });
+    }
+  }
+}
+
+/** Runs the tools that waited for the message's end, in order. */
+async function runWaitingTools(
+  engine: Engine,
+  waiting: PendingTool[],
+  turn: TurnState,
+): Promise<void> {
+  for (let i = 0; i < waiting.length; i++) {
     if (turn.abort.aborted) throw turn.abort.reason;
-    const { call: scripted, decision } = authorized[i];
-    const next = authorized[i + 1];
+    const { call: scripted, decision } = waiting[i];
+    const next = waiting[i + 1];
     // a concurrency-safe tool waiting on this one starts as it ends: its quick check comes
-    // before this tool's result, `running` after it (v*_conc_bash_read_outside)
+    // before this tool's result, `running` after it (2.1.328 to 2.1.332)
     const early = next && !next.decision && CONCURRENCY_SAFE.has(next.call.block.name) &&
       !CONCURRENCY_SAFE.has(scripted.block.name);
     let held = 0;
@@ -267,10 +361,16 @@ export async function runMessage(
         }
         : undefined,
     });
-    for (; held > 0; held--) {
-      await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
-    }
+    await sendRunning(engine, held);
   }
+}
+
+/** After a message's tools: the PostToolBatch hooks, structured output, a hook's stop. */
+async function finishMessage(
+  engine: Engine,
+  turn: TurnState,
+  blocks: AssistantContentBlock[],
+): Promise<void> {
   const results = turn.batchResults;
   turn.batchResults = undefined;
   if (results !== undefined && !turn.abort.aborted) {

@@ -23,10 +23,10 @@ import {
  * The PermissionRequest hooks for a tool use the CLI would ask about (`asked`, its
  * `can_use_tool` request), as the real CLI calls them: `tool_name`, `tool_input` and the
  * request's `permission_suggestions`. The first hook with a decision decides, in the user's
- * place (conform hooks_permission_request_allow, _deny): `allow` runs the tool (with its
+ * place (as the real CLI 2.1.328 does): `allow` runs the tool (with its
  * `updatedInput`; accepted by the hook), `deny` refuses it with the hook's message (a
  * `permission_denied` frame, reason `hook`). `undefined` when no hook decides
- * (hooks_permission_request_none: the usual denial follows).
+ * (the real CLI 2.1.328 then denies as usual).
  */
 export async function permissionRequestHooks(
   engine: Engine,

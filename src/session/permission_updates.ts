@@ -1,6 +1,6 @@
 /**
  * What the SDK's permission answers change for the rest of the session, as the real CLI
- * 2.1.328 applies them (tests/fixtures/real/r7_*): an allow's `updatedPermissions` add,
+ * 2.1.328 applies them: an allow's `updatedPermissions` add,
  * replace or remove session rules and set the permission mode. Loaded when an answer carries
  * updates (the binary's start-up does not carry it).
  *

@@ -1,6 +1,6 @@
 /**
- * A prompt too long for the model's context, as the real CLI 2.1.328 answers it (recordings
- * `tests/fixtures/real/print_faults/too_long_*`): no API call; it tries to compact, cannot
+ * A prompt too long for the model's context, as the real CLI 2.1.328 answers it (in print
+ * mode): no API call; it tries to compact, cannot
  * (`too_few_groups`), writes a synthetic assistant message "Prompt is too long" and a result
  * with `is_error: true` and `terminal_reason: "blocking_limit"` (the process then exits 1).
  *
@@ -33,7 +33,7 @@ export function promptTooLong(text: string): boolean {
 export async function runPromptTooLong(engine: Engine, turn: TurnState): Promise<void> {
   const ctx = engine.ctx;
   const { session_id, uuid, ...status } = systemStatus(ctx, "compacting");
-  // as recorded: the compaction it attempts reports no output, then fails
+  // as the real CLI 2.1.328: the compaction it attempts reports no output, then fails
   await engine.send({
     frame: { ...status, compact_output_chars: 0, session_id, uuid },
     delay: 0,

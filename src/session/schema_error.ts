@@ -2,7 +2,7 @@
  * Checks a value against a JSON Schema the way the real CLI checks the input of its
  * `StructuredOutput` tool (`--json-schema`, the SDK's `outputFormat`): the first problem, in
  * Ajv's words and with Ajv's instance path (`root: must have required property 'age'`,
- * `/age: must be number`, tests/fixtures/real/r4_structured_*). Draft 2020-12 and draft-07
+ * `/age: must be number`, as the real CLI 2.1.328 words them). Draft 2020-12 and draft-07
  * keywords a structured output uses; `format` is not checked. Internal.
  *
  * @module

@@ -1,7 +1,6 @@
 /**
- * The client's read-only requests to the CLI, answered as the real CLI answers them
- * (recordings `v*_control_more`, `v*_control_settings`, `v*_context_usage_*`,
- * `v*_mcp_ext_*`): `mcp_status`, `get_context_usage`, `get_settings`, `get_session_cost`,
+ * The client's read-only requests to the CLI, answered as the real CLI (2.1.328 to 2.1.332)
+ * answers them: `mcp_status`, `get_context_usage`, `get_settings`, `get_session_cost`,
  * `get_usage`, `list_permission_rules`, `rewind_files`, `get_binary_version`, `get_plan`,
  * `list_models`, `get_hooks_listing`, `reload_output_styles`, and the notices the SDK sends that its types do not list
  * (`prompt_draft_activity`, `set_prompt_suggestions_paused`).
@@ -23,61 +22,10 @@ export function installSdkQueries(engine: Engine): void {
   const control = engine.control;
   const ctx = engine.ctx;
   control.handle("mcp_status", () => ({ mcpServers: mcpStatus(engine) }));
-  control.handle("get_context_usage", () => {
-    const last = engine.ledger.lastCall;
-    const initialize = engine.initializeRequest;
-    return contextUsageAnswer(ctx, {
-      tally: engine.context,
-      permissionPrompts: engine.flags.permissionPromptTool === "stdio",
-      mcpTools: mcpToolEntries(initialize),
-      ...(last
-        ? {
-          apiUsage: {
-            input_tokens: last.inputTokens ?? 0,
-            output_tokens: last.outputTokens ?? 0,
-            cache_creation_input_tokens: last.cacheCreationInputTokens ?? 0,
-            cache_read_input_tokens: last.cacheReadInputTokens ?? 0,
-          },
-        }
-        : {}),
-    });
-  });
-  control.handle("get_settings", () => {
-    const settings = flagSettings(engine);
-    return {
-      effective: settings ?? {},
-      sources: settings ? [{ source: "flagSettings", settings }] : [],
-      served_settings_state: "ineligible",
-      applied: {
-        model: ctx.model,
-        effort: engine.flags.effort ?? "medium",
-        advisor: null,
-        ultracode: false,
-        ultracodeRequested: false,
-        ultracodeAvailable: true,
-        ultrathinkAvailable: false,
-        outsideFileToolReadsBlocked: false,
-        outsideFileToolWritesBlocked: false,
-        outsideBlocksCountLaunchFoldersOnly: false,
-        launchEnvLeftOwnFilesInPlace: false,
-      },
-    };
-  });
+  control.handle("get_context_usage", () => contextUsage(engine));
+  control.handle("get_settings", () => settingsAnswer(engine));
   control.handle("get_session_cost", () => ({ text: sessionCostText(engine) }));
-  control.handle("get_usage", () => ({
-    session: {
-      total_cost_usd: engine.ledger.costUsd,
-      total_api_duration_ms: engine.ledger.apiMs,
-      total_duration_ms: Math.round(engine.clock.now() - engine.startedAt),
-      total_lines_added: 0,
-      total_lines_removed: 0,
-      model_usage: engine.ledger.modelUsage(),
-    },
-    subscription_type: null,
-    rate_limits_available: false,
-    rate_limits: null,
-    behaviors: null,
-  }));
+  control.handle("get_usage", () => usageAnswer(engine));
   control.handle("list_permission_rules", () => ({
     state: {
       rules: permissionRules(engine),
@@ -100,11 +48,84 @@ export function installSdkQueries(engine: Engine): void {
   }));
   control.handle("get_plan", () => ({ exists: false }));
   control.handle("list_models", () => ({ models: DEFAULT_MODELS.map((m) => ({ ...m })) }));
-  // the SDK's callback hooks are not listed (v332_control_settings registers one)
-  control.handle("get_hooks_listing", () => ({
+  control.handle("get_hooks_listing", () => hooksListing(engine));
+  control.handle("reload_output_styles", () => ({ available_output_styles: [...OUTPUT_STYLES] }));
+  // notices the SDK sends (notePromptDraftActivity, setPromptSuggestionsPaused): no payload
+  control.handle("prompt_draft_activity", () => undefined);
+  control.handle("set_prompt_suggestions_paused", () => undefined);
+}
+
+/** `get_context_usage`: the context's categories, with the last API call's usage. */
+function contextUsage(engine: Engine): Record<string, unknown> {
+  const last = engine.ledger.lastCall;
+  const initialize = engine.initializeRequest;
+  return contextUsageAnswer(engine.ctx, {
+    tally: engine.context,
+    permissionPrompts: engine.flags.permissionPromptTool === "stdio",
+    mcpTools: mcpToolEntries(initialize),
+    ...(last
+      ? {
+        apiUsage: {
+          input_tokens: last.inputTokens ?? 0,
+          output_tokens: last.outputTokens ?? 0,
+          cache_creation_input_tokens: last.cacheCreationInputTokens ?? 0,
+          cache_read_input_tokens: last.cacheReadInputTokens ?? 0,
+        },
+      }
+      : {}),
+  });
+}
+
+/** `get_settings`: the `--settings` given, and what is applied. */
+function settingsAnswer(engine: Engine): Record<string, unknown> {
+  const settings = flagSettings(engine);
+  return {
+    effective: settings ?? {},
+    sources: settings ? [{ source: "flagSettings", settings }] : [],
+    served_settings_state: "ineligible",
+    applied: {
+      model: engine.ctx.model,
+      effort: engine.flags.effort ?? "medium",
+      advisor: null,
+      ultracode: false,
+      ultracodeRequested: false,
+      ultracodeAvailable: true,
+      ultrathinkAvailable: false,
+      outsideFileToolReadsBlocked: false,
+      outsideFileToolWritesBlocked: false,
+      outsideBlocksCountLaunchFoldersOnly: false,
+      launchEnvLeftOwnFilesInPlace: false,
+    },
+  };
+}
+
+/** `get_usage`: the session's cost and durations; no subscription, no rate limits. */
+function usageAnswer(engine: Engine): Record<string, unknown> {
+  return {
+    session: {
+      total_cost_usd: engine.ledger.costUsd,
+      total_api_duration_ms: engine.ledger.apiMs,
+      total_duration_ms: Math.round(engine.clock.now() - engine.startedAt),
+      total_lines_added: 0,
+      total_lines_removed: 0,
+      model_usage: engine.ledger.modelUsage(),
+    },
+    subscription_type: null,
+    rate_limits_available: false,
+    rate_limits: null,
+    behaviors: null,
+  };
+}
+
+/**
+ * `get_hooks_listing`: the event catalogue, no hooks. The real CLI (2.1.332) does not list the
+ * SDK's callback hooks, even when the SDK registered some in `initialize`.
+ */
+function hooksListing(engine: Engine): Record<string, unknown> {
+  return {
     events: [],
     hooks: [],
-    eventCatalog: hookEventCatalogue(ctx.cli),
+    eventCatalog: hookEventCatalogue(engine.ctx.cli),
     policy: {
       disabledByPolicy: false,
       managedOnly: false,
@@ -112,11 +133,7 @@ export function installSdkQueries(engine: Engine): void {
       allDisabled: false,
       policyHookCount: 0,
     },
-  }));
-  control.handle("reload_output_styles", () => ({ available_output_styles: [...OUTPUT_STYLES] }));
-  // notices the SDK sends (notePromptDraftActivity, setPromptSuggestionsPaused): no payload
-  control.handle("prompt_draft_activity", () => undefined);
-  control.handle("set_prompt_suggestions_paused", () => undefined);
+  };
 }
 
 /** The `mcp_status` entries: the SDK's in-process servers, then the configured ones. */

@@ -49,146 +49,166 @@ function applyDeliveredSettings(engine: Engine, request: Record<string, unknown>
 /** Registers the built-in answers on the engine's control channel. */
 export function installSdkRequests(engine: Engine): void {
   const control = engine.control;
-  const ctx = engine.ctx;
-  const answers = engine.scenario.answers;
-  if (answers && answers.length > 0) {
-    // a converted recording: the app's requests get the recorded answers, each once
-    const used = new Set<number>();
-    control.interceptWith((request) => {
-      if (request.subtype === "initialize") return undefined;
-      const { request_id: _id, ...body } = request;
-      const wanted = canonicalJson(body);
-      let index = answers.findIndex((a, i) => !used.has(i) && canonicalJson(a.request) === wanted);
-      if (index < 0) {
-        index = answers.findIndex((a, i) => !used.has(i) && a.request.subtype === body.subtype);
-      }
-      if (index < 0) return undefined;
-      used.add(index);
-      const { response, error } = answers[index];
-      return error !== undefined ? { error } : { response };
-    });
-  }
+  interceptRecordedAnswers(engine);
   control.handle(
     "initialize",
-    ((request: Record<string, unknown>) => {
-      engine.initializeRequest = request;
-      const settingsApplied = applyDeliveredSettings(engine, request);
-      const disallowedApplied = Array.isArray(request.disallowedTools);
-      if (disallowedApplied) {
-        engine.flags.disallowedTools.push(
-          ...(request.disallowedTools as unknown[]).filter((t): t is string =>
-            typeof t === "string"
-          ),
-        );
-      }
-      // as recorded (r2_init_*): `hooks_applied` with hooks, the SDK's MCP servers parked
-      const options = {
-        hooksApplied: isObject(request.hooks),
-        sdkMcpServers: sdkMcpServers(request),
-        // what the SDK delivered here instead of the command line (its *Delivery: "initialize")
-        // is applied and said so (v3xx_settings_initialize, v3xx_mcp_ext_initialize)
-        settingsApplied,
-        disallowedToolsApplied: disallowedApplied,
-        mcpServersApplied: isObject(request.mcpServers),
-      };
-      const extra = engine.scenario.initialize;
-      if (extra !== undefined) {
-        return new EncodedAnswer({ ...initializeResponse(ctx, options), ...extra });
-      }
-      // the same answer every session with this session id, model, mode, hooks and servers:
-      // encode it once
-      const key = JSON.stringify([
-        ctx.cli.version,
-        ctx.sessionId,
-        ctx.model,
-        ctx.permissionMode,
-        options,
-      ]);
-      let answer = INITIALIZE_ANSWERS.get(key);
-      if (!answer) {
-        if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();
-        answer = new EncodedAnswer(deepFreeze(initializeResponse(ctx, options)), key);
-        INITIALIZE_ANSWERS.set(key, answer);
-      }
-      return answer;
-    }) as unknown as ControlHandler, // an EncodedAnswer: the channel knows it, the public type not
+    // an EncodedAnswer: the channel knows it, the public type not
+    ((request: Record<string, unknown>) =>
+      answerInitialize(engine, request)) as unknown as ControlHandler,
   );
   control.handle("interrupt", async () => {
     await interruptTurn(engine);
     return { still_queued: [] };
   });
-  control.handle("set_permission_mode", (request) => {
-    // as the real CLI (v*_set_permission_mode_all): "manual" is the default mode, the answer
-    // names the mode now in effect, and a status frame follows only when the mode changed
-    const asked = request.mode === "manual" ? "default" : request.mode;
-    if (typeof asked !== "string" || !PERMISSION_MODES.includes(asked as PermissionMode)) {
-      throw new ControlError(
-        `Cannot set permission mode: must be one of ${[...PERMISSION_MODES].sort().join(", ")}`,
-        { error_code: "invalid_mode" },
-      );
-    }
-    const bypassLaunched = engine.flags.bypassAvailable ||
-      engine.flags.permissionMode === "bypassPermissions";
-    if (asked === "bypassPermissions" && !bypassLaunched) {
-      throw new ControlError(
-        "Cannot set permission mode to bypassPermissions because the session was not launched with --dangerously-skip-permissions",
-        { error_code: "bypass_not_launched" },
-      );
-    }
-    const changed = ctx.permissionMode !== asked;
-    ctx.permissionMode = asked;
-    return new AnswerThen(
-      { mode: asked },
-      () => changed ? [systemStatus(ctx, null, { permissionMode: asked as PermissionMode })] : [],
-    );
-  });
-  control.handle("set_model", async (request) => {
-    const wanted = request.model;
-    if (wanted === undefined || wanted === null) {
-      ctx.model = DEFAULT_MODEL;
-      return { model: DEFAULT_MODEL };
-    }
-    const model = wanted === "default"
-      ? DEFAULT_MODEL
-      : typeof wanted === "string" && wanted !== ""
-      ? resolveModel(wanted) ?? (engine.scenario.models?.includes(wanted) ? wanted : undefined)
-      : undefined;
-    if (model === undefined) {
-      throw new ControlError(
-        wanted === ""
-          ? 'Model "(unrecognized model name)" is not a recognized model id. Run /model to see available models.'
-          : `Model '${String(wanted)}' not found`,
-        { error_code: wanted === "" ? "catalog_unknown" : "not_found", model: ctx.model },
-      );
-    }
-    ctx.model = model;
-    const shown = typeof wanted === "string" && wanted !== model && wanted !== "default"
-      ? `${wanted} (${model})`
-      : model;
-    await engine.send({
-      frame: userText(
-        ctx,
-        `<local-command-stdout>Set model to \`${shown}\`</local-command-stdout>`,
-        { isReplay: true },
-      ),
-      delay: 0,
-    });
-    return { model };
-  });
-  control.handle("set_max_thinking_tokens", (request) => {
-    const tokens = request.max_thinking_tokens;
-    if (
-      tokens !== null && (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0)
-    ) {
-      throw new RangeError(
-        "Invalid 'max_thinking_tokens': expected a non-negative integer or null",
-      );
-    }
-    engine.maxThinkingTokens = tokens as number | null;
-    return undefined;
-  });
+  control.handle("set_permission_mode", (request) => setPermissionMode(engine, request));
+  control.handle("set_model", (request) => setModel(engine, request));
+  control.handle("set_max_thinking_tokens", (request) => setMaxThinkingTokens(engine, request));
   installSdkQueries(engine);
   installMcpCall(engine);
+}
+
+/** A converted recording: the app's requests get the recorded answers, each once. */
+function interceptRecordedAnswers(engine: Engine): void {
+  const answers = engine.scenario.answers;
+  if (!answers || answers.length === 0) return;
+  const used = new Set<number>();
+  engine.control.interceptWith((request) => {
+    if (request.subtype === "initialize") return undefined;
+    const { request_id: _id, ...body } = request;
+    const wanted = canonicalJson(body);
+    let index = answers.findIndex((a, i) => !used.has(i) && canonicalJson(a.request) === wanted);
+    if (index < 0) {
+      index = answers.findIndex((a, i) => !used.has(i) && a.request.subtype === body.subtype);
+    }
+    if (index < 0) return undefined;
+    used.add(index);
+    const { response, error } = answers[index];
+    return error !== undefined ? { error } : { response };
+  });
+}
+
+/** The answer to `initialize`, after applying what the SDK delivered in it. */
+function answerInitialize(engine: Engine, request: Record<string, unknown>): EncodedAnswer {
+  const ctx = engine.ctx;
+  engine.initializeRequest = request;
+  const settingsApplied = applyDeliveredSettings(engine, request);
+  const disallowedApplied = Array.isArray(request.disallowedTools);
+  if (disallowedApplied) {
+    engine.flags.disallowedTools.push(
+      ...(request.disallowedTools as unknown[]).filter((t): t is string => typeof t === "string"),
+    );
+  }
+  // as the real CLI 2.1.328: `hooks_applied` with hooks, the SDK's MCP servers parked
+  const options = {
+    hooksApplied: isObject(request.hooks),
+    sdkMcpServers: sdkMcpServers(request),
+    // what the SDK delivered here instead of the command line (its *Delivery: "initialize")
+    // is applied and said so (2.1.328 to 2.1.332)
+    settingsApplied,
+    disallowedToolsApplied: disallowedApplied,
+    mcpServersApplied: isObject(request.mcpServers),
+  };
+  const extra = engine.scenario.initialize;
+  if (extra !== undefined) {
+    return new EncodedAnswer({ ...initializeResponse(ctx, options), ...extra });
+  }
+  // the same answer every session with this session id, model, mode, hooks and servers:
+  // encode it once
+  const key = JSON.stringify([
+    ctx.cli.version,
+    ctx.sessionId,
+    ctx.model,
+    ctx.permissionMode,
+    options,
+  ]);
+  let answer = INITIALIZE_ANSWERS.get(key);
+  if (!answer) {
+    if (INITIALIZE_ANSWERS.size >= 256) INITIALIZE_ANSWERS.clear();
+    answer = new EncodedAnswer(deepFreeze(initializeResponse(ctx, options)), key);
+    INITIALIZE_ANSWERS.set(key, answer);
+  }
+  return answer;
+}
+
+/** `set_permission_mode`: the mode now in effect, a status frame when it changed. */
+function setPermissionMode(engine: Engine, request: Record<string, unknown>): AnswerThen {
+  const ctx = engine.ctx;
+  // as the real CLI (2.1.328 to 2.1.332): "manual" is the default mode, the answer
+  // names the mode now in effect, and a status frame follows only when the mode changed
+  const asked = request.mode === "manual" ? "default" : request.mode;
+  if (typeof asked !== "string" || !PERMISSION_MODES.includes(asked as PermissionMode)) {
+    throw new ControlError(
+      `Cannot set permission mode: must be one of ${[...PERMISSION_MODES].sort().join(", ")}`,
+      { error_code: "invalid_mode" },
+    );
+  }
+  const bypassLaunched = engine.flags.bypassAvailable ||
+    engine.flags.permissionMode === "bypassPermissions";
+  if (asked === "bypassPermissions" && !bypassLaunched) {
+    throw new ControlError(
+      "Cannot set permission mode to bypassPermissions because the session was not launched with --dangerously-skip-permissions",
+      { error_code: "bypass_not_launched" },
+    );
+  }
+  const changed = ctx.permissionMode !== asked;
+  ctx.permissionMode = asked;
+  return new AnswerThen(
+    { mode: asked },
+    () => changed ? [systemStatus(ctx, null, { permissionMode: asked as PermissionMode })] : [],
+  );
+}
+
+/** `set_model`: the model resolved, a replayed `/model` output for it. */
+async function setModel(
+  engine: Engine,
+  request: Record<string, unknown>,
+): Promise<{ model: string }> {
+  const ctx = engine.ctx;
+  const wanted = request.model;
+  if (wanted === undefined || wanted === null) {
+    ctx.model = DEFAULT_MODEL;
+    return { model: DEFAULT_MODEL };
+  }
+  const model = wanted === "default"
+    ? DEFAULT_MODEL
+    : typeof wanted === "string" && wanted !== ""
+    ? resolveModel(wanted) ?? (engine.scenario.models?.includes(wanted) ? wanted : undefined)
+    : undefined;
+  if (model === undefined) {
+    throw new ControlError(
+      wanted === ""
+        ? 'Model "(unrecognized model name)" is not a recognized model id. Run /model to see available models.'
+        : `Model '${String(wanted)}' not found`,
+      { error_code: wanted === "" ? "catalog_unknown" : "not_found", model: ctx.model },
+    );
+  }
+  ctx.model = model;
+  const shown = typeof wanted === "string" && wanted !== model && wanted !== "default"
+    ? `${wanted} (${model})`
+    : model;
+  await engine.send({
+    frame: userText(
+      ctx,
+      `<local-command-stdout>Set model to \`${shown}\`</local-command-stdout>`,
+      { isReplay: true },
+    ),
+    delay: 0,
+  });
+  return { model };
+}
+
+/** `set_max_thinking_tokens`: a non-negative integer, or null. */
+function setMaxThinkingTokens(engine: Engine, request: Record<string, unknown>): undefined {
+  const tokens = request.max_thinking_tokens;
+  if (
+    tokens !== null && (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0)
+  ) {
+    throw new RangeError(
+      "Invalid 'max_thinking_tokens': expected a non-negative integer or null",
+    );
+  }
+  engine.maxThinkingTokens = tokens as number | null;
+  return undefined;
 }
 
 /**

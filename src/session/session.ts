@@ -47,7 +47,7 @@ export interface SessionOptions {
    * The CLI version to impersonate (`--version`, `system/init`, `initialize`, and every
    * behaviour that differs between versions). Default: `CLAUDE_MOCK_VERSION` of `env`, else
    * the CLI of the SDK that spawned the process (its `CLAUDE_AGENT_SDK_VERSION`), else the
-   * installed SDK's, else the newest version the recordings cover (`resolveCliVersion`).
+   * installed SDK's, else the newest version the mock knows (`resolveCliVersion`).
    */
   cliVersion?: string;
   /**
@@ -186,7 +186,7 @@ export class Session {
     installSdkRequests(engine);
     const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
     if (refusal !== undefined) {
-      // as the real CLI (print/v3xx_p_bypass_root_*): before it reads anything
+      // as the real CLI (2.1.328 to 2.1.332): before it reads anything
       engine.stderr(`${refusal}\n`);
       warnBypassAsRoot();
       engine.startInput(this, Promise.resolve());

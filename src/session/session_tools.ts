@@ -2,7 +2,7 @@
  * Which tools a session has: the built-in set as `--tools`, whole-tool deny rules, the SDK's
  * `canUseTool` and a structured output choose it (or the scenario's `tools`), and the MCP tools
  * of the servers it has. A use of any other tool fails with the real CLI's error
- * (tests/fixtures/real/r3_*). Also where the permission rules come from.
+ * (2.1.328). Also where the permission rules come from.
  *
  * @module
  */

@@ -1,11 +1,11 @@
 /**
  * A skill's inline shell commands (`!`cmd`` in its text), run when a prompt `/name …`
  * loads one of the scenario's skills. CLI 2.1.332 and later ask the client's
- * `PreSkillShellCommand` hooks about each command first (recordings v332_skill_shell_*):
+ * `PreSkillShellCommand` hooks about each command first:
  * after `running`, before `system/init`, with the command as a Bash tool input; a hook that
  * refuses (deny, ask or defer) keeps the command from running, and the CLI says so in a
  * `system/informational` warning after `system/init`. Earlier versions run the commands
- * without asking (v331_skill_shell_deny, v328_skill_shell_deny).
+ * without asking (2.1.331 and 2.1.328, even with such a hook).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Structured output as the real CLI 2.1.328 gives it (`--json-schema`, the SDK's
- * `outputFormat`; tests/fixtures/real/r4_*): the StructuredOutput tool checks the model's value
+ * `outputFormat`): the StructuredOutput tool checks the model's value
  * against the schema, a value that fits ends the turn with `structured_output`, the fifth that
  * does not ends it with `error_max_structured_output_retries`, and a reply without the tool
  * gets one synthetic request for it.
@@ -17,12 +17,12 @@ import type { TurnState } from "./turn_state.ts";
 /** The tool a structured output (`--json-schema`) is given through. */
 export const STRUCTURED_OUTPUT = "StructuredOutput";
 
-/** How many invalid structured outputs end the turn (r4_structured_always_invalid). */
+/** How many invalid structured outputs end the turn (the real CLI 2.1.328 stops at the fifth). */
 const STRUCTURED_ATTEMPTS = 5;
 
 /**
- * Runs the StructuredOutput tool: its input checked against the schema, as the real CLI checks it
- * (r4_structured_*). A fit is kept for the turn's result; a misfit is an error result the
+ * Runs the StructuredOutput tool: its input checked against the schema, as the real CLI 2.1.328
+ * checks it. A fit is kept for the turn's result; a misfit is an error result the
  * model can retry, 5 times.
  */
 export async function structuredOutput(
@@ -77,8 +77,8 @@ const STRUCTURED_OUTPUT_REQUEST =
 
 /**
  * Before a message under a schema: if the last reply used no tool, the CLI's one request for
- * the StructuredOutput tool, a synthetic user message (r4_structured_text_first); after it, a
- * reply without the tool ends the turn as it is (r4_structured_never).
+ * the StructuredOutput tool, a synthetic user message; after it, a reply without the tool ends
+ * the turn as it is (as the real CLI 2.1.328 does).
  */
 export async function requestStructuredOutput(engine: Engine, turn: TurnState): Promise<void> {
   if (engine.jsonSchema === undefined || !turn.textOnly || turn.enforced) return;

@@ -64,7 +64,7 @@ export async function sendResult(
       terminalReason: options.terminalReason,
       totalCostUsd: options.totalCostUsd,
       resultIndex: engine.resultCount,
-      // as CLI 2.1.331 and later with partial messages (v33x_conc_*)
+      // as CLI 2.1.331 and later with partial messages
       ...(engine.ctx.cli.facts.begunMessageIds && engine.partial() && turn.messageIds?.length
         ? { begunMessageIds: turn.messageIds }
         : {}),

@@ -61,16 +61,42 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 }
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
-  const ctx = engine.ctx;
   const instructions = engine.scenario.verbatim ? undefined : compactCommand(turn.text);
   if (instructions !== undefined) {
     // as the real CLI: a local command, never matched against the exchanges
     return await runCompact(engine, turn, { instructions, init: () => initFrame(engine) });
   }
-  // a recording's turn (verbatim) carries its own states, init frame and hook calls
-  const verbatim = engine.scenario.verbatim === true;
-  if (!verbatim) await engine.send({ frame: sessionStateChanged(ctx, "running"), delay: 0 });
-  for (const callbackId of verbatim ? [] : hookCallbacks(engine, "UserPromptSubmit")) {
+  // a recording's turn (verbatim) carries its own states, init frame and hook calls; the opening
+  // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
+  // its first step)
+  if (engine.scenario.verbatim !== true) {
+    await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+    const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
+    if (hooked && await userPromptSubmitStops(engine, turn)) return;
+    const notices = await skillShellHooks(engine, turn);
+    await engine.send(initFrame(engine));
+    for (const frame of notices) await engine.send({ frame, delay: 0 });
+    if (promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
+  }
+  // no await between the opening and the steps but the unmatched answer's: an interrupt
+  // right after the prompt finds the turn at its first step
+  const plan = planTurn(engine, turn);
+  plan.source ??= await unmatchedAnswer(engine, turn, plan.info);
+  if (!plan.source) {
+    await sendResult(engine, turn, {
+      subtype: "error_during_execution",
+      errors: [engine.picker.unmatchedMessage(turn.text, turn.index, turn.input)],
+    });
+    return;
+  }
+  await playSteps(engine, turn, plan as TurnPlan);
+  if (turn.abort.aborted) throw turn.abort.reason;
+  if (!turn.resultSent && engine.scenario.verbatim !== true) await endSteps(engine, turn);
+}
+
+/** The UserPromptSubmit hooks; true when one stopped the turn (then ended by the hook). */
+async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
+  for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
     const output = await callHook(engine, callbackId, {
       hook_event_name: "UserPromptSubmit",
       prompt: turn.text,
@@ -79,13 +105,27 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (output.continue === false || output.decision === "block") {
       await engine.send(initFrame(engine));
       await stopByHook(engine, turn, String(output.stopReason ?? output.reason ?? ""));
-      return;
+      return true;
     }
   }
-  const notices = verbatim ? [] : await skillShellHooks(engine, turn);
-  if (!verbatim) await engine.send(initFrame(engine));
-  for (const frame of notices) await engine.send({ frame, delay: 0 });
-  if (!verbatim && promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
+  return false;
+}
+
+/** The steps a turn runs, where they come from, and what they are told of the turn. */
+interface TurnPlan {
+  /** The steps. */
+  source: StepSource;
+  /** Where the steps are, for messages (`exchanges[2].steps`). */
+  path: string;
+  /** What a lazy step source is given. */
+  info: TurnInfo;
+}
+
+/**
+ * Which steps answer the turn: a front end's or the matched exchange's; none (`source`
+ * undefined) leaves it to the unmatched answer.
+ */
+function planTurn(engine: Engine, turn: TurnState): Partial<TurnPlan> & Omit<TurnPlan, "source"> {
   let source: StepSource | undefined;
   for (const plan of engine.planners) {
     source = plan(turn);
@@ -98,35 +138,30 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     input: turn.input,
     text: turn.text,
     turn: turn.index,
-    ctx,
+    ctx: engine.ctx,
     match: found?.match,
   };
-  if (source) {
-    // a front end answers this turn itself
-  } else if (found) {
+  if (!source && found) {
     turn.exchange = found.exchange;
     turn.exchangeIndex = found.index;
     if (found.exchange.timing) turn.profile = timingProfile(found.exchange.timing);
     source = found.exchange.steps;
-  } else {
-    source = await unmatchedAnswer(engine, turn, info);
   }
-  if (!source) {
-    await sendResult(engine, turn, {
-      subtype: "error_during_execution",
-      errors: [engine.picker.unmatchedMessage(turn.text, turn.index, turn.input)],
-    });
-    return;
-  }
-  let path = found ? `exchanges[${found.index}].steps` : planned ? "steps" : "unmatched";
+  const path = found ? `exchanges[${found.index}].steps` : planned ? "steps" : "unmatched";
+  return { source, path, info };
+}
+
+/** Runs the planned steps in order, and a denied tool use's continuation in their place. */
+async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promise<void> {
+  let { path } = plan;
   let n = 0;
-  let steps: StepSource | undefined = source;
+  let steps: StepSource | undefined = plan.source;
   while (steps) {
     const current = steps;
     const lazy = typeof current === "function";
     steps = undefined;
     let k = 0;
-    const cursor = new StepCursor(iterate(current, info));
+    const cursor = new StepCursor(iterate(current, plan.info));
     turn.nextMessage = () => cursor.nextMessage();
     try {
       for (let next = await cursor.next(); !next.done; next = await cursor.next()) {
@@ -151,15 +186,15 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
       await cursor.close();
     }
   }
-  if (turn.abort.aborted) throw turn.abort.reason;
-  if (!turn.resultSent && !verbatim) {
-    // The steps ran out after tool results: the CLI would call the API again, which
-    // `--max-turns` may forbid.
-    if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
-    await stopHooks(engine, turn);
-    if (!turn.resultSent && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
-    if (!turn.resultSent) await sendResult(engine, turn, {});
-  }
+}
+
+/** The steps ran out without a result: `--max-turns`, the Stop hooks, the budget, the result. */
+async function endSteps(engine: Engine, turn: TurnState): Promise<void> {
+  // After tool results the CLI would call the API again, which `--max-turns` may forbid.
+  if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
+  await stopHooks(engine, turn);
+  if (!turn.resultSent && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
+  if (!turn.resultSent) await sendResult(engine, turn, {});
 }
 
 /** Ends a turn that threw: the interrupt tail, or an error result naming what failed. */

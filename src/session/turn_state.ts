@@ -71,7 +71,7 @@ export interface TurnState {
   budgetExhausted?: boolean;
   /**
    * The user messages of this turn: the prompt, each tool result, an interruption notice.
-   * The real CLI reports this as `num_turns` (r2_two_tools_one_message: 2 API calls, 3).
+   * The real CLI 2.1.328 reports this as `num_turns` (two tools in one message: 2 API calls, 3).
    */
   userMessages: number;
   /** The last text the assistant said. */
@@ -109,7 +109,7 @@ export interface TurnState {
   beforeRunning?: () => Promise<void>;
   /**
    * While a message streams, the `running` frames its early permission answers owe: the real
-   * CLI writes them after the message's end (v*_conc_*).
+   * CLI (2.1.328 to 2.1.332) writes them after the message's end.
    */
   heldRunning?: number;
   /** The can_use_tool request the turn waits on (an interrupt cancels it). */
