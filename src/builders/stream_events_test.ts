@@ -3,13 +3,11 @@ import { createBuildContext } from "./build_context.ts";
 import { assistantMessage, text, thinking, toolUse } from "./assistant.ts";
 import {
   abortedStreamEnd,
-  chunkText,
-  estimateTokens,
-  splitToolInput,
   streamEvents,
   streamEventsIter,
   thinkingTokenFrames,
 } from "./stream_events.ts";
+import { chunkText, estimateTokens, splitToolInput } from "./stream_chunks.ts";
 import type { Frame } from "../wire/frame.ts";
 
 const kind = (

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { createBuildContext } from "../builders/build_context.ts";
@@ -17,6 +17,7 @@ import { type Timing, timingProfile } from "../timing/timing_profile.ts";
 import type { JournalAnswer, JournalEntry, JournalKind } from "./api_journal.ts";
 import { breakIndex } from "../builders/_api_stream.ts";
 import { errorBody, replyEvents, replyMessage, sseEvent } from "./_reply_body.ts";
+import { headersOf, parseJson, readBody, resetSocket } from "./_http_io.ts";
 import {
   type Answered,
   type Decision,
@@ -97,7 +98,6 @@ interface Pace {
   next: () => number;
 }
 
-const MAX_BODY = 64 * 1024 * 1024;
 /** How long a reset mid-stream waits after its last event (as recorded: 50 ms). */
 const RESET_AFTER_MS = 50;
 
@@ -568,52 +568,4 @@ class ApiServer {
     entry.answer = answer;
     this.#options.onRequest?.(entry);
   }
-}
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    out[key] = key === "x-api-key" || key === "authorization"
-      ? "<redacted>"
-      : Array.isArray(value)
-      ? value.join(", ")
-      : value;
-  }
-  return out;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(Object.assign(new Error("too big"), { code: "TOO_BIG" }));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
-    req.once("aborted", () => reject(new Error("aborted")));
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Resets the connection (a TCP RST where the runtime can, else a plain close). */
-function resetSocket(res: ServerResponse): void {
-  const socket = res.socket as (Socket & { resetAndDestroy?: () => void }) | null;
-  if (socket?.resetAndDestroy) socket.resetAndDestroy();
-  else res.destroy();
 }

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { chunkText, splitToolInput, type StreamEventsOptions } from "../builders/stream_events.ts";
+import { chunkText, splitToolInput } from "../builders/stream_chunks.ts";
+import type { StreamEventsOptions } from "../builders/stream_events.ts";
 import type { AssistantContentBlock } from "../wire/frame.ts";
 import type { MessageStep } from "./step.ts";
 
