@@ -55,6 +55,18 @@ Deno.test("repository: no source line over 200 characters", () => {
   assert.deepEqual(found, []);
 });
 
+Deno.test("repository: no library or script file over 600 lines", () => {
+  const found: string[] = [];
+  for (const path of files()) {
+    const library = (path.startsWith("src/") || path.startsWith("scripts/") ||
+      !path.includes("/")) && path.endsWith(".ts") && !path.endsWith("_test.ts");
+    if (!library) continue;
+    const lines = (text(path) ?? "").split("\n").length - 1;
+    if (lines > 600) found.push(`${path} (${lines} lines)`);
+  }
+  assert.deepEqual(found, [], "split it by concept: one public concept per file");
+});
+
 Deno.test("repository: no `using` declaration in what the npm package ships", () => {
   // Node 20 and 22 cannot parse `using` or `await using`, and neither `deno bundle` (the Node
   // bin) nor the npm build lowers them: one in a shipped file breaks the package under Node.
