@@ -67,6 +67,21 @@ Deno.test("repository: no library or script file over 600 lines", () => {
   assert.deepEqual(found, [], "split it by concept: one public concept per file");
 });
 
+Deno.test("repository: no library comment names a test recording or fixture folder", () => {
+  // the library says what the real CLI does (and in which version), not which tape showed it
+  const naming = /\br[0-9]_[a-z]|\bv3[0-9x]{2}_[a-z]|tests\/fixtures|wire-samples/;
+  const found: string[] = [];
+  for (const path of files()) {
+    const library = (path.startsWith("src/") || !path.includes("/")) && path.endsWith(".ts") &&
+      !path.endsWith("_test.ts");
+    if (!library) continue;
+    (text(path) ?? "").split("\n").forEach((line, i) => {
+      if (naming.test(line)) found.push(`${path}:${i + 1}: ${line.trim().slice(0, 100)}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
 Deno.test("repository: no `using` declaration in what the npm package ships", () => {
   // Node 20 and 22 cannot parse `using` or `await using`, and neither `deno bundle` (the Node
   // bin) nor the npm build lowers them: one in a shipped file breaks the package under Node.

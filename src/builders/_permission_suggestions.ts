@@ -13,7 +13,7 @@ import type { PermissionSuggestion } from "./permission_suggestion.ts";
 /** The description of a tool use in a permission request, if the CLI gives one. */
 export function defaultDescription(toolUse: ToolUseBlock, cwd: string): string | undefined {
   const input = toolUse.input;
-  // Bash: its description, else the command itself (conform multi_tool_two_bash)
+  // Bash: its description, else the command itself (as the real CLI 2.1.328 names it)
   if (toolUse.name === "Bash" && typeof input.description === "string") return input.description;
   if (toolUse.name === "Bash" && typeof input.command === "string") return input.command;
   // WebFetch: its url

@@ -1,6 +1,6 @@
 /**
  * The agents the mock reports (`initialize` answer, `system/init`), taken from what the
- * real CLI 2.1.328 reported in the recordings (`v328_settings_initialize`, full descriptions).
+ * real CLI 2.1.328 reports in its `initialize` answer (full descriptions).
  *
  * @module
  */

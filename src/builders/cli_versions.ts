@@ -94,7 +94,7 @@ export interface CliVersionRow {
   readonly sdkVersion: string;
   /** What changed in this version (the first row: everything). */
   readonly changes: Partial<CliVersionFacts>;
-  /** Where the facts come from (the recordings in `tests/fixtures/real/`). */
+  /** Which recordings of the real CLI the facts come from (the repository's test data). */
   readonly recordings: string;
 }
 

@@ -371,7 +371,7 @@ export function canUseToolRequest(
   // As recorded: `false` when a rule asked; `true` for MCP and file tools asked without one;
   // absent for Bash asked by its own checks, for AskUserQuestion, and when the permission mode
   // itself asks (plan mode before an edit: the tool's own check is never reached).
-  // (file tools: `true` up to 2.1.328, none from 2.1.331, v33x_conc_*)
+  // (file tools: `true` up to 2.1.328, none from 2.1.331)
   const serverPolicy = options.serverPolicyAskOnly ??
     (options.decisionReasonType === "mode"
       ? undefined

@@ -1,8 +1,8 @@
 /**
  * The slash commands the mock reports ({@linkcode DEFAULT_COMMANDS}, in the `initialize`
  * answer and `system/init`) and those bound to the terminal, taken from what the real CLI
- * 2.1.328 reported in the recordings (`v328_settings_initialize`: full descriptions; a
- * version's own descriptions in {@linkcode commandsOf}).
+ * 2.1.328 reports in its `initialize` answer (full descriptions; a version's own descriptions
+ * in {@linkcode commandsOf}).
  *
  * @module
  */

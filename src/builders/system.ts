@@ -123,7 +123,7 @@ export interface SystemInitFrame extends SystemFrame {
   /**
    * The CLI's messaging socket, named after its process id: `<XDG_RUNTIME_DIR, else its temp
    * folder>/cc-socks/<pid>.sock`, or `/tmp/cc-socks-<uid>/<pid>.sock` when that path is
-   * longer than a socket's may be (`v3xx_messaging_socket`). The mock reports the default
+   * longer than a socket's may be (as the real CLI 2.1.328 to 2.1.332 do). The mock reports the default
    * `/tmp/cc-socks/<pid>.sock` for the `pid` of its `initialize` answer (deterministic, like
    * its cwd and home).
    */
@@ -455,7 +455,7 @@ export interface SystemInformationalFrame extends SystemFrame {
 }
 
 /**
- * A `system/informational` frame, in the real CLI's key order (v332_skill_shell_deny).
+ * A `system/informational` frame, in the real CLI's key order (2.1.332).
  *
  * @example A skill's shell command a hook refused
  * ```ts

@@ -60,7 +60,7 @@ const TEXT_MS = /\b\d+ ms\b/g;
 const TEXT_DURATION = /\bduration_ms: \d+/g;
 /**
  * The CLI's messaging socket: named after its process id, in `cc-socks` under its runtime or
- * temp folder, or `/tmp/cc-socks-<uid>` (v3xx_messaging_socket).
+ * temp folder, or `/tmp/cc-socks-<uid>`.
  */
 const SOCKET = /(?:\/[^\s"'/]+)*\/cc-socks(?:-\d+)?\/\d+(?:-[0-9a-f]{8})?\.sock/g;
 

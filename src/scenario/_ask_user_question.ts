@@ -65,7 +65,7 @@ export function askUserQuestionInput(
   };
   // As the real CLI: the answers to the questions asked, in their order, each keyed by the
   // question's text; an answer under any other key is kept in tool_use_result but not read
-  // (conform builtin_ask_user_question_unmatched_answer: none left, "The user did not answer
+  // (as the real CLI 2.1.328: none left, "The user did not answer
   // the questions.").
   const answered = (answers: unknown): ToolCall["result"] => {
     const map = answers && typeof answers === "object" ? answers as Record<string, unknown> : {};
