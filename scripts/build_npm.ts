@@ -166,7 +166,7 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
   log(`compiled ${sources.join(", ")} and what they import`);
   await fixCompiled(out);
   // the binary: for Deno the bundle deno task build:bin makes (dist/bin.js and its chunks, run
-  // by installFakeClaude on Deno), for Node one CommonJS bundle with a loader that keeps V8's
+  // by installFakeClaude on Deno), for Node a CommonJS bundle of print mode with a loader that keeps V8's
   // code cache (scripts/node_bin.ts), the package's bin
   const chunks = await buildBin(`${out}/dist`);
   const nodeBin = await buildNodeBin(root, `${out}/dist`);

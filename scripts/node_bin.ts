@@ -69,16 +69,74 @@ if (cache && (cachedData === undefined || script.cachedDataRejected)) {
     } catch {}
   });
 }
-const builtin = (m) => Object.assign(Object.create(null), m, { default: m });
+// a built-in as import() gives it (its names, and itself as default), read through on use:
+// copying its properties would run their getters (process.stdin makes a stream, fs.promises
+// loads a module: 7 ms of a start-up)
+const builtin = (m) =>
+  new Proxy(m, {
+    get: (target, key) => (key === "default" ? target : Reflect.get(target, key, target)),
+    has: (target, key) => key === "default" || Reflect.has(target, key),
+  });
+// Node's built-ins and the bundles beside this file (what the bin loads on demand) through
+// require; anything else (a project's TypeScript for drift) through import()
 script.runInThisContext()(require, module, exports, (specifier) =>
   specifier.startsWith("node:")
     ? Promise.resolve().then(() => builtin(require(specifier)))
+    : specifier.startsWith("./") && specifier.endsWith(".cjs")
+    ? Promise.resolve().then(() => require(specifier))
     : import(specifier)
 );
 `;
 }
 
-/** Bundles the fake binary for Node into `outDir` (`node/claude-mock.cjs`, `node/main.cjs`). */
+/**
+ * What the bin loads on demand (`src/cli/<name>.ts`): each bundled apart as `node/<name>.cjs`,
+ * so a start-up reads and compiles only what print mode runs (the subcommands and `--help`
+ * are two fifths of the code).
+ */
+export const ON_DEMAND: readonly string[] = [
+  "conform_command",
+  "drift_command",
+  "record_command",
+  "serve_command",
+  "view_command",
+  "help_text",
+];
+
+/** Bundles `entry` as CommonJS into `out`, leaving the `external` imports as they are. */
+async function bundleCjs(entry: string, out: string, external: readonly string[]): Promise<void> {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--no-config",
+      "--platform",
+      "deno",
+      "--format",
+      "cjs",
+      "--minify",
+      ...external.flatMap((e) => ["--external", e]),
+      "-o",
+      out,
+      entry,
+    ],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!result.success) {
+    throw new Error(
+      `Cannot bundle the binary for Node: deno bundle exited ${result.code}\n${
+        new TextDecoder().decode(result.stderr)
+      }`,
+    );
+  }
+}
+
+/**
+ * Bundles the fake binary for Node into `outDir`: `node/claude-mock.cjs` (the loader),
+ * `node/main.cjs` (print mode) and a `node/<name>.cjs` for each module it loads on demand.
+ */
 export async function buildNodeBin(root: string, outDir: string): Promise<string[]> {
   const work = await Deno.makeTempDir({ prefix: "claude-mock-node-bin-" });
   try {
@@ -89,37 +147,26 @@ export async function buildNodeBin(root: string, outDir: string): Promise<string
         JSON.stringify(new URL(`file://${root}/src/cli/_main.ts`).href)
       };\nvoid runMain();\n`,
     );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--no-config",
-        "--platform",
-        "deno",
-        "--format",
-        "cjs",
-        "--minify",
-        "-o",
-        `${work}/bin.cjs`,
-        entry,
-      ],
-      env: { NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) {
-      throw new Error(
-        `Cannot bundle the binary for Node: deno bundle exited ${out.code}\n${
-          new TextDecoder().decode(out.stderr)
-        }`,
-      );
+    await bundleCjs(entry, `${work}/bin.cjs`, ON_DEMAND.map((name) => `./${name}.ts`));
+    let code = await Deno.readTextFile(`${work}/bin.cjs`);
+    for (const name of ON_DEMAND) {
+      const from = `import("./${name}.ts")`;
+      if (!code.includes(from)) {
+        throw new Error(
+          `Cannot bundle the binary for Node: src/cli/${name}.ts is no longer loaded with ${from}`,
+        );
+      }
+      code = code.replaceAll(from, `import("./${name}.cjs")`);
     }
-    const bundle = wrapBundle(await Deno.readTextFile(`${work}/bin.cjs`));
+    const bundle = wrapBundle(code);
     await Deno.mkdir(`${outDir}/node`, { recursive: true });
     await Deno.writeTextFile(`${outDir}/${NODE_BIN.bundle}`, bundle);
     await Deno.writeTextFile(`${outDir}/${NODE_BIN.loader}`, loaderSource(hashOf(bundle)));
     await Deno.chmod(`${outDir}/${NODE_BIN.loader}`, 0o755);
-    return [NODE_BIN.loader, NODE_BIN.bundle];
+    for (const name of ON_DEMAND) {
+      await bundleCjs(`${root}/src/cli/${name}.ts`, `${outDir}/node/${name}.cjs`, []);
+    }
+    return [NODE_BIN.loader, NODE_BIN.bundle, ...ON_DEMAND.map((name) => `node/${name}.cjs`)];
   } finally {
     await Deno.remove(work, { recursive: true });
   }

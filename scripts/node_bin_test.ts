@@ -72,3 +72,29 @@ Deno.test("the loader: runs the bundle, keeps its code cache, replaces a rejecte
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the loader: a built-in's names read through on use; the bundles beside it through require", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "claude-mock-node-bin-" });
+  try {
+    // copying process's properties would run its getters (process.stdin makes a stream): a
+    // getter on it counts its runs
+    const bundle = wrapBundle(
+      'let runs = 0; Object.defineProperty(process, "probe", { get() { runs++; return 7; }, enumerable: true, configurable: true }); ' +
+        'import("node:process").then(async (p) => { const before = runs; const value = p.probe; const extra = await import("./extra.cjs"); ' +
+        'process.stdout.write(JSON.stringify([before, value, runs, p.default === process, "default" in p, extra.answer]) + "\\n"); });',
+    );
+    await Deno.mkdir(`${dir}/dist`);
+    await Deno.writeTextFile(`${dir}/dist/main.cjs`, bundle);
+    await Deno.writeTextFile(`${dir}/dist/claude-mock.cjs`, loaderSource(hashOf(bundle)));
+    // a bundle the bin loads on demand: CommonJS whose names Node's import() would not see
+    await Deno.writeTextFile(
+      `${dir}/dist/extra.cjs`,
+      'Object.defineProperty(exports, "answer", { get: () => 42, enumerable: true });',
+    );
+    const out = await node([`${dir}/dist/claude-mock.cjs`], { HOME: `${dir}/home` });
+    assert.equal(out.stderr, "");
+    assert.deepEqual(JSON.parse(out.stdout), [0, 7, 1, true, true, 42]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -124,22 +124,30 @@ async function runOnNode({ terminated, interrupted }: Signals): Promise<void> {
   const onTerm = () => terminated.abort();
   const onInt = () => interrupted.abort();
   const { default: process } = await import("node:process");
-  const { fstatSync } = await import("node:fs");
+  const { fstatSync, readSync } = await import("node:fs");
+  const { isatty } = await import("node:tty");
   process.on("SIGTERM", onTerm);
   process.on("SIGINT", onInt);
+  // `process.stdin` is made only for a stdin that may stall (a pipe, a socket): a file or
+  // /dev/null is read synchronously, as on Deno (the stream and its modules cost about 4 ms of
+  // a cold start)
+  const stdinIsTerminal = isatty(0);
+  const stdinMayStall = mayStall(() => {
+    const info = fstatSync(0);
+    return info.isFile() || info.isCharacterDevice();
+  });
   const code = await runCliProcess({
     argv: process.argv.slice(2),
     env: { ...process.env },
     cwd: process.cwd(),
     binDir: folderOf(process.argv[1], process.cwd()),
-    stdinIsTerminal: process.stdin.isTTY === true,
-    stdinMayStall: mayStall(() => {
-      const info = fstatSync(0);
-      return info.isFile() || info.isCharacterDevice();
-    }),
+    stdinIsTerminal,
+    stdinMayStall,
     stdoutIsTerminal: process.stdout.isTTY === true,
     stdio: {
-      ...chunksOf(() => process.stdin),
+      ...(stdinMayStall || stdinIsTerminal
+        ? chunksOf(() => process.stdin)
+        : readsAtOnce((buffer) => readSync(0, buffer))),
       write: nodeWrite(process.stdout),
       writeErr: nodeWrite(process.stderr),
     },
@@ -190,6 +198,21 @@ function denoStdio(
     cancelRead: () => {},
     write: serialWriter(deno.stdout),
     writeErr: serialWriter(deno.stderr),
+  };
+}
+
+/** Synchronous reads of a stdin that ends by itself (a file, `/dev/null`): `null` at its end. */
+function readsAtOnce(
+  readSync: (buffer: Uint8Array) => number,
+): Pick<Stdio, "read" | "cancelRead"> {
+  let buffer: Uint8Array | undefined;
+  return {
+    read() {
+      buffer ??= new Uint8Array(64 * 1024);
+      const n = readSync(buffer);
+      return Promise.resolve(n === 0 ? null : buffer.slice(0, n));
+    },
+    cancelRead: () => {},
   };
 }
 
