@@ -126,37 +126,8 @@ export {
   BUILTIN_SCENARIO_NAMES,
   type BuiltinScenarioName,
 } from "./src/scenario/builtin_scenarios.ts";
-export {
-  type ApiErrorStepFile,
-  type AskUserQuestionStepFile,
-  type BashStepFile,
-  type ConnectStepFile,
-  type CrashStepFile,
-  type DelayFile,
-  type DelayStepFile,
-  type EditStepFile,
-  type EmitStepFile,
-  type ExchangeFile,
-  type ExitStepFile,
-  type FailureStepFile,
-  type GenericToolStepFile,
-  type MessageFileOptions,
-  type QuestionFile,
-  type RawStepFile,
-  type ReadStepFile,
-  type RequestStepFile,
-  type ResultStepFile,
-  type SayStepFile,
-  type ScenarioFile,
-  type StepFile,
-  type TaskStepFile,
-  type TogetherStepFile,
-  type ToolFileOptions,
-  type ToolUseStepFile,
-  type TriggerFile,
-  type WaitForStepFile,
-  type WriteStepFile,
-} from "./src/scenario/scenario_file.ts";
+// the scenario file format
+export * from "./src/scenario/scenario_file_types.ts";
 export { type ExitStatus } from "./src/session/engine.ts";
 export { type JournalEntry } from "./src/messages_api/api_journal.ts";
 export { type MessagesApi } from "./src/messages_api/serve_messages_api.ts";

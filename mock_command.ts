@@ -36,36 +36,7 @@ export {
   type BuiltinScenarioName,
 } from "./src/scenario/builtin_scenarios.ts";
 export { type AskUserQuestionItem } from "./src/scenario/exchange_options.ts";
-export {
-  type ApiErrorStepFile,
-  type AskUserQuestionStepFile,
-  type BashStepFile,
-  type ConnectStepFile,
-  type CrashStepFile,
-  type DelayFile,
-  type DelayStepFile,
-  type EditStepFile,
-  type EmitStepFile,
-  type ExchangeFile,
-  type ExitStepFile,
-  type FailureStepFile,
-  type GenericToolStepFile,
-  type MessageFileOptions,
-  type QuestionFile,
-  type RawStepFile,
-  type ReadStepFile,
-  type RequestStepFile,
-  type ResultStepFile,
-  type SayStepFile,
-  type ScenarioFile,
-  type StepFile,
-  type TaskStepFile,
-  type TogetherStepFile,
-  type ToolFileOptions,
-  type ToolUseStepFile,
-  type TriggerFile,
-  type WaitForStepFile,
-  type WriteStepFile,
-} from "./src/scenario/scenario_file.ts";
+// the scenario file format
+export * from "./src/scenario/scenario_file_types.ts";
 // the types its signatures show, shared with the other entry points
 export * from "./src/scenario/scenario_types.ts";

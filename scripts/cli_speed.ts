@@ -16,6 +16,7 @@ await Deno.writeTextFile(
 const deno = Deno.execPath();
 // the binary's runtime flags as its shebang (and installFakeClaude) gives them: the options
 // after `deno run -A` (--no-config, --no-npm, --v8-flags=…)
+import { interleaved, median } from "./_interleaved.ts";
 const shebang = (await Deno.readTextFile(`${root}dist/bin.js`)).split("\n", 1)[0];
 const binFlags = shebang.split(" ").slice(shebang.split(" ").indexOf("-A") + 1);
 const hello = ["-p", "hello", "--output-format", "json"];
@@ -49,20 +50,7 @@ async function once(args: string[]): Promise<{ first: number; wall: number }> {
   return { first, wall: performance.now() - start };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
-const samples: Record<string, { first: number[]; wall: number[] }> = {};
-for (const name of Object.keys(variants)) samples[name] = { first: [], wall: [] };
-for (const args of Object.values(variants)) await once(args); // warm the caches
-for (let r = 0; r < rounds; r++) {
-  for (const [name, args] of Object.entries(variants)) {
-    const { first, wall } = await once(args);
-    samples[name].first.push(first);
-    samples[name].wall.push(wall);
-  }
-}
+const samples = await interleaved(variants, { rounds, once });
 await Deno.remove(dir, { recursive: true });
 const m = (name: string, key: "first" | "wall") => median(samples[name][key]);
 console.log(`rounds: ${rounds} (interleaved), medians in ms`);

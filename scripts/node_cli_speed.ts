@@ -7,6 +7,7 @@
 // own ratio (paired). The warm-up round makes the bin's code cache (in a temporary HOME).
 // Run: deno run -A scripts/node_cli_speed.ts [rounds=21] [--node <path>] [--package <dir>]
 import { buildNpm } from "./build_npm.ts";
+import { interleaved, median } from "./_interleaved.ts";
 
 function flag(name: string): string | undefined {
   const i = Deno.args.indexOf(name);
@@ -59,20 +60,7 @@ async function once(args: string[]): Promise<{ first: number; wall: number }> {
   return { first: Number.isNaN(first) ? wall : first, wall };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
-const samples: Record<string, { first: number[]; wall: number[] }> = {};
-for (const name of Object.keys(variants)) samples[name] = { first: [], wall: [] };
-for (const args of Object.values(variants)) await once(args); // warm the caches
-for (let r = 0; r < rounds; r++) {
-  for (const [name, args] of Object.entries(variants)) {
-    const { first, wall } = await once(args);
-    samples[name].first.push(first);
-    samples[name].wall.push(wall);
-  }
-}
+const samples = await interleaved(variants, { rounds, once });
 const version = new TextDecoder().decode(
   (await new Deno.Command(node, { args: ["--version"], stdout: "piped" }).output()).stdout,
 ).trim();

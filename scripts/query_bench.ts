@@ -22,12 +22,10 @@
 //   deno run -A scripts/query_bench.ts [--rounds N] [--queries M]   (defaults: 15, 200)
 import { query, type SpawnedProcess, type SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import { Buffer } from "node:buffer";
-import { EventEmitter } from "node:events";
-import { Readable, Writable } from "node:stream";
 import { MockTransport, ScenarioBuilder } from "../mod.ts";
+import { fakeProcess, type Json } from "./_fake_process.ts";
 
 type Spawn = (options: SpawnOptions) => SpawnedProcess;
-type Json = Record<string, unknown>;
 
 function intArg(name: string, fallback: number): number {
   const i = Deno.args.indexOf(name);
@@ -42,48 +40,6 @@ const QUERIES = intArg("--queries", 200);
 const TEXT = "Hello! How can I help you today?";
 
 const scenario = new ScenarioBuilder().on("hello").respond(TEXT).build();
-
-/**
- * A fake process on plain Node streams. `onFrame` sees each stdin line parsed (as the
- * mock's decoder does) and pushes stdout chunks; when stdin ends, stdout ends and `exit`
- * fires with code 0, as the mock does once its last turn has ended.
- */
-function fakeProcess(onFrame: (frame: Json, stdout: Readable) => void): SpawnedProcess {
-  const events = new EventEmitter();
-  let exitCode: number | null = null;
-  const stdout = new Readable({ read() {} });
-  let buffer = "";
-  const stdin = new Writable({
-    write(chunk, _encoding, done) {
-      buffer += chunk.toString();
-      let i;
-      while ((i = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 1);
-        if (line.trim() !== "") onFrame(JSON.parse(line), stdout);
-      }
-      done();
-    },
-    final(done) {
-      stdout.push(null);
-      exitCode = 0;
-      queueMicrotask(() => events.emit("exit", 0, null));
-      done();
-    },
-  });
-  return {
-    stdin,
-    stdout,
-    killed: false,
-    get exitCode() {
-      return exitCode;
-    },
-    kill: () => true,
-    on: (e: string, l: (...a: unknown[]) => void) => void events.on(e, l),
-    once: (e: string, l: (...a: unknown[]) => void) => void events.once(e, l),
-    off: (e: string, l: (...a: unknown[]) => void) => void events.off(e, l),
-  } as SpawnedProcess;
-}
 
 // ---- B1: the hand-written fake process -------------------------------------------------
 

@@ -16,12 +16,10 @@
 //   deno run -A scripts/speed_goals.ts [--rounds N]      (default 9 rounds per run)
 import { query, type SpawnedProcess, type SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import { Buffer } from "node:buffer";
-import { EventEmitter } from "node:events";
-import { Readable, Writable } from "node:stream";
 import { exact, MockTransport, ScenarioBuilder, Session } from "../mod.ts";
+import { fakeProcess, type Json } from "./_fake_process.ts";
 
 type Spawn = (options: SpawnOptions) => SpawnedProcess;
-type Json = Record<string, unknown>;
 
 const ROUNDS = Number(Deno.args[Deno.args.indexOf("--rounds") + 1]) || 9;
 const RUNS = 3;
@@ -29,43 +27,6 @@ const TEXT = "Hello! How can I help you today?";
 const scenario = new ScenarioBuilder().on("hello", { repeat: true }).respond(TEXT).build();
 
 // ---- a fake process on plain Node streams --------------------------------------------------
-
-function fakeProcess(onFrame: (frame: Json, out: Readable) => void): SpawnedProcess {
-  const events = new EventEmitter();
-  let exitCode: number | null = null;
-  const stdout = new Readable({ read() {} });
-  let buffer = "";
-  const stdin = new Writable({
-    write(chunk, _encoding, done) {
-      buffer += chunk.toString();
-      let i;
-      while ((i = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 1);
-        if (line.trim() !== "") onFrame(JSON.parse(line), stdout);
-      }
-      done();
-    },
-    final(done) {
-      stdout.push(null);
-      exitCode = 0;
-      queueMicrotask(() => events.emit("exit", 0, null));
-      done();
-    },
-  });
-  return {
-    stdin,
-    stdout,
-    killed: false,
-    get exitCode() {
-      return exitCode;
-    },
-    kill: () => true,
-    on: (e: string, l: (...a: unknown[]) => void) => void events.on(e, l),
-    once: (e: string, l: (...a: unknown[]) => void) => void events.once(e, l),
-    off: (e: string, l: (...a: unknown[]) => void) => void events.off(e, l),
-  } as SpawnedProcess;
-}
 
 /** What the mock writes: its answers to control requests (by subtype) and a turn's lines. */
 interface Capture {
