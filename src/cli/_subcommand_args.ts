@@ -94,3 +94,31 @@ export function integerFlag(
   }
   return n;
 }
+
+/**
+ * The opening a subcommand shares: its arguments parsed, or its exit code when that settles
+ * it: `--help` (the help on stdout, 0) or a usage error (the message and the usage on stderr, 2).
+ */
+export async function openSubcommand<T extends { help?: boolean }>(
+  parse: () => T,
+  text: {
+    usage: string;
+    help: string;
+    out: (text: string) => Promise<void>;
+    err: (text: string) => Promise<void>;
+  },
+): Promise<T | number> {
+  let args: T;
+  try {
+    args = parse();
+  } catch (error) {
+    if (!(error instanceof SubcommandUsageError)) throw error;
+    await text.err(`${error.message}\n${text.usage}\n`);
+    return 2;
+  }
+  if (args.help) {
+    await text.out(text.help);
+    return 0;
+  }
+  return args;
+}

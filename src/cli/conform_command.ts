@@ -26,6 +26,7 @@ import { type ConformReport, runConformance } from "../conform/run_conformance.t
 import { fileTime, mkdirp, writeWhole } from "../host/_fs.ts";
 import {
   integerFlag,
+  openSubcommand,
   parseSubcommandArgs,
   type SubcommandArgs,
   SubcommandUsageError,
@@ -73,18 +74,14 @@ export async function conformCommand(argv: readonly string[], io: CliIO): Promis
   const say = (w: WritableStreamDefaultWriter<Uint8Array>, text: string) =>
     w.write(encoder.encode(text)).catch(() => {});
   try {
-    let args: ConformArgs;
-    try {
-      args = conformArgs(argv);
-    } catch (error) {
-      if (!(error instanceof SubcommandUsageError)) throw error;
-      await say(err, `${error.message}\n${USAGE}\n`);
-      return 2;
-    }
-    if (args.help) {
-      await say(out, HELP);
-      return 0;
-    }
+    const opened = await openSubcommand(() => conformArgs(argv), {
+      usage: USAGE,
+      help: HELP,
+      out: (text) => say(out, text),
+      err: (text) => say(err, text),
+    });
+    if (typeof opened === "number") return opened;
+    const args = opened;
     const at = (p: string) => (p.startsWith("/") ? p : `${io.cwd.replace(/\/+$/, "")}/${p}`);
     let loaded: Awaited<ReturnType<typeof loadRun>>;
     try {

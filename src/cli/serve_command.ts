@@ -12,6 +12,7 @@ import { loadScenario } from "../scenario/load_scenario.ts";
 import { appendText, errorCode, writeText } from "../host/_fs.ts";
 import {
   integerFlag,
+  openSubcommand,
   parseSubcommandArgs,
   type SubcommandArgs,
   SubcommandUsageError,
@@ -76,18 +77,14 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const say = (writer: WritableStreamDefaultWriter<Uint8Array>, text: string) =>
     writer.write(encoder.encode(text)).catch(() => {});
   try {
-    let args: ServeArgs;
-    try {
-      args = serveArgs(argv);
-    } catch (error) {
-      if (!(error instanceof SubcommandUsageError)) throw error;
-      await say(err, `${error.message}\n${USAGE}\n`);
-      return 2;
-    }
-    if (args.help) {
-      await say(out, HELP);
-      return 0;
-    }
+    const opened = await openSubcommand(() => serveArgs(argv), {
+      usage: USAGE,
+      help: HELP,
+      out: (text) => say(out, text),
+      err: (text) => say(err, text),
+    });
+    if (typeof opened === "number") return opened;
+    const args = opened;
     let api;
     let log;
     try {
