@@ -52,3 +52,18 @@ Deno.test("the binary in a project's node_modules claims the CLI of the SDK besi
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("installFakeClaude's environment drops the SDK version a query() left in this process", async () => {
+  const { installFakeClaude } = await import("../cli.ts");
+  await using fake = await installFakeClaude();
+  assert.equal(fake.env.CLAUDE_AGENT_SDK_VERSION, "");
+  // a program run from a process where an SDK ran passes that SDK's version on: the fake's
+  // environment puts it aside (no SDK is installed for the fake's folder: the newest CLI)
+  const out = await new Deno.Command("claude", {
+    args: ["--version"],
+    cwd: fake.dir,
+    env: { CLAUDE_AGENT_SDK_VERSION: "0.3.331", ...fake.env },
+    stdin: "null",
+  }).output();
+  assert.equal(new TextDecoder().decode(out.stdout), `${NEWEST_CLI_VERSION} (Claude Code)\n`);
+});

@@ -35,7 +35,10 @@ export interface FakeClaude extends AsyncDisposable {
   readonly dir: string;
   /**
    * The environment to run programs with: `PATH` with the fake's folder first, the scenario
-   * and failure, and `options.env`.
+   * and failure, and `options.env`; and `CLAUDE_AGENT_SDK_VERSION` empty: an SDK's `query()`
+   * leaves its version in its process's environment, which a program run from that process
+   * would pass on though no SDK spawned it (the fake then claims the CLI of the SDK installed
+   * for its working directory or beside it; an SDK that spawns it still names its own).
    */
   readonly env: Record<string, string>;
   /** The capture file every run appends to. */
@@ -70,6 +73,7 @@ export async function installFakeClaude(
     CLAUDE_CONFIG_DIR: `${dir}/config`,
     CLAUDE_MOCK_STATE_DIR: `${dir}/state`,
     CLAUDE_MOCK_CAPTURE: captureFile,
+    CLAUDE_AGENT_SDK_VERSION: "",
     ...options.env,
   };
   if (typeof options.scenario === "string") env.CLAUDE_MOCK_SCENARIO = options.scenario;
