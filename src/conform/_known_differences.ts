@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readText } from "../host/_fs.ts";
+import { readJsonFile } from "./_json_file.ts";
 import { glob } from "./conform_exceptions.ts";
 import type { ConformReport } from "./run_conformance.ts";
 
@@ -75,15 +75,7 @@ export function checkKnownDifferences(
 
 /** Reads and checks a known-differences file. */
 export async function loadKnownDifferences(path: string): Promise<KnownDifference[]> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readText(path));
-  } catch (error) {
-    throw new TypeError(
-      `Cannot load the known differences ${path}: ${(error as Error).message}`,
-    );
-  }
-  return checkKnownDifferences(data, path);
+  return checkKnownDifferences(await readJsonFile(path, "the known differences"), path);
 }
 
 /**

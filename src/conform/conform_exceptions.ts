@@ -7,7 +7,7 @@
  * @module
  */
 
-import { readText } from "../host/_fs.ts";
+import { readJsonFile } from "./_json_file.ts";
 import type { Difference } from "./_compare.ts";
 
 /** One named, reasoned exception. */
@@ -88,15 +88,7 @@ const FIELDS = new Set([
  * ```
  */
 export async function loadConformExceptions(path: string): Promise<ConformException[]> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readText(path));
-  } catch (error) {
-    throw new TypeError(
-      `Cannot load the conformance exceptions ${path}: ${(error as Error).message}`,
-    );
-  }
-  return checkExceptions(data, path);
+  return checkExceptions(await readJsonFile(path, "the conformance exceptions"), path);
 }
 
 /** Checks parsed exceptions (see {@linkcode loadConformExceptions}). */

@@ -4,6 +4,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { isObject } from "../wire/frame.ts";
 import { contentAfter } from "./file_contents.ts";
 import { Session } from "./session.ts";
+import { userPrompt } from "../builders/user.ts";
 
 const ok = (toolUseResult: unknown) => ({ content: "", isError: false, toolUseResult });
 
@@ -34,12 +35,7 @@ async function toolResults(scenario: Scenario): Promise<Record<string, unknown>[
   });
   const writer = session.writable.getWriter();
   await writer.write(
-    JSON.stringify({
-      type: "user",
-      session_id: "",
-      message: { role: "user", content: "fix it" },
-      parent_tool_use_id: null,
-    }) + "\n",
+    `${JSON.stringify(userPrompt("fix it"))}\n`,
   );
   await writer.close();
   const body = await new Response(session.readable).text();

@@ -4,6 +4,7 @@ import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Step } from "../scenario/step.ts";
 import { any } from "../scenario/matcher.ts";
 import { Session } from "./session.ts";
+import { userPrompt } from "../builders/user.ts";
 
 Deno.test("Session: a million-frame scenario streams to its end, made as it is read", async () => {
   const total = 1_000_000;
@@ -21,12 +22,7 @@ Deno.test("Session: a million-frame scenario streams to its end, made as it is r
   );
   const writer = session.writable.getWriter();
   await writer.write(
-    JSON.stringify({
-      type: "user",
-      session_id: "",
-      message: { role: "user", content: "go" },
-      parent_tool_use_id: null,
-    }) + "\n",
+    `${JSON.stringify(userPrompt("go"))}\n`,
   );
   await writer.close();
   const decoder = new TextDecoder();

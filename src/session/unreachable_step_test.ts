@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { Session } from "./session.ts";
+import { userPrompt } from "../builders/user.ts";
 
 /** Runs one turn of `scenario` with `console.warn` captured: what it warned. */
 async function warned(scenario: Scenario): Promise<string[]> {
@@ -15,12 +16,7 @@ async function warned(scenario: Scenario): Promise<string[]> {
     });
     const writer = session.writable.getWriter();
     await writer.write(
-      JSON.stringify({
-        type: "user",
-        session_id: "",
-        message: { role: "user", content: "go" },
-        parent_tool_use_id: null,
-      }) + "\n",
+      `${JSON.stringify(userPrompt("go"))}\n`,
     );
     await writer.close();
     await new Response(session.readable).text();
