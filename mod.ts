@@ -176,33 +176,13 @@ export {
 } from "./src/timing/settle_with_fake_time.ts";
 
 // What the signatures above show, from the layers below (each also exported by the entry point
-// of its layer: `./session`, `./builders`, `./wire`). `mock.session` is the running engine.
-export { Session, type SessionOptions } from "./src/session/session.ts";
+// of its layer: `./session`, `./builders`, `./wire`).
+export type { MockSession } from "./src/adapters/mock_session.ts";
 export type { ExitStatus, ToolRunner } from "./src/session/engine.ts";
-export {
-  AnswerThen,
-  type ClientRequest,
-  type ControlHandler,
-} from "./src/session/control_channel.ts";
-export type { CliFlags } from "./src/session/cli_args.ts";
-export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
-export type { InstalledSdkInfo, ResolveCliVersionOptions } from "./src/builders/cli_versions.ts";
+export type { ClientRequest } from "./src/session/control_channel.ts";
+export type { WriteEntry } from "./src/session/write_log.ts";
+export { WireError } from "./src/wire/wire_error.ts";
 export type { PermissionSuggestion } from "./src/builders/control.ts";
 export type { PermissionMode } from "./src/builders/system.ts";
-export type { ControlRequestFrame } from "./src/wire/frame.ts";
-export { WireError } from "./src/wire/wire_error.ts";
-// the same scenario for the real CLI: a scenario-driven Messages API
-export {
-  DUMMY_API_KEY,
-  type MessagesApi,
-  type MessagesApiOptions,
-  serveMessagesApi,
-} from "./src/messages_api/serve_messages_api.ts";
-export type {
-  JournalAnswer,
-  JournalEntry,
-  JournalKind,
-  JournalPlace,
-} from "./src/messages_api/api_journal.ts";
 // the types its signatures show, shared with the other entry points
 export * from "./src/scenario/scenario_types.ts";

@@ -14,36 +14,33 @@ const ROOT = new URL("../", import.meta.url);
 /** Every entry point's exports by subpath, sorted (the promise the package keeps). */
 const SURFACE_TEXT: Record<string, string> = {
   ".": `
-    AnswerThen AnyQueryFunction ApiErrorStep AskUserQuestionItem AssertionError
-    AssertionErrorOptions AssistantContentBlock AsyncHookOutput BUILTIN_SCENARIO_NAMES
-    BuildContext BuiltinScenarioName BuiltinScenarioOptions CanUseToolCallback ClaudeMock
-    ClaudeMockSource CliFlags CliVersion CliVersionFacts ClientAnswer ClientHookAnswer
-    ClientMcpAnswer ClientPermissionAnswer ClientRequest Clock CompactOptions ContextUsageBaseline
-    ControlHandler ControlRequestFrame CrashPoint CrashStep DUMMY_API_KEY Delay DelayStep EmitStep
-    Exchange ExchangeBuilder ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep Frame
-    HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
+    AnyQueryFunction ApiErrorStep AskUserQuestionItem AssertionError AssertionErrorOptions
+    AssistantContentBlock AsyncHookOutput BUILTIN_SCENARIO_NAMES BuildContext BuiltinScenarioName
+    BuiltinScenarioOptions CanUseToolCallback ClaudeMock ClaudeMockSource CliVersion
+    CliVersionFacts ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
+    ClientRequest Clock CompactOptions ContextUsageBaseline CrashPoint CrashStep Delay DelayStep
+    EmitStep Exchange ExchangeBuilder ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
+    Frame HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
     HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
-    HookSpecificOutput HooksOption IdGenerator InstalledSdkInfo InterceptionOptions JournalAnswer
-    JournalEntry JournalKind JournalPlace LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher
-    MessageOf MessageOptions MessagePart MessageStep MessagesApi MessagesApiOptions
-    MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockTransport MockTransportOptions
-    ModelRetirement PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
-    PermissionRecorderOptions PermissionResponder PermissionResponderContext PermissionResponse
-    PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf
-    QueryPrompt QueryResultMessage QueryRun QueryUserMessage RawStep RecordedAnswer
-    RedactedThinkingBlock RequestStep ResolveCliVersionOptions RespondOptions ResponseContent
-    ResultOf ResultOptions ResultStep ResultSubtype RunQueryOptions RunningQuery Scenario
-    ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall Session
-    SessionOptions SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepSource
-    SteppableFakeTime SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock Timing
-    TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
-    ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
-    UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions
-    WaitForWriteStep WaitOptions WireError WriteEntry WriteLog any builtinScenario
+    HookSpecificOutput HooksOption IdGenerator InterceptionOptions LoadScenarioOptions
+    MOCK_EXECUTABLE_PATH Matcher MessageOf MessageOptions MessagePart MessageStep
+    MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockSession MockTransport
+    MockTransportOptions ModelRetirement PermissionDecisionName PermissionMode PermissionRecord
+    PermissionRecorder PermissionRecorderOptions PermissionResponder PermissionResponderContext
+    PermissionResponse PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage
+    QueryOptionsOf QueryPrompt QueryResultMessage QueryRun QueryUserMessage RawStep RecordedAnswer
+    RedactedThinkingBlock RequestStep RespondOptions ResponseContent ResultOf ResultOptions
+    ResultStep ResultSubtype RunQueryOptions RunningQuery Scenario ScenarioBuilder
+    ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall SettleWithFakeTimeOptions SkillSpec
+    SpawnOptionsLike Step StepSource SteppableFakeTime SyncHookOutput SystemClock TerminalReason
+    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult
+    ToolPermissionContext ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger
+    TurnInfo UnhandledQuery UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler
+    UnmatchedStrategy UserFrame UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock
+    VirtualClockOptions WaitForWriteStep WaitOptions WireError WriteEntry any builtinScenario
     configureInterception contains exact getDefaults glob loadScenario mockClaude predicate regex
-    runQuery scenarioFromJSON serveMessagesApi setDefaults settleWithFakeTime startQuery
-    withOverrides wrapClaudeSdk
+    runQuery scenarioFromJSON setDefaults settleWithFakeTime startQuery withOverrides
+    wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -182,7 +179,7 @@ const SURFACE_TEXT: Record<string, string> = {
     ControlError ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep
     ErrorListener Exchange ExitListener ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
     Frame HOOK_EVENT_NAMES HookEventName IdGenerator InstalledSdkInfo Matcher MessagePart
-    MessageStep MockProcess ModelRetirement PermissionDecisionName PermissionRules
+    MessageStep MockProcess MockSession ModelRetirement PermissionDecisionName PermissionRules
     PermissionVerdict ProcessBody RawStep RecordedAnswer RedactedThinkingBlock RequestStep
     ResolveCliVersionOptions ResultOptions ResultStep ResultSubtype RuleSource Scenario
     ScriptedToolCall Session SessionOptions SkillSpec SpawnOptionsLike Step StepSource
@@ -190,6 +187,19 @@ const SURFACE_TEXT: Record<string, string> = {
     ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
     UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
     WaitForWriteStep WaitOptions WireError WriteEntry WriteLog decidePermission ruleMatches
+    sessionOf
+  `,
+  "./messages-api": `
+    ApiErrorStep AssistantContentBlock BuildContext CliVersion CliVersionFacts CompactOptions
+    ContextUsageBaseline CrashPoint CrashStep DUMMY_API_KEY Delay DelayStep EmitStep Exchange
+    ExitStep FAILURE_NAMES FailureName FailureStep Frame IdGenerator JournalAnswer JournalEntry
+    JournalKind JournalPlace Matcher MessagePart MessageStep MessagesApi MessagesApiOptions
+    ModelRetirement PermissionDecisionName PermissionRules RawStep RecordedAnswer
+    RedactedThinkingBlock RequestStep ResultOptions ResultStep ResultSubtype Scenario
+    ScriptedToolCall SkillSpec Step StepSource TerminalReason TextBlock ThinkingBlock Timing
+    TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent ToolUseBlock
+    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
+    UserTextBlock Uuid WaitForWriteStep serveMessagesApi
   `,
   "./register": `
     RegisterOptions register
