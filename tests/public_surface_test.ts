@@ -14,33 +14,32 @@ const ROOT = new URL("../", import.meta.url);
 /** Every entry point's exports by subpath, sorted (the promise the package keeps). */
 const SURFACE_TEXT: Record<string, string> = {
   ".": `
-    AnyQueryFunction ApiErrorStep AskUserQuestionItem AssertionError AssertionErrorOptions
+    AnyQueryFunction AskUserQuestionItem AssertionError AssertionErrorOptions
     AssistantContentBlock AsyncHookOutput BUILTIN_SCENARIO_NAMES BuildContext BuiltinScenarioName
     BuiltinScenarioOptions CanUseToolCallback ClaudeMock ClaudeMockSource CliVersion
     CliVersionFacts ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
-    ClientRequest Clock CompactOptions ContextUsageBaseline CrashPoint CrashStep Delay DelayStep
-    EmitStep Exchange ExchangeBuilder ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
-    Frame HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
-    HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
-    HookSpecificOutput HooksOption IdGenerator InterceptionOptions LoadScenarioOptions
-    MOCK_EXECUTABLE_PATH Matcher MessageOf MessageOptions MessagePart MessageStep
-    MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockSession MockTransport
-    MockTransportOptions ModelRetirement PermissionDecisionName PermissionMode PermissionRecord
-    PermissionRecorder PermissionRecorderOptions PermissionResponder PermissionResponderContext
-    PermissionResponse PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage
-    QueryOptionsOf QueryPrompt QueryResultMessage QueryRun QueryUserMessage RawStep RecordedAnswer
-    RedactedThinkingBlock RequestStep RespondOptions ResponseContent ResultOf ResultOptions
-    ResultStep ResultSubtype RunQueryOptions RunningQuery Scenario ScenarioBuilder
-    ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall SettleWithFakeTimeOptions SkillSpec
-    SpawnOptionsLike Step StepSource SteppableFakeTime SyncHookOutput SystemClock TerminalReason
-    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult
-    ToolPermissionContext ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger
-    TurnInfo UnhandledQuery UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler
-    UnmatchedStrategy UserFrame UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock
-    VirtualClockOptions WaitForWriteStep WaitOptions WireError WriteEntry any builtinScenario
-    configureInterception contains exact getDefaults glob loadScenario mockClaude predicate regex
-    runQuery scenarioFromJSON setDefaults settleWithFakeTime startQuery withOverrides
-    wrapClaudeSdk
+    ClientRequest Clock CompactOptions ContextUsageBaseline CrashPoint Delay Exchange
+    ExchangeBuilder ExitStatus FAILURE_NAMES FailureName Frame HookCallbackFunction
+    HookCallbackInput HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions
+    HookOutput HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
+    IdGenerator InterceptionOptions LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher MessageOf
+    MessageOptions MessagePart MockClaudeOptions MockDefaults MockDuplex MockSdkOptions
+    MockSession MockTransport MockTransportOptions ModelRetirement PermissionDecisionName
+    PermissionMode PermissionRecord PermissionRecorder PermissionRecorderOptions
+    PermissionResponder PermissionResponderContext PermissionResponse PermissionRules
+    PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf QueryPrompt
+    QueryResultMessage QueryRun QueryUserMessage RecordedAnswer RedactedThinkingBlock
+    RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype RunQueryOptions
+    RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall
+    SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepSource SteppableFakeTime
+    SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock Timing TimingProfile
+    TimingProfileName ToolCall ToolCallResult ToolPermissionContext ToolPermissionResult
+    ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
+    UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
+    UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions WaitOptions
+    WireError WriteEntry any builtinScenario configureInterception contains exact getDefaults glob
+    loadScenario mockClaude predicate regex runQuery scenarioFromJSON setDefaults
+    settleWithFakeTime startQuery withOverrides wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -92,22 +91,20 @@ const SURFACE_TEXT: Record<string, string> = {
     parseFrameLine randomIntegerBetween randomSeeded timingProfile
   `,
   "./cassette": `
-    ApiErrorStep ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock
-    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName Cassette CassetteMismatch
-    CassetteMismatchError CassetteMode CassetteOptions CassetteTest ClaudeProcess ClaudeSpawn
-    CliVersion CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline
-    ConvertedScenario CrashPoint CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile
-    DriftCode DriftFinding DriftOptions DrivableQuery EditStepFile EmitStep EmitStepFile
-    ErrorListener Exchange ExchangeFile ExitListener ExitStatus ExitStep ExitStepFile
-    FAILURE_NAMES FailureName FailureStep FailureStepFile Frame GenericToolStepFile IdGenerator
-    JournalAnswer JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher
-    MessageFileOptions MessagePart MessageStep MessagesApi MessagesApiOptions MockDuplex
-    ModelRetirement ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
-    ProcessSpawnOptions QuestionFile RawStep RawStepFile ReadStepFile RecordableDuplex
-    RecordedAnswer RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner
-    RedactedThinkingBlock ReplayMode ReplayStubOptions RequestStep RequestStepFile ResultOptions
-    ResultStep ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScenarioSandbox
-    ScenarioSandboxOptions ScriptedToolCall ScrubOptions SkillSpec SnapshotPlayer
+    ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock BUILTIN_SCENARIO_NAMES
+    BashStepFile BuildContext BuiltinScenarioName Cassette CassetteMismatch CassetteMismatchError
+    CassetteMode CassetteOptions CassetteTest ClaudeProcess ClaudeSpawn CliVersion CliVersionFacts
+    CompactOptions ConnectStepFile ContextUsageBaseline ConvertedScenario CrashPoint CrashStepFile
+    Delay DelayFile DelayStepFile DriftCode DriftFinding DriftOptions DrivableQuery EditStepFile
+    EmitStepFile ErrorListener Exchange ExchangeFile ExitListener ExitStatus ExitStepFile
+    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile IdGenerator JournalAnswer
+    JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher MessageFileOptions
+    MessagePart MessagesApi MessagesApiOptions MockDuplex ModelRetirement ParseTapeOptions
+    PermissionDecisionName PermissionRules ProcessExitListener ProcessSpawnOptions QuestionFile
+    RawStepFile ReadStepFile RecordableDuplex RecordedAnswer RecordedProcess RecordingApiOptions
+    RecordingSpawnOptions RecordingSpawner RedactedThinkingBlock ReplayMode ReplayStubOptions
+    RequestStepFile ResultOptions ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile
+    ScenarioSandbox ScenarioSandboxOptions ScriptedToolCall ScrubOptions SkillSpec SnapshotPlayer
     SnapshotPlayerOptions SnapshotRecorder SnapshotRecorderOptions SpawnOptionsLike
     SpawnedProcessLike Step StepFile StepSource StubCanUseTool StubHook StubMcpInstance
     StubMcpTransport TAPE_FORMAT TAPE_VERSION Tape TapeDirection TapeEnding TapeEntry
@@ -117,89 +114,83 @@ const SURFACE_TEXT: Record<string, string> = {
     TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions ToolResultContent
     ToolUseBlock ToolUseStepFile TriggerFile TurnInfo TypeChecker TypeDiagnostic UnmatchedAnswer
     UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
-    WaitForWriteStep WriteStepFile cassette driftCheck isFrameEntry lintTape loadTape parseTape
-    readTapeEntries recordingSpawn scenarioSandbox scrubTape serializeTape tapeToScenario
-    timelineDiffAnchor timelineHtml
+    WriteStepFile cassette driftCheck isFrameEntry lintTape loadTape parseTape readTapeEntries
+    recordingSpawn scenarioSandbox scrubTape serializeTape tapeToScenario timelineDiffAnchor
+    timelineHtml
   `,
   "./cli": `
-    AgentSdk ApiErrorStep AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog
-    CapturedInvocation CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions
-    ConformCase ConformException ConformReport ContextUsageBaseline CrashPoint CrashStep Delay
-    DelayStep Difference DifferenceContext EmitStep Exchange ExitStep FAILURE_NAMES FailureName
-    FailureStep FakeClaude Frame HookAnswer IdGenerator InstallFakeClaudeOptions
-    LoadAgentSdkOptions Matcher McpToolData MessagePart MessageStep ModeResult ModelRetirement
-    PermissionAnswer PermissionDecisionName PermissionRules PrintFormat RawStep RecordedAnswer
-    RedactedThinkingBlock RequestStep ResultOptions ResultStep ResultSubtype RunConformanceOptions
+    AgentSdk AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog CapturedInvocation
+    CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions ConformCase
+    ConformException ConformReport ContextUsageBaseline CrashPoint Delay Difference
+    DifferenceContext Exchange FAILURE_NAMES FailureName FakeClaude Frame HookAnswer IdGenerator
+    InstallFakeClaudeOptions LoadAgentSdkOptions Matcher McpToolData MessagePart ModeResult
+    ModelRetirement PermissionAnswer PermissionDecisionName PermissionRules PrintFormat
+    RecordedAnswer RedactedThinkingBlock ResultOptions ResultSubtype RunConformanceOptions
     Scenario ScriptedToolCall SkillSpec Step StepSource Tape TapeDirection TapeEnding TapeEntry
     TapeFrameEntry TapeHeader TapeRawEntry TapeStderrEntry TerminalReason TextBlock ThinkingBlock
     Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent ToolUseBlock
     TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForWriteStep conformancePassed installFakeClaude loadAgentSdk
-    loadConformCase loadConformCases loadConformExceptions readCapture reportText
-    resolveClaudeBinary runCli runConformance
+    UserTextBlock Uuid conformancePassed installFakeClaude loadAgentSdk loadConformCase
+    loadConformCases loadConformExceptions readCapture reportText resolveClaudeBinary runCli
+    runConformance
   `,
   "./scenario-file": `
-    ApiErrorStep ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock
-    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName CliVersion
-    CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint CrashStep
-    CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep EmitStepFile
-    Exchange ExchangeFile ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
+    ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock BUILTIN_SCENARIO_NAMES
+    BashStepFile BuildContext BuiltinScenarioName CliVersion CliVersionFacts CompactOptions
+    ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile Delay DelayFile DelayStepFile
+    EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile FAILURE_NAMES FailureName
     FailureStepFile Frame GenericToolStepFile IdGenerator Matcher MessageFileOptions MessagePart
-    MessageStep ModelRetirement PermissionDecisionName PermissionRules QuestionFile RawStep
-    RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile
-    ResultOptions ResultStep ResultStepFile ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario
-    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
-    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
-    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile isFailureName scenarioToJSON
+    ModelRetirement PermissionDecisionName PermissionRules QuestionFile RawStepFile ReadStepFile
+    RecordedAnswer RedactedThinkingBlock RequestStepFile ResultOptions ResultStepFile
+    ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioFile ScriptedToolCall SkillSpec
+    Step StepFile StepSource TaskStepFile TerminalReason TextBlock ThinkingBlock Timing
+    TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions
+    ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
+    WriteStepFile isFailureName scenarioToJSON
   `,
   "./mock-command": `
-    AgentOption ApiErrorStep ApiErrorStepFile AskUserQuestionItem AskUserQuestionStepFile
-    AssistantContentBlock BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName
-    CliVersion CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint
-    CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep
-    EmitStepFile Exchange ExchangeFile ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
-    FailureStepFile Frame GenericToolStepFile IdGenerator MOCK_COMMAND_NAMES Matcher
-    MessageFileOptions MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
-    MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions MockResultOptions
-    MockSystemInitOptions MockToolResultOptions MockToolUseOptions ModelRetirement
-    PermissionDecisionName PermissionMode PermissionRules PermissionSuggestion QuestionFile
-    RawStep RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep
-    RequestStepFile ResultOptions ResultStep ResultStepFile ResultSubtype SayStepFile Scenario
-    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
-    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
-    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile mockCommand
+    AgentOption ApiErrorStepFile AskUserQuestionItem AskUserQuestionStepFile AssistantContentBlock
+    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName CliVersion
+    CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile
+    Delay DelayFile DelayStepFile EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile
+    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile IdGenerator
+    MOCK_COMMAND_NAMES Matcher MessageFileOptions MessagePart MockCommand MockCommandBuilders
+    MockCommandName MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions
+    MockResultOptions MockSystemInitOptions MockToolResultOptions MockToolUseOptions
+    ModelRetirement PermissionDecisionName PermissionMode PermissionRules PermissionSuggestion
+    QuestionFile RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStepFile
+    ResultOptions ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScriptedToolCall
+    SkillSpec Step StepFile StepSource TaskStepFile TerminalReason TextBlock ThinkingBlock Timing
+    TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions
+    ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
+    WriteStepFile mockCommand
   `,
   "./session": `
-    AnswerThen ApiErrorStep AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags
-    CliVersion CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline
-    ControlError ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep
-    ErrorListener Exchange ExitListener ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
-    Frame HOOK_EVENT_NAMES HookEventName IdGenerator InstalledSdkInfo Matcher MessagePart
-    MessageStep MockProcess MockSession ModelRetirement PermissionDecisionName PermissionRules
-    PermissionVerdict ProcessBody RawStep RecordedAnswer RedactedThinkingBlock RequestStep
-    ResolveCliVersionOptions ResultOptions ResultStep ResultSubtype RuleSource Scenario
+    AnswerThen AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags CliVersion
+    CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline ControlError
+    ControlHandler ControlRequestFrame CrashPoint Delay ErrorListener Exchange ExitListener
+    ExitStatus FAILURE_NAMES FailureName Frame HOOK_EVENT_NAMES HookEventName IdGenerator
+    InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement
+    PermissionDecisionName PermissionRules PermissionVerdict ProcessBody RecordedAnswer
+    RedactedThinkingBlock ResolveCliVersionOptions ResultOptions ResultSubtype RuleSource Scenario
     ScriptedToolCall Session SessionOptions SkillSpec SpawnOptionsLike Step StepSource
     TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall
     ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
-    WaitForWriteStep WaitOptions WireError WriteEntry WriteLog decidePermission ruleMatches
-    sessionOf
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitOptions
+    WireError WriteEntry WriteLog decidePermission ruleMatches sessionOf
   `,
   "./messages-api": `
-    ApiErrorStep AssistantContentBlock BuildContext CliVersion CliVersionFacts CompactOptions
-    ContextUsageBaseline CrashPoint CrashStep DUMMY_API_KEY Delay DelayStep EmitStep Exchange
-    ExitStep FAILURE_NAMES FailureName FailureStep Frame IdGenerator JournalAnswer JournalEntry
-    JournalKind JournalPlace Matcher MessagePart MessageStep MessagesApi MessagesApiOptions
-    ModelRetirement PermissionDecisionName PermissionRules RawStep RecordedAnswer
-    RedactedThinkingBlock RequestStep ResultOptions ResultStep ResultSubtype Scenario
-    ScriptedToolCall SkillSpec Step StepSource TerminalReason TextBlock ThinkingBlock Timing
-    TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent ToolUseBlock
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForWriteStep serveMessagesApi
+    AssistantContentBlock BuildContext CliVersion CliVersionFacts CompactOptions
+    ContextUsageBaseline CrashPoint DUMMY_API_KEY Delay Exchange FAILURE_NAMES FailureName Frame
+    IdGenerator JournalAnswer JournalEntry JournalKind JournalPlace Matcher MessagePart
+    MessagesApi MessagesApiOptions ModelRetirement PermissionDecisionName PermissionRules
+    RecordedAnswer RedactedThinkingBlock ResultOptions ResultSubtype Scenario ScriptedToolCall
+    SkillSpec Step StepSource TerminalReason TextBlock ThinkingBlock Timing TimingProfile
+    TimingProfileName ToolCall ToolCallResult ToolResultContent ToolUseBlock TurnInfo
+    UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
+    serveMessagesApi
   `,
   "./register": `
     RegisterOptions register
