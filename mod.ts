@@ -14,8 +14,9 @@
  * (frame types, NDJSON streams, pacing, seeded random), `@x/claude-mock/cassette` (record,
  * replay and check tapes of real sessions), `@x/claude-mock/cli` (the fake `claude` binary),
  * `@x/claude-mock/scenario-file` (the scenario file format's types, `scenarioToJSON`),
- * `@x/claude-mock/mock-command` (`__mock__` command prompts) and `@x/claude-mock/session`
- * (the engine for hosts of their own).
+ * `@x/claude-mock/mock-command` (`__mock__` command prompts), `@x/claude-mock/session`
+ * (the engine for hosts of their own, `sessionOf(mock)`) and `@x/claude-mock/messages-api`
+ * (the same scenario for the real binary: a scenario-driven Messages API).
  *
  * @example A scripted session on the raw duplex
  * ```ts
@@ -44,8 +45,9 @@
 // then the types their signatures show. The other doors have entry points of their own:
 // `./builders` (frames), `./wire` (the wire format, its streams, pacing, seeded random),
 // `./cassette` (tapes), `./cli` (the fake binary), `./scenario-file` (the file format as
-// TypeScript types, `scenarioToJSON`), `./mock-command` (`__mock__` command prompts) and
-// `./session` (the engine for hosts of their own, the process, the permission rules).
+// TypeScript types, `scenarioToJSON`), `./mock-command` (`__mock__` command prompts),
+// `./session` (the engine for hosts of their own, the process, the permission rules) and
+// `./messages-api` (a scenario-driven Messages API for the real binary).
 
 // the `__mock__` commands, with their machinery loaded at once (the fake binary's bundle loads
 // it on the first command prompt): every session this entry point makes answers them

@@ -350,7 +350,21 @@ Deno.test("what the entry points export at run time is what the list pins", asyn
   }
   // the internal helpers stay internal
   const main = await import(new URL("mod.ts", ROOT).href);
-  for (const name of ["isObject", "MODEL_PRICES", "NAMED_FAILURES", "chunkText", "toMatcher"]) {
+  for (
+    const name of [
+      "isObject",
+      "MODEL_PRICES",
+      "NAMED_FAILURES",
+      "chunkText",
+      "toMatcher",
+      // the engine and the Messages API have entry points of their own
+      "Session",
+      "WriteLog",
+      "AnswerThen",
+      "sessionOf",
+      "serveMessagesApi",
+    ]
+  ) {
     assert.equal(name in main, false, `mod.ts exports the internal ${name}`);
   }
 });
