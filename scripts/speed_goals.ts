@@ -132,6 +132,9 @@ function median(v: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** Every figure of A and of B timed so far by the current measure (µs per unit). */
+let timed: { a: number[]; b: number[] } = { a: [], b: [] };
+
 /** One run: ROUNDS rounds of A and B, A B then B A; the median of the per-round ratios A/B. */
 async function pairedRun(a: () => Promise<number>, b: () => Promise<number>): Promise<number> {
   const ratios: number[] = [];
@@ -145,11 +148,14 @@ async function pairedRun(a: () => Promise<number>, b: () => Promise<number>): Pr
       x = await a();
     }
     ratios.push(x / y);
+    timed.a.push(x);
+    timed.b.push(y);
   }
   return median(ratios);
 }
 
 async function threeRuns(name: string, a: () => Promise<number>, b: () => Promise<number>) {
+  timed = { a: [], b: [] };
   const runs: number[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await pairedRun(a, b));
   console.log(
@@ -158,7 +164,9 @@ async function threeRuns(name: string, a: () => Promise<number>, b: () => Promis
   return median(runs);
 }
 
-const floor = floorSpawn(await capture());
+const captured = await capture();
+const turnFrames = captured.turn;
+const floor = floorSpawn(captured);
 const Q = 100;
 const queries = (spawn: Spawn) => () =>
   time(async () => {
@@ -185,6 +193,28 @@ await threeRuns(
   session(mockSpawn),
   session(floor),
 );
+{
+  // what the goal leaves the mock, against what serializing a turn's frames alone costs
+  const floorTurn = median(timed.b);
+  const frames = turnFrames.map((line) => JSON.parse(line.toString()));
+  const encoder = new TextEncoder();
+  const costs: number[] = [];
+  for (let r = 0; r < 9; r++) {
+    costs.push(
+      await time(() => {
+        for (let i = 0; i < 2_000; i++) {
+          for (const f of frames) encoder.encode(JSON.stringify(f) + "\n");
+        }
+        return Promise.resolve();
+      }, 2_000),
+    );
+  }
+  console.log(
+    `    per turn: mock ${median(timed.a).toFixed(1)} µs, floor ${floorTurn.toFixed(1)} µs; ` +
+      `the goal leaves the mock ${(0.3 * floorTurn).toFixed(1)} µs, and JSON.stringify + ` +
+      `TextEncoder of the turn's ${frames.length} lines alone take ${median(costs).toFixed(1)} µs`,
+  );
+}
 
 const burners = Array.from({ length: 2 }, () =>
   new Deno.Command(Deno.execPath(), {
