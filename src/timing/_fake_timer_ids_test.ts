@@ -111,3 +111,18 @@ Deno.test("useFakeTimerIds under std FakeTime: FakeTime restored first, then the
   assert.equal(typeof real, "object", "a real (Node) Timeout, not wrapped");
   clearTimeout(real);
 });
+
+Deno.test("useFakeTimerIds under std FakeTime: an id kept past the wrap is cleared by a later wrap, not by FakeTime's own clearTimeout", () => {
+  using time = new FakeTime(0);
+  const ran: string[] = [];
+  let restore = useFakeTimerIds();
+  const first = setTimeout(() => ran.push("first"), 10);
+  const second = setTimeout(() => ran.push("second"), 20);
+  restore();
+  clearTimeout(first); // FakeTime's own: it takes numbers only (docs/time.md says so)
+  restore = useFakeTimerIds();
+  clearTimeout(second);
+  restore();
+  time.tick(20);
+  assert.deepEqual(ran, ["first"]);
+});
