@@ -14,7 +14,7 @@ import {
 } from "../mod.ts";
 import { Session } from "../session.ts";
 import { text } from "../builders.ts";
-import { FlooringFakeTime } from "./_flooring_fake_time.ts";
+import { FakeTime } from "./vendor/std/testing/time.ts";
 import { runQuery } from "./_sdk.ts";
 
 type Frame = Record<string, unknown>;
@@ -146,30 +146,35 @@ Deno.test("an endless lazy exchange does not starve the app's timers, and can be
   assert.deepEqual(await session.exited, { code: null, signal: "SIGTERM" });
 });
 
-Deno.test("realistic timing on SystemClock converges under a timer that floors delays", async () => {
-  const fake = new FlooringFakeTime(Date.UTC(2026, 0, 1));
-  try {
-    const session = new Session(
-      new ScenarioBuilder().on("hi").respond("Hello there, a few words.").respond("More.")
-        .build(),
-      { clock: "system", timing: "realistic", args: ["--include-partial-messages"] },
-    );
-    const writer = session.writable.getWriter();
-    await writer.write(user("hi"));
-    await writer.close();
-    const reading = readFrames(session.readable);
-    let settled = false;
-    reading.then(() => (settled = true), () => (settled = true));
-    for (let i = 0; i < 10_000 && !settled; i++) {
-      if (!(await fake.nextAsync())) await new Promise<void>((r) => queueMicrotask(r));
-    }
-    assert.ok(settled, "the session did not finish under the flooring fake");
-    assert.ok(fake.armed < 500, `armed ${fake.armed} timers for a two-message turn`);
-    const frames = await reading;
-    assert.equal(frames.filter((f) => f.type === "assistant").length, 2);
-  } finally {
-    fake.restore();
+Deno.test("realistic timing on SystemClock converges under std FakeTime, which floors delays", async () => {
+  using time = new FakeTime(Date.UTC(2026, 0, 1));
+  // count FakeTime's setTimeout calls; driven with next() (nextAsync() would install FakeTime's
+  // functions again, taking the count off)
+  const fakeSetTimeout = globalThis.setTimeout;
+  let armed = 0;
+  globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+    armed++;
+    return fakeSetTimeout(...args);
+  }) as typeof setTimeout;
+  const session = new Session(
+    new ScenarioBuilder().on("hi").respond("Hello there, a few words.").respond("More.")
+      .build(),
+    { clock: "system", timing: "realistic", args: ["--include-partial-messages"] },
+  );
+  const writer = session.writable.getWriter();
+  await writer.write(user("hi"));
+  await writer.close();
+  const reading = readFrames(session.readable);
+  let settled = false;
+  reading.then(() => (settled = true), () => (settled = true));
+  for (let i = 0; i < 10_000 && !settled; i++) {
+    for (let j = 0; j < 5; j++) await Promise.resolve();
+    if (!time.next()) await new Promise<void>((r) => queueMicrotask(r));
   }
+  assert.ok(settled, "the session did not finish under FakeTime");
+  assert.ok(armed < 500, `armed ${armed} timers for a two-message turn`);
+  const frames = await reading;
+  assert.equal(frames.filter((f) => f.type === "assistant").length, 2);
 });
 
 // ---- 2. a turn always ends --------------------------------------------------------------

@@ -1,11 +1,12 @@
 // Fake time with the real SDK: settleWithFakeTime under @sinonjs/fake-timers (everything faked,
-// and the README's recipe) and under FakeTime's semantics (timers that floor delays); what the
-// SDK's own timers need.
+// and the README's recipe) and under @std/testing's FakeTime (vendored in tests/vendor/std/: its
+// timers floor delays and its ids are numbers); what the SDK's own timers need.
+// tests/std_fake_time_test.ts has the app timeouts under FakeTime.
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { MockTransport, ScenarioBuilder, settleWithFakeTime } from "../mod.ts";
-import { FlooringFakeTime } from "./_flooring_fake_time.ts";
+import { FakeTime } from "./vendor/std/testing/time.ts";
 
 async function collect(mock: MockTransport, prompt: string): Promise<SDKMessage[]> {
   const messages: SDKMessage[] = [];
@@ -54,8 +55,8 @@ Deno.test("sinon: realistic pacing on the system clock is driven by fake time, s
   assert.ok(durations[0] > 100);
 });
 
-Deno.test("FakeTime semantics (delays floored): realistic pacing settles", async () => {
-  const time = new FlooringFakeTime(Date.UTC(2026, 0, 1));
+Deno.test("std FakeTime (delays floored): realistic pacing settles", async () => {
+  const time = new FakeTime(Date.UTC(2026, 0, 1));
   try {
     const mock = new MockTransport(paced(), { clock: "system" });
     const messages = await settleWithFakeTime(collect(mock, "hi"), time);
@@ -92,14 +93,14 @@ Deno.test("the SDK's own timers: a virtual-clock session needs no fake time, unl
   }
 });
 
-Deno.test("FakeTime semantics: an app's own timeout that aborts a query settles (the SDK's timers get ids it can unref)", async () => {
+Deno.test("std FakeTime: an app's own timeout that aborts a query mid-reply settles (the SDK's timers get ids it can unref)", async () => {
   const errors: string[] = [];
   const onError = (event: ErrorEvent) => {
     event.preventDefault();
     errors.push(String(event.error?.message ?? event.message));
   };
   globalThis.addEventListener("error", onError);
-  const time = new FlooringFakeTime(Date.UTC(2026, 0, 1));
+  const time = new FakeTime(Date.UTC(2026, 0, 1));
   try {
     const scenario = new ScenarioBuilder({ timing: "slow", seed: 3 })
       .on("hi").respond("A long answer. ".repeat(50)).build();

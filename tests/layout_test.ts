@@ -46,6 +46,11 @@ const KNOWN_CYCLES: ReadonlyArray<readonly string[]> = [
 /** Not the project's own code: build output, tools' caches, recordings, VCS. */
 const SKIP_DIRS = new Set([".git", "node_modules", "npm", "dist", "coverage", ".bench"]);
 const SKIP_PATHS = ["tests/fixtures/", "snapshots/"];
+/**
+ * Code copied from another project for the tests (tests/vendor/std/README.md): its own layout is
+ * its authors', so its cycles are not ours to break; what imports it is checked as any file.
+ */
+const VENDORED = "tests/vendor/";
 const CODE = /\.(ts|mts|js|mjs)$/;
 
 /** Every code file of the checkout (relative paths), but for the skipped folders. */
@@ -199,7 +204,9 @@ Deno.test("layout: the cycle finder names each cycle's files once", () => {
 
 Deno.test("layout: no import cycle between files", () => {
   const known = new Set(KNOWN_CYCLES.map((cycle) => cycle.join(" ")));
-  const cycles = cyclesOf(importGraph());
+  const cycles = cyclesOf(importGraph()).filter((cycle) =>
+    !cycle.every((file) => file.startsWith(VENDORED))
+  );
   const found = cycles.filter((cycle) => !known.has(cycle.join(" ")));
   assert.deepEqual(found, [], "break each cycle: move what both files need into a file of its own");
   const gone = [...known].filter((k) => !cycles.some((cycle) => cycle.join(" ") === k));

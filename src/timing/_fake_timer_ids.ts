@@ -40,51 +40,98 @@ export class FakeTimerId {
   }
 }
 
-type Timers = Record<"setTimeout" | "setInterval" | "clearTimeout" | "clearInterval", unknown>;
+type Name = "setTimeout" | "setInterval" | "clearTimeout" | "clearInterval";
 type Fn = (...args: unknown[]) => unknown;
 
+const NAMES: readonly Name[] = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
+
+/** One install: what each global was, and the function a fake last assigned to it. */
+interface Install {
+  /** The property as it was (Deno's timer globals are lazy accessors until assigned). */
+  descriptors: Record<Name, PropertyDescriptor | undefined>;
+  /** The value the global had when the wrap went on. */
+  before: Record<Name, unknown>;
+  /** The function calls go to: the fake's, or whatever was assigned since. */
+  current: Record<Name, unknown>;
+  /** The accessors installed on `globalThis`. */
+  accessors: Record<Name, { get(): unknown; set(value: unknown): void }>;
+}
+
 let installed = 0;
-let saved: Timers | undefined;
-let wrappers: Timers | undefined;
+let active: Install | undefined;
 
 /**
- * Wraps the global timer functions installed now (the fake's) so their ids can be
- * `unref()`ed; returns the function that puts them back (nested installs share one wrap).
- * Functions another fake installed in the meantime are left alone.
+ * Wraps the global timer functions so the ids of a fake's timers can be `unref()`ed; returns
+ * the function that takes the wrap off (nested installs share one wrap).
+ *
+ * The wrap is an accessor on `globalThis`, not a replaced value: a fake that assigns its
+ * functions again while the wrap is on (`@std/testing`'s `FakeTime` does it on every
+ * `nextAsync()`, `tickAsync()` and `delay()`, through `FakeTime.restoreFor`) only changes what
+ * the wrapper calls. Taking the wrap off leaves the function assigned last (the original
+ * property itself when nothing was assigned); a wrap that someone redefined is left alone.
  */
 export function useFakeTimerIds(): () => void {
-  const g = globalThis as unknown as Timers;
-  if (installed++ === 0) {
-    const original: Timers = {
-      setTimeout: g.setTimeout,
-      setInterval: g.setInterval,
-      clearTimeout: g.clearTimeout,
-      clearInterval: g.clearInterval,
-    };
-    const arm = (set: unknown) => (...args: unknown[]) => {
-      const id = (set as Fn)(...args);
-      return typeof id === "number" ? new FakeTimerId(id) : id;
-    };
-    const clear = (unset: unknown) => (id: unknown) =>
-      (unset as Fn)(id instanceof FakeTimerId ? id.id : id);
-    saved = original;
-    wrappers = {
-      setTimeout: arm(original.setTimeout),
-      setInterval: arm(original.setInterval),
-      clearTimeout: clear(original.clearTimeout),
-      clearInterval: clear(original.clearInterval),
-    };
-    Object.assign(g, wrappers);
-  }
+  if (installed++ === 0) active = install();
   let done = false;
   return () => {
     if (done) return;
     done = true;
     if (--installed > 0) return;
-    for (const name of Object.keys(wrappers!) as (keyof Timers)[]) {
-      // put back only what is still ours (the fake may have been restored already)
-      if (g[name] === wrappers![name]) g[name] = saved![name];
-    }
-    saved = wrappers = undefined;
+    uninstall(active!);
+    active = undefined;
   };
+}
+
+function install(): Install {
+  const g = globalThis as unknown as Record<Name, unknown>;
+  const state = {
+    descriptors: {},
+    before: {},
+    current: {},
+    accessors: {},
+  } as Install;
+  for (const name of NAMES) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+    state.descriptors[name] = descriptor;
+    state.before[name] = state.current[name] = g[name];
+    const wrapper = name.startsWith("set")
+      ? (...args: unknown[]) => {
+        const id = (state.current[name] as Fn)(...args);
+        return typeof id === "number" ? new FakeTimerId(id) : id;
+      }
+      : (id?: unknown) => (state.current[name] as Fn)(id instanceof FakeTimerId ? id.id : id);
+    const accessors = {
+      get: () => wrapper,
+      set: (value: unknown) => {
+        // our own wrapper assigned back (a fake installed on top of us, then restored) would
+        // call itself
+        if (value !== wrapper) state.current[name] = value;
+      },
+    };
+    state.accessors[name] = accessors;
+    Object.defineProperty(globalThis, name, {
+      ...accessors,
+      enumerable: descriptor?.enumerable ?? true,
+      configurable: true,
+    });
+  }
+  return state;
+}
+
+function uninstall(state: Install): void {
+  for (const name of NAMES) {
+    const now = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (now?.get !== state.accessors[name].get) continue; // redefined by someone else
+    const descriptor = state.descriptors[name];
+    if (state.current[name] === state.before[name] && descriptor) {
+      Object.defineProperty(globalThis, name, descriptor);
+    } else {
+      Object.defineProperty(globalThis, name, {
+        value: state.current[name],
+        writable: true,
+        enumerable: descriptor?.enumerable ?? true,
+        configurable: true,
+      });
+    }
+  }
 }
