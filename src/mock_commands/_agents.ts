@@ -21,6 +21,7 @@ import {
 } from "../builders/task_frames.ts";
 import { type CliUserFrame, toolResult, userText } from "../builders/user.ts";
 import type { Frame, ToolUseBlock } from "../wire/frame.ts";
+import type { HookAgent } from "../session/hook_runner.ts";
 
 /** The subagent type the Agent tool use asks for. */
 const SUBAGENT_TYPE = "general-purpose";
@@ -58,12 +59,15 @@ export function agentToolUse(ctx: BuildContext, agentId: string): ToolUseBlock {
   };
 }
 
-/** The subagent started by `block`, and its first frames: `task_started` and its prompt. */
+/**
+ * The subagent started by `block`, and its first frame: `task_started` (its prompt follows,
+ * after the SubagentStart hooks: {@linkcode agentPrompt}).
+ */
 export function startAgent(
   ctx: BuildContext,
   block: ToolUseBlock,
   options: { agentId: string; now: number },
-): { agent: OpenAgent; frames: Frame[] } {
+): { agent: OpenAgent; started: Frame } {
   const { agentId } = options;
   const description = String(block.input.description);
   const task = newTask(ctx, {
@@ -88,10 +92,17 @@ export function startAgent(
     lastText: "",
     startedAt: options.now,
   };
-  return {
-    agent,
-    frames: [taskStarted(ctx, task), userText(ctx, promptOf(agentId), { subagent })],
-  };
+  return { agent, started: taskStarted(ctx, task) };
+}
+
+/** The subagent's prompt, its first message. */
+export function agentPrompt(ctx: BuildContext, agent: OpenAgent): Frame {
+  return userText(ctx, promptOf(agent.agentId), { subagent: agent.subagent });
+}
+
+/** The subagent as its hooks (and `can_use_tool`) are told about it. */
+export function hookAgentOf(agent: OpenAgent): HookAgent {
+  return { id: agent.agentId, type: agent.subagent.subagentType };
 }
 
 /**

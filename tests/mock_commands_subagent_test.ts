@@ -1,0 +1,136 @@
+// A subagent of `__mock__` commands (`agent_id`) runs the app's hooks and permission checks as
+// the same subagent run by a scenario (a Task/Agent tool use) does, through the real SDK:
+// SubagentStart and SubagentStop, each tool through PreToolUse, the permission rules and
+// canUseTool (with the agent's id), PostToolUse and PostToolBatch, in the same order, with
+// the same frames.
+import assert from "node:assert/strict";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { HookRecorder, MockTransport, PermissionRecorder, ScenarioBuilder } from "../mod.ts";
+import { bashTool, readTool, taskTool, text } from "../builders.ts";
+import { mockCommand } from "../mock_command.ts";
+import { runQuery } from "./_sdk.ts";
+
+const FILE = "/home/user/project/notes.txt";
+
+/** The subagent run by a scenario: a Read (allowed by the mode), then a Bash command (asked). */
+function scenarioMock(): MockTransport {
+  return new MockTransport(
+    new ScenarioBuilder({ cwd: "/home/user/project" })
+      .on("delegate")
+      .respond([
+        text("I'll delegate this."),
+        (ctx) =>
+          taskTool(ctx, "Subagent explorer", {
+            prompt: "Carry out the task of subagent explorer.",
+            result: "The build uses make.",
+            taskId: "explorer",
+            tools: [
+              readTool(ctx, FILE, { content: "make\n" }),
+              bashTool(ctx, "make", { stdout: "built\n" }),
+            ],
+          }),
+      ])
+      .respond("Summary: make.")
+      .build(),
+  );
+}
+
+/** The same run, said by `__mock__` commands. */
+const COMMANDS = mockCommand.sequence([
+  mockCommand.textResponse("I'll delegate this."),
+  mockCommand.toolUse("Read", { file_path: FILE }, { agentId: "explorer", toolUseId: "toolu_r" }),
+  mockCommand.toolResult("toolu_r", { result: "make\n" }),
+  mockCommand.toolUse("Bash", { command: "make" }, { agentId: "explorer", toolUseId: "toolu_b" }),
+  mockCommand.toolResult("toolu_b", { result: "built\n" }),
+  mockCommand.textResponse("The build uses make.", { agentId: "explorer" }),
+  mockCommand.textResponse("Summary: make."),
+]);
+
+const EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "SubagentStart",
+  "SubagentStop",
+] as const;
+
+interface Seen {
+  hooks: string[];
+  asks: string[];
+  kinds: string[];
+  subagentResults: unknown[];
+}
+
+async function observe(
+  mock: MockTransport,
+  prompt: string,
+  permissions: PermissionRecorder,
+): Promise<Seen> {
+  const hooks = new HookRecorder();
+  for (const event of EVENTS) hooks.on(event);
+  const { messages, error } = await runQuery(mock, prompt, {
+    hooks: hooks.hooks,
+    canUseTool: permissions.canUseTool,
+  });
+  assert.equal(error, undefined);
+  return {
+    hooks: hooks.invocations().map((call) => {
+      const input = call.input as Record<string, unknown>;
+      return [
+        call.event,
+        call.toolName ?? "-",
+        "agent_id" in input ? `agent ${input.agent_id}/${input.agent_type}` : "main",
+      ].join(" ");
+    }),
+    asks: permissions.decisions().map((d) => `${d.tool} ${d.context.agentID ?? "main"}`),
+    kinds: messages.map(kindOf),
+    subagentResults: messages.flatMap((m) =>
+      m.type === "user" && m.parent_tool_use_id && Array.isArray(m.message.content)
+        ? m.message.content.flatMap((b) =>
+          b.type === "tool_result" ? [{ content: b.content, is_error: b.is_error }] : []
+        )
+        : []
+    ),
+  };
+}
+
+function kindOf(m: SDKMessage): string {
+  const sub = "parent_tool_use_id" in m && m.parent_tool_use_id ? "@sub" : "";
+  return `${m.type}${"subtype" in m ? `/${m.subtype}` : ""}${sub}`;
+}
+
+Deno.test("__mock__ agent_id: a subagent's hooks and permission asks are the scenario path's (all allowed)", async () => {
+  const byScenario = await observe(scenarioMock(), "delegate", PermissionRecorder.allowAll());
+  const byCommands = await observe(new MockTransport(), COMMANDS, PermissionRecorder.allowAll());
+  assert.deepEqual(byScenario.hooks, [
+    "PreToolUse Agent main",
+    "SubagentStart - agent explorer/general-purpose",
+    "PreToolUse Read agent explorer/general-purpose",
+    "PostToolUse Read agent explorer/general-purpose",
+    "PostToolBatch - agent explorer/general-purpose",
+    "PreToolUse Bash agent explorer/general-purpose",
+    "PostToolUse Bash agent explorer/general-purpose",
+    "PostToolBatch - agent explorer/general-purpose",
+    "SubagentStop - agent explorer/general-purpose",
+    "PostToolUse Agent main",
+    "PostToolBatch - main",
+  ]);
+  assert.deepEqual(byCommands.hooks, byScenario.hooks);
+  assert.deepEqual(byScenario.asks, ["Bash explorer"]);
+  assert.deepEqual(byCommands.asks, byScenario.asks);
+  assert.deepEqual(byCommands.kinds, byScenario.kinds);
+  assert.deepEqual(byCommands.subagentResults, byScenario.subagentResults);
+});
+
+Deno.test("__mock__ agent_id: a subagent's denied tool use writes the scenario path's denial, no PostToolUse", async () => {
+  const deny = () => PermissionRecorder.allowAll().deny("Bash", "Not now.");
+  const byScenario = await observe(scenarioMock(), "delegate", deny());
+  const byCommands = await observe(new MockTransport(), COMMANDS, deny());
+  assert.ok(!byScenario.hooks.includes("PostToolUse Bash agent explorer/general-purpose"));
+  assert.deepEqual(byCommands.hooks, byScenario.hooks);
+  assert.deepEqual(byCommands.asks, ["Bash explorer"]);
+  assert.deepEqual(byCommands.kinds, byScenario.kinds);
+  assert.deepEqual(byCommands.subagentResults, byScenario.subagentResults);
+  assert.deepEqual(byCommands.subagentResults.at(-1), { content: "Not now.", is_error: true });
+});
