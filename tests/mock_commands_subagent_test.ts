@@ -57,8 +57,12 @@ const EVENTS = [
 
 interface Seen {
   hooks: string[];
+  /** SubagentStop's `last_assistant_message`. */
+  report: unknown;
   asks: string[];
   kinds: string[];
+  /** Where the subagent's words without a tool use are. */
+  words: number[];
   subagentResults: unknown[];
 }
 
@@ -83,8 +87,16 @@ async function observe(
         "agent_id" in input ? `agent ${input.agent_id}/${input.agent_type}` : "main",
       ].join(" ");
     }),
+    report: (hooks.invocations("SubagentStop")[0]?.input as Record<string, unknown>)
+      ?.last_assistant_message,
     asks: permissions.decisions().map((d) => `${d.tool} ${d.context.agentID ?? "main"}`),
     kinds: messages.map(kindOf),
+    words: messages.flatMap((m, i) =>
+      m.type === "assistant" && m.parent_tool_use_id &&
+        m.message.content.every((b) => b.type === "text")
+        ? [i]
+        : []
+    ),
     subagentResults: messages.flatMap((m) =>
       m.type === "user" && m.parent_tool_use_id && Array.isArray(m.message.content)
         ? m.message.content.flatMap((b) =>
@@ -93,6 +105,15 @@ async function observe(
         : []
     ),
   };
+}
+
+/**
+ * The frames' kinds, but a subagent's words without a tool use: the commands write what the
+ * subagent says (`text_response` with `agent_id`, its report), a scenario's taskTool() scripts
+ * only its tool calls.
+ */
+function kindsBesideWords(seen: Seen): string[] {
+  return seen.kinds.filter((k, i) => !(k === "assistant@sub" && seen.words.includes(i)));
 }
 
 function kindOf(m: SDKMessage): string {
@@ -119,8 +140,11 @@ Deno.test("__mock__ agent_id: a subagent's hooks and permission asks are the sce
   assert.deepEqual(byCommands.hooks, byScenario.hooks);
   assert.deepEqual(byScenario.asks, ["Bash explorer"]);
   assert.deepEqual(byCommands.asks, byScenario.asks);
-  assert.deepEqual(byCommands.kinds, byScenario.kinds);
+  assert.deepEqual(kindsBesideWords(byCommands), byScenario.kinds);
+  assert.deepEqual(byCommands.words.length, 1);
   assert.deepEqual(byCommands.subagentResults, byScenario.subagentResults);
+  assert.equal(byCommands.report, "The build uses make.");
+  assert.equal(byCommands.report, byScenario.report);
 });
 
 Deno.test("__mock__ agent_id: a subagent's denied tool use writes the scenario path's denial, no PostToolUse", async () => {
@@ -130,7 +154,85 @@ Deno.test("__mock__ agent_id: a subagent's denied tool use writes the scenario p
   assert.ok(!byScenario.hooks.includes("PostToolUse Bash agent explorer/general-purpose"));
   assert.deepEqual(byCommands.hooks, byScenario.hooks);
   assert.deepEqual(byCommands.asks, ["Bash explorer"]);
-  assert.deepEqual(byCommands.kinds, byScenario.kinds);
+  assert.deepEqual(kindsBesideWords(byCommands), byScenario.kinds);
   assert.deepEqual(byCommands.subagentResults, byScenario.subagentResults);
   assert.deepEqual(byCommands.subagentResults.at(-1), { content: "Not now.", is_error: true });
+});
+
+Deno.test("__mock__ agent_id: a subagent's permission_request asks with its suggestions and agent_id, then its PostToolUse and PostToolBatch name the agent", async () => {
+  const permissions = PermissionRecorder.allowAll();
+  const hooks = new HookRecorder();
+  for (const event of EVENTS) hooks.on(event);
+  const { error } = await runQuery(
+    new MockTransport(),
+    mockCommand.sequence([
+      mockCommand.permissionRequest("Bash", { command: "make" }, {
+        agentId: "builder",
+        suggestions: ["Bash(make:*)"],
+        toolUseId: "toolu_make",
+      }),
+      mockCommand.toolResult("toolu_make", { result: "built\n" }),
+      mockCommand.textResponse("Built.", { agentId: "builder" }),
+      mockCommand.textResponse("Done."),
+    ]),
+    { hooks: hooks.hooks, canUseTool: permissions.canUseTool },
+  );
+  assert.equal(error, undefined);
+  const [asked] = permissions.decisions();
+  assert.equal(asked.context.agentID, "builder");
+  assert.deepEqual(asked.context.suggestions, [{
+    type: "addRules",
+    rules: [{ toolName: "Bash", ruleContent: "make:*" }],
+    behavior: "allow",
+    destination: "localSettings",
+  }]);
+  const post = hooks.invocations("PostToolUse").find((c) => c.toolName === "Bash");
+  assert.ok(post, "PostToolUse for the subagent's Bash");
+  const input = post.input as Record<string, unknown>;
+  assert.deepEqual([input.agent_id, input.agent_type], ["builder", "general-purpose"]);
+  assert.equal((input.tool_response as { stdout?: string }).stdout, "built");
+  const batches = hooks.invocations("PostToolBatch").map((c) =>
+    (c.input as Record<string, unknown>).agent_id ?? "main"
+  );
+  assert.deepEqual(batches, ["builder", "main"]);
+});
+
+Deno.test("__mock__ agent_id: an Agent tool use a PreToolUse hook denies starts no subagent; its commands are left out", async () => {
+  const hooks = new HookRecorder()
+    .on("PreToolUse", {
+      matcher: "Agent",
+      output: {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "No subagents here.",
+        },
+      },
+    })
+    .on("SubagentStart");
+  const permissions = PermissionRecorder.allowAll();
+  const { messages, error } = await runQuery(new MockTransport(), COMMANDS, {
+    hooks: hooks.hooks,
+    canUseTool: permissions.canUseTool,
+  });
+  assert.equal(error, undefined);
+  hooks.assertCalled("PreToolUse", 1);
+  hooks.assertNotCalled("SubagentStart");
+  assert.equal(permissions.asked(), 0, "the subagent's Bash never ran");
+  assert.ok(!messages.some((m) => "parent_tool_use_id" in m && m.parent_tool_use_id));
+  assert.ok(!messages.some((m) => m.type === "system" && m.subtype === "task_started"));
+  const denied = messages.flatMap((m) =>
+    m.type === "user" && Array.isArray(m.message.content) ? m.message.content : []
+  ) as Array<{ type: string; content?: unknown; is_error?: boolean }>;
+  assert.deepEqual(denied.map((b) => [b.type, b.is_error, b.content]), [[
+    "tool_result",
+    true,
+    "PreToolUse:Agent hook error: No subagents here.",
+  ]]);
+  const result = messages.at(-1) as unknown as Record<string, unknown>;
+  assert.equal(result.result, "Summary: make.");
+  assert.deepEqual(
+    (result.permission_denials as Array<{ tool_name: string }>).map((d) => d.tool_name),
+    ["Agent"],
+  );
 });

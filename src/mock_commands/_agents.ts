@@ -4,7 +4,8 @@
  * thread, `system/task_started`, the subagent's prompt, its frames (each with
  * `parent_tool_use_id` = the Agent tool use, `agent_id`, `subagent_type`,
  * `task_description`), then `system/task_updated`, `system/task_notification` and the Agent
- * tool's result (the hand-back text). Not part of the public API.
+ * tool's result (the hand-back text); the hooks and checks around them are `_run.ts`'s, the
+ * session's own. Not part of the public API.
  *
  * @module
  */
@@ -19,7 +20,7 @@ import {
   taskStarted,
   taskUpdated,
 } from "../builders/task_frames.ts";
-import { type CliUserFrame, toolResult, userText } from "../builders/user.ts";
+import { userText } from "../builders/user.ts";
 import type { Frame, ToolUseBlock } from "../wire/frame.ts";
 import type { HookAgent } from "../session/hook_runner.ts";
 
@@ -107,13 +108,13 @@ export function hookAgentOf(agent: OpenAgent): HookAgent {
 
 /**
  * The frames that end a subagent: `task_updated`, `task_notification` (its last text as the
- * summary), and the Agent tool's result on the main thread.
+ * summary); and what the Agent tool returns to the main thread (its result's options).
  */
 export function finishAgent(
   ctx: BuildContext,
   agent: OpenAgent,
   options: { now: number },
-): { frames: Frame[]; result: CliUserFrame } {
+): { frames: Frame[]; outcome: ReturnType<typeof agentResult> } {
   const durationMs = Math.max(0, Math.round(options.now - agent.startedAt));
   const totalTokens = 145 + 123 * agent.tools.length;
   const run: AgentRun = {
@@ -132,7 +133,7 @@ export function finishAgent(
       usage: { total_tokens: totalTokens, tool_uses: agent.tools.length, duration_ms: durationMs },
     }),
   ];
-  return { frames, result: toolResult(ctx, agent.block.id, agentResult(ctx, run)) };
+  return { frames, outcome: agentResult(ctx, run) };
 }
 
 function promptOf(agentId: string): string {

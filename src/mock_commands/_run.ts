@@ -42,12 +42,14 @@ import {
   callHook,
   hookCallbacks,
   keepContext,
+  postToolBatchHooks,
   stopByHook,
   subagentStartHooks,
   subagentStopHooks,
 } from "../session/hook_runner.ts";
 import { keepFileContext, subagentCall, subagentSender } from "../session/subagent_run.ts";
 import { authorize } from "../session/tool_permission.ts";
+import { refuseTool } from "../session/message_step.ts";
 import { execute, postToolHooks } from "../session/tool_flow.ts";
 import { type ToolDecision, TurnFailure, type TurnState } from "../session/turn_state.ts";
 
@@ -70,6 +72,14 @@ export class CommandRun {
   #commands: ParsedCommand[];
   #outcomes = new Map<string, ToolOutcome>();
   #agent?: OpenAgent;
+  /** How the running subagent's Agent tool use was allowed, and when it started. */
+  #agentRun?: {
+    input: Record<string, unknown>;
+    meta: Extract<ToolDecision, { kind: "allow" }>["meta"];
+    startedAt: number;
+  };
+  /** Subagents whose Agent tool use was denied: their commands are left out. */
+  #refused = new Set<string>();
   /** Puts back the main agent's file context when the running subagent ends. */
   #restoreFiles?: () => void;
   /**
@@ -107,10 +117,14 @@ export class CommandRun {
     for (const c of this.#commands) {
       if (this.#ended) return;
       const agentId = "agentId" in c ? c.agentId : undefined;
+      if (agentId !== undefined && this.#refused.has(agentId)) continue;
       if (this.#lead && !this.#joins(c.command, agentId)) yield* this.#flushLead();
       const mainThread = THREADED.has(c.command) ? agentId === undefined : isMainThread(c);
       if (mainThread) yield* this.#leave();
-      else if (agentId !== undefined) yield* this.#enter(agentId);
+      else if (agentId !== undefined) {
+        yield* this.#enter(agentId);
+        if (this.#refused.has(agentId)) continue;
+      }
       if (c.command === "thinking_response" || c.command === "text_response") {
         (this.#lead ??= { agentId, blocks: [] }).blocks.push(
           c.command === "thinking_response" ? thinking(c.thinking) : text(c.text),
@@ -440,46 +454,79 @@ export class CommandRun {
     yield { kind: "message", parts: blocks };
   }
 
-  /** Makes `agentId` the running subagent (ending another one first). */
+  /**
+   * Makes `agentId` the running subagent (ending another one first): its Agent tool use on the
+   * main thread, checked as any tool use (PreToolUse hooks, the rules), then `task_started`,
+   * SubagentStart and its prompt, as the scenario path's subagent. An Agent tool use that may
+   * not run gets its denial (or error) and no subagent: its commands are left out.
+   */
   async *#enter(agentId: string): AsyncGenerator<Step> {
     if (this.#agent?.agentId === agentId) return;
     yield* this.#leave();
     const engine = this.#engine;
+    const turn = this.#turn;
     const block = agentToolUse(engine.ctx, agentId);
-    // the Agent tool use is a message of the main thread (counted), allowed by config, with
-    // what the main thread said just before it
+    // the Agent tool use is a message of the main thread (counted), with what the main
+    // thread said just before it
     const said = this.#lead?.agentId === undefined ? this.#takeLead() : [];
     yield { kind: "message", parts: [...said, block] };
-    const { agent, started } = startAgent(engine.ctx, block, {
-      agentId,
-      now: engine.clock.now(),
-    });
+    const call: ScriptedToolCall = {
+      block,
+      result: { content: "", isError: false, toolUseResult: null },
+    };
+    const decision = await authorize(engine, call, turn);
+    if (decision.kind !== "allow") {
+      this.#refused.add(agentId);
+      await refuseTool(engine, call, { decision, turn });
+      turn.awaitingReply = true;
+      return;
+    }
+    const now = engine.clock.now();
+    const { agent, started } = startAgent(engine.ctx, block, { agentId, now });
     this.#agent = agent;
+    this.#agentRun = { input: decision.input, meta: decision.meta, startedAt: now };
     this.#restoreFiles = keepFileContext(engine);
     // as the scenario path's subagent: SubagentStart right after task_started, then its prompt
     yield emit(started);
-    await subagentStartHooks(engine, this.#turn, hookAgentOf(agent));
+    await subagentStartHooks(engine, turn, hookAgentOf(agent));
     yield emit(agentPrompt(engine.ctx, agent));
   }
 
-  /** Ends the running subagent: its task frames, then the Agent tool's result. */
+  /**
+   * Ends the running subagent as the scenario path does: SubagentStop with its report, its
+   * task frames, the Agent tool's PostToolUse hooks, its result, its PostToolBatch hooks.
+   */
   async *#leave(): AsyncGenerator<Step> {
     const agent = this.#agent;
-    if (!agent) return;
+    const ran = this.#agentRun;
+    if (!agent || !ran) return;
+    const engine = this.#engine;
+    const turn = this.#turn;
     this.#agent = undefined;
+    this.#agentRun = undefined;
     this.#restoreFiles?.();
     this.#restoreFiles = undefined;
-    await subagentStopHooks(this.#engine, this.#turn, {
+    await subagentStopHooks(engine, turn, {
       agent: hookAgentOf(agent),
       lastMessage: agent.lastText,
     });
-    const { frames, result } = finishAgent(this.#engine.ctx, agent, {
-      now: this.#engine.clock.now(),
-    });
+    const { frames, outcome } = finishAgent(engine.ctx, agent, { now: engine.clock.now() });
     yield emit(frames);
-    this.#turn.userMessages++;
+    const call: ScriptedToolCall = { block: agent.block, result: outcome };
+    await postToolHooks(engine, call, {
+      input: ran.input,
+      result: outcome,
+      durationMs: Math.round(engine.clock.now() - ran.startedAt),
+    }, turn);
+    turn.userMessages++;
+    const result = toolResult(engine.ctx, agent.block.id, {
+      ...outcome,
+      permissionDecision: outcome.permissionDecision ?? ran.meta,
+    });
     yield emit(result);
-    this.#turn.awaitingReply = true;
+    const content = (result.message.content as Array<{ content?: unknown }>)[0].content;
+    await postToolBatchHooks(engine, turn, [agent.block], new Map([[agent.block.id, content]]));
+    turn.awaitingReply = true;
   }
 }
 
