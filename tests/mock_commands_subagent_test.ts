@@ -64,6 +64,8 @@ interface Seen {
   /** Where the subagent's words without a tool use are. */
   words: number[];
   subagentResults: unknown[];
+  /** What the result says the turn cost (the subagent's API calls among them). */
+  bill: unknown;
 }
 
 async function observe(
@@ -90,6 +92,9 @@ async function observe(
     report: (hooks.invocations("SubagentStop")[0]?.input as Record<string, unknown>)
       ?.last_assistant_message,
     asks: permissions.decisions().map((d) => `${d.tool} ${d.context.agentID ?? "main"}`),
+    bill: (({ total_cost_usd, usage, modelUsage }) => ({ total_cost_usd, usage, modelUsage }))(
+      messages.at(-1) as unknown as Record<string, unknown>,
+    ),
     kinds: messages.map(kindOf),
     words: messages.flatMap((m, i) =>
       m.type === "assistant" && m.parent_tool_use_id &&
@@ -144,6 +149,7 @@ Deno.test("__mock__ agent_id: a subagent's hooks and permission asks are the sce
   assert.deepEqual(byCommands.words.length, 1);
   assert.deepEqual(byCommands.subagentResults, byScenario.subagentResults);
   assert.equal(byCommands.report, "The build uses make.");
+  assert.deepEqual(byCommands.bill, byScenario.bill);
   assert.equal(byCommands.report, byScenario.report);
 });
 

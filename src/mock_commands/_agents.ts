@@ -43,6 +43,8 @@ export interface OpenAgent {
   lastText: string;
   /** When it started, on the session clock. */
   startedAt: number;
+  /** Its assistant frames written so far (what it costs the session). */
+  said: Frame[];
 }
 
 /** The Agent tool use that starts subagent `agentId` (ids drawn from `ctx`). */
@@ -92,6 +94,7 @@ export function startAgent(
     tools: [],
     lastText: "",
     startedAt: options.now,
+    said: [],
   };
   return { agent, started: taskStarted(ctx, task) };
 }

@@ -49,6 +49,7 @@ import {
 } from "../session/hook_runner.ts";
 import { keepFileContext, subagentCall, subagentSender } from "../session/subagent_run.ts";
 import { authorize } from "../session/tool_permission.ts";
+import { billSubagent } from "../session/subagent_billing.ts";
 import { refuseTool } from "../session/message_step.ts";
 import { execute, postToolHooks } from "../session/tool_flow.ts";
 import { type ToolDecision, TurnFailure, type TurnState } from "../session/turn_state.ts";
@@ -440,7 +441,9 @@ export class CommandRun {
     const agent = this.#agent!;
     const said = blocks.flatMap((b) => b.type === "text" ? [b.text] : []).join("");
     if (said !== "") agent.lastText = said;
-    return assistantMessage(this.#engine.ctx, blocks, { subagent: agent.subagent });
+    const frames = assistantMessage(this.#engine.ctx, blocks, { subagent: agent.subagent });
+    agent.said.push(...frames);
+    return frames;
   }
 
   /** Writes the lead as a message of its own (no tool use followed it). */
@@ -513,6 +516,12 @@ export class CommandRun {
     const { frames, outcome } = finishAgent(engine.ctx, agent, { now: engine.clock.now() });
     yield emit(frames);
     const call: ScriptedToolCall = { block: agent.block, result: outcome };
+    // its API calls, as a scenario's subagent's: its messages (its report among them: a
+    // subagent's report is its last message, which the commands wrote)
+    billSubagent(engine, {
+      ...call,
+      result: { ...outcome, toolUseResult: agent.lastText === "" ? outcome.toolUseResult : null },
+    }, agent.said);
     await postToolHooks(engine, call, {
       input: ran.input,
       result: outcome,
