@@ -5,7 +5,13 @@
 // the same frames.
 import assert from "node:assert/strict";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { HookRecorder, MockTransport, PermissionRecorder, ScenarioBuilder } from "../mod.ts";
+import {
+  type HookOutput,
+  HookRecorder,
+  MockTransport,
+  PermissionRecorder,
+  ScenarioBuilder,
+} from "../mod.ts";
 import { bashTool, readTool, taskTool, text } from "../builders.ts";
 import { mockCommand } from "../mock_command.ts";
 import { runQuery } from "./_sdk.ts";
@@ -66,14 +72,20 @@ interface Seen {
   subagentResults: unknown[];
   /** What the result says the turn cost (the subagent's API calls among them). */
   bill: unknown;
+  /** How the turn ended. */
+  end: unknown;
 }
 
 async function observe(
   mock: MockTransport,
   prompt: string,
   permissions: PermissionRecorder,
+  options: { bashPreToolUse?: HookOutput } = {},
 ): Promise<Seen> {
   const hooks = new HookRecorder();
+  if (options.bashPreToolUse) {
+    hooks.on("PreToolUse", { matcher: "Bash", output: options.bashPreToolUse });
+  }
   for (const event of EVENTS) hooks.on(event);
   const { messages, error } = await runQuery(mock, prompt, {
     hooks: hooks.hooks,
@@ -95,6 +107,12 @@ async function observe(
     bill: (({ total_cost_usd, usage, modelUsage }) => ({ total_cost_usd, usage, modelUsage }))(
       messages.at(-1) as unknown as Record<string, unknown>,
     ),
+    end: (({ subtype, stop_reason, terminal_reason, result }) => ({
+      subtype,
+      stop_reason,
+      terminal_reason,
+      result,
+    }))(messages.at(-1) as unknown as Record<string, unknown>),
     kinds: messages.map(kindOf),
     words: messages.flatMap((m, i) =>
       m.type === "assistant" && m.parent_tool_use_id &&
@@ -241,4 +259,19 @@ Deno.test("__mock__ agent_id: an Agent tool use a PreToolUse hook denies starts 
     (result.permission_denials as Array<{ tool_name: string }>).map((d) => d.tool_name),
     ["Agent"],
   );
+});
+
+Deno.test("__mock__ agent_id: a subagent's PreToolUse hook that says continue: false ends the turn after the Agent tool's result, as for a scenario's subagent", async () => {
+  const stop = { bashPreToolUse: { continue: false, stopReason: "Enough." } };
+  const byScenario = await observe(scenarioMock(), "delegate", PermissionRecorder.allowAll(), stop);
+  const byCommands = await observe(
+    new MockTransport(),
+    COMMANDS,
+    PermissionRecorder.allowAll(),
+    stop,
+  );
+  assert.equal((byScenario.end as { terminal_reason: string }).terminal_reason, "hook_stopped");
+  assert.deepEqual(byCommands.end, byScenario.end);
+  assert.deepEqual(byCommands.hooks, byScenario.hooks);
+  assert.deepEqual(kindsBesideWords(byCommands), byScenario.kinds);
 });

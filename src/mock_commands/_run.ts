@@ -42,7 +42,6 @@ import {
   callHook,
   hookCallbacks,
   keepContext,
-  postToolBatchHooks,
   stopByHook,
   subagentStartHooks,
   subagentStopHooks,
@@ -50,7 +49,7 @@ import {
 import { keepFileContext, subagentCall, subagentSender } from "../session/subagent_run.ts";
 import { authorize } from "../session/tool_permission.ts";
 import { billSubagent } from "../session/subagent_billing.ts";
-import { refuseTool } from "../session/message_step.ts";
+import { finishMessage, refuseTool } from "../session/message_step.ts";
 import { execute, postToolHooks } from "../session/tool_flow.ts";
 import { type ToolDecision, TurnFailure, type TurnState } from "../session/turn_state.ts";
 
@@ -533,9 +532,11 @@ export class CommandRun {
       permissionDecision: outcome.permissionDecision ?? ran.meta,
     });
     yield emit(result);
-    const content = (result.message.content as Array<{ content?: unknown }>)[0].content;
-    await postToolBatchHooks(engine, turn, [agent.block], new Map([[agent.block.id, content]]));
     turn.awaitingReply = true;
+    // the end of the Agent tool use's message: PostToolBatch, a hook's stop
+    const content = (result.message.content as Array<{ content?: unknown }>)[0].content;
+    turn.batchResults = new Map([[agent.block.id, content]]);
+    await finishMessage(engine, turn, [agent.block]);
   }
 }
 

@@ -366,7 +366,7 @@ async function runWaitingTools(
 }
 
 /** After a message's tools: the PostToolBatch hooks, structured output, a hook's stop. */
-async function finishMessage(
+export async function finishMessage(
   engine: Engine,
   turn: TurnState,
   blocks: AssistantContentBlock[],
@@ -389,8 +389,9 @@ async function finishMessage(
 
 /**
  * A main-thread tool use that will not run, written as the flow writes it (a denial, or the
- * error of a tool the session does not have), then its message's PostToolBatch hooks: for a
- * tool use played outside a message step (a `__mock__` subagent's Agent tool use).
+ * error of a tool the session does not have), then its message's end (PostToolBatch hooks, a
+ * hook's stop): for a tool use played outside a message step (a `__mock__` subagent's Agent
+ * tool use).
  */
 export async function refuseTool(
   engine: Engine,
@@ -398,15 +399,10 @@ export async function refuseTool(
   options: { decision: Exclude<ToolDecision, { kind: "allow" }>; turn: TurnState },
 ): Promise<void> {
   const { decision, turn } = options;
-  const results = new Map<string, unknown>();
-  turn.batchResults = results;
-  try {
-    if (decision.kind === "deny") await sendDenial(engine, scripted, decision, turn);
-    else await sendUnavailable(engine, scripted.block.id, decision.message, turn);
-  } finally {
-    turn.batchResults = undefined;
-  }
-  if (!turn.abort.aborted) await postToolBatchHooks(engine, turn, [scripted.block], results);
+  turn.batchResults = new Map();
+  if (decision.kind === "deny") await sendDenial(engine, scripted, decision, turn);
+  else await sendUnavailable(engine, scripted.block.id, decision.message, turn);
+  await finishMessage(engine, turn, [scripted.block]);
 }
 
 /** A denied tool use: its `permission_denied` frame if it has one, its error result. */
