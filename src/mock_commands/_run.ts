@@ -250,6 +250,7 @@ export class CommandRun {
     }
     // written and counted as a message; asked here, with the command's suggestions
     yield { kind: "message", parts: [...before, call.block] };
+    this.#turn.textOnly = false; // a reply with a tool use (asked here)
     yield* this.#settle(call, suggestions);
   }
 
@@ -472,6 +473,7 @@ export class CommandRun {
     // thread said just before it
     const said = this.#lead?.agentId === undefined ? this.#takeLead() : [];
     yield { kind: "message", parts: [...said, block] };
+    turn.textOnly = false; // a reply with a tool use (written here, not by the message step)
     const call: ScriptedToolCall = {
       block,
       result: { content: "", isError: false, toolUseResult: null },
