@@ -7,7 +7,8 @@
 
 import type { Clock } from "../timing/clock.ts";
 import type { Timing } from "../timing/timing_profile.ts";
-import type { ToolRunner } from "./engine_options.ts";
+import type { BuildContext } from "../builders/build_context.ts";
+import type { ToolCall } from "../builders/tools.ts";
 
 /**
  * How a mock session behaves, besides the command line and environment its client gives:
@@ -98,3 +99,11 @@ export interface SessionSettings {
    */
   output?: (line: Uint8Array) => void | Promise<void>;
 }
+
+/**
+ * Runs a tool use for real and gives its result, or `undefined` to use the scenario's
+ * scripted result (a tool it does not run live).
+ */
+export type ToolRunner = (
+  use: { name: string; input: Record<string, unknown>; ctx: BuildContext },
+) => Promise<ToolCall["result"] | undefined>;
