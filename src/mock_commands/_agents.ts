@@ -4,7 +4,8 @@
  * thread, `system/task_started`, the subagent's prompt, its frames (each with
  * `parent_tool_use_id` = the Agent tool use, `agent_id`, `subagent_type`,
  * `task_description`), then `system/task_updated`, `system/task_notification` and the Agent
- * tool's result (the hand-back text). Not part of the public API.
+ * tool's result (the hand-back text); the hooks and checks around them are `_run.ts`'s, the
+ * session's own. Not part of the public API.
  *
  * @module
  */
@@ -19,8 +20,9 @@ import {
   taskStarted,
   taskUpdated,
 } from "../builders/task_frames.ts";
-import { type CliUserFrame, toolResult, userText } from "../builders/user.ts";
+import { userText } from "../builders/user.ts";
 import type { Frame, ToolUseBlock } from "../wire/frame.ts";
+import type { HookAgent } from "../session/hook_runner.ts";
 
 /** The subagent type the Agent tool use asks for. */
 const SUBAGENT_TYPE = "general-purpose";
@@ -41,6 +43,8 @@ export interface OpenAgent {
   lastText: string;
   /** When it started, on the session clock. */
   startedAt: number;
+  /** Its assistant frames written so far (what it costs the session). */
+  said: Frame[];
 }
 
 /** The Agent tool use that starts subagent `agentId` (ids drawn from `ctx`). */
@@ -58,12 +62,15 @@ export function agentToolUse(ctx: BuildContext, agentId: string): ToolUseBlock {
   };
 }
 
-/** The subagent started by `block`, and its first frames: `task_started` and its prompt. */
+/**
+ * The subagent started by `block`, and its first frame: `task_started` (its prompt follows,
+ * after the SubagentStart hooks: {@linkcode agentPrompt}).
+ */
 export function startAgent(
   ctx: BuildContext,
   block: ToolUseBlock,
   options: { agentId: string; now: number },
-): { agent: OpenAgent; frames: Frame[] } {
+): { agent: OpenAgent; started: Frame } {
   const { agentId } = options;
   const description = String(block.input.description);
   const task = newTask(ctx, {
@@ -87,22 +94,30 @@ export function startAgent(
     tools: [],
     lastText: "",
     startedAt: options.now,
+    said: [],
   };
-  return {
-    agent,
-    frames: [taskStarted(ctx, task), userText(ctx, promptOf(agentId), { subagent })],
-  };
+  return { agent, started: taskStarted(ctx, task) };
+}
+
+/** The subagent's prompt, its first message. */
+export function agentPrompt(ctx: BuildContext, agent: OpenAgent): Frame {
+  return userText(ctx, promptOf(agent.agentId), { subagent: agent.subagent });
+}
+
+/** The subagent as its hooks (and `can_use_tool`) are told about it. */
+export function hookAgentOf(agent: OpenAgent): HookAgent {
+  return { id: agent.agentId, type: agent.subagent.subagentType };
 }
 
 /**
  * The frames that end a subagent: `task_updated`, `task_notification` (its last text as the
- * summary), and the Agent tool's result on the main thread.
+ * summary); and what the Agent tool returns to the main thread (its result's options).
  */
 export function finishAgent(
   ctx: BuildContext,
   agent: OpenAgent,
   options: { now: number },
-): { frames: Frame[]; result: CliUserFrame } {
+): { frames: Frame[]; outcome: ReturnType<typeof agentResult> } {
   const durationMs = Math.max(0, Math.round(options.now - agent.startedAt));
   const totalTokens = 145 + 123 * agent.tools.length;
   const run: AgentRun = {
@@ -121,7 +136,7 @@ export function finishAgent(
       usage: { total_tokens: totalTokens, tool_uses: agent.tools.length, duration_ms: durationMs },
     }),
   ];
-  return { frames, result: toolResult(ctx, agent.block.id, agentResult(ctx, run)) };
+  return { frames, outcome: agentResult(ctx, run) };
 }
 
 function promptOf(agentId: string): string {

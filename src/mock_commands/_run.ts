@@ -11,6 +11,7 @@
 import { text, thinking } from "../builders/assistant.ts";
 import { assistantMessage } from "../builders/assistant.ts";
 import { compactBoundary } from "../builders/compact_boundary.ts";
+import type { PermissionSuggestion } from "../builders/control.ts";
 import { systemInit, systemStatus } from "../builders/system.ts";
 import { taskProgress } from "../builders/task_frames.ts";
 import { genericTool } from "../builders/tools.ts";
@@ -26,13 +27,31 @@ import type {
 } from "../scenario/step.ts";
 import { timingProfile } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, Frame, ToolUseBlock } from "../wire/frame.ts";
-import { agentToolUse, finishAgent, type OpenAgent, startAgent } from "./_agents.ts";
+import {
+  agentPrompt,
+  agentToolUse,
+  finishAgent,
+  hookAgentOf,
+  type OpenAgent,
+  startAgent,
+} from "./_agents.ts";
 import type { ParsedCommand } from "./_parse.ts";
 import { activityOf, askClientFor, mockToolCall, type ToolOutcome } from "./_tools.ts";
 import type { Engine } from "../session/engine.ts";
-import { callHook, hookCallbacks, keepContext, stopByHook } from "../session/hook_runner.ts";
+import {
+  callHook,
+  hookCallbacks,
+  keepContext,
+  stopByHook,
+  subagentStartHooks,
+  subagentStopHooks,
+} from "../session/hook_runner.ts";
+import { keepFileContext, subagentCall, subagentSender } from "../session/subagent_run.ts";
+import { authorize } from "../session/tool_permission.ts";
+import { billSubagent } from "../session/subagent_billing.ts";
+import { finishMessage, refuseTool } from "../session/message_step.ts";
 import { execute, postToolHooks } from "../session/tool_flow.ts";
-import { TurnFailure, type TurnState } from "../session/turn_state.ts";
+import { type ToolDecision, TurnFailure, type TurnState } from "../session/turn_state.ts";
 
 type Of<K extends ParsedCommand["command"]> = Extract<ParsedCommand, { command: K }>;
 type ToolCommand = Of<"tool_use" | "permission_request" | "ask_user_question">;
@@ -53,6 +72,16 @@ export class CommandRun {
   #commands: ParsedCommand[];
   #outcomes = new Map<string, ToolOutcome>();
   #agent?: OpenAgent;
+  /** How the running subagent's Agent tool use was allowed, and when it started. */
+  #agentRun?: {
+    input: Record<string, unknown>;
+    meta: Extract<ToolDecision, { kind: "allow" }>["meta"];
+    startedAt: number;
+  };
+  /** Subagents whose Agent tool use was denied: their commands are left out. */
+  #refused = new Set<string>();
+  /** Puts back the main agent's file context when the running subagent ends. */
+  #restoreFiles?: () => void;
   /**
    * The thinking and text of the message being put together in one thread: the real CLI's
    * model says them in the same API response as the tool use (or text) that follows.
@@ -75,13 +104,27 @@ export class CommandRun {
 
   /** Runs the commands in order; stops when the turn ended (a result, a hook's stop). */
   async *steps(): AsyncGenerator<Step> {
+    try {
+      yield* this.#play();
+    } finally {
+      // a turn that ended inside a subagent: the main agent's file context as it was
+      this.#restoreFiles?.();
+      this.#restoreFiles = undefined;
+    }
+  }
+
+  async *#play(): AsyncGenerator<Step> {
     for (const c of this.#commands) {
       if (this.#ended) return;
       const agentId = "agentId" in c ? c.agentId : undefined;
+      if (agentId !== undefined && this.#refused.has(agentId)) continue;
       if (this.#lead && !this.#joins(c.command, agentId)) yield* this.#flushLead();
       const mainThread = THREADED.has(c.command) ? agentId === undefined : isMainThread(c);
       if (mainThread) yield* this.#leave();
-      else if (agentId !== undefined) yield* this.#enter(agentId);
+      else if (agentId !== undefined) {
+        yield* this.#enter(agentId);
+        if (this.#refused.has(agentId)) continue;
+      }
       if (c.command === "thinking_response" || c.command === "text_response") {
         (this.#lead ??= { agentId, blocks: [] }).blocks.push(
           c.command === "thinking_response" ? thinking(c.thinking) : text(c.text),
@@ -176,39 +219,75 @@ export class CommandRun {
     }
   }
 
-  /** A tool use: the engine's tool flow on the main thread, else asked or run here. */
+  /**
+   * A tool use: the engine's tool flow (hooks, rules or always asking, execution, result), on
+   * the main thread or a subagent's; a permission request with suggestions asked here, with them.
+   */
   async *#tool(c: ToolCommand): AsyncGenerator<Step> {
-    const engine = this.#engine;
     const agent = this.#agent;
     const before = this.#takeLead();
     const makeCall = this.#callMaker(c);
     const suggestions = c.command === "permission_request" ? c.suggestions : undefined;
-    if (!agent && suggestions === undefined) {
-      // the engine's own tool flow: hooks, rules (or always asking), execution, result
-      const part = (ctx: Engine["ctx"]): ScriptedToolCall => ({
+    if (suggestions === undefined) {
+      const part = (ctx?: Engine["ctx"]): ScriptedToolCall => ({
         ...makeCall(ctx),
         ...(c.command === "permission_request" ? { permission: "ask" as const } : {}),
       });
+      if (agent) return await this.#agentTool(part(), { before });
       return yield { kind: "message", parts: [...before, part as MessagePart] };
     }
     const call = makeCall();
-    const block = call.block;
     if (agent) {
-      yield emit(taskProgress(engine.ctx, agent.task, {
-        description: activityOf(block),
-        usage: {
-          total_tokens: 123 * (agent.tools.length + 1),
-          tool_uses: agent.tools.length + 1,
-          duration_ms: 55 * (agent.tools.length + 1),
-        },
-        lastToolName: block.name,
-      }));
-      yield* this.#emitAgent([...before, block]);
-    } else {
-      // written and counted as a message; asked here, with the command's suggestions
-      yield { kind: "message", parts: [...before, block] };
+      return await this.#agentTool(call, {
+        before,
+        decide: () =>
+          askClientFor(this.#engine, this.#turn, {
+            block: call.block,
+            agentId: agent.agentId,
+            suggestions,
+          }),
+      });
     }
-    yield* this.#settle(c, { call, suggestions });
+    // written and counted as a message; asked here, with the command's suggestions
+    yield { kind: "message", parts: [...before, call.block] };
+    this.#turn.textOnly = false; // a reply with a tool use (asked here)
+    yield* this.#settle(call, suggestions);
+  }
+
+  /**
+   * A subagent's tool use, through the scenario path's subagent tool flow: checked as the
+   * main agent's (PreToolUse hooks, the permission rules, `can_use_tool` with the subagent's
+   * `agent_id`), or `decide`d (a permission request's own suggestions); run, then the
+   * PostToolUse and PostToolBatch hooks naming the agent.
+   */
+  async #agentTool(
+    call: ScriptedToolCall,
+    { before, decide }: {
+      before: AssistantContentBlock[];
+      decide?: () => Promise<ToolDecision>;
+    },
+  ): Promise<void> {
+    const engine = this.#engine;
+    const turn = this.#turn;
+    const agent = this.#agent!;
+    const block = call.block;
+    const n = agent.tools.length + 1;
+    const progress = taskProgress(engine.ctx, agent.task, {
+      description: activityOf(block),
+      usage: { total_tokens: 123 * n, tool_uses: n, duration_ms: 55 * n },
+      lastToolName: block.name,
+    });
+    const { ran } = await subagentCall(engine, call, {
+      progress,
+      frames: this.#agentMessage([...before, block]),
+      turn,
+      flow: { authorize, execute, postToolHooks },
+      agent: hookAgentOf(agent),
+      subagent: agent.subagent,
+      send: subagentSender(engine, turn),
+      ...(decide ? { decide } : {}),
+    });
+    if (ran) agent.tools.push({ block, result: ran });
   }
 
   /** How the command's call is made (in a context): the question asked, or the tool use. */
@@ -234,64 +313,49 @@ export class CommandRun {
   }
 
   /**
-   * A call written here: asked about (but a plain tool use), then denied or run, and its result
-   * emitted; on the main thread the turn counts it (a denial, a message the model awaits).
+   * A main-thread permission request with suggestions, written here: asked about with them,
+   * then denied or run (PostToolUse hooks), its result emitted and counted by the turn.
    */
   async *#settle(
-    c: ToolCommand,
-    { call, suggestions }: {
-      call: ScriptedToolCall;
-      suggestions: Of<"tool_use" | "permission_request">["suggestions"];
-    },
+    call: ScriptedToolCall,
+    suggestions: PermissionSuggestion[],
   ): AsyncGenerator<Step> {
     const engine = this.#engine;
     const turn = this.#turn;
-    const agent = this.#agent;
     const block = call.block;
-    const decision = c.command !== "tool_use"
-      ? await askClientFor(engine, turn, {
-        block,
-        ...(agent ? { agentId: agent.agentId } : {}),
-        ...(suggestions !== undefined ? { suggestions } : {}),
-        interactive: c.command === "ask_user_question",
-      })
-      : { kind: "allow" as const, input: block.input, meta: "modeAllowed" as const };
-    const subagent = agent ? { subagent: agent.subagent } : {};
-    if (!agent) turn.userMessages++;
+    const decision = await askClientFor(engine, turn, {
+      block,
+      suggestions,
+    });
+    turn.userMessages++;
     if (decision.kind === "deny") {
-      if (!agent) {
-        turn.denials.push({
-          tool_name: block.name,
-          tool_use_id: block.id,
-          tool_input: block.input,
-        });
-      }
+      turn.denials.push({
+        tool_name: block.name,
+        tool_use_id: block.id,
+        tool_input: block.input,
+      });
       yield emit(toolResult(engine.ctx, block.id, {
         content: decision.message,
         isError: true,
         permissionDecision: decision.meta,
         ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
-        ...subagent,
       }));
     } else {
       const started = engine.clock.now();
       const result = await execute(engine, call, decision.input, turn);
-      if (!agent) {
-        await postToolHooks(engine, call, {
-          input: decision.input,
-          result,
-          durationMs: Math.round(engine.clock.now() - started),
-        }, turn);
-      } else agent.tools.push({ block, result });
+      await postToolHooks(engine, call, {
+        input: decision.input,
+        result,
+        durationMs: Math.round(engine.clock.now() - started),
+      }, turn);
       yield emit(toolResult(engine.ctx, block.id, {
         ...result,
         permissionDecision: result.permissionDecision !== undefined
           ? result.permissionDecision
           : decision.meta,
-        ...subagent,
       }));
     }
-    if (!agent) turn.awaitingReply = true;
+    turn.awaitingReply = true;
   }
 
   /** A `hook_callback` to each hook the app registered for the event; their outputs taken. */
@@ -369,10 +433,17 @@ export class CommandRun {
 
   /** Writes a subagent's assistant message (one frame per block). */
   *#emitAgent(blocks: Array<AssistantContentBlock | ToolUseBlock>): Generator<Step> {
+    yield emit(this.#agentMessage(blocks));
+  }
+
+  /** A subagent's assistant message (one frame per block); what it said is its report so far. */
+  #agentMessage(blocks: Array<AssistantContentBlock | ToolUseBlock>): Frame[] {
     const agent = this.#agent!;
     const said = blocks.flatMap((b) => b.type === "text" ? [b.text] : []).join("");
     if (said !== "") agent.lastText = said;
-    yield emit(assistantMessage(this.#engine.ctx, blocks, { subagent: agent.subagent }));
+    const frames = assistantMessage(this.#engine.ctx, blocks, { subagent: agent.subagent });
+    agent.said.push(...frames);
+    return frames;
   }
 
   /** Writes the lead as a message of its own (no tool use followed it). */
@@ -386,36 +457,88 @@ export class CommandRun {
     yield { kind: "message", parts: blocks };
   }
 
-  /** Makes `agentId` the running subagent (ending another one first). */
+  /**
+   * Makes `agentId` the running subagent (ending another one first): its Agent tool use on the
+   * main thread, checked as any tool use (PreToolUse hooks, the rules), then `task_started`,
+   * SubagentStart and its prompt, as the scenario path's subagent. An Agent tool use that may
+   * not run gets its denial (or error) and no subagent: its commands are left out.
+   */
   async *#enter(agentId: string): AsyncGenerator<Step> {
     if (this.#agent?.agentId === agentId) return;
     yield* this.#leave();
     const engine = this.#engine;
+    const turn = this.#turn;
     const block = agentToolUse(engine.ctx, agentId);
-    // the Agent tool use is a message of the main thread (counted), allowed by config, with
-    // what the main thread said just before it
+    // the Agent tool use is a message of the main thread (counted), with what the main
+    // thread said just before it
     const said = this.#lead?.agentId === undefined ? this.#takeLead() : [];
     yield { kind: "message", parts: [...said, block] };
-    const { agent, frames } = startAgent(engine.ctx, block, {
-      agentId,
-      now: engine.clock.now(),
-    });
+    turn.textOnly = false; // a reply with a tool use (written here, not by the message step)
+    const call: ScriptedToolCall = {
+      block,
+      result: { content: "", isError: false, toolUseResult: null },
+    };
+    const decision = await authorize(engine, call, turn);
+    if (decision.kind !== "allow") {
+      this.#refused.add(agentId);
+      await refuseTool(engine, call, { decision, turn });
+      turn.awaitingReply = true;
+      return;
+    }
+    const now = engine.clock.now();
+    const { agent, started } = startAgent(engine.ctx, block, { agentId, now });
     this.#agent = agent;
-    yield emit(frames);
+    this.#agentRun = { input: decision.input, meta: decision.meta, startedAt: now };
+    this.#restoreFiles = keepFileContext(engine);
+    // as the scenario path's subagent: SubagentStart right after task_started, then its prompt
+    yield emit(started);
+    await subagentStartHooks(engine, turn, hookAgentOf(agent));
+    yield emit(agentPrompt(engine.ctx, agent));
   }
 
-  /** Ends the running subagent: its task frames, then the Agent tool's result. */
+  /**
+   * Ends the running subagent as the scenario path does: SubagentStop with its report, its
+   * task frames, the Agent tool's PostToolUse hooks, its result, its PostToolBatch hooks.
+   */
   async *#leave(): AsyncGenerator<Step> {
     const agent = this.#agent;
-    if (!agent) return;
+    const ran = this.#agentRun;
+    if (!agent || !ran) return;
+    const engine = this.#engine;
+    const turn = this.#turn;
     this.#agent = undefined;
-    const { frames, result } = finishAgent(this.#engine.ctx, agent, {
-      now: this.#engine.clock.now(),
+    this.#agentRun = undefined;
+    this.#restoreFiles?.();
+    this.#restoreFiles = undefined;
+    await subagentStopHooks(engine, turn, {
+      agent: hookAgentOf(agent),
+      lastMessage: agent.lastText,
     });
+    const { frames, outcome } = finishAgent(engine.ctx, agent, { now: engine.clock.now() });
     yield emit(frames);
-    this.#turn.userMessages++;
+    const call: ScriptedToolCall = { block: agent.block, result: outcome };
+    // its API calls, as a scenario's subagent's: its messages (its report among them: a
+    // subagent's report is its last message, which the commands wrote)
+    billSubagent(engine, {
+      ...call,
+      result: { ...outcome, toolUseResult: agent.lastText === "" ? outcome.toolUseResult : null },
+    }, agent.said);
+    await postToolHooks(engine, call, {
+      input: ran.input,
+      result: outcome,
+      durationMs: Math.round(engine.clock.now() - ran.startedAt),
+    }, turn);
+    turn.userMessages++;
+    const result = toolResult(engine.ctx, agent.block.id, {
+      ...outcome,
+      permissionDecision: outcome.permissionDecision ?? ran.meta,
+    });
     yield emit(result);
-    this.#turn.awaitingReply = true;
+    turn.awaitingReply = true;
+    // the end of the Agent tool use's message: PostToolBatch, a hook's stop
+    const content = (result.message.content as Array<{ content?: unknown }>)[0].content;
+    turn.batchResults = new Map([[agent.block.id, content]]);
+    await finishMessage(engine, turn, [agent.block]);
   }
 }
 

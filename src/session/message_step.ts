@@ -366,7 +366,7 @@ async function runWaitingTools(
 }
 
 /** After a message's tools: the PostToolBatch hooks, structured output, a hook's stop. */
-async function finishMessage(
+export async function finishMessage(
   engine: Engine,
   turn: TurnState,
   blocks: AssistantContentBlock[],
@@ -385,6 +385,24 @@ async function finishMessage(
       terminalReason: "hook_stopped",
     });
   }
+}
+
+/**
+ * A main-thread tool use that will not run, written as the flow writes it (a denial, or the
+ * error of a tool the session does not have), then its message's end (PostToolBatch hooks, a
+ * hook's stop): for a tool use played outside a message step (a `__mock__` subagent's Agent
+ * tool use).
+ */
+export async function refuseTool(
+  engine: Engine,
+  scripted: ScriptedToolCall,
+  options: { decision: Exclude<ToolDecision, { kind: "allow" }>; turn: TurnState },
+): Promise<void> {
+  const { decision, turn } = options;
+  turn.batchResults = new Map();
+  if (decision.kind === "deny") await sendDenial(engine, scripted, decision, turn);
+  else await sendUnavailable(engine, scripted.block.id, decision.message, turn);
+  await finishMessage(engine, turn, [scripted.block]);
 }
 
 /** A denied tool use: its `permission_denied` frame if it has one, its error result. */

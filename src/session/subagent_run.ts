@@ -66,16 +66,10 @@ export async function runSubagent(
   options: { turn: TurnState; flow: ToolFlow },
 ): Promise<Frame[]> {
   const { turn, flow } = options;
-  const { authorize } = flow;
   const sent: Frame[] = [];
-  const send = async (frame: Frame) => {
-    if (turn.abort.aborted) throw turn.abort.reason;
-    sent.push(frame);
-    await engine.send({ frame, delay: engine.delayFor(frame, turn) });
-  };
+  const send = subagentSender(engine, turn, sent);
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
-  const files = new Set(engine.filesInContext);
-  const contents = new Map(engine.fileContents);
+  const restore = keepFileContext(engine);
   try {
     for (const moment of agentRunMoments(engine.ctx, run)) {
       if (moment.kind === "frame") await send(moment.frame);
@@ -83,67 +77,133 @@ export async function runSubagent(
       else if (moment.kind === "stop") {
         await subagentStopHooks(engine, turn, { agent, lastMessage: moment.report });
       } else {
-        const call = moment.call as ScriptedToolCall;
-        await send(moment.progress);
-        // as the real CLI: a concurrency-safe tool is checked before its block is written
-        const early = CONCURRENCY_SAFE.has(call.block.name)
-          ? await authorize(engine, call, turn, { agent })
-          : undefined;
-        for (const frame of moment.frames) await send(frame);
-        const decision = early ?? await authorize(engine, call, turn, { agent });
-        const result = await runCall(engine, call, decision, {
+        await subagentCall(engine, moment.call as ScriptedToolCall, {
+          progress: moment.progress,
+          frames: moment.frames,
           turn,
           flow,
           agent,
           subagent: run.subagent,
-        });
-        await send(result);
-        const blocks = result.message.content;
-        const content = Array.isArray(blocks)
-          ? (blocks[0] as { content?: unknown }).content
-          : blocks;
-        await postToolBatchHooks(engine, turn, [call.block], new Map([[call.block.id, content]]), {
-          agent,
+          send,
         });
       }
     }
   } finally {
-    engine.filesInContext.clear();
-    for (const file of files) engine.filesInContext.add(file);
-    engine.fileContents.clear();
-    for (const [file, content] of contents) engine.fileContents.set(file, content);
+    restore();
   }
   return sent;
 }
 
-/** Runs one of the subagent's tool calls as `decision` says; its result frame. */
+/**
+ * Writes a subagent's frames as the session writes any (paced), unless the turn was
+ * interrupted; each frame written is kept in `sent` too when given.
+ */
+export function subagentSender(
+  engine: Engine,
+  turn: TurnState,
+  sent?: Frame[],
+): (frame: Frame) => Promise<void> {
+  return async (frame) => {
+    if (turn.abort.aborted) throw turn.abort.reason;
+    sent?.push(frame);
+    await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+  };
+}
+
+/**
+ * Keeps the session's file context as it is now: the function returned puts it back (what a
+ * subagent reads or writes does not change the main agent's).
+ */
+export function keepFileContext(engine: Engine): () => void {
+  const files = new Set(engine.filesInContext);
+  const contents = new Map(engine.fileContents);
+  return () => {
+    engine.filesInContext.clear();
+    for (const file of files) engine.filesInContext.add(file);
+    engine.fileContents.clear();
+    for (const [file, content] of contents) engine.fileContents.set(file, content);
+  };
+}
+
+/**
+ * One tool call of a subagent, as the real CLI makes it: its frames (its `task_progress`, its
+ * assistant frames), checked as the main agent's tools are (a concurrency-safe tool before
+ * its block is written), with `agent` named to the hooks and `can_use_tool`; denied or run
+ * (PostToolUse hooks), its result written, then the PostToolBatch hooks of its message.
+ * `decide`, when given, takes the place of the check (after the block). Resolves with the
+ * result frame and, when the tool ran, what it returned.
+ */
+export async function subagentCall(
+  engine: Engine,
+  call: ScriptedToolCall,
+  options: {
+    progress: Frame;
+    frames: Frame[];
+    turn: TurnState;
+    flow: ToolFlow;
+    agent: HookAgent;
+    subagent: SubagentInfo;
+    send: (frame: Frame) => Promise<void>;
+    decide?: () => Promise<ToolDecision>;
+  },
+): Promise<{ frame: UserFrame; ran?: ScriptedToolCall["result"] }> {
+  const { turn, flow, agent, send, decide } = options;
+  const { authorize } = flow;
+  await send(options.progress);
+  // as the real CLI: a concurrency-safe tool is checked before its block is written
+  const early = !decide && CONCURRENCY_SAFE.has(call.block.name)
+    ? await authorize(engine, call, turn, { agent })
+    : undefined;
+  for (const frame of options.frames) await send(frame);
+  const decision = early ??
+    (decide ? await decide() : await authorize(engine, call, turn, { agent }));
+  const outcome = await runCall(engine, call, decision, {
+    turn,
+    flow,
+    agent,
+    subagent: options.subagent,
+  });
+  await send(outcome.frame);
+  const blocks = outcome.frame.message.content;
+  const content = Array.isArray(blocks) ? (blocks[0] as { content?: unknown }).content : blocks;
+  await postToolBatchHooks(engine, turn, [call.block], new Map([[call.block.id, content]]), {
+    agent,
+  });
+  return outcome;
+}
+
+/** Runs one of the subagent's tool calls as `decision` says; its result frame, what it returned. */
 async function runCall(
   engine: Engine,
   call: ScriptedToolCall,
   decision: ToolDecision,
   options: { turn: TurnState; flow: ToolFlow; agent: HookAgent; subagent: SubagentInfo },
-): Promise<UserFrame> {
+): Promise<{ frame: UserFrame; ran?: ScriptedToolCall["result"] }> {
   const { turn, agent, subagent } = options;
   const { execute, postToolHooks } = options.flow;
   const block = call.block;
   if (decision.kind === "unavailable") {
-    return toolResult(engine.ctx, block.id, {
-      content: `<tool_use_error>${decision.message}</tool_use_error>`,
-      isError: true,
-      toolUseResult: decision.message,
-      permissionDecision: null,
-      subagent,
-    });
+    return {
+      frame: toolResult(engine.ctx, block.id, {
+        content: `<tool_use_error>${decision.message}</tool_use_error>`,
+        isError: true,
+        toolUseResult: decision.message,
+        permissionDecision: null,
+        subagent,
+      }),
+    };
   }
   if (decision.kind === "deny") {
-    return toolResult(engine.ctx, block.id, {
-      content: decision.message,
-      isError: true,
-      permissionDecision: decision.meta,
-      ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
-      ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
-      subagent,
-    });
+    return {
+      frame: toolResult(engine.ctx, block.id, {
+        content: decision.message,
+        isError: true,
+        permissionDecision: decision.meta,
+        ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
+        ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
+        subagent,
+      }),
+    };
   }
   const started = engine.clock.now();
   const result = await execute(engine, call, decision.input, turn);
@@ -158,11 +218,14 @@ async function runCall(
     turn,
     { agent },
   );
-  return toolResult(engine.ctx, block.id, {
-    ...result,
-    permissionDecision: result.permissionDecision !== undefined
-      ? result.permissionDecision
-      : decision.meta,
-    subagent,
-  });
+  return {
+    frame: toolResult(engine.ctx, block.id, {
+      ...result,
+      permissionDecision: result.permissionDecision !== undefined
+        ? result.permissionDecision
+        : decision.meta,
+      subagent,
+    }),
+    ran: result,
+  };
 }
