@@ -233,7 +233,11 @@ export function initializeResponse(
     output_style: options.outputStyle ?? "default",
     available_output_styles: [...OUTPUT_STYLES],
     user_output_styles_dir: `${DEFAULT_HOME}/.claude/output-styles`,
-    models: options.models ?? offeredModels(ctx.model),
+    models: options.models ??
+      offeredModels(ctx.model, {
+        catalog: ctx.cli.facts.modelCatalog,
+        requested: ctx.requestedModel,
+      }),
     account: options.account ??
       { tokenSource: "none", apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
     pid,

@@ -409,10 +409,13 @@ export const TERMINAL_SLASH_COMMANDS: readonly string[] = Object.freeze([
  * copy).
  */
 export function commandsOf(cli: CliVersion, model?: string): SlashCommandInfo[] {
-  const ultracode = model === undefined || modelFacts(model).ultracode;
+  const facts = model === undefined ? undefined : modelFacts(model, cli.facts.modelCatalog);
+  const ultracode = facts === undefined || facts.ultracode;
   return DEFAULT_COMMANDS.map((c) =>
     c.name === "clear"
       ? { ...c, description: cli.facts.clearDescription }
+      : c.name === "fast" && facts?.fastModeName !== undefined
+      ? { ...c, description: `Toggle fast mode (${facts.fastModeName})` }
       : c.name === "effort" && !ultracode
       ? { ...c, argumentHint: c.argumentHint.replace("|ultracode [on|off]", "") }
       : { ...c }

@@ -220,7 +220,8 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
     messaging_socket_path: `/tmp/cc-socks/${sessionPid(ctx.sessionId)}.sock`,
     fast_mode_state: "off",
     fast_mode_disabled_reason: "sdk_opt_in_required",
-    per_turn_effort_active: modelFacts(options.model ?? ctx.model).perTurnEffort,
+    per_turn_effort_active: modelFacts(options.model ?? ctx.model, ctx.cli.facts.modelCatalog)
+      .perTurnEffort,
     ultrathink_available: false,
     ultrathink_typed_raises: false,
     view_mode: "default",

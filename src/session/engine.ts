@@ -365,7 +365,9 @@ export class Engine {
    * (`[claude-code:unrecognized_model]`, as the real CLI 2.1.328 writes it).
    */
   beforeApiCall(): void {
-    if (this.unrecognizedModelSaid || modelFacts(this.ctx.model).costBasis === "list") return;
+    if (
+      this.unrecognizedModelSaid || modelFacts(this.ctx.model, this.ctx.cli.facts.modelCatalog).known
+    ) return;
     this.unrecognizedModelSaid = true;
     this.stderr(
       `[claude-code:unrecognized_model] ${
