@@ -366,7 +366,8 @@ export class Engine {
    */
   beforeApiCall(): void {
     if (
-      this.unrecognizedModelSaid || modelFacts(this.ctx.model, this.ctx.cli.facts.modelCatalog).known
+      this.unrecognizedModelSaid ||
+      modelFacts(this.ctx.model, this.ctx.cli.facts.modelCatalog).known
     ) return;
     this.unrecognizedModelSaid = true;
     this.stderr(
