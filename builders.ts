@@ -29,11 +29,6 @@ export {
 } from "./src/builders/build_context.ts";
 export { type IdGeneratorOptions } from "./src/builders/ids.ts";
 export {
-  type ContextTallyInput,
-  contextUsageAnswer,
-  type ContextUsageOptions,
-} from "./src/builders/context_usage.ts";
-export {
   CLI_VERSION_HISTORY,
   cliVersionFacts,
   cliVersionOfSdk,
@@ -53,7 +48,6 @@ export {
   type AssistantMessageOptions,
   type AssistantUsage,
   type BuiltContentBlock,
-  mcpToolUseMeta,
   type PlainTextBlock,
   text,
   thinking,
@@ -117,7 +111,6 @@ export {
   taskNotification,
   type TaskNotificationFrame,
   type TaskNotificationOptions,
-  taskOutputFile,
   taskProgress,
   type TaskProgressFrame,
   type TaskProgressOptions,
@@ -140,9 +133,7 @@ export {
   type StreamEvent,
   type StreamEventFrameOut,
   streamEvents,
-  streamEventsIter,
   type StreamEventsOptions,
-  thinkingTokenFrames,
 } from "./src/builders/stream_events.ts";
 export {
   type PermissionDenial,
@@ -155,7 +146,6 @@ export {
   type ResultSuccessFrame,
   type ResultTiming,
   type SubagentStats,
-  subagentStats,
 } from "./src/builders/result.ts";
 export {
   type AccountInfoEntry,
@@ -196,7 +186,6 @@ export {
   writeTool,
   type WriteToolOptions,
 } from "./src/builders/tools.ts";
-export { editOfUnreadFile } from "./src/builders/edit_of_unread_file.ts";
 export {
   type ApiCallUsage,
   modelUsage,

@@ -14,8 +14,9 @@
  * (frame types, NDJSON streams, pacing, seeded random), `@x/claude-mock/cassette` (record,
  * replay and check tapes of real sessions), `@x/claude-mock/cli` (the fake `claude` binary),
  * `@x/claude-mock/scenario-file` (the scenario file format's types, `scenarioToJSON`),
- * `@x/claude-mock/mock-command` (`__mock__` command prompts) and `@x/claude-mock/session`
- * (the engine for hosts of their own).
+ * `@x/claude-mock/mock-command` (`__mock__` command prompts), `@x/claude-mock/session`
+ * (the engine for hosts of their own, `sessionOf(mock)`) and `@x/claude-mock/messages-api`
+ * (the same scenario for the real binary: a scenario-driven Messages API).
  *
  * @example A scripted session on the raw duplex
  * ```ts
@@ -44,8 +45,9 @@
 // then the types their signatures show. The other doors have entry points of their own:
 // `./builders` (frames), `./wire` (the wire format, its streams, pacing, seeded random),
 // `./cassette` (tapes), `./cli` (the fake binary), `./scenario-file` (the file format as
-// TypeScript types, `scenarioToJSON`), `./mock-command` (`__mock__` command prompts) and
-// `./session` (the engine for hosts of their own, the process, the permission rules).
+// TypeScript types, `scenarioToJSON`), `./mock-command` (`__mock__` command prompts),
+// `./session` (the engine for hosts of their own, the process, the permission rules) and
+// `./messages-api` (a scenario-driven Messages API for the real binary).
 
 // the `__mock__` commands, with their machinery loaded at once (the fake binary's bundle loads
 // it on the first command prompt): every session this entry point makes answers them
@@ -176,33 +178,13 @@ export {
 } from "./src/timing/settle_with_fake_time.ts";
 
 // What the signatures above show, from the layers below (each also exported by the entry point
-// of its layer: `./session`, `./builders`, `./wire`). `mock.session` is the running engine.
-export { Session, type SessionOptions } from "./src/session/session.ts";
+// of its layer: `./session`, `./builders`, `./wire`).
+export type { MockSession } from "./src/adapters/mock_session.ts";
 export type { ExitStatus, ToolRunner } from "./src/session/engine.ts";
-export {
-  AnswerThen,
-  type ClientRequest,
-  type ControlHandler,
-} from "./src/session/control_channel.ts";
-export type { CliFlags } from "./src/session/cli_args.ts";
-export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
-export type { InstalledSdkInfo, ResolveCliVersionOptions } from "./src/builders/cli_versions.ts";
+export type { ClientRequest } from "./src/session/control_channel.ts";
+export type { WriteEntry } from "./src/session/write_log.ts";
+export { WireError } from "./src/wire/wire_error.ts";
 export type { PermissionSuggestion } from "./src/builders/control.ts";
 export type { PermissionMode } from "./src/builders/system.ts";
-export type { ControlRequestFrame } from "./src/wire/frame.ts";
-export { WireError } from "./src/wire/wire_error.ts";
-// the same scenario for the real CLI: a scenario-driven Messages API
-export {
-  DUMMY_API_KEY,
-  type MessagesApi,
-  type MessagesApiOptions,
-  serveMessagesApi,
-} from "./src/messages_api/serve_messages_api.ts";
-export type {
-  JournalAnswer,
-  JournalEntry,
-  JournalKind,
-  JournalPlace,
-} from "./src/messages_api/api_journal.ts";
 // the types its signatures show, shared with the other entry points
 export * from "./src/scenario/scenario_types.ts";

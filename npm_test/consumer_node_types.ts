@@ -6,6 +6,7 @@ import * as cassette from "@x/claude-mock/cassette";
 import * as cli from "@x/claude-mock/cli";
 import * as hooks from "@x/claude-mock/register";
 import * as session from "@x/claude-mock/session";
+import * as messagesApi from "@x/claude-mock/messages-api";
 import * as scenarioFile from "@x/claude-mock/scenario-file";
 import * as commands from "@x/claude-mock/mock-command";
 import type * as vitestSetup from "@x/claude-mock/vitest";
@@ -26,6 +27,7 @@ const register: (options?: hooks.RegisterOptions) => void = hooks.register;
 const engine: session.Session = new session.Session(scenario);
 const file: scenarioFile.ScenarioFile = scenarioFile.scenarioToJSON(scenario);
 const command: string = commands.mockCommand.textResponse("hi");
+const serve: typeof messagesApi.serveMessagesApi = messagesApi.serveMessagesApi;
 
 export const used: unknown[] = [
   stream,
@@ -38,4 +40,5 @@ export const used: unknown[] = [
   engine,
   file,
   command,
+  serve,
 ];

@@ -24,7 +24,8 @@
 //     printed for reference).
 //
 //   deno run -A scripts/scaling_bench.ts
-import { exact, type Scenario, ScenarioBuilder, Session } from "../mod.ts";
+import { exact, type Scenario, ScenarioBuilder } from "../mod.ts";
+import { Session } from "../session.ts";
 
 const ENCODER = new TextEncoder();
 

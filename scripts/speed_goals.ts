@@ -16,7 +16,8 @@
 //   deno run -A scripts/speed_goals.ts [--rounds N]      (default 9 rounds per run)
 import { query, type SpawnedProcess, type SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import { Buffer } from "node:buffer";
-import { exact, MockTransport, ScenarioBuilder, Session } from "../mod.ts";
+import { exact, MockTransport, ScenarioBuilder } from "../mod.ts";
+import { Session } from "../session.ts";
 import { fakeProcess, type Json } from "./_fake_process.ts";
 
 type Spawn = (options: SpawnOptions) => SpawnedProcess;

@@ -2,7 +2,8 @@
 // and it covers what it promises: every predefined scenario, every example scenario file and
 // every named failure (no real binary needed; `deno task conform` runs it).
 import assert from "node:assert/strict";
-import { BUILTIN_SCENARIO_NAMES, FAILURE_NAMES, serveMessagesApi } from "../mod.ts";
+import { BUILTIN_SCENARIO_NAMES, FAILURE_NAMES } from "../mod.ts";
+import { serveMessagesApi } from "../messages_api.ts";
 import { loadConformCases } from "../src/conform/conform_case.ts";
 import { glob, loadConformExceptions } from "../src/conform/conform_exceptions.ts";
 import { loadKnownDifferences } from "../src/conform/_known_differences.ts";

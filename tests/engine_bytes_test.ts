@@ -4,7 +4,8 @@
 // recordings by the fidelity tests (tests/fidelity_*_test.ts, tests/wire_fidelity_test.ts); no
 // digest of the mock's own output is pinned here, since re-pinning one would hide a change.
 import assert from "node:assert/strict";
-import { ScenarioBuilder, Session } from "../mod.ts";
+import { ScenarioBuilder } from "../mod.ts";
+import { Session } from "../session.ts";
 
 const user = (c: string) =>
   JSON.stringify({

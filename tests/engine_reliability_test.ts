@@ -11,8 +11,8 @@ import {
   predicate,
   type Scenario,
   ScenarioBuilder,
-  Session,
 } from "../mod.ts";
+import { Session } from "../session.ts";
 import { text } from "../builders.ts";
 import { FakeTime } from "./vendor/std/testing/time.ts";
 import { runQuery } from "./_sdk.ts";

@@ -2,7 +2,8 @@
 // a bad --settings, a deeply nested tool input, an `initialize` that is not JSON data, and a
 // scenario URL whose server never answers.
 import assert from "node:assert/strict";
-import { loadScenario, MockTransport, type Scenario, ScenarioBuilder, Session } from "../mod.ts";
+import { loadScenario, MockTransport, type Scenario, ScenarioBuilder } from "../mod.ts";
+import { Session } from "../session.ts";
 import { runCliProcess } from "../src/cli/run_cli.ts";
 import { runQuery } from "./_sdk.ts";
 import { fromFileUrl } from "./_paths.ts";

@@ -5,7 +5,8 @@
 // drives the real Agent SDK through hundreds of seeded sessions.
 import assert from "node:assert/strict";
 import { query, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
-import { any, MockTransport, ScenarioBuilder, Session } from "../mod.ts";
+import { any, MockTransport, ScenarioBuilder } from "../mod.ts";
+import { Session } from "../session.ts";
 import { Pcg32 } from "../wire.ts";
 
 type Frame = Record<string, unknown> & { type: string };
@@ -204,7 +205,7 @@ async function stormSession(seed: bigint): Promise<StormOutcome> {
     prompts,
     resultsSeen,
     resultsSent: sent.filter((f) => f.type === "result").length,
-    userFrames: mock.session.writes.frames().filter((f) => f.type === "user").length,
+    userFrames: mock.writtenMessages().filter((f) => f.type === "user").length,
     overtaken,
   };
 }

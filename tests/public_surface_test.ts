@@ -14,36 +14,32 @@ const ROOT = new URL("../", import.meta.url);
 /** Every entry point's exports by subpath, sorted (the promise the package keeps). */
 const SURFACE_TEXT: Record<string, string> = {
   ".": `
-    AnswerThen AnyQueryFunction ApiErrorStep AskUserQuestionItem AssertionError
-    AssertionErrorOptions AssistantContentBlock AsyncHookOutput BUILTIN_SCENARIO_NAMES
-    BuildContext BuiltinScenarioName BuiltinScenarioOptions CanUseToolCallback ClaudeMock
-    ClaudeMockSource CliFlags CliVersion CliVersionFacts ClientAnswer ClientHookAnswer
-    ClientMcpAnswer ClientPermissionAnswer ClientRequest Clock CompactOptions ContextUsageBaseline
-    ControlHandler ControlRequestFrame CrashPoint CrashStep DUMMY_API_KEY Delay DelayStep EmitStep
-    Exchange ExchangeBuilder ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep Frame
-    HookCallbackFunction HookCallbackInput HookContextEvent HookEventName HookInvocation
-    HookMatcherEntry HookOnOptions HookOutput HookOutputResponder HookRecorder HookRecorderOptions
-    HookSpecificOutput HooksOption IdGenerator InstalledSdkInfo InterceptionOptions JournalAnswer
-    JournalEntry JournalKind JournalPlace LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher
-    MessageOf MessageOptions MessagePart MessageStep MessagesApi MessagesApiOptions
-    MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockTransport MockTransportOptions
-    ModelRetirement PermissionDecisionName PermissionMode PermissionRecord PermissionRecorder
-    PermissionRecorderOptions PermissionResponder PermissionResponderContext PermissionResponse
-    PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf
-    QueryPrompt QueryResultMessage QueryRun QueryUserMessage RawStep RecordedAnswer
-    RedactedThinkingBlock RequestStep ResolveCliVersionOptions RespondOptions ResponseContent
-    ResultOf ResultOptions ResultStep ResultSubtype RunQueryOptions RunningQuery Scenario
-    ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall Session
-    SessionOptions SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepSource
-    SteppableFakeTime SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock Timing
-    TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
-    ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
+    AnyQueryFunction AskUserQuestionItem AssertionError AssertionErrorOptions
+    AssistantContentBlock AsyncHookOutput BUILTIN_SCENARIO_NAMES BuildContext BuiltinScenarioName
+    BuiltinScenarioOptions CanUseToolCallback ClaudeMock ClaudeMockSource CliVersion
+    CliVersionFacts ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
+    ClientRequest Clock CompactOptions ContextUsageBaseline CrashPoint Delay Exchange
+    ExchangeBuilder ExitStatus FAILURE_NAMES FailureName Frame HookCallbackFunction
+    HookCallbackInput HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions
+    HookOutput HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
+    IdGenerator InterceptionOptions LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher MessageOf
+    MessageOptions MessagePart MockClaudeOptions MockDefaults MockDuplex MockSdkOptions
+    MockSession MockTransport MockTransportOptions ModelRetirement PermissionDecisionName
+    PermissionMode PermissionRecord PermissionRecorder PermissionRecorderOptions
+    PermissionResponder PermissionResponderContext PermissionResponse PermissionRules
+    PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf QueryPrompt
+    QueryResultMessage QueryRun QueryUserMessage RecordedAnswer RedactedThinkingBlock
+    RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype RunQueryOptions
+    RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall
+    SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepSource SteppableFakeTime
+    SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock Timing TimingProfile
+    TimingProfileName ToolCall ToolCallResult ToolPermissionContext ToolPermissionResult
+    ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
     UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions
-    WaitForWriteStep WaitOptions WireError WriteEntry WriteLog any builtinScenario
-    configureInterception contains exact getDefaults glob loadScenario mockClaude predicate regex
-    runQuery scenarioFromJSON serveMessagesApi setDefaults settleWithFakeTime startQuery
-    withOverrides wrapClaudeSdk
+    UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions WaitOptions
+    WireError WriteEntry any builtinScenario configureInterception contains exact getDefaults glob
+    loadScenario mockClaude predicate regex runQuery scenarioFromJSON setDefaults
+    settleWithFakeTime startQuery withOverrides wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -54,36 +50,34 @@ const SURFACE_TEXT: Record<string, string> = {
     BuiltContentBlock CLAUDE_CODE_VERSION CLI_VERSION_HISTORY CanUseToolRequest
     CanUseToolRequestOptions CliUserFrame CliVersion CliVersionFacts CliVersionRow
     CliVersionSource Clock CompactBoundaryFrame CompactBoundaryOptions ContentDelta
-    ContextTallyInput ContextUsageBaseline ContextUsageOptions ControlErrorFrame
-    ControlRequestFrame ControlRequestFrameOut ControlResponseBody ControlResponseFrame
-    ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DEFAULT_TEMP_DIR DecisionReasonType
-    EditToolOptions FastModeDisabledReason FastModeState Frame GenericToolOptions
-    HookCallbackRequest HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions
-    InitializeResponse InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS
-    McpMessageRequest McpServerEntry MessageUsage ModelInfoEntry ModelRetirement ModelUsageEntry
-    NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk PermissionDecision PermissionDecisionName
-    PermissionDenial PermissionDeniedFrame PermissionMode PermissionSuggestion PlainTextBlock
-    PluginEntry Prng ReadToolOptions RedactedThinkingBlock ResolveCliVersionOptions
-    ResultErrorFrame ResultErrorSubtype ResultFrame ResultFrameBase ResultFrameOptions
-    ResultFrameOut ResultSubtype ResultSuccessFrame ResultTiming ResultUsage SessionState
-    SessionStateChangedFrame SessionStatus SlashCommandInfo StartContentBlock StartMessage
-    StopReason StreamEvent StreamEventFrame StreamEventFrameOut StreamEventsOptions SubagentInfo
-    SubagentStats SyntheticUsage SystemFrame SystemInformationalFrame SystemInitFrame
-    SystemInitOptions SystemStatusFrame SystemStatusOptions TaskInfo TaskNotificationFrame
-    TaskNotificationOptions TaskProgressFrame TaskProgressOptions TaskStartedFrame TaskStatus
-    TaskToolCall TaskToolOptions TaskUpdatedFrame TaskUsage TerminalReason TextBlock ThinkingBlock
-    ThinkingDisplay ThinkingTokensFrame ToolCall ToolCallResult ToolResultBlockOut
-    ToolResultContent ToolResultMeta ToolResultOptions ToolUseBlock ToolUseInput ToolUseMeta
-    UserFrame UserImageBlock UserPromptFrame UserTextBlock UserTextOptions Uuid WaitOptions
-    WriteToolOptions abortedStreamEnd apiErrorMessage apiFailureMessage apiRetry assistantMessage
-    bashTool canUseToolRequest cliVersionFacts cliVersionOfSdk compactBoundary contextUsageAnswer
-    controlError controlRequest controlSuccess createBuildContext editOfUnreadFile editTool
-    genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest mcpToolUseMeta
+    ContextUsageBaseline ControlErrorFrame ControlRequestFrame ControlRequestFrameOut
+    ControlResponseBody ControlResponseFrame ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL
+    DEFAULT_TEMP_DIR DecisionReasonType EditToolOptions FastModeDisabledReason FastModeState Frame
+    GenericToolOptions HookCallbackRequest HookCallbackRequestOptions HookEventFields IdGenerator
+    IdGeneratorOptions InitializeResponse InitializeResponseOptions InstalledSdkInfo
+    KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry MessageUsage ModelInfoEntry
+    ModelRetirement ModelUsageEntry NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk
+    PermissionDecision PermissionDecisionName PermissionDenial PermissionDeniedFrame
+    PermissionMode PermissionSuggestion PlainTextBlock PluginEntry Prng ReadToolOptions
+    RedactedThinkingBlock ResolveCliVersionOptions ResultErrorFrame ResultErrorSubtype ResultFrame
+    ResultFrameBase ResultFrameOptions ResultFrameOut ResultSubtype ResultSuccessFrame
+    ResultTiming ResultUsage SessionState SessionStateChangedFrame SessionStatus SlashCommandInfo
+    StartContentBlock StartMessage StopReason StreamEvent StreamEventFrame StreamEventFrameOut
+    StreamEventsOptions SubagentInfo SubagentStats SyntheticUsage SystemFrame
+    SystemInformationalFrame SystemInitFrame SystemInitOptions SystemStatusFrame
+    SystemStatusOptions TaskInfo TaskNotificationFrame TaskNotificationOptions TaskProgressFrame
+    TaskProgressOptions TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions TaskUpdatedFrame
+    TaskUsage TerminalReason TextBlock ThinkingBlock ThinkingDisplay ThinkingTokensFrame ToolCall
+    ToolCallResult ToolResultBlockOut ToolResultContent ToolResultMeta ToolResultOptions
+    ToolUseBlock ToolUseInput ToolUseMeta UserFrame UserImageBlock UserPromptFrame UserTextBlock
+    UserTextOptions Uuid WaitOptions WriteToolOptions abortedStreamEnd apiErrorMessage
+    apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
+    cliVersionOfSdk compactBoundary controlError controlRequest controlSuccess createBuildContext
+    editTool genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest
     modelUsage newTask permissionDenied readTool resolveCliVersion resultFrame resultUsage
-    sessionStateChanged streamEvents streamEventsIter structuredPatch subagentStats
-    systemInformational systemInit systemStatus taskNotification taskOutputFile taskProgress
-    taskStarted taskTool taskUpdated text thinking thinkingTokenFrames thinkingTokens toolResult
-    toolUse userPrompt userText writeTool
+    sessionStateChanged streamEvents structuredPatch systemInformational systemInit systemStatus
+    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking thinkingTokens
+    toolResult toolUse userPrompt userText writeTool
   `,
   "./wire": `
     AssistantContentBlock AssistantFrame AssistantMessageBody Clock ControlRequestFrame
@@ -95,22 +89,20 @@ const SURFACE_TEXT: Record<string, string> = {
     parseFrameLine randomIntegerBetween randomSeeded timingProfile
   `,
   "./cassette": `
-    ApiErrorStep ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock
-    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName Cassette CassetteMismatch
-    CassetteMismatchError CassetteMode CassetteOptions CassetteTest ClaudeProcess ClaudeSpawn
-    CliVersion CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline
-    ConvertedScenario CrashPoint CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile
-    DriftCode DriftFinding DriftOptions DrivableQuery EditStepFile EmitStep EmitStepFile
-    ErrorListener Exchange ExchangeFile ExitListener ExitStatus ExitStep ExitStepFile
-    FAILURE_NAMES FailureName FailureStep FailureStepFile Frame GenericToolStepFile IdGenerator
-    JournalAnswer JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher
-    MessageFileOptions MessagePart MessageStep MessagesApi MessagesApiOptions MockDuplex
-    ModelRetirement ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
-    ProcessSpawnOptions QuestionFile RawStep RawStepFile ReadStepFile RecordableDuplex
-    RecordedAnswer RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner
-    RedactedThinkingBlock ReplayMode ReplayStubOptions RequestStep RequestStepFile ResultOptions
-    ResultStep ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScenarioSandbox
-    ScenarioSandboxOptions ScriptedToolCall ScrubOptions SkillSpec SnapshotPlayer
+    ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock BUILTIN_SCENARIO_NAMES
+    BashStepFile BuildContext BuiltinScenarioName Cassette CassetteMismatch CassetteMismatchError
+    CassetteMode CassetteOptions CassetteTest ClaudeProcess ClaudeSpawn CliVersion CliVersionFacts
+    CompactOptions ConnectStepFile ContextUsageBaseline ConvertedScenario CrashPoint CrashStepFile
+    Delay DelayFile DelayStepFile DriftCode DriftFinding DriftOptions DrivableQuery EditStepFile
+    EmitStepFile ErrorListener Exchange ExchangeFile ExitListener ExitStatus ExitStepFile
+    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile IdGenerator JournalAnswer
+    JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher MessageFileOptions
+    MessagePart MessagesApi MessagesApiOptions MockDuplex ModelRetirement ParseTapeOptions
+    PermissionDecisionName PermissionRules ProcessExitListener ProcessSpawnOptions QuestionFile
+    RawStepFile ReadStepFile RecordableDuplex RecordedAnswer RecordedProcess RecordingApiOptions
+    RecordingSpawnOptions RecordingSpawner RedactedThinkingBlock ReplayMode ReplayStubOptions
+    RequestStepFile ResultOptions ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile
+    ScenarioSandbox ScenarioSandboxOptions ScriptedToolCall ScrubOptions SkillSpec SnapshotPlayer
     SnapshotPlayerOptions SnapshotRecorder SnapshotRecorderOptions SpawnOptionsLike
     SpawnedProcessLike Step StepFile StepSource StubCanUseTool StubHook StubMcpInstance
     StubMcpTransport TAPE_FORMAT TAPE_VERSION Tape TapeDirection TapeEnding TapeEntry
@@ -120,76 +112,83 @@ const SURFACE_TEXT: Record<string, string> = {
     TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions ToolResultContent
     ToolUseBlock ToolUseStepFile TriggerFile TurnInfo TypeChecker TypeDiagnostic UnmatchedAnswer
     UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
-    WaitForWriteStep WriteStepFile cassette driftCheck isFrameEntry lintTape loadTape parseTape
-    readTapeEntries recordingSpawn scenarioSandbox scrubTape serializeTape tapeToScenario
-    timelineDiffAnchor timelineHtml
+    WriteStepFile cassette driftCheck isFrameEntry lintTape loadTape parseTape readTapeEntries
+    recordingSpawn scenarioSandbox scrubTape serializeTape tapeToScenario timelineDiffAnchor
+    timelineHtml
   `,
   "./cli": `
-    AgentSdk ApiErrorStep AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog
-    CapturedInvocation CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions
-    ConformCase ConformException ConformReport ContextUsageBaseline CrashPoint CrashStep Delay
-    DelayStep Difference DifferenceContext EmitStep Exchange ExitStep FAILURE_NAMES FailureName
-    FailureStep FakeClaude Frame HookAnswer IdGenerator InstallFakeClaudeOptions
-    LoadAgentSdkOptions Matcher McpToolData MessagePart MessageStep ModeResult ModelRetirement
-    PermissionAnswer PermissionDecisionName PermissionRules PrintFormat RawStep RecordedAnswer
-    RedactedThinkingBlock RequestStep ResultOptions ResultStep ResultSubtype RunConformanceOptions
+    AgentSdk AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog CapturedInvocation
+    CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions ConformCase
+    ConformException ConformReport ContextUsageBaseline CrashPoint Delay Difference
+    DifferenceContext Exchange FAILURE_NAMES FailureName FakeClaude Frame HookAnswer IdGenerator
+    InstallFakeClaudeOptions LoadAgentSdkOptions Matcher McpToolData MessagePart ModeResult
+    ModelRetirement PermissionAnswer PermissionDecisionName PermissionRules PrintFormat
+    RecordedAnswer RedactedThinkingBlock ResultOptions ResultSubtype RunConformanceOptions
     Scenario ScriptedToolCall SkillSpec Step StepSource Tape TapeDirection TapeEnding TapeEntry
     TapeFrameEntry TapeHeader TapeRawEntry TapeStderrEntry TerminalReason TextBlock ThinkingBlock
     Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent ToolUseBlock
     TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForWriteStep conformancePassed installFakeClaude loadAgentSdk
-    loadConformCase loadConformCases loadConformExceptions readCapture reportText
-    resolveClaudeBinary runCli runConformance
+    UserTextBlock Uuid conformancePassed installFakeClaude loadAgentSdk loadConformCase
+    loadConformCases loadConformExceptions readCapture reportText resolveClaudeBinary runCli
+    runConformance
   `,
   "./scenario-file": `
-    ApiErrorStep ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock
-    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName CliVersion
-    CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint CrashStep
-    CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep EmitStepFile
-    Exchange ExchangeFile ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
+    ApiErrorStepFile AskUserQuestionStepFile AssistantContentBlock BUILTIN_SCENARIO_NAMES
+    BashStepFile BuildContext BuiltinScenarioName CliVersion CliVersionFacts CompactOptions
+    ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile Delay DelayFile DelayStepFile
+    EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile FAILURE_NAMES FailureName
     FailureStepFile Frame GenericToolStepFile IdGenerator Matcher MessageFileOptions MessagePart
-    MessageStep ModelRetirement PermissionDecisionName PermissionRules QuestionFile RawStep
-    RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep RequestStepFile
-    ResultOptions ResultStep ResultStepFile ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario
-    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
-    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
-    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile isFailureName scenarioToJSON
+    ModelRetirement PermissionDecisionName PermissionRules QuestionFile RawStepFile ReadStepFile
+    RecordedAnswer RedactedThinkingBlock RequestStepFile ResultOptions ResultStepFile
+    ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioFile ScriptedToolCall SkillSpec
+    Step StepFile StepSource TaskStepFile TerminalReason TextBlock ThinkingBlock Timing
+    TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions
+    ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
+    WriteStepFile isFailureName scenarioToJSON
   `,
   "./mock-command": `
-    AgentOption ApiErrorStep ApiErrorStepFile AskUserQuestionItem AskUserQuestionStepFile
-    AssistantContentBlock BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName
-    CliVersion CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint
-    CrashStep CrashStepFile Delay DelayFile DelayStep DelayStepFile EditStepFile EmitStep
-    EmitStepFile Exchange ExchangeFile ExitStep ExitStepFile FAILURE_NAMES FailureName FailureStep
-    FailureStepFile Frame GenericToolStepFile IdGenerator MOCK_COMMAND_NAMES Matcher
-    MessageFileOptions MessagePart MessageStep MockCommand MockCommandBuilders MockCommandName
-    MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions MockResultOptions
-    MockSystemInitOptions MockToolResultOptions MockToolUseOptions ModelRetirement
-    PermissionDecisionName PermissionMode PermissionRules PermissionSuggestion QuestionFile
-    RawStep RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStep
-    RequestStepFile ResultOptions ResultStep ResultStepFile ResultSubtype SayStepFile Scenario
-    ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile TerminalReason
-    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
-    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
-    TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForStepFile WaitForWriteStep WriteStepFile mockCommand
+    AgentOption ApiErrorStepFile AskUserQuestionItem AskUserQuestionStepFile AssistantContentBlock
+    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName CliVersion
+    CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile
+    Delay DelayFile DelayStepFile EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile
+    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile IdGenerator
+    MOCK_COMMAND_NAMES Matcher MessageFileOptions MessagePart MockCommand MockCommandBuilders
+    MockCommandName MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions
+    MockResultOptions MockSystemInitOptions MockToolResultOptions MockToolUseOptions
+    ModelRetirement PermissionDecisionName PermissionMode PermissionRules PermissionSuggestion
+    QuestionFile RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStepFile
+    ResultOptions ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScriptedToolCall
+    SkillSpec Step StepFile StepSource TaskStepFile TerminalReason TextBlock ThinkingBlock Timing
+    TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions
+    ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
+    WriteStepFile mockCommand
   `,
   "./session": `
-    AnswerThen ApiErrorStep AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags
-    CliVersion CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline
-    ControlError ControlHandler ControlRequestFrame CrashPoint CrashStep Delay DelayStep EmitStep
-    ErrorListener Exchange ExitListener ExitStatus ExitStep FAILURE_NAMES FailureName FailureStep
-    Frame HOOK_EVENT_NAMES HookEventName IdGenerator InstalledSdkInfo Matcher MessagePart
-    MessageStep MockProcess ModelRetirement PermissionDecisionName PermissionRules
-    PermissionVerdict ProcessBody RawStep RecordedAnswer RedactedThinkingBlock RequestStep
-    ResolveCliVersionOptions ResultOptions ResultStep ResultSubtype RuleSource Scenario
+    AnswerThen AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags CliVersion
+    CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline ControlError
+    ControlHandler ControlRequestFrame CrashPoint Delay ErrorListener Exchange ExitListener
+    ExitStatus FAILURE_NAMES FailureName Frame HOOK_EVENT_NAMES HookEventName IdGenerator
+    InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement
+    PermissionDecisionName PermissionRules PermissionVerdict ProcessBody RecordedAnswer
+    RedactedThinkingBlock ResolveCliVersionOptions ResultOptions ResultSubtype RuleSource Scenario
     ScriptedToolCall Session SessionOptions SkillSpec SpawnOptionsLike Step StepSource
     TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall
     ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
-    WaitForWriteStep WaitOptions WireError WriteEntry WriteLog decidePermission ruleMatches
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitOptions
+    WireError WriteEntry WriteLog decidePermission ruleMatches sessionOf
+  `,
+  "./messages-api": `
+    AssistantContentBlock BuildContext CliVersion CliVersionFacts CompactOptions
+    ContextUsageBaseline CrashPoint DUMMY_API_KEY Delay Exchange FAILURE_NAMES FailureName Frame
+    IdGenerator JournalAnswer JournalEntry JournalKind JournalPlace Matcher MessagePart
+    MessagesApi MessagesApiOptions ModelRetirement PermissionDecisionName PermissionRules
+    RecordedAnswer RedactedThinkingBlock ResultOptions ResultSubtype Scenario ScriptedToolCall
+    SkillSpec Step StepSource TerminalReason TextBlock ThinkingBlock Timing TimingProfile
+    TimingProfileName ToolCall ToolCallResult ToolResultContent ToolUseBlock TurnInfo
+    UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid
+    serveMessagesApi
   `,
   "./register": `
     RegisterOptions register
@@ -351,7 +350,21 @@ Deno.test("what the entry points export at run time is what the list pins", asyn
   }
   // the internal helpers stay internal
   const main = await import(new URL("mod.ts", ROOT).href);
-  for (const name of ["isObject", "MODEL_PRICES", "NAMED_FAILURES", "chunkText", "toMatcher"]) {
+  for (
+    const name of [
+      "isObject",
+      "MODEL_PRICES",
+      "NAMED_FAILURES",
+      "chunkText",
+      "toMatcher",
+      // the engine and the Messages API have entry points of their own
+      "Session",
+      "WriteLog",
+      "AnswerThen",
+      "sessionOf",
+      "serveMessagesApi",
+    ]
+  ) {
     assert.equal(name in main, false, `mod.ts exports the internal ${name}`);
   }
 });

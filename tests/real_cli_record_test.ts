@@ -3,7 +3,8 @@
 // 1 to 3 s each; no network beyond loopback, no API key.
 import assert from "node:assert/strict";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { builtinScenario, scenarioFromJSON, serveMessagesApi } from "../mod.ts";
+import { builtinScenario, scenarioFromJSON } from "../mod.ts";
+import { serveMessagesApi } from "../messages_api.ts";
 import { cassette, recordingSpawn } from "../cassette.ts";
 import { resolveClaudeBinary } from "../src/conform/resolve_claude.ts";
 

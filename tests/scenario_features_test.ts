@@ -146,7 +146,7 @@ Deno.test("apiError: the result carries the CLI's error text, so the SDK's error
 Deno.test("times(n): an exchange answers up to n messages, then the next one answers", async () => {
   const scenario = new ScenarioBuilder().on("ping").times(2).respond("pong")
     .on("ping").respond("last pong").build();
-  const { Session } = await import("../mod.ts");
+  const { Session } = await import("../session.ts");
   const session = new Session(scenario);
   const writer = session.writable.getWriter();
   for (let i = 0; i < 3; i++) {

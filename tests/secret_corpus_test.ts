@@ -157,6 +157,59 @@ const FORMS: Form[] = [
   },
 ];
 
+// more providers, and secrets named in config files and command lines
+const STRIPE = j("sk", "_live_", "51HabcdefGHIJKLmnopQRST");
+const NPM = j("np", "m_", "abcdefghijklmnopqrstuvwxyz0123456789");
+const GITLAB = j("gl", "pat-", "aBcDeFgHiJ0123456789");
+const HUGGING_FACE = j("h", "f_", "abcdefghijklmnopqrstuvwxyzABCDEFGH");
+const SENDGRID = j(
+  "S",
+  "G.",
+  "abcdefghijklmnopqrstuv",
+  ".",
+  "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
+);
+FORMS.push(
+  { name: "Stripe key", text: `STRIPE: ${STRIPE}`, leaks: ["51HabcdefGHIJ"] },
+  {
+    name: "npm token",
+    text: `npm token: ${NPM} created`,
+    leaks: ["abcdefghijklmnopqrstuvwxyz0123"],
+  },
+  { name: "GitLab token", text: `glab auth ${GITLAB}`, leaks: ["aBcDeFgHiJ0123"] },
+  {
+    name: "Hugging Face token",
+    text: `login ${HUGGING_FACE}`,
+    leaks: ["abcdefghijklmnopqrstuvwxyzAB"],
+  },
+  { name: "SendGrid key", text: SENDGRID, leaks: ["abcdefghijklmnopqrstuvwxyz0123"] },
+  {
+    name: "an AWS credentials file (ini, lower-case keys, spaces)",
+    text: `[default]\naws_access_key_id = ${AWS_ID}\naws_secret_access_key = ${AWS_SECRET}\n`,
+    leaks: [AWS_ID, "wJalrXUtnFEMI"],
+  },
+  {
+    name: "a YAML password",
+    text: "database:\n  user: app\n  password: correcthorsebattery\n",
+    leaks: ["correcthorsebattery"],
+  },
+  {
+    name: "an .npmrc auth token (not in npm's format)",
+    text: "//registry.example.com/:_authToken=opaque0123456789value",
+    leaks: ["opaque0123456789value"],
+  },
+  {
+    name: "a lower-case .env assignment",
+    text: "db_password=Sup3rS3cretValue\nport=5432",
+    leaks: ["Sup3rS3cretValue"],
+  },
+  {
+    name: "curl -u user:password",
+    text: "$ curl -u ada:Hunt3rPassw0rd https://api.example.com/v1",
+    leaks: ["Hunt3rPassw0rd"],
+  },
+);
+
 const HEADER = { version: 1, cli_version: "2.1.328", sdk_version: "0.3.328" };
 
 function tapeOf(form: Form): Tape {
@@ -225,6 +278,21 @@ Deno.test("secret corpus: an sk-ant key split across two stream deltas", () => {
   assert.equal(pieces.join(""), "Your key is <API_KEY> — keep it safe.");
   assert.ok(!JSON.stringify(clean).includes(b.slice(0, 8)));
   assert.deepEqual(secrets(clean), []);
+});
+
+Deno.test("secret corpus: code that names a secret is not one (no false positives in source)", () => {
+  const code = [
+    "const apiKey = process.env.API_KEY;",
+    "password = getPassword()",
+    "interface Config { apiKey: string; token?: string }",
+    'api_key = os.environ["API_KEY"]',
+    "password: ${DB_PASSWORD}",
+    'token: "{{ secrets.GH_TOKEN }}"',
+    "max_tokens=4096 input_tokens: 120",
+  ].join("\n");
+  const raw = tapeOf({ name: "code", text: code, leaks: [] });
+  assert.deepEqual(secrets(raw), []);
+  assert.deepEqual(scrubTape(raw, { machine: false }), raw);
 });
 
 Deno.test("secret corpus: what lint cannot see, it says (an image)", () => {

@@ -1,6 +1,37 @@
 import assert from "node:assert/strict";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
-import { MOCK_EXECUTABLE_PATH, MockTransport } from "./mock_transport.ts";
+import { Session, type SessionOptions } from "../session/session.ts";
+import {
+  MOCK_EXECUTABLE_PATH,
+  MockTransport,
+  type MockTransportOptions,
+  sessionOf,
+} from "./mock_transport.ts";
+
+// the transport hands its options to the session as they are: its own list (documented in the
+// main entry, which does not export the engine's) is the session's, minus the command line
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameOptions: Same<
+  Required<MockTransportOptions>,
+  Required<Omit<SessionOptions, "args" | "env">>
+> = true;
+void sameOptions;
+
+Deno.test("mock.session shows the running engine; sessionOf(mock) hands the engine over", async () => {
+  const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
+  assert.throws(() => mock.session, /has no session yet/);
+  assert.throws(() => sessionOf(mock), /has no session yet/);
+  mock.connect();
+  assert.ok(sessionOf(mock) instanceof Session);
+  assert.equal(sessionOf(mock), mock.session);
+  assert.throws(
+    () => sessionOf({ session: { ...mock.session } }),
+    new TypeError(
+      "Cannot get the session: sessionOf(mock) takes a MockTransport (its 'session' is no Session)",
+    ),
+  );
+  await mock.close();
+});
 
 Deno.test("mock.options(): the bound spawn and the placeholder path, nothing else", async () => {
   const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());

@@ -314,7 +314,7 @@ export function assistantMessage(
  *
  * @example MCP tool metadata
  * ```ts
- * import { mcpToolUseMeta } from "@x/claude-mock/builders";
+ * import { mcpToolUseMeta } from "./assistant.ts";
  * const meta = mcpToolUseMeta({ type: "tool_use", id: "toolu_01", name: "mcp__calc__add", input: {} });
  * console.log(meta?.display_name); // Add
  * ```

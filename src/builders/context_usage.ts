@@ -103,7 +103,8 @@ const COLUMNS = 20;
  *
  * @example The context of a session that said hello
  * ```ts
- * import { contextUsageAnswer, createBuildContext } from "@x/claude-mock/builders";
+ * import { createBuildContext } from "@x/claude-mock/builders";
+ * import { contextUsageAnswer } from "./context_usage.ts";
  * const ctx = createBuildContext({ seed: 1, cliVersion: "2.1.332" });
  * const usage = contextUsageAnswer(ctx, {
  *   tally: { userMessageTokens: 1, assistantMessageTokens: 8, tools: [] },

@@ -14,7 +14,8 @@ import { FRESH_NOTE, type ToolCallResult } from "./tools.ts";
  *
  * @example An edit of a file the model never read
  * ```ts
- * import { createBuildContext, editOfUnreadFile, editTool } from "@x/claude-mock/builders";
+ * import { createBuildContext, editTool } from "@x/claude-mock/builders";
+ * import { editOfUnreadFile } from "./edit_of_unread_file.ts";
  * const ctx = createBuildContext({ seed: 1 });
  * const { result } = editTool(ctx, "/p/a.txt", { oldString: "a", newString: "b" });
  * console.log(editOfUnreadFile(result).content); // The file /p/a.txt has been updated successfully.

@@ -82,7 +82,7 @@ export type SubagentStats = {
  *
  * @example Stats for one general-purpose subagent
  * ```ts
- * import { subagentStats } from "@x/claude-mock/builders";
+ * import { subagentStats } from "./result.ts";
  * console.log(subagentStats({ "general-purpose": 1 }).spawned); // 1
  * ```
  */

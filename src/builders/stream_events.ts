@@ -146,7 +146,8 @@ export interface StreamEventsOptions {
  *
  * @example Streaming a text reply
  * ```ts
- * import { assistantMessage, createBuildContext, streamEventsIter } from "@x/claude-mock/builders";
+ * import { assistantMessage, createBuildContext } from "@x/claude-mock/builders";
+ * import { streamEventsIter } from "./stream_events.ts";
  * const ctx = createBuildContext({ seed: 1 });
  * for (const frame of streamEventsIter(ctx, assistantMessage(ctx, "One, two, three."))) {
  *   console.log(frame.type === "stream_event" ? frame.event.type : frame.type);
@@ -474,7 +475,8 @@ export function signatureTokens(signature: string): number {
  *
  * @example Thinking-token frames for a thinking block
  * ```ts
- * import { createBuildContext, thinkingTokenFrames } from "@x/claude-mock/builders";
+ * import { createBuildContext } from "@x/claude-mock/builders";
+ * import { thinkingTokenFrames } from "./stream_events.ts";
  * const ctx = createBuildContext({ seed: 1 });
  * const frames = thinkingTokenFrames(ctx, "The user wants 17 * 23. 17 * 20 = 340.");
  * console.log(frames.map((f) => f.estimated_tokens));

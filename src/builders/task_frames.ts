@@ -369,7 +369,8 @@ function checkTask(task: TaskInfo, where: string): void {
  *
  * @example The output file of a task
  * ```ts
- * import { createBuildContext, taskOutputFile } from "@x/claude-mock/builders";
+ * import { createBuildContext } from "@x/claude-mock/builders";
+ * import { taskOutputFile } from "./task_frames.ts";
  * const ctx = createBuildContext({ sessionId: "s1" });
  * console.log(taskOutputFile(ctx, "a1")); // /tmp/claude-0/-home-user-project/s1/tasks/a1.output
  * ```

@@ -1,6 +1,7 @@
 /**
  * The secrets `scrubTape` replaces and `lintTape` reports, the same list for both: Anthropic,
- * OpenAI, GitHub, AWS, Slack and Google token formats, JWTs and private keys, bearer and
+ * OpenAI, GitHub, GitLab, AWS, Slack, Google, Stripe, npm, Hugging Face and SendGrid token
+ * formats, JWTs and private keys, secret-named keys in config lines, `curl -u`, bearer and
  * `Authorization:` credentials, secrets in URLs (query, fragment, `user:pass@`), `NAME=value`
  * assignments, secret-named JSON members in text (also escaped inside a JSON string, and
  * numbers), and any of these percent-encoded or base64-encoded. Internal.
@@ -54,6 +55,29 @@ export function secretKeyPlaceholder(key: string, value?: unknown): string | und
     : "<SECRET>";
 }
 
+/** Values of a secret-named key that are code, not a secret (`apiKey: string`, `= None`). */
+const CODE_WORDS = new Set([
+  "string",
+  "number",
+  "boolean",
+  "any",
+  "unknown",
+  "undefined",
+  "null",
+  "None",
+  "nil",
+  "true",
+  "false",
+  "never",
+  "object",
+  "str",
+  "bytes",
+  "int",
+  "Optional",
+  "required",
+  "optional",
+]);
+
 /** Parameter names of URLs whose values are secrets. */
 const URL_SECRET_PARAMS =
   "api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|auth|" +
@@ -85,6 +109,15 @@ const TOKEN_FORMATS: Array<[what: string, pattern: RegExp, placeholder: string]>
     /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[\w\/-]+/g,
     "<SLACK_WEBHOOK>",
   ],
+  [
+    "a Stripe key",
+    /(?<![\w-])(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}|(?<![\w-])whsec_[0-9A-Za-z]{24,}/g,
+    "<STRIPE_KEY>",
+  ],
+  ["an npm token", /(?<![\w-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, "<NPM_TOKEN>"],
+  ["a GitLab token", /(?<![\w-])gl(?:pat|dt|rt|ptt|cbt)-[\w-]{20,}/g, "<GITLAB_TOKEN>"],
+  ["a Hugging Face token", /(?<![\w-])hf_[A-Za-z0-9]{30,}/g, "<HF_TOKEN>"],
+  ["a SendGrid key", /(?<![\w-])SG\.[\w-]{16,32}\.[\w-]{16,64}/g, "<SENDGRID_KEY>"],
   ["a Google API key", /(?<![\w-])AIza[0-9A-Za-z_-]{35}/g, "<GOOGLE_API_KEY>"],
   ["a Google OAuth token", /(?<![\w-])ya29\.[0-9A-Za-z_-]{20,}/g, "<GOOGLE_TOKEN>"],
   ["a JSON Web Token", /(?<![\w-])eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/g, "<JWT>"],
@@ -137,6 +170,29 @@ export const SECRET_DETECTORS: readonly Detector[] = [
       `${name}=${quote}${
         /API_KEY/.test(name) ? "<API_KEY>" : /TOKEN/.test(name) ? "<TOKEN>" : "<SECRET>"
       }`,
+  },
+  {
+    code: "secret",
+    what: "a password on a command line (curl -u user:password)",
+    pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[\s=]+["']?[^\s:"'<]+:)(?!<)[^\s"']+/g,
+    replace: "$1<SECRET>",
+  },
+  {
+    code: "secret",
+    what: "a secret-named key in a config line (key = value, key: value)",
+    // ini, YAML, .env and .npmrc lines (`aws_secret_access_key = …`, `password: …`,
+    // `//registry/:_authToken=…`); a value that reads as code (a call, a dotted path, a
+    // variable) is left alone, and a JSON member is the next detector's
+    pattern:
+      /(^|[\s{,;(:])([A-Za-z_][\w.-]*)([ \t]*(?:=|:(?=[ \t]))[ \t]*)(["']?)([^\s"'<>,;(){}[\]$`][^\s"',;(){}[\]`]*)(?=[\s"',;)}\]`[]|$)/gm,
+    replace: (match, lead, key, sep, quote, value) => {
+      if (/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(value) || CODE_WORDS.has(value)) return match;
+      const number = /^-?\d[\d.eE+-]*$/.test(value) ? Number(value) : undefined;
+      const placeholder = secretKeyPlaceholder(key, number ?? value);
+      return placeholder && !/^(?:proxy_)?authorization$/.test(normalizeKey(key))
+        ? `${lead}${key}${sep}${quote}${placeholder}`
+        : match;
+    },
   },
   {
     code: "secret",

@@ -16,8 +16,11 @@ import type { Tape, TapeEntry, TapeHeader } from "./tape.ts";
  * stderr text and the header (its `args` and every other string).
  *
  * Always replaced (the list `lintTape` reports as secrets): Anthropic keys and OAuth tokens
- * (`<API_KEY>`, `<OAUTH_TOKEN>`), OpenAI keys, GitHub, Slack and Google tokens, AWS access key
- * ids, Slack webhooks, JWTs and private keys (each by its own placeholder),
+ * (`<API_KEY>`, `<OAUTH_TOKEN>`), OpenAI keys, GitHub, GitLab, Slack, Google, npm and Hugging
+ * Face tokens, Stripe and SendGrid keys, AWS access key ids, Slack webhooks, JWTs and private
+ * keys (each by its own placeholder), secret-named keys in config lines (`aws_secret_access_key =
+ * …`, YAML `password: …`, `.npmrc` `_authToken=…`; a value that reads as code is left), `curl -u
+ * user:password`,
  * `Authorization: Basic …` / `Bearer …` credentials, secret URL parameters
  * (`?api_key=`, `#access_token=`, …) and `user:password@` in URLs, `NAME=value` for `*API_KEY`,
  * `*_KEY`, `*_TOKEN`, `*SECRET`, `*PASSWORD` names, the values of secret-named keys

@@ -192,6 +192,7 @@ async function printModes(c: ConformCase, { options, dir }: CaseRun): Promise<Mo
           sdk: options.sdk,
           work: `${dir}/print-${format}-${side}`,
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          stop: options.signal,
           print,
           fake,
         });

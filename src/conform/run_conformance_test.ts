@@ -139,6 +139,28 @@ Deno.test("runConformance: a CLI that never connects is bounded: a hang is kille
   }
 });
 
+Deno.test("runConformance: a stop ends a print run too, not at the time limit", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const hang = await script(dir, "hang", "exec sleep 30");
+    const stop = new AbortController();
+    const report = await runConformance([conformCase({ print: { formats: ["text"] } })], {
+      sdk: await loadAgentSdk({ claude: hang }),
+      modes: ["print"],
+      timeoutMs: 20_000,
+      signal: stop.signal,
+      // stopped as the print run starts (its format's check has passed)
+      log: (line) => line.includes("print") && stop.abort(),
+    });
+    const [mode] = report.cases[0].modes;
+    assert.equal(mode.mode, "print:text");
+    assert.equal(mode.status, "error");
+    assert.equal(mode.error, "stopped");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("conform --known: a listed difference prints but passes, another fails, a match now is named", async () => {
   const dir = await Deno.makeTempDir();
   try {

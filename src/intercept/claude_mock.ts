@@ -15,7 +15,7 @@ import type {
   ClientPermissionAnswer,
 } from "../adapters/client_answers.ts";
 import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
-import { MockTransport, type MockTransportOptions } from "../adapters/mock_transport.ts";
+import { MockTransport, type MockTransportOptions, sessionOf } from "../adapters/mock_transport.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import { withOverrides } from "../scenario/with_overrides.ts";
@@ -385,7 +385,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     const groups = new Map<Scenario, { session: object; invocation: number }[]>();
     this.#transports.forEach((t, i) => {
       const runs = groups.get(t.scenario) ?? [];
-      runs.push({ session: t.session, invocation: this.#options.invocation ?? i + 1 });
+      runs.push({ session: sessionOf(t), invocation: this.#options.invocation ?? i + 1 });
       groups.set(t.scenario, runs);
     });
     if (groups.size <= 1) {

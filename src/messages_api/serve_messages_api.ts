@@ -73,7 +73,8 @@ export interface MessagesApi {
  *
  * @example The environment a server hands out
  * ```ts
- * import { DUMMY_API_KEY, ScenarioBuilder, serveMessagesApi } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { DUMMY_API_KEY, serveMessagesApi } from "@x/claude-mock/messages-api";
  * await using api = await serveMessagesApi(new ScenarioBuilder().build());
  * console.log(api.env().ANTHROPIC_API_KEY === DUMMY_API_KEY); // true
  * ```
@@ -133,7 +134,8 @@ const RESET_AFTER_MS = 50;
  *
  * @example A reply, as the real CLI would get it
  * ```ts
- * import { ScenarioBuilder, serveMessagesApi } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { serveMessagesApi } from "@x/claude-mock/messages-api";
  * await using api = await serveMessagesApi(
  *   new ScenarioBuilder().on("hello").respond("Hello! How can I help?").build(),
  * );
@@ -153,7 +155,8 @@ const RESET_AFTER_MS = 50;
  *
  * @example A prompt the scenario does not expect
  * ```ts
- * import { ScenarioBuilder, serveMessagesApi } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { serveMessagesApi } from "@x/claude-mock/messages-api";
  * await using api = await serveMessagesApi(new ScenarioBuilder().on("hello").respond("Hi").build());
  * const response = await fetch(`${api.url}/v1/messages`, {
  *   method: "POST",

@@ -32,7 +32,8 @@ export interface LoadScenarioOptions {
  *
  * @example Loading a file
  * ```ts
- * import { loadScenario, Session } from "@x/claude-mock";
+ * import { loadScenario } from "@x/claude-mock";
+ * import { Session } from "@x/claude-mock/session";
  * const path = await Deno.makeTempFile({ suffix: ".json" });
  * await Deno.writeTextFile(path, JSON.stringify({
  *   name: "chat",

@@ -15,22 +15,11 @@ export { FAILURE_NAMES, type FailureName } from "./named_failures.ts";
 export type { PermissionRules } from "./permission_rules.ts";
 export type { CompactOptions, Exchange, RecordedAnswer, Scenario, SkillSpec } from "./scenario.ts";
 export type {
-  ApiErrorStep,
-  CrashStep,
-  DelayStep,
-  EmitStep,
-  ExitStep,
-  FailureStep,
   MessagePart,
-  MessageStep,
-  RawStep,
-  RequestStep,
   ResultOptions,
-  ResultStep,
   ScriptedToolCall,
   Step,
   StepSource,
   TurnInfo,
-  WaitForWriteStep,
 } from "./step.ts";
 export type { UnmatchedAnswer, UnmatchedHandler, UnmatchedStrategy } from "./unmatched_strategy.ts";

@@ -126,7 +126,8 @@ export interface SessionOptions {
  *
  * @example Driving a session by hand
  * ```ts
- * import { ScenarioBuilder, Session } from "@x/claude-mock";
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * import { Session } from "@x/claude-mock/session";
  * const session = new Session(new ScenarioBuilder().on("hi").respond("Hello!").build());
  * const writer = session.writable.getWriter();
  * await writer.write('{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}\n');
@@ -327,7 +328,8 @@ export class Session {
    *
    * @example Interrupting a long answer
    * ```ts
-   * import { ScenarioBuilder, Session } from "@x/claude-mock";
+   * import { ScenarioBuilder } from "@x/claude-mock";
+   * import { Session } from "@x/claude-mock/session";
    * const session = new Session(
    *   new ScenarioBuilder().on("essay").respondDelayed(60_000, "A very long essay.").build(),
    *   { clock: "system" }, // real time: the minute-long wait is a real timer

@@ -27,7 +27,7 @@ export interface WriteEntry {
  *
  * @example Asserting on writes
  * ```ts
- * import { WriteLog } from "@x/claude-mock";
+ * import { WriteLog } from "@x/claude-mock/session";
  * const log = new WriteLog();
  * log.add({ raw: '{"type":"user"}', frame: { type: "user" } }, 0);
  * log.assertWrote(/"user"/);

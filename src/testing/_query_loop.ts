@@ -7,7 +7,7 @@
  * @internal
  */
 
-import type { MockTransport } from "../adapters/mock_transport.ts";
+import { type MockTransport, sessionOf } from "../adapters/mock_transport.ts";
 import type { ExitStatus, Session } from "../session/session.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import { show } from "../wire/_show.ts";
@@ -80,7 +80,7 @@ export async function finishRun<M>(
   loop: QueryLoop<M>,
 ): Promise<QueryRun<M>> {
   await loop.done;
-  const session = sessionOf(mock);
+  const session = runningSession(mock);
   let exit: ExitStatus | undefined;
   if (session) {
     if (!session.closed) {
@@ -120,9 +120,9 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 }
 
 /** The mock's session, or `undefined` when nothing started it. */
-function sessionOf(mock: MockTransport): Session | undefined {
+function runningSession(mock: MockTransport): Session | undefined {
   try {
-    return mock.session;
+    return sessionOf(mock);
   } catch {
     return undefined;
   }
