@@ -198,12 +198,6 @@ export type { SlashCommandInfo } from "./src/builders/slash_commands.ts";
 export type { AgentInfoEntry } from "./src/builders/agents.ts";
 export type { PluginEntry } from "./src/builders/plugins.ts";
 export type { ModelInfoEntry } from "./src/builders/models.ts";
-export type {
-  CatalogModel,
-  EffortLevel,
-  ModelCatalog,
-  ModelPrice,
-} from "./src/builders/model_catalog.ts";
 export { type PatchHunk, structuredPatch } from "./src/builders/structured_patch.ts";
 
 // Types the signatures above show, from the layers they belong to (`deno doc --lint` of this

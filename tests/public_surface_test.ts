@@ -48,36 +48,36 @@ const SURFACE_TEXT: Record<string, string> = {
     AssistantMessageBody AssistantMessageBodyOut AssistantMessageError AssistantMessageFrame
     AssistantMessageOptions AssistantUsage BashToolOptions BuildContext BuildContextOptions
     BuiltContentBlock CLAUDE_CODE_VERSION CLI_VERSION_HISTORY CanUseToolRequest
-    CanUseToolRequestOptions CatalogModel CliUserFrame CliVersion CliVersionFacts CliVersionRow
+    CanUseToolRequestOptions CliUserFrame CliVersion CliVersionFacts CliVersionRow
     CliVersionSource Clock CompactBoundaryFrame CompactBoundaryOptions ContentDelta
     ContextUsageBaseline ControlErrorFrame ControlRequestFrame ControlRequestFrameOut
     ControlResponseBody ControlResponseFrame ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL
-    DEFAULT_TEMP_DIR DecisionReasonType EditToolOptions EffortLevel FastModeDisabledReason
-    FastModeState Frame GenericToolOptions HookCallbackRequest HookCallbackRequestOptions
-    HookEventFields IdGenerator IdGeneratorOptions InitializeResponse InitializeResponseOptions
-    InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry MessageUsage ModelCatalog
-    ModelInfoEntry ModelPrice ModelRetirement ModelUsageEntry NEWEST_CLI_VERSION
-    PartialSequenceFrame PatchHunk PermissionDecision PermissionDecisionName PermissionDenial
-    PermissionDeniedFrame PermissionMode PermissionSuggestion PlainTextBlock PluginEntry Prng
-    ReadToolOptions RedactedThinkingBlock ResolveCliVersionOptions ResultErrorFrame
-    ResultErrorSubtype ResultFrame ResultFrameBase ResultFrameOptions ResultFrameOut ResultSubtype
-    ResultSuccessFrame ResultTiming ResultUsage SessionState SessionStateChangedFrame
-    SessionStatus SlashCommandInfo StartContentBlock StartMessage StopReason StreamEvent
-    StreamEventFrame StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats
-    SyntheticUsage SystemFrame SystemInformationalFrame SystemInitFrame SystemInitOptions
-    SystemStatusFrame SystemStatusOptions TaskInfo TaskNotificationFrame TaskNotificationOptions
-    TaskProgressFrame TaskProgressOptions TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions
-    TaskUpdatedFrame TaskUsage TerminalReason TextBlock ThinkingBlock ThinkingDisplay
-    ThinkingTokensFrame ToolCall ToolCallResult ToolResultBlockOut ToolResultContent
-    ToolResultMeta ToolResultOptions ToolUseBlock ToolUseInput ToolUseMeta UserFrame
-    UserImageBlock UserPromptFrame UserTextBlock UserTextOptions Uuid WaitOptions WriteToolOptions
-    abortedStreamEnd apiErrorMessage apiFailureMessage apiRetry assistantMessage bashTool
-    canUseToolRequest cliVersionFacts cliVersionOfSdk compactBoundary controlError controlRequest
-    controlSuccess createBuildContext editTool genericTool hookCallbackRequest hookInput
-    initializeResponse mcpToolCallRequest modelUsage newTask permissionDenied readTool
-    resolveCliVersion resultFrame resultUsage sessionStateChanged streamEvents structuredPatch
-    systemInformational systemInit systemStatus taskNotification taskProgress taskStarted taskTool
-    taskUpdated text thinking thinkingTokens toolResult toolUse userPrompt userText writeTool
+    DEFAULT_TEMP_DIR DecisionReasonType EditToolOptions FastModeDisabledReason FastModeState Frame
+    GenericToolOptions HookCallbackRequest HookCallbackRequestOptions HookEventFields IdGenerator
+    IdGeneratorOptions InitializeResponse InitializeResponseOptions InstalledSdkInfo
+    KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry MessageUsage ModelInfoEntry
+    ModelRetirement ModelUsageEntry NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk
+    PermissionDecision PermissionDecisionName PermissionDenial PermissionDeniedFrame
+    PermissionMode PermissionSuggestion PlainTextBlock PluginEntry Prng ReadToolOptions
+    RedactedThinkingBlock ResolveCliVersionOptions ResultErrorFrame ResultErrorSubtype ResultFrame
+    ResultFrameBase ResultFrameOptions ResultFrameOut ResultSubtype ResultSuccessFrame
+    ResultTiming ResultUsage SessionState SessionStateChangedFrame SessionStatus SlashCommandInfo
+    StartContentBlock StartMessage StopReason StreamEvent StreamEventFrame StreamEventFrameOut
+    StreamEventsOptions SubagentInfo SubagentStats SyntheticUsage SystemFrame
+    SystemInformationalFrame SystemInitFrame SystemInitOptions SystemStatusFrame
+    SystemStatusOptions TaskInfo TaskNotificationFrame TaskNotificationOptions TaskProgressFrame
+    TaskProgressOptions TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions TaskUpdatedFrame
+    TaskUsage TerminalReason TextBlock ThinkingBlock ThinkingDisplay ThinkingTokensFrame ToolCall
+    ToolCallResult ToolResultBlockOut ToolResultContent ToolResultMeta ToolResultOptions
+    ToolUseBlock ToolUseInput ToolUseMeta UserFrame UserImageBlock UserPromptFrame UserTextBlock
+    UserTextOptions Uuid WaitOptions WriteToolOptions abortedStreamEnd apiErrorMessage
+    apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
+    cliVersionOfSdk compactBoundary controlError controlRequest controlSuccess createBuildContext
+    editTool genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest
+    modelUsage newTask permissionDenied readTool resolveCliVersion resultFrame resultUsage
+    sessionStateChanged streamEvents structuredPatch systemInformational systemInit systemStatus
+    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking thinkingTokens
+    toolResult toolUse userPrompt userText writeTool
   `,
   "./wire": `
     AssistantContentBlock AssistantFrame AssistantMessageBody Clock ControlRequestFrame

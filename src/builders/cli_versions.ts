@@ -9,8 +9,6 @@
  * @module
  */
 
-import { MODEL_CATALOG_328, type ModelCatalog } from "./model_catalog.ts";
-
 /** A `(version, its facts)` pair the mock impersonates (see {@linkcode cliVersionFacts}). */
 export interface CliVersion {
   /** The version the mock reports (`--version`, `system/init`, `initialize`). */
@@ -73,11 +71,6 @@ export interface CliVersionFacts {
    * its display name and retirement date (`⚠ <name> will be retired on <date>. …`).
    */
   readonly modelRetirements: Readonly<Record<string, ModelRetirement>>;
-  /**
-   * The models the CLI knows (prices, windows, effort, aliases, the legacy ids it remaps to
-   * the latest Opus): its baked-in catalog's first-party facts.
-   */
-  readonly modelCatalog: ModelCatalog;
   /** The `get_context_usage` counts of the CLI's own context, without and with the prompt tool. */
   readonly contextUsage: {
     readonly plain: ContextUsageBaseline;
@@ -180,7 +173,6 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       unusableFallback: "parse_error",
       buildTime: "2026-11-18T21:07:35Z",
       modelRetirements: RETIREMENTS_328,
-      modelCatalog: MODEL_CATALOG_328,
       contextUsage: {
         plain: {
           systemTools: 5671,

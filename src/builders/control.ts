@@ -6,6 +6,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "./model_catalog.ts";
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 import { checkString, describe, sessionPid } from "./_common.ts";
@@ -235,7 +236,7 @@ export function initializeResponse(
     user_output_styles_dir: `${DEFAULT_HOME}/.claude/output-styles`,
     models: options.models ??
       offeredModels(ctx.model, {
-        catalog: ctx.cli.facts.modelCatalog,
+        catalog: modelCatalogOf(ctx.cli),
         requested: ctx.requestedModel,
       }),
     account: options.account ??

@@ -405,6 +405,35 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
   }),
 });
 
+/**
+ * Each CLI version's catalog, oldest first: a version has the catalog of the newest row not
+ * above the version its behaviour comes from (`CliVersion.basis`).
+ */
+const CATALOG_HISTORY: ReadonlyArray<readonly [string, ModelCatalog]> = [
+  ["2.1.328", MODEL_CATALOG_328],
+];
+
+/**
+ * The model catalog of a CLI version (`cliVersionFacts(...)`, `ctx.cli`).
+ *
+ * @example The catalog 2.1.332 runs with
+ * ```ts
+ * import { modelCatalogOf } from "./model_catalog.ts";
+ * import { cliVersionFacts } from "./cli_versions.ts";
+ * console.log(modelCatalogOf(cliVersionFacts("2.1.332")).aliases.opus); // claude-opus-5-5
+ * ```
+ */
+export function modelCatalogOf(cli: { readonly basis: string }): ModelCatalog {
+  const parts = (v: string) => v.split(".").map(Number);
+  const [a, b, c] = parts(cli.basis);
+  let found = CATALOG_HISTORY[0][1];
+  for (const [version, catalog] of CATALOG_HISTORY) {
+    const [x, y, z] = parts(version);
+    if (x < a || (x === a && (y < b || (y === b && z <= c)))) found = catalog;
+  }
+  return found;
+}
+
 /** A date, a `-latest`, a Bedrock version after a known model's name. */
 const TRAILER = /^(?:(?:-|@)\d{8}|-latest)?(?:-v\d+(?::\d+)?)?$/;
 /** A Bedrock id: `us.anthropic.claude-…`, `anthropic.claude-…`. */

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "./model_catalog.ts";
 import type { BuildContext } from "./build_context.ts";
 import { catalogModel } from "./model_catalog.ts";
 
@@ -36,7 +37,7 @@ export function modelRetirementNotice(
   ctx: Pick<BuildContext, "model" | "cli">,
   options: { now: number },
 ): string | undefined {
-  const catalog = ctx.cli.facts.modelCatalog;
+  const catalog = modelCatalogOf(ctx.cli);
   const id = catalogModel(ctx.model, catalog)?.id ??
     ctx.model.trim().toLowerCase().replace(/-\d{8}$/, "");
   const retirement = Object.hasOwn(ctx.cli.facts.modelRetirements, id)
@@ -69,7 +70,7 @@ export function modelNotice(
   ctx: Pick<BuildContext, "model" | "cli" | "requestedModel">,
   options: { now: number },
 ): string | undefined {
-  const catalog = ctx.cli.facts.modelCatalog;
+  const catalog = modelCatalogOf(ctx.cli);
   const asked = ctx.requestedModel?.trim();
   if (
     asked !== undefined &&

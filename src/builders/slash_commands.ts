@@ -7,6 +7,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "./model_catalog.ts";
 import { modelFacts } from "./model_facts.ts";
 
 import type { CliVersion } from "./cli_versions.ts";
@@ -409,7 +410,7 @@ export const TERMINAL_SLASH_COMMANDS: readonly string[] = Object.freeze([
  * copy).
  */
 export function commandsOf(cli: CliVersion, model?: string): SlashCommandInfo[] {
-  const facts = model === undefined ? undefined : modelFacts(model, cli.facts.modelCatalog);
+  const facts = model === undefined ? undefined : modelFacts(model, modelCatalogOf(cli));
   const ultracode = facts === undefined || facts.ultracode;
   return DEFAULT_COMMANDS.map((c) =>
     c.name === "clear"

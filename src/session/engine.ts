@@ -6,6 +6,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "../builders/model_catalog.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import { modelFacts } from "../builders/model_facts.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
@@ -367,7 +368,7 @@ export class Engine {
   beforeApiCall(): void {
     if (
       this.unrecognizedModelSaid ||
-      modelFacts(this.ctx.model, this.ctx.cli.facts.modelCatalog).known
+      modelFacts(this.ctx.model, modelCatalogOf(this.ctx.cli)).known
     ) return;
     this.unrecognizedModelSaid = true;
     this.stderr(

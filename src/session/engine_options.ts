@@ -9,7 +9,7 @@
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
 import { cliTempDir } from "../builders/project_paths.ts";
-import { resolveSessionModel } from "../builders/model_catalog.ts";
+import { modelCatalogOf, resolveSessionModel } from "../builders/model_catalog.ts";
 import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { ToolCall } from "../builders/tools.ts";
 import { Pcg32 } from "../random/pcg32.ts";
@@ -113,7 +113,7 @@ export function engineStart(options: EngineOptions): EngineStart {
   // as the CLI: --model (or the settings' model) resolved (an alias, a remapped legacy id)
   const asked = flags.model ?? settingsModel(flags.settings);
   const chosen = scenario.model === undefined && asked !== undefined
-    ? resolveSessionModel(asked, cli.facts.modelCatalog, options.env ?? {})
+    ? resolveSessionModel(asked, modelCatalogOf(cli), options.env ?? {})
     : undefined;
   const ctx = createBuildContext({
     ids: new IdGenerator({ prng: () => pcg.nextFloat() }),

@@ -9,7 +9,7 @@
 import { DEFAULT_MODEL } from "../builders/build_context.ts";
 import { initializeResponse } from "../builders/control.ts";
 import { resolveModel } from "../builders/inventory.ts";
-import { resolveSessionModel } from "../builders/model_catalog.ts";
+import { modelCatalogOf, resolveSessionModel } from "../builders/model_catalog.ts";
 import { PERMISSION_MODES, type PermissionMode, systemStatus } from "../builders/system.ts";
 import { userText } from "../builders/user.ts";
 import { isObject } from "../wire/frame.ts";
@@ -44,7 +44,7 @@ function applyDeliveredSettings(engine: Engine, request: Record<string, unknown>
     typeof model === "string" && model !== "" && engine.flags.model === undefined &&
     engine.scenario.model === undefined
   ) {
-    const chosen = resolveSessionModel(model, engine.ctx.cli.facts.modelCatalog, engine.env);
+    const chosen = resolveSessionModel(model, modelCatalogOf(engine.ctx.cli), engine.env);
     engine.ctx.model = chosen.model;
     if (chosen.model !== model) engine.ctx.requestedModel = model;
   }
