@@ -77,6 +77,7 @@ const CASES: RecordingCase[] = [
     ["model_retired_sonnet37", "a retired dated id: Claude 3.7 Sonnet's facts"],
     ["model_dated_haiku", "a dated id: Haiku 4.5's facts"],
     ["model_cloud_bedrock", "a Bedrock id: Sonnet 4.5's facts"],
+    ["model_one_million_sonnet", "[1m]: the API gets the id without it, a 1M window"],
   ].flatMap(([name, what]) => [
     ...["duplex", "print:stream-json"].map((mode) => ({
       name,

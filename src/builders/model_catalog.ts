@@ -57,6 +57,8 @@ export interface CatalogModel {
   readonly legacyTools?: boolean;
   /** A session on it has the task tools, `/effort` still offers `ultracode` (Opus 4.7). */
   readonly taskTools?: boolean;
+  /** Given with `[1m]`, the picker names it `<name> (1M context)`. */
+  readonly namedOneMillion?: boolean;
 }
 
 /** What a CLI version knows of models (`CliVersionFacts.modelCatalog`). */
@@ -170,6 +172,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         contextWindow: K200,
         maxOutputTokens: 32_000,
         legacyTools: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-sonnet-4-5",
@@ -179,6 +183,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         contextWindow: K200,
         maxOutputTokens: 32_000,
         legacyTools: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-sonnet-4-6",
@@ -190,6 +196,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FOUR,
         adaptiveThinking: true,
         legacyTools: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-sonnet-5",
@@ -240,6 +248,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FOUR,
         adaptiveThinking: true,
         legacyTools: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-opus-4-7",
@@ -251,6 +261,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FIVE,
         adaptiveThinking: true,
         taskTools: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-opus-4-8",
@@ -262,6 +274,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FIVE,
         adaptiveThinking: true,
         fastMode: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-opus-5",
@@ -273,6 +287,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FIVE,
         adaptiveThinking: true,
         fastMode: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-fable-5",
@@ -342,6 +358,8 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         perTurnEffort: true,
         fastMode: true,
         thinkingAlwaysOn: true,
+
+        namedOneMillion: true,
       },
       {
         id: "claude-fable-5-2",
@@ -481,6 +499,23 @@ export function catalogModel(id: string, catalog: ModelCatalog): CatalogModel | 
   }
   return found?.model;
 }
+
+/**
+ * The name the CLI sends the API for a session's model: without the `[1m]` that asks for the
+ * 1M window.
+ *
+ * @example A model with the 1M window asked for
+ * ```ts
+ * import { apiModelName } from "./model_catalog.ts";
+ * console.log(apiModelName("claude-sonnet-4-6[1m]")); // claude-sonnet-4-6
+ * ```
+ */
+export function apiModelName(model: string): string {
+  return model.replace(ONE_MILLION, "");
+}
+
+/** The suffix that asks for the 1M window. */
+export const ONE_MILLION: RegExp = /\[1m\]$/i;
 
 /** How a session's model was chosen (`resolveSessionModel`). */
 export interface SessionModel {

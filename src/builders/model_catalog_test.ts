@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import { createBuildContext } from "./build_context.ts";
 import { cliVersionFacts } from "./cli_versions.ts";
-import { catalogModel, MODEL_CATALOG_328, resolveSessionModel } from "./model_catalog.ts";
+import { assistantMessage } from "./assistant.ts";
+import {
+  apiModelName,
+  catalogModel,
+  MODEL_CATALOG_328,
+  resolveSessionModel,
+} from "./model_catalog.ts";
 import { modelFacts } from "./model_facts.ts";
 import { modelNotice } from "./model_retirement.ts";
 import { offeredModels } from "./models.ts";
@@ -201,4 +207,26 @@ Deno.test("modelNotice: a remap, a retirement by any id of the model, an unknown
   // 2.1.328 does not retire Claude Sonnet 4.5 yet
   const old = createBuildContext({ model: "claude-sonnet-4-5-20250929", cliVersion: "2.1.328" });
   assert.equal(modelNotice(old, { now }), undefined);
+});
+
+Deno.test("[1m]: the API gets the id without it, the window is 1M, the picker says so", () => {
+  const model = "claude-sonnet-4-6[1m]";
+  assert.equal(resolveSessionModel(model, CATALOG).model, model);
+  assert.equal(apiModelName(model), "claude-sonnet-4-6");
+  assert.equal(modelFacts(model).contextWindow, 1_000_000);
+  assert.equal(modelFacts("claude-3-7-sonnet-20250219[1m]").contextWindow, 1_000_000);
+  assert.equal(offeredModels(model).at(-1)?.displayName, "Sonnet 4.6 (1M context)");
+  // Opus 4.5 is not named so; a model whose window is 1M anyway drops the suffix, its entry not
+  assert.equal(offeredModels("claude-opus-4-5[1m]").at(-1)?.displayName, "Opus 4.5");
+  assert.equal(resolveSessionModel("claude-opus-4-8[1m]", CATALOG).model, "claude-opus-4-8");
+  const entry = offeredModels("claude-opus-4-8", { requested: "claude-opus-4-8[1m]" }).at(-1);
+  assert.deepEqual([entry?.value, entry?.resolvedModel], [
+    "claude-opus-4-8[1m]",
+    "claude-opus-4-8",
+  ]);
+  // an unknown model given its window: no word that the CLI assumes one
+  const ctx = createBuildContext({ model: "my-model[1m]", cliVersion: "2.1.332" });
+  assert.equal(modelNotice(ctx, { now: 0 }), undefined);
+  const [assistant] = assistantMessage(createBuildContext({ model }), "hi");
+  assert.equal(assistant.message.model, "claude-sonnet-4-6");
 });

@@ -17,6 +17,7 @@ import {
   MODEL_CATALOG_328,
   type ModelCatalog,
   type ModelPrice,
+  ONE_MILLION,
 } from "./model_catalog.ts";
 
 export type { ModelPrice };
@@ -112,23 +113,30 @@ export function modelFacts(model: string, catalog: ModelCatalog = MODEL_CATALOG_
       },
     };
   }
+  // `[1m]` asks for the 1M window
+  const oneMillion = ONE_MILLION.test(model.trim());
   return {
     price: known.price ?? fallback,
     costBasis: known.price ? "list" : "unknown",
     known: true,
-    contextWindow: known.contextWindow,
+    contextWindow: oneMillion ? 1_000_000 : known.contextWindow,
     maxOutputTokens: known.maxOutputTokens,
     perTurnEffort: known.perTurnEffort === true,
     ultracode: known.legacyTools !== true,
     ...(known.fastMode ? { fastModeName: known.displayName } : {}),
     extraTools: known.legacyTools || known.taskTools ? TASK_TOOLS : [],
     canonicalModel: known.id,
-    listed: listedEntry(model, known, catalog),
+    listed: listedEntry(model, known, catalog, oneMillion),
   };
 }
 
 /** The picker's entry for a session on `model`, a name of the catalog model `known`. */
-function listedEntry(model: string, known: CatalogModel, catalog: ModelCatalog): ModelInfoEntry {
+function listedEntry(
+  model: string,
+  known: CatalogModel,
+  catalog: ModelCatalog,
+  oneMillion: boolean,
+): ModelInfoEntry {
   const latest = catalog.aliases[known.family];
   const latestModel = latest === undefined
     ? undefined
@@ -149,7 +157,11 @@ function listedEntry(model: string, known: CatalogModel, catalog: ModelCatalog):
   return {
     value: model,
     resolvedModel: model,
-    displayName: known.displayName === "" ? model : known.displayName,
+    displayName: known.displayName === ""
+      ? model
+      : oneMillion && known.namedOneMillion
+      ? `${known.displayName} (1M context)`
+      : known.displayName,
     description,
     ...(effort ? { supportsEffort: true, supportedEffortLevels: [...effort] } : {}),
     ...(adaptive ? { supportsAdaptiveThinking: true } : {}),

@@ -10,9 +10,8 @@
  * @module
  */
 
-import { modelCatalogOf } from "./model_catalog.ts";
 import type { BuildContext } from "./build_context.ts";
-import { catalogModel } from "./model_catalog.ts";
+import { catalogModel, modelCatalogOf, ONE_MILLION } from "./model_catalog.ts";
 
 /** Where the CLI says how to set the window of a model it does not know. */
 const WINDOW_DOCS =
@@ -83,7 +82,10 @@ export function modelNotice(
   }
   const retirement = modelRetirementNotice(ctx, options);
   if (retirement !== undefined) return retirement;
-  if (catalogModel(ctx.model, catalog) !== undefined) return undefined;
+  // a model it knows, or one given its window (`[1m]`), needs no word
+  if (catalogModel(ctx.model, catalog) !== undefined || ONE_MILLION.test(ctx.model)) {
+    return undefined;
+  }
   return `Claude Code doesn't recognize the model "${
     shownName(ctx.model)
   }", so it assumes a context window of 1m tokens. Update Claude Code, or see ${WINDOW_DOCS} to set the window.\n`;

@@ -118,10 +118,8 @@ export function offeredModels(
   }
   const facts = modelFacts(model, catalog).listed;
   if (!facts) return models;
-  // spaces around the id: the entry keeps them in its value
-  const listed = options.requested !== undefined && options.requested.trim() === model
-    ? { ...facts, value: options.requested }
-    : facts;
+  // the entry's value is the id as given (spaces around it, a `[1m]` the session dropped)
+  const listed = options.requested !== undefined ? { ...facts, value: options.requested } : facts;
   const fable = models.findIndex((m) => m.value === "fable");
   if (fable >= 0 && catalogModel(model, catalog)?.family === "fable") {
     models.splice(fable + 1, 0, { ...listed });
