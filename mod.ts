@@ -61,6 +61,7 @@ export {
   MockTransport,
   type MockTransportOptions,
 } from "./src/adapters/mock_transport.ts";
+export type { SessionSettings } from "./src/session/session_settings.ts";
 export type { SpawnOptionsLike } from "./src/adapters/mock_process.ts";
 export type {
   ClientAnswer,

@@ -30,6 +30,7 @@
 import "./src/mock_commands/_eager.ts";
 
 export { Session, type SessionOptions } from "./src/session/session.ts";
+export type { SessionSettings } from "./src/session/session_settings.ts";
 export { sessionOf } from "./src/adapters/mock_transport.ts";
 export type { MockSession } from "./src/adapters/mock_session.ts";
 export {

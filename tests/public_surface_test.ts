@@ -31,10 +31,10 @@ const SURFACE_TEXT: Record<string, string> = {
     QueryResultMessage QueryRun QueryUserMessage RecordedAnswer RedactedThinkingBlock
     RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype RunQueryOptions
     RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall
-    SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepSource SteppableFakeTime
-    SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock Timing TimingProfile
-    TimingProfileName ToolCall ToolCallResult ToolPermissionContext ToolPermissionResult
-    ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
+    SessionSettings SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepSource
+    SteppableFakeTime SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock Timing
+    TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
+    ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
     UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
     UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions WaitOptions
     WireError WriteEntry any builtinScenario configureInterception contains exact getDefaults glob
@@ -173,9 +173,9 @@ const SURFACE_TEXT: Record<string, string> = {
     InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement
     PermissionDecisionName PermissionRules PermissionVerdict ProcessBody RecordedAnswer
     RedactedThinkingBlock ResolveCliVersionOptions ResultOptions ResultSubtype RuleSource Scenario
-    ScriptedToolCall Session SessionOptions SkillSpec SpawnOptionsLike Step StepSource
-    TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall
-    ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
+    ScriptedToolCall Session SessionOptions SessionSettings SkillSpec SpawnOptionsLike Step
+    StepSource TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName
+    ToolCall ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
     UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitOptions
     WireError WriteEntry WriteLog decidePermission ruleMatches sessionOf
   `,

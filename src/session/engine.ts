@@ -27,7 +27,8 @@ import { sessionEnded, type TurnState } from "./turn_state.ts";
 import { UsageLedger } from "./usage_ledger.ts";
 import { ContextTally } from "./context_tally.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
-import { type EngineOptions, engineStart, type ToolRunner } from "./engine_options.ts";
+import { type EngineOptions, engineStart } from "./engine_options.ts";
+import type { ToolRunner } from "./session_settings.ts";
 
 /** How a session's process ended. */
 export interface ExitStatus {
@@ -40,7 +41,8 @@ export interface ExitStatus {
 /** Frames that answer the client or withdraw a question: never part of a turn's reply. */
 const ANSWERS: ReadonlySet<unknown> = new Set(["control_response", "control_cancel_request"]);
 
-export type { EngineOptions, ToolRunner } from "./engine_options.ts";
+export type { EngineOptions } from "./engine_options.ts";
+export type { ToolRunner } from "./session_settings.ts";
 
 /**
  * Plans a turn before the scenario's exchanges are tried: steps to answer `turn` with, or

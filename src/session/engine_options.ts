@@ -10,8 +10,7 @@ import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builder
 import { IdGenerator } from "../builders/ids.ts";
 import { cliTempDir } from "../builders/project_paths.ts";
 import { modelCatalogOf, resolveSessionModel } from "../builders/model_catalog.ts";
-import { resolveCliVersion, type ResolveCliVersionOptions } from "../builders/cli_versions.ts";
-import type { ToolCall } from "../builders/tools.ts";
+import { resolveCliVersion } from "../builders/cli_versions.ts";
 import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
@@ -19,56 +18,23 @@ import { rulesFromSettings } from "../scenario/permission_rules.ts";
 import type { Clock } from "../timing/clock.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { SystemClock } from "../timing/system_clock.ts";
-import { type Timing, type TimingProfile, timingProfile } from "../timing/timing_profile.ts";
+import { type TimingProfile, timingProfile } from "../timing/timing_profile.ts";
 import { VirtualClock } from "../timing/virtual_clock.ts";
 import type { CliFlags } from "./cli_args.ts";
 import type { WriteLog } from "./write_log.ts";
+import type { SessionSettings } from "./session_settings.ts";
 
-/** What the engine is built from. */
-export interface EngineOptions {
+/** What the engine is built from: the session's settings, its scenario and command line. */
+export interface EngineOptions extends SessionSettings {
   /** The scenario (validated). */
   scenario: Scenario;
   /** The parsed command line. */
   flags: CliFlags;
   /** The environment the client spawned the process with. */
   env: Record<string, string | undefined>;
-  /** The CLI version to impersonate (`SessionOptions.cliVersion`). */
-  cliVersion?: string;
-  /** Where stderr goes (`SessionOptions.stderr`). */
-  stderr?: (text: string) => void;
-  /** The installed Agent SDK (`SessionOptions.installedSdk`). */
-  installedSdk?: ResolveCliVersionOptions["installedSdk"];
   /** The write log the session exposes. */
   writes: WriteLog;
-  /** The clock option. */
-  clock?: Clock | "virtual" | "system";
-  /** The seed option. */
-  seed?: bigint | number;
-  /** The timing option. */
-  timing?: Timing;
-  /** The speed factor option. */
-  speedFactor?: number;
-  /** Real-time limit for the client's answers (ms). */
-  controlTimeoutMs?: number;
-  /** Keep every frame written. */
-  recordSent?: boolean;
-  /** Which run of the binary this is (default 1). */
-  invocation?: number;
-  /** Runs tools for real (the binary's live mode). */
-  runTool?: ToolRunner;
-  /** Where stdout's lines go instead of a stream (`SessionOptions.output`). */
-  output?: (line: Uint8Array) => void | Promise<void>;
-  /** How `__mock__` prompts are taken (`SessionOptions.mockCommands`). */
-  mockCommands?: "on" | "off" | "live";
 }
-
-/**
- * Runs a tool use for real and gives its result, or `undefined` to use the scenario's
- * scripted result (a tool it does not run live).
- */
-export type ToolRunner = (
-  use: { name: string; input: Record<string, unknown>; ctx: BuildContext },
-) => Promise<ToolCall["result"] | undefined>;
 
 /** The options an engine starts from, checked and worked out. */
 export interface EngineStart {

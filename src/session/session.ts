@@ -11,20 +11,19 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import type { ResolveCliVersionOptions } from "../builders/cli_versions.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { Clock } from "../timing/clock.ts";
-import type { Timing } from "../timing/timing_profile.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { bypassRefusal, type CliFlags, parseCliFlags } from "./cli_args.ts";
 import type { ClientRequest, ControlHandler } from "./control_channel.ts";
-import { Engine, type ExitStatus, type ToolRunner } from "./engine.ts";
+import { Engine, type ExitStatus } from "./engine.ts";
 import { installSdkRequests, interruptTurn } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
 import { bareErrorResult } from "./turn_result.ts";
 import { TurnFailure } from "./turn_state.ts";
 import { checkScenarioOnce } from "./check_scenario.ts";
 import { WriteLog } from "./write_log.ts";
+import type { SessionSettings } from "./session_settings.ts";
 
 export {
   AnswerThen,
@@ -35,7 +34,7 @@ export {
 export type { ExitStatus, ToolRunner } from "./engine.ts";
 
 /** Options for {@linkcode Session}. */
-export interface SessionOptions {
+export interface SessionOptions extends SessionSettings {
   /** The command line arguments the client spawned `claude` with. */
   args?: readonly string[];
   /**
@@ -43,78 +42,6 @@ export interface SessionOptions {
    * `CLAUDE_CODE_MAX_RETRIES` bounds the retries of named failures, as for the real CLI.
    */
   env?: Record<string, string | undefined>;
-  /**
-   * The CLI version to impersonate (`--version`, `system/init`, `initialize`, and every
-   * behaviour that differs between versions). Default: `CLAUDE_MOCK_VERSION` of `env`, else
-   * the CLI of the SDK that spawned the process (its `CLAUDE_AGENT_SDK_VERSION`), else the
-   * installed SDK's, else the newest version the mock knows (`resolveCliVersion`).
-   */
-  cliVersion?: string;
-  /**
-   * The Agent SDK installed where the process runs, if one was found: its version and the
-   * CLI version its `manifest.json` names (the adapters look it up).
-   */
-  installedSdk?: ResolveCliVersionOptions["installedSdk"];
-  /**
-   * Where the process's stderr goes: the lines the real CLI writes there (a malformed
-   * stream's `Could not parse message into JSON: …`). Default: nowhere.
-   */
-  stderr?: (text: string) => void;
-  /**
-   * Whether the process runs as root (default: whether this process does, as the real CLI
-   * reads its own uid). As root the real CLI refuses to skip permissions (`bypassPermissions`,
-   * `--dangerously-skip-permissions`, `--allow-dangerously-skip-permissions`) unless the
-   * environment has `IS_SANDBOX=1`: it writes why to stderr and exits 1 before anything else,
-   * and so does the mock. Set it to pin a test's outcome whoever runs it (a CI container
-   * runs as root).
-   */
-  root?: boolean;
-  /** The clock for scripted time: a {@linkcode Clock}, `virtual` (default) or `system`. */
-  clock?: Clock | "virtual" | "system";
-  /** Seed for ids and jitter (default: the scenario's, else the global default). */
-  seed?: bigint | number;
-  /** Timing profile (default: the scenario's, else the global default). */
-  timing?: Timing;
-  /** Speed factor (default: the scenario's, else the global default). */
-  speedFactor?: number;
-  /**
-   * How long to wait for the client to answer a control request or to write what a
-   * `waitForWrite` step waits for, in real milliseconds whatever the clock (default
-   * 60 000). A live answer within the limit always wins; past it the turn fails with an
-   * error naming the request. Tests of a client that never answers shorten it.
-   */
-  controlTimeoutMs?: number;
-  /** Keep every frame the session writes, for {@linkcode Session.sent} (default false). */
-  recordSent?: boolean;
-  /**
-   * Which run of the binary this is (default 1): exchanges scripted for another
-   * `invocation` do not answer.
-   */
-  invocation?: number;
-  /**
-   * Runs allowed tool uses for real instead of giving their scripted results (the fake
-   * binary's live mode); `undefined` from it keeps the scripted result.
-   */
-  runTool?: ToolRunner;
-  /**
-   * How a prompt whose whole text is a `__mock__` command is taken (default `"on"`): `"on"`
-   * runs it as the command (a tool use it asks for gets the command's result, never a live
-   * run); `"off"` takes it as an ordinary prompt, matched against the exchanges like any
-   * other (for sessions whose users' text must never drive the mock); `"live"` runs it, and
-   * lets a tool use it asks for run live when the session runs tools live (`runTool`, the
-   * fake binary's `CLAUDE_MOCK_LIVE`), after the usual permission checks: a prompt can then
-   * run a real shell command, so it must be asked for.
-   */
-  mockCommands?: "on" | "off" | "live";
-  /**
-   * Where the session's stdout goes instead of {@linkcode Session.readable}: each
-   * stream-json line's bytes (newline included), in order. A promise it returns holds
-   * further output back until it settles (up to 16 lines in flight); a rejection or a
-   * throw is a reader that went away (a broken pipe). Then `readable` throws a
-   * `TypeError`, and no Web Stream is made: hosts that write their stdout themselves (the
-   * fake binary) use it with {@linkcode Session.write} and {@linkcode Session.endInput}.
-   */
-  output?: (line: Uint8Array) => void | Promise<void>;
 }
 
 /**
