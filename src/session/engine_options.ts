@@ -165,7 +165,7 @@ function seededPcg(seed: bigint | number): Pcg32 {
   }
 }
 
-/** The model a `--settings` JSON names (its alias resolved), as the real CLI applies it. */
+/** The model a `--settings` JSON names, as given (resolved as `--model` is). */
 function settingsModel(settings: string | undefined): string | undefined {
   if (!settings || !settings.trim().startsWith("{")) return undefined;
   try {
