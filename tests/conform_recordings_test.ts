@@ -23,6 +23,12 @@ interface RecordingCase {
 const ACCOUNTING =
   /(^| )(usage|modelUsage|model_usage_since_last_result|total_cost_usd|message\.usage)(\.|$)/;
 
+/** What a session's model decides: its name, prices, window, tools, effort, models entry. */
+const MODEL = new RegExp(
+  `${ACCOUNTING.source}|system/init value (model|per_turn_effort_active|tools)|message\\.model|` +
+    "models|argumentHint|description|^stderr",
+);
+
 /** A subagent's accounting: the session's and its own tokens, its stats, its output file. */
 const SUBAGENT = new RegExp(
   `${ACCOUNTING.source}|subagent_stats|output_file|totalTokens|tool_use_result($|\\.usage)|` +
@@ -62,6 +68,41 @@ const CASES: RecordingCase[] = [
     ),
     what: "a model the CLI does not know: the default's prices, a Custom model, its stderr note",
   },
+  // the model ids users pass: how the CLI reads each, what the session reports and bills
+  ...[
+    ["model_alias_sonnet", "an alias runs on the model it names"],
+    ["model_alias_opusplan", "opusplan runs on Sonnet and is offered as Opus Plan Mode"],
+    ["model_remapped_opus", "a legacy Opus id runs as the latest Opus"],
+    ["model_remap_disabled", "CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP keeps Opus 4, retired"],
+    ["model_retired_sonnet37", "a retired dated id: Claude 3.7 Sonnet's facts"],
+    ["model_dated_haiku", "a dated id: Haiku 4.5's facts"],
+    ["model_cloud_bedrock", "a Bedrock id: Sonnet 4.5's facts"],
+    ["model_one_million_sonnet", "[1m]: the API gets the id without it, a 1M window"],
+  ].flatMap(([name, what]) => [
+    ...["duplex", "print:stream-json"].map((mode) => ({
+      name,
+      mode,
+      cli: "2.1.328",
+      about: MODEL,
+      what: `${what} (model, prices, window, tools, effort, models entry)`,
+    })),
+    {
+      name,
+      mode: "print:text",
+      cli: "2.1.328",
+      about: /^stderr|stdout/,
+      what: `${what} (its notice on stderr)`,
+    },
+  ]),
+  ...["model_remapped_opus", "model_retired_sonnet37", "model_cloud_bedrock"].flatMap((name) =>
+    ["duplex", "print:text"].map((mode) => ({
+      name,
+      mode,
+      cli: "2.1.332",
+      about: new RegExp(`${MODEL.source}|stdout`),
+      what: "the notices and facts of CLI 2.1.332 (its longer retirement table)",
+    }))
+  ),
   ...["duplex", "print:text"].map((mode) => ({
     name: "example_api_error_down",
     mode,

@@ -65,9 +65,9 @@ Deno.test("runQuery: one turn, with the SDK's types when the SDK's query is pass
 
 Deno.test("runQuery: the default query is the app's own SDK, loaded on first use", async () => {
   const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
-  const run = await runQuery(mock, "hi", { model: "claude-opus-4-1" });
+  const run = await runQuery(mock, "hi", { model: "claude-opus-4-5" });
   assert.equal(run.result?.result, "Hello!");
-  assert.equal(run.messages[0].model, "claude-opus-4-1"); // the SDK's options reach the mock
+  assert.equal(run.messages[0].model, "claude-opus-4-5"); // the SDK's options reach the mock
 });
 
 Deno.test("runQuery: an array prompt sends each message after the previous turn's result", async () => {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { apiModelName } from "./model_catalog.ts";
 import type {
   AssistantContentBlock,
   AssistantFrame,
@@ -255,7 +256,7 @@ export function assistantMessage(
   if (options.subagent) checkSubagent(options.subagent, "assistantMessage()");
   const messageId = options.messageId ?? ctx.ids.messageId();
   const requestId = options.requestId ?? ctx.ids.requestId();
-  const model = options.model ?? ctx.model;
+  const model = options.model ?? apiModelName(ctx.model);
   const parent = options.parentToolUseId !== undefined
     ? options.parentToolUseId
     : options.subagent?.parentToolUseId ?? null;

@@ -33,6 +33,11 @@ export interface BuildContext {
   sessionId: string;
   /** The model frames report. */
   model: string;
+  /**
+   * The model as the session was asked for it (`--model`, the settings' `model`) when the
+   * CLI resolved it to another name (an alias, a remapped legacy id, spaces around it).
+   */
+  requestedModel?: string;
   /** The permission mode frames report. */
   permissionMode: string;
   /** The working directory frames report. */
@@ -58,6 +63,8 @@ export interface BuildContextOptions {
   sessionId?: string;
   /** The model (default {@linkcode DEFAULT_MODEL}). */
   model?: string;
+  /** The model as the session was asked for it, when it resolved to another name. */
+  requestedModel?: string;
   /** The permission mode (default `default`). */
   permissionMode?: string;
   /** The working directory (default {@linkcode DEFAULT_CWD}). */
@@ -90,6 +97,7 @@ export function createBuildContext(options: BuildContextOptions = {}): BuildCont
     ids,
     sessionId: options.sessionId ?? ids.sessionId(),
     model: options.model ?? DEFAULT_MODEL,
+    ...(options.requestedModel !== undefined ? { requestedModel: options.requestedModel } : {}),
     permissionMode: options.permissionMode ?? "default",
     cwd: options.cwd ?? DEFAULT_CWD,
     tempDir: options.tempDir ?? DEFAULT_TEMP_DIR,

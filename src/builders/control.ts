@@ -6,6 +6,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "./model_catalog.ts";
 import type { ControlRequestFrame, ControlResponseFrame, ToolUseBlock } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 import { checkString, describe, sessionPid } from "./_common.ts";
@@ -233,7 +234,11 @@ export function initializeResponse(
     output_style: options.outputStyle ?? "default",
     available_output_styles: [...OUTPUT_STYLES],
     user_output_styles_dir: `${DEFAULT_HOME}/.claude/output-styles`,
-    models: options.models ?? offeredModels(ctx.model),
+    models: options.models ??
+      offeredModels(ctx.model, {
+        catalog: modelCatalogOf(ctx.cli),
+        requested: ctx.requestedModel,
+      }),
     account: options.account ??
       { tokenSource: "none", apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
     pid,

@@ -6,6 +6,7 @@
  */
 
 import { modelFacts } from "./model_facts.ts";
+import { catalogModel, MODEL_CATALOG_328, type ModelCatalog } from "./model_catalog.ts";
 import type { ModelInfoEntry } from "./model_info_entry.ts";
 
 export type { ModelInfoEntry };
@@ -76,7 +77,10 @@ export const DEFAULT_MODELS: readonly ModelInfoEntry[] = Object.freeze([
 
 /**
  * The models the `initialize` answer offers in a session on `model`: the CLI's, and `model`'s
- * own entry when it is not among them (a model of the 4 generation, a custom one).
+ * own entry when it is not among them (an older model, a dated id, a custom one; `requested`:
+ * the alias or id the session was given, when it resolved to another name). A model
+ * of the Fable family comes after the `fable` entry (the newest Fable, named by its id,
+ * takes that entry's value); any other after them all.
  *
  * @example A session on a custom model
  * ```ts
@@ -84,9 +88,42 @@ export const DEFAULT_MODELS: readonly ModelInfoEntry[] = Object.freeze([
  * console.log(offeredModels("my-model").at(-1)?.description); // Custom model
  * ```
  */
-export function offeredModels(model: string): ModelInfoEntry[] {
-  const listed = DEFAULT_MODELS.some((m) => m.resolvedModel === model || m.value === model)
-    ? undefined
-    : modelFacts(model).listed;
-  return [...DEFAULT_MODELS.map((m) => ({ ...m })), ...(listed ? [{ ...listed }] : [])];
+export function offeredModels(
+  model: string,
+  options: { catalog?: ModelCatalog; requested?: string } = {},
+): ModelInfoEntry[] {
+  const catalog = options.catalog ?? MODEL_CATALOG_328;
+  const models = DEFAULT_MODELS.map((m) => ({ ...m }));
+  if (options.requested?.trim().toLowerCase() === "opusplan") {
+    const plan = catalog.opusplan;
+    return [...models, {
+      value: "opusplan",
+      resolvedModel: plan.model,
+      displayName: plan.displayName,
+      description: plan.description,
+      supportsEffort: true,
+      supportedEffortLevels: ["low", "medium", "high", "xhigh", "max"],
+      supportsAdaptiveThinking: true,
+      supportsAutoMode: true,
+      supportsThinkingOff: false,
+    }];
+  }
+  if (DEFAULT_MODELS.some((m) => m.resolvedModel === model || m.value === model)) {
+    // the newest Fable named by its id (not by an alias) is the `fable` entry's value
+    const fable = models.find((m) => m.value === "fable");
+    if (fable && fable.resolvedModel === model && options.requested === undefined) {
+      fable.value = model;
+    }
+    return models;
+  }
+  const facts = modelFacts(model, catalog).listed;
+  if (!facts) return models;
+  // the entry's value is the id as given (spaces around it, a `[1m]` the session dropped)
+  const listed = options.requested !== undefined ? { ...facts, value: options.requested } : facts;
+  const fable = models.findIndex((m) => m.value === "fable");
+  if (fable >= 0 && catalogModel(model, catalog)?.family === "fable") {
+    models.splice(fable + 1, 0, { ...listed });
+    return models;
+  }
+  return [...models, { ...listed }];
 }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "./model_catalog.ts";
 import { modelFacts } from "./model_facts.ts";
 
 import type { CliVersion } from "./cli_versions.ts";
@@ -409,10 +410,13 @@ export const TERMINAL_SLASH_COMMANDS: readonly string[] = Object.freeze([
  * copy).
  */
 export function commandsOf(cli: CliVersion, model?: string): SlashCommandInfo[] {
-  const ultracode = model === undefined || modelFacts(model).ultracode;
+  const facts = model === undefined ? undefined : modelFacts(model, modelCatalogOf(cli));
+  const ultracode = facts === undefined || facts.ultracode;
   return DEFAULT_COMMANDS.map((c) =>
     c.name === "clear"
       ? { ...c, description: cli.facts.clearDescription }
+      : c.name === "fast" && facts?.fastModeName !== undefined
+      ? { ...c, description: `Toggle fast mode (${facts.fastModeName})` }
       : c.name === "effort" && !ultracode
       ? { ...c, argumentHint: c.argumentHint.replace("|ultracode [on|off]", "") }
       : { ...c }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "./model_catalog.ts";
 import type { SystemFrame, Uuid } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 import { checkCount, describe, sessionPid } from "./_common.ts";
@@ -220,7 +221,8 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
     messaging_socket_path: `/tmp/cc-socks/${sessionPid(ctx.sessionId)}.sock`,
     fast_mode_state: "off",
     fast_mode_disabled_reason: "sdk_opt_in_required",
-    per_turn_effort_active: modelFacts(options.model ?? ctx.model).perTurnEffort,
+    per_turn_effort_active: modelFacts(options.model ?? ctx.model, modelCatalogOf(ctx.cli))
+      .perTurnEffort,
     ultrathink_available: false,
     ultrathink_typed_raises: false,
     view_mode: "default",

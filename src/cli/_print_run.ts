@@ -8,7 +8,7 @@
  */
 
 import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
-import { modelRetirementNotice } from "../builders/model_retirement.ts";
+import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
@@ -267,9 +267,9 @@ async function play(
     session.endInput();
   }
   if (io.interrupted?.aborted) signals.interrupt();
-  // as the real CLI's text output: a notice when the model is one the CLI retires
+  // as the real CLI's text output: a notice when the model was remapped, is retired, or unknown
   if (plan.outputFormat === "text" && plan.input !== undefined) {
-    const notice = modelRetirementNotice(session.ctx, { now: session.clock.now() });
+    const notice = modelNotice(session.ctx, { now: session.clock.now() });
     if (notice) await io.stdio.writeErr(encoder.encode(notice));
   }
   // CLAUDE_MOCK_STDERR: lines on stderr once the run has started (a test can wait for them)

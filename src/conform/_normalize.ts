@@ -3,7 +3,8 @@
  * compared: ids (uuids, session, message, tool use, request, agent and task ids) replaced by
  * their kind (`<uuid>`, `<toolu>`, …: numbering them would shift every later id when one run
  * has a frame the other has not); timestamps (ISO text, and epoch milliseconds under time
- * keys); durations and pids; the run's own paths (working directory and its project slug,
+ * keys); durations and pids; the tense of a model retirement notice (wall clock against
+ * session clock); the run's own paths (working directory and its project slug,
  * config folder, sandbox, home, binary); the API's host and port; the CLI's per-process
  * messaging socket. Hook callback ids (`hook_3`) are the SDK's registration order, not
  * random: they are kept. Internal.
@@ -56,6 +57,11 @@ const ID_KEYS = new Set([
 const TIME_KEY = /(duration|_ms$|Ms$|^ttft|elapsed|^pid$|_seconds$|^t$|_time$|Time$|_at$|At$)/;
 /** A duration inside a text ("first after 32 ms"). */
 const TEXT_MS = /\b\d+ ms\b/g;
+/**
+ * The tense of a model retirement notice: the real CLI compares the date with the wall clock,
+ * the mock with its session clock (the same date and model are still compared).
+ */
+const RETIRED_TENSE = /\b(?:was|will be) retired on\b/g;
 /** A measured duration in a subagent's hand-back note (`duration_ms: 186`). */
 const TEXT_DURATION = /\bduration_ms: \d+/g;
 /**
@@ -155,6 +161,7 @@ export class Normalizer {
       .replace(SOCKET, "<socket>")
       .replace(TEXT_MS, "<n> ms")
       .replace(TEXT_DURATION, "duration_ms: <n>")
+      .replace(RETIRED_TENSE, "<was|will be> retired on")
       .replace(GATEWAY, "<gateway>");
     for (const [path, name] of this.#paths) {
       if (out.includes(path)) out = out.split(path).join(name);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { modelCatalogOf } from "../builders/model_catalog.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import { modelFacts } from "../builders/model_facts.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
@@ -367,7 +368,10 @@ export class Engine {
    * (`[claude-code:unrecognized_model]`, as the real CLI 2.1.328 writes it).
    */
   beforeApiCall(): void {
-    if (this.unrecognizedModelSaid || modelFacts(this.ctx.model).costBasis === "list") return;
+    if (
+      this.unrecognizedModelSaid ||
+      modelFacts(this.ctx.model, modelCatalogOf(this.ctx.cli)).known
+    ) return;
     this.unrecognizedModelSaid = true;
     this.stderr(
       `[claude-code:unrecognized_model] ${

@@ -9,7 +9,7 @@
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
 import { cliTempDir } from "../builders/project_paths.ts";
-import { resolveModel } from "../builders/inventory.ts";
+import { modelCatalogOf, resolveSessionModel } from "../builders/model_catalog.ts";
 import { resolveCliVersion } from "../builders/cli_versions.ts";
 import { Pcg32 } from "../random/pcg32.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -76,6 +76,11 @@ export function engineStart(options: EngineOptions): EngineStart {
   const jitter = new Pcg32(
     typeof seed === "bigint" ? seed ^ 0x9e3779b9n : BigInt(seed) + 0x9e3779b9n,
   );
+  // as the CLI: --model (or the settings' model) resolved (an alias, a remapped legacy id)
+  const asked = flags.model ?? settingsModel(flags.settings);
+  const chosen = scenario.model === undefined && asked !== undefined
+    ? resolveSessionModel(asked, modelCatalogOf(cli), options.env ?? {})
+    : undefined;
   const ctx = createBuildContext({
     ids: new IdGenerator({ prng: () => pcg.nextFloat() }),
     // as the real CLI: a resumed session keeps its id, unless --fork-session
@@ -83,7 +88,8 @@ export function engineStart(options: EngineOptions): EngineStart {
       (flags.resume !== undefined && UUID.test(flags.resume) && !flags.forkSession
         ? flags.resume
         : undefined),
-    model: scenario.model ?? flags.model ?? settingsModel(flags.settings) ?? DEFAULT_MODEL,
+    model: scenario.model ?? chosen?.model ?? DEFAULT_MODEL,
+    ...(chosen && chosen.model !== asked ? { requestedModel: asked } : {}),
     permissionMode: flags.permissionMode ?? "default",
     cwd: scenario.cwd,
     tempDir: cliTempDir(options.env, processUid()),
@@ -159,12 +165,12 @@ function seededPcg(seed: bigint | number): Pcg32 {
   }
 }
 
-/** The model a `--settings` JSON names (its alias resolved), as the real CLI applies it. */
+/** The model a `--settings` JSON names, as given (resolved as `--model` is). */
 function settingsModel(settings: string | undefined): string | undefined {
   if (!settings || !settings.trim().startsWith("{")) return undefined;
   try {
     const model = (JSON.parse(settings) as { model?: unknown }).model;
-    return typeof model === "string" && model !== "" ? resolveModel(model) ?? model : undefined;
+    return typeof model === "string" && model !== "" ? model : undefined;
   } catch {
     return undefined;
   }

@@ -9,6 +9,7 @@
 import { DEFAULT_MODEL } from "../builders/build_context.ts";
 import { initializeResponse } from "../builders/control.ts";
 import { resolveModel } from "../builders/inventory.ts";
+import { modelCatalogOf, resolveSessionModel } from "../builders/model_catalog.ts";
 import { PERMISSION_MODES, type PermissionMode, systemStatus } from "../builders/system.ts";
 import { userText } from "../builders/user.ts";
 import { isObject } from "../wire/frame.ts";
@@ -42,7 +43,11 @@ function applyDeliveredSettings(engine: Engine, request: Record<string, unknown>
   if (
     typeof model === "string" && model !== "" && engine.flags.model === undefined &&
     engine.scenario.model === undefined
-  ) engine.ctx.model = resolveModel(model) ?? model;
+  ) {
+    const chosen = resolveSessionModel(model, modelCatalogOf(engine.ctx.cli), engine.env);
+    engine.ctx.model = chosen.model;
+    if (chosen.model !== model) engine.ctx.requestedModel = model;
+  }
   return true;
 }
 
@@ -118,6 +123,7 @@ function answerInitialize(engine: Engine, request: Record<string, unknown>): Enc
     ctx.cli.version,
     ctx.sessionId,
     ctx.model,
+    ctx.requestedModel,
     ctx.permissionMode,
     options,
   ]);
