@@ -87,6 +87,33 @@ const TAGLINES: Readonly<Record<string, string>> = {
  * ```
  */
 export function modelFacts(model: string, catalog: ModelCatalog = MODEL_CATALOG_328): ModelFacts {
+  // every API call's cost and usage asks again: read once per catalog and name, then shared
+  // (frozen, so no caller can change what the next one reads)
+  let cached = FACTS.get(catalog);
+  if (!cached) FACTS.set(catalog, cached = new Map());
+  let facts = cached.get(model);
+  if (!facts) {
+    facts = deepFreeze(readFacts(model, catalog));
+    if (cached.size >= FACTS_PER_CATALOG) cached.clear();
+    cached.set(model, facts);
+  }
+  return facts;
+}
+
+/** The facts read so far, by catalog and name. */
+const FACTS = new WeakMap<ModelCatalog, Map<string, ModelFacts>>();
+/** How many names a catalog keeps facts for (any name can come from a user's `--model`). */
+const FACTS_PER_CATALOG = 256;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function readFacts(model: string, catalog: ModelCatalog): ModelFacts {
   const known = catalogModel(model, catalog);
   const fallback = catalog.models.find((m) => m.id === catalog.defaultModel)!.price!;
   if (!known) {

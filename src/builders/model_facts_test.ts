@@ -37,3 +37,16 @@ Deno.test("a model the CLI does not know: the default's prices, costBasis unknow
   assert.deepEqual([entry.costBasis, entry.maxOutputTokens], ["unknown", 32_000]);
   assert.equal(offeredModels("my-model").at(-1)?.displayName, "my-model");
 });
+
+Deno.test("modelFacts: read once per catalog and name, shared frozen (every API call's cost asks)", () => {
+  const a = modelFacts("claude-3-7-sonnet-20250219");
+  assert.equal(modelFacts("claude-3-7-sonnet-20250219"), a);
+  assert.notEqual(modelFacts("claude-3-7-sonnet-latest"), a);
+  assert.ok(Object.isFrozen(a) && Object.isFrozen(a.price) && Object.isFrozen(a.listed));
+  assert.throws(() => {
+    (a.price as { input: number }).input = 0;
+  }, TypeError);
+  // any number of names a user's --model brings: the cache stays bounded and answers alike
+  for (let i = 0; i < 600; i++) modelFacts(`custom-model-${i}`);
+  assert.deepEqual(modelFacts("claude-3-7-sonnet-20250219"), a);
+});
