@@ -78,6 +78,8 @@ const CASES: RecordingCase[] = [
     ["model_dated_haiku", "a dated id: Haiku 4.5's facts"],
     ["model_cloud_bedrock", "a Bedrock id: Sonnet 4.5's facts"],
     ["model_one_million_sonnet", "[1m]: the API gets the id without it, a 1M window"],
+    ["model_empty", 'an empty --model "": the model "", no notice'],
+    ["model_blank", 'a --model of blanks: trimmed to "", shown as asked, its notice'],
   ].flatMap(([name, what]) => [
     ...["duplex", "print:stream-json"].map((mode) => ({
       name,

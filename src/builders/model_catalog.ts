@@ -563,5 +563,5 @@ export function resolveSessionModel(
   if (named && named.contextWindow >= 1_000_000 && key !== trimmed.toLowerCase()) {
     return { model: named.id };
   }
-  return { model: trimmed === "" ? requested : trimmed };
+  return { model: trimmed };
 }

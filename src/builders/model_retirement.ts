@@ -82,8 +82,12 @@ export function modelNotice(
   }
   const retirement = modelRetirementNotice(ctx, options);
   if (retirement !== undefined) return retirement;
-  // a model it knows, or one given its window (`[1m]`), needs no word
-  if (catalogModel(ctx.model, catalog) !== undefined || ONE_MILLION.test(ctx.model)) {
+  // a model it knows, or one given its window (`[1m]`), needs no word; nor does an empty
+  // `--model ""` (blanks, trimmed to "", are a model it does not know and get the word)
+  if (
+    catalogModel(ctx.model, catalog) !== undefined || ONE_MILLION.test(ctx.model) ||
+    (ctx.model === "" && !ctx.requestedModel)
+  ) {
     return undefined;
   }
   return `Claude Code doesn't recognize the model "${

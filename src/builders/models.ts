@@ -119,7 +119,13 @@ export function offeredModels(
   const facts = modelFacts(model, catalog).listed;
   if (!facts) return models;
   // the entry's value is the id as given (spaces around it, a `[1m]` the session dropped)
-  const listed = options.requested !== undefined ? { ...facts, value: options.requested } : facts;
+  // a model it does not know is shown as asked for (blanks too), resolved to the trimmed id
+  const asked = options.requested;
+  const listed = asked === undefined
+    ? facts
+    : modelFacts(model, catalog).known
+    ? { ...facts, value: asked }
+    : { ...facts, value: asked, displayName: asked };
   const fable = models.findIndex((m) => m.value === "fable");
   if (fable >= 0 && catalogModel(model, catalog)?.family === "fable") {
     models.splice(fable + 1, 0, { ...listed });
