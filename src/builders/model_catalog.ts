@@ -172,7 +172,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         contextWindow: K200,
         maxOutputTokens: 32_000,
         legacyTools: true,
-
         namedOneMillion: true,
       },
       {
@@ -183,7 +182,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         contextWindow: K200,
         maxOutputTokens: 32_000,
         legacyTools: true,
-
         namedOneMillion: true,
       },
       {
@@ -196,7 +194,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FOUR,
         adaptiveThinking: true,
         legacyTools: true,
-
         namedOneMillion: true,
       },
       {
@@ -248,7 +245,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FOUR,
         adaptiveThinking: true,
         legacyTools: true,
-
         namedOneMillion: true,
       },
       {
@@ -261,7 +257,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FIVE,
         adaptiveThinking: true,
         taskTools: true,
-
         namedOneMillion: true,
       },
       {
@@ -274,7 +269,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FIVE,
         adaptiveThinking: true,
         fastMode: true,
-
         namedOneMillion: true,
       },
       {
@@ -287,7 +281,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         effort: FIVE,
         adaptiveThinking: true,
         fastMode: true,
-
         namedOneMillion: true,
       },
       {
@@ -358,7 +351,6 @@ export const MODEL_CATALOG_328: ModelCatalog = Object.freeze({
         perTurnEffort: true,
         fastMode: true,
         thinkingAlwaysOn: true,
-
         namedOneMillion: true,
       },
       {
