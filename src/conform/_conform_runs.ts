@@ -121,16 +121,31 @@ interface RunSite {
   journal?: unknown[];
 }
 
-/** The scenario's sandbox for a real run: its Messages API, config folder and project. */
-async function sandboxFor(
+/**
+ * A real run's site: the scenario's sandbox (its Messages API, config folder and project), and
+ * the environment the real CLI runs with there.
+ */
+async function realSite(
   c: ConformCase,
-  { env, work }: { env: Record<string, string>; work: string },
-) {
-  return await scenarioSandbox(c.scenario, {
+  { env, work, binary }: { env: Record<string, string>; work: string; binary: string },
+): Promise<RunSite & { env: Record<string, string> }> {
+  const sandbox = await scenarioSandbox(c.scenario, {
     ...(c.files ? { files: c.files } : {}),
     env,
     dir: work,
   });
+  return {
+    cwd: sandbox.cwd,
+    env: sandbox.env,
+    journal: sandbox.journal as unknown[],
+    close: () => sandbox.close(),
+    places: {
+      cwd: [sandbox.cwd],
+      config: [sandbox.configDir],
+      other: [sandboxRoot(sandbox.cwd), work],
+      binary,
+    },
+  };
 }
 
 /** Runs the case through the SDK's `query()`: the mock in process, or the real CLI. */
@@ -181,18 +196,10 @@ async function duplexSite(
       },
     };
   }
-  const sandbox = await sandboxFor(c, { env, work });
+  const site = await realSite(c, { env, work, binary: sdk.claude });
   return {
-    cwd: sandbox.cwd,
-    spawn: (o) => defaultSpawn({ ...o, cwd: sandbox.cwd, env: { ...o.env, ...sandbox.env } }),
-    journal: sandbox.journal as unknown[],
-    close: () => sandbox.close(),
-    places: {
-      cwd: [sandbox.cwd],
-      config: [sandbox.configDir],
-      other: [sandboxRoot(sandbox.cwd), work],
-      binary: sdk.claude,
-    },
+    ...site,
+    spawn: (o) => defaultSpawn({ ...o, cwd: site.cwd, env: { ...o.env, ...site.env } }),
   };
 }
 
@@ -336,20 +343,9 @@ async function printSite(
       },
     };
   }
-  const sandbox = await sandboxFor(c, { env, work });
-  Object.assign(env, sandbox.env);
-  return {
-    cwd: sandbox.cwd,
-    command: sdk.claude,
-    journal: sandbox.journal as unknown[],
-    close: () => sandbox.close(),
-    places: {
-      cwd: [sandbox.cwd],
-      config: [sandbox.configDir],
-      other: [sandboxRoot(sandbox.cwd), work],
-      binary: sdk.claude,
-    },
-  };
+  const site = await realSite(c, { env, work, binary: sdk.claude });
+  Object.assign(env, site.env);
+  return { ...site, command: sdk.claude };
 }
 
 /** A print run's child to its end or the time limit: its tape and what it printed. */
