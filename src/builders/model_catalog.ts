@@ -450,6 +450,20 @@ const TRAILER = /^(?:(?:-|@)\d{8}|-latest)?(?:-v\d+(?::\d+)?)?$/;
 const BEDROCK = /^(?:[a-z-]+\.)?anthropic\.(claude-.*)$/;
 
 /**
+ * How the CLI reads a model id to look it up: trimmed, in lower case, without a window suffix
+ * (`[1m]`, `[2m]`).
+ *
+ * @example An alias as a user may type it
+ * ```ts
+ * import { modelKey } from "./model_catalog.ts";
+ * console.log(modelKey(" Sonnet[1m] ")); // sonnet
+ * ```
+ */
+export function modelKey(id: string): string {
+  return id.trim().toLowerCase().replace(/\[[12]m\]$/, "");
+}
+
+/**
  * The catalog model an id names, as the CLI reads it: lower-cased and trimmed, without
  * `[1m]`, a path or a Bedrock prefix, the model's name (or another name of it) followed by
  * nothing, a date (`-20250929`, `@20250929`), `-latest` or a Bedrock version (`-v1:0`); else
@@ -465,9 +479,8 @@ const BEDROCK = /^(?:[a-z-]+\.)?anthropic\.(claude-.*)$/;
  * ```
  */
 export function catalogModel(id: string, catalog: ModelCatalog): CatalogModel | undefined {
-  let r = id.trim().toLowerCase();
+  let r = modelKey(id);
   if (r === "" || /\s/.test(r)) return undefined;
-  r = r.replace(/\[[12]m\]$/, "");
   r = r.slice(r.lastIndexOf("/") + 1);
   r = BEDROCK.exec(r)?.[1] ?? r;
   let best: { model: CatalogModel; length: number } | undefined;
@@ -541,7 +554,7 @@ export function resolveSessionModel(
   env: Record<string, string | undefined> = {},
 ): SessionModel {
   const trimmed = requested.trim();
-  const key = trimmed.toLowerCase().replace(/\[[12]m\]$/, "");
+  const key = modelKey(trimmed);
   if (Object.hasOwn(catalog.aliases, key)) {
     return { model: catalog.aliases[key], alias: key };
   }

@@ -11,7 +11,7 @@
  */
 
 import type { BuildContext } from "./build_context.ts";
-import { catalogModel, modelCatalogOf, ONE_MILLION } from "./model_catalog.ts";
+import { catalogModel, modelCatalogOf, modelKey, ONE_MILLION } from "./model_catalog.ts";
 
 /** Where the CLI says how to set the window of a model it does not know. */
 const WINDOW_DOCS =
@@ -73,7 +73,7 @@ export function modelNotice(
   const asked = ctx.requestedModel?.trim();
   if (
     asked !== undefined &&
-    catalog.legacyRemaps.includes(asked.toLowerCase().replace(/\[[12]m\]$/, ""))
+    catalog.legacyRemaps.includes(modelKey(asked))
   ) {
     const target = catalog.models.find((m) => m.id === ctx.model);
     return `\u26a0 ${asked} is automatically remapped to ${

@@ -116,14 +116,14 @@ export function offeredModels(
     }
     return models;
   }
-  const facts = modelFacts(model, catalog).listed;
+  const { listed: facts, known } = modelFacts(model, catalog);
   if (!facts) return models;
   // the entry's value is the id as given (spaces around it, a `[1m]` the session dropped)
   // a model it does not know is shown as asked for (blanks too), resolved to the trimmed id
   const asked = options.requested;
   const listed = asked === undefined
     ? facts
-    : modelFacts(model, catalog).known
+    : known
     ? { ...facts, value: asked }
     : { ...facts, value: asked, displayName: asked };
   const fable = models.findIndex((m) => m.value === "fable");
