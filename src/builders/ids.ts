@@ -8,8 +8,14 @@
 import { Pcg32, type Prng } from "../random/pcg32.ts";
 import type { Uuid } from "../wire/frame.ts";
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const HEX = "0123456789abcdef";
+/** Character codes of the base62 digits, `0-9A-Za-z`. */
+const BASE62 = codes("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+/** Character codes of the lowercase hex digits. */
+const HEX = codes("0123456789abcdef");
+/** Character codes of the base36 digits, as `Number.prototype.toString(36)` writes them. */
+const BASE36 = codes("0123456789abcdefghijklmnopqrstuvwxyz");
+const DASH = 45;
+const FOUR = 52;
 
 /** Options for {@linkcode IdGenerator}. */
 export interface IdGeneratorOptions {
@@ -19,16 +25,25 @@ export interface IdGeneratorOptions {
   prng?: Prng;
 }
 
-/** Two hex digits for each byte value. */
-const BYTE_HEX: readonly string[] = Array.from(
-  { length: 256 },
-  (_, i) => i.toString(16).padStart(2, "0"),
-);
+function codes(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
 
-/** A 32-bit unsigned integer as 8 hex digits. */
-function hex8(n: number): string {
-  return BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] +
-    BYTE_HEX[n & 255];
+/**
+ * Where ids are spelled: character codes turned into one flat string at once (no chain of
+ * concatenated pieces for JSON.stringify to flatten later). Shared: an id is written and
+ * read out before the next one starts.
+ */
+const SPELL = new Uint16Array(36);
+
+function spelled(length: number): string {
+  return String.fromCharCode.apply(null, SPELL.subarray(0, length) as unknown as number[]);
+}
+
+/** Writes the 8 hex digits of the 32-bit `word` from nibble `from` to nibble `to` (exclusive) at `at`. */
+function hexInto(word: number, from: number, to: number, at: number): number {
+  for (let i = from; i < to; i++) SPELL[at++] = HEX[(word >>> (28 - 4 * i)) & 15];
+  return at;
 }
 
 /**
@@ -60,27 +75,36 @@ export class IdGenerator {
 
   /** A UUID v4 string. */
   uuid(): Uuid {
-    const hex = hex8(this.#next()) + hex8(this.#next()) + hex8(this.#next()) +
-      hex8(this.#next());
-    const variant = HEX[8 + (parseInt(hex[16], 16) & 3)];
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${
-      hex.slice(17, 20)
-    }-${hex.slice(20, 32)}` as Uuid;
+    // 32 hex digits of 4 draws, version 4 at digit 12, the variant (8-b) at digit 16
+    const w0 = this.#next(), w1 = this.#next(), w2 = this.#next(), w3 = this.#next();
+    let at = hexInto(w0, 0, 8, 0);
+    SPELL[at++] = DASH;
+    at = hexInto(w1, 0, 4, at);
+    SPELL[at++] = DASH;
+    SPELL[at++] = FOUR;
+    at = hexInto(w1, 5, 8, at);
+    SPELL[at++] = DASH;
+    SPELL[at++] = HEX[8 + ((w2 >>> 28) & 3)];
+    at = hexInto(w2, 1, 4, at);
+    SPELL[at++] = DASH;
+    at = hexInto(w2, 4, 8, at);
+    hexInto(w3, 0, 8, at);
+    return spelled(36) as Uuid;
   }
 
   /** An API message id, `msg_01` and 22 base62 characters. */
   messageId(): string {
-    return `msg_01${this.#base62(22)}`;
+    return this.#base62(MSG, 22);
   }
 
   /** A tool use id, `toolu_01` and 22 base62 characters. */
   toolUseId(): string {
-    return `toolu_01${this.#base62(22)}`;
+    return this.#base62(TOOLU, 22);
   }
 
   /** An API request id, `req_01` and 22 base62 characters. */
   requestId(): string {
-    return `req_01${this.#base62(22)}`;
+    return this.#base62(REQ, 22);
   }
 
   /** A session id (a UUID). */
@@ -90,14 +114,18 @@ export class IdGenerator {
 
   /** A short lowercase id like the SDK's control request ids (11 base36 characters). */
   shortId(): string {
-    let out = "";
-    for (let i = 0; i < 11; i++) out += (this.#next() % 36).toString(36);
-    return out;
+    for (let i = 0; i < 11; i++) SPELL[i] = BASE36[this.#next() % 36];
+    return spelled(11);
   }
 
-  #base62(length: number): string {
-    let out = "";
-    for (let i = 0; i < length; i++) out += BASE62[this.#next() % 62];
-    return out;
+  #base62(prefix: Uint8Array, length: number): string {
+    SPELL.set(prefix);
+    const n = prefix.length;
+    for (let i = 0; i < length; i++) SPELL[n + i] = BASE62[this.#next() % 62];
+    return spelled(n + length);
   }
 }
+
+const MSG = codes("msg_01");
+const TOOLU = codes("toolu_01");
+const REQ = codes("req_01");

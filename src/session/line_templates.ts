@@ -5,6 +5,12 @@
  * @module
  */
 
+import type { BuildContext } from "../builders/build_context.ts";
+import { type SessionState, sessionStateChanged } from "../builders/system.ts";
+import type { IdGenerator } from "../builders/ids.ts";
+import type { Frame } from "../wire/frame.ts";
+import type { Outgoing } from "./outbox.ts";
+
 const ENCODER = new TextEncoder();
 /** Put where the varying value goes when building a template's frame. */
 const SLOT = "\u0000claude-mock-slot\u0000";
@@ -54,3 +60,36 @@ class LineTemplates {
 
 /** The templates every session shares. */
 export const LINE_TEMPLATES: LineTemplates = new LineTemplates();
+
+/** What the output needs of a state frame it is handed already encoded. */
+const STATE_FRAMES: Readonly<Record<SessionState, Frame>> = Object.freeze({
+  running: Object.freeze({ type: "system", subtype: "session_state_changed", state: "running" }),
+  idle: Object.freeze({ type: "system", subtype: "session_state_changed", state: "idle" }),
+  requires_action: Object.freeze({
+    type: "system",
+    subtype: "session_state_changed",
+    state: "requires_action",
+  }),
+});
+
+/** Ids that hand out the slot: a template's frame is built without drawing an id. */
+const SLOT_IDS = { uuid: () => SLOT } as unknown as IdGenerator;
+
+/**
+ * A `session_state_changed` frame to send (`delay: 0`): only its uuid changes from one to the
+ * next, so the rest is encoded once per session id and state, and unless the session keeps
+ * what it sends (`keepFrames`) the frame is not even built. The same uuid is drawn either way.
+ */
+export function stateChange(
+  ctx: BuildContext,
+  state: SessionState,
+  keepFrames: boolean,
+): Outgoing {
+  if (keepFrames) return { frame: sessionStateChanged(ctx, state), delay: 0 };
+  const bytes = LINE_TEMPLATES.line(
+    `state|${state}|${ctx.sessionId}`,
+    ctx.ids.uuid(),
+    () => sessionStateChanged({ ...ctx, ids: SLOT_IDS }, state),
+  );
+  return { frame: STATE_FRAMES[state], bytes, delay: 0 };
+}
