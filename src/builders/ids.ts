@@ -30,20 +30,21 @@ function codes(text: string): Uint8Array {
 }
 
 /**
- * Where ids are spelled: character codes turned into one flat string at once (no chain of
- * concatenated pieces for JSON.stringify to flatten later). Shared: an id is written and
- * read out before the next one starts.
+ * Where ids are spelled, one array of character codes per length (prefixes written once),
+ * turned into one flat string at once: no chain of concatenated pieces for JSON.stringify to
+ * flatten later. Shared: an id is written and read out before the next one starts.
  */
-const SPELL = new Uint16Array(36);
+const UUID = new Array<number>(36).fill(DASH);
+const SHORT = new Array<number>(11).fill(0);
 
-function spelled(length: number): string {
-  return String.fromCharCode.apply(null, SPELL.subarray(0, length) as unknown as number[]);
+/** The codes of `prefix`, then room for `length` more. */
+function spelling(prefix: string, length: number): number[] {
+  return [...codes(prefix), ...new Array<number>(length).fill(0)];
 }
 
-/** Writes the 8 hex digits of the 32-bit `word` from nibble `from` to nibble `to` (exclusive) at `at`. */
-function hexInto(word: number, from: number, to: number, at: number): number {
-  for (let i = from; i < to; i++) SPELL[at++] = HEX[(word >>> (28 - 4 * i)) & 15];
-  return at;
+/** Writes the hex digits of the 32-bit `word` from nibble `from` to nibble `to` (exclusive) at `at`. */
+function hexInto(word: number, from: number, to: number, at: number): void {
+  for (let i = from; i < to; i++) UUID[at++] = HEX[(word >>> (28 - 4 * i)) & 15];
 }
 
 /**
@@ -76,35 +77,32 @@ export class IdGenerator {
   /** A UUID v4 string. */
   uuid(): Uuid {
     // 32 hex digits of 4 draws, version 4 at digit 12, the variant (8-b) at digit 16
+    // (the dashes at 8, 13, 18 and 23 stay where they were written once)
     const w0 = this.#next(), w1 = this.#next(), w2 = this.#next(), w3 = this.#next();
-    let at = hexInto(w0, 0, 8, 0);
-    SPELL[at++] = DASH;
-    at = hexInto(w1, 0, 4, at);
-    SPELL[at++] = DASH;
-    SPELL[at++] = FOUR;
-    at = hexInto(w1, 5, 8, at);
-    SPELL[at++] = DASH;
-    SPELL[at++] = HEX[8 + ((w2 >>> 28) & 3)];
-    at = hexInto(w2, 1, 4, at);
-    SPELL[at++] = DASH;
-    at = hexInto(w2, 4, 8, at);
-    hexInto(w3, 0, 8, at);
-    return spelled(36) as Uuid;
+    hexInto(w0, 0, 8, 0);
+    hexInto(w1, 0, 4, 9);
+    UUID[14] = FOUR;
+    hexInto(w1, 5, 8, 15);
+    UUID[19] = HEX[8 + ((w2 >>> 28) & 3)];
+    hexInto(w2, 1, 4, 20);
+    hexInto(w2, 4, 8, 24);
+    hexInto(w3, 0, 8, 28);
+    return String.fromCharCode(...UUID) as Uuid;
   }
 
   /** An API message id, `msg_01` and 22 base62 characters. */
   messageId(): string {
-    return this.#base62(MSG, 22);
+    return this.#base62(MSG);
   }
 
   /** A tool use id, `toolu_01` and 22 base62 characters. */
   toolUseId(): string {
-    return this.#base62(TOOLU, 22);
+    return this.#base62(TOOLU);
   }
 
   /** An API request id, `req_01` and 22 base62 characters. */
   requestId(): string {
-    return this.#base62(REQ, 22);
+    return this.#base62(REQ);
   }
 
   /** A session id (a UUID). */
@@ -114,18 +112,19 @@ export class IdGenerator {
 
   /** A short lowercase id like the SDK's control request ids (11 base36 characters). */
   shortId(): string {
-    for (let i = 0; i < 11; i++) SPELL[i] = BASE36[this.#next() % 36];
-    return spelled(11);
+    for (let i = 0; i < 11; i++) SHORT[i] = BASE36[this.#next() % 36];
+    return String.fromCharCode(...SHORT);
   }
 
-  #base62(prefix: Uint8Array, length: number): string {
-    SPELL.set(prefix);
-    const n = prefix.length;
-    for (let i = 0; i < length; i++) SPELL[n + i] = BASE62[this.#next() % 62];
-    return spelled(n + length);
+  /** The prefix written in `spelling`, then 22 base62 digits. */
+  #base62(spelling: number[]): string {
+    for (let i = spelling.length - 22; i < spelling.length; i++) {
+      spelling[i] = BASE62[this.#next() % 62];
+    }
+    return String.fromCharCode(...spelling);
   }
 }
 
-const MSG = codes("msg_01");
-const TOOLU = codes("toolu_01");
-const REQ = codes("req_01");
+const MSG = spelling("msg_01", 22);
+const TOOLU = spelling("toolu_01", 22);
+const REQ = spelling("req_01", 22);

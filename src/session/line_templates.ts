@@ -16,6 +16,17 @@ const ENCODER = new TextEncoder();
 const SLOT = "\u0000claude-mock-slot\u0000";
 const SLOT_JSON = JSON.stringify(SLOT);
 
+const QUOTE = 0x22;
+
+/** Whether `value` is printable ASCII with nothing JSON escapes (no `"`, no `\\`). */
+function plainAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === QUOTE || c === 0x5c) return false;
+  }
+  return true;
+}
+
 interface Template {
   before: Uint8Array;
   after: Uint8Array;
@@ -49,11 +60,24 @@ class LineTemplates {
       if (this.#cache.size >= 256) this.#cache.clear();
       this.#cache.set(key, template);
     }
+    const { before, after } = template;
+    if (plainAscii(value)) {
+      // an id: its JSON is itself in quotes, one byte a character (no encoder call)
+      const n = value.length;
+      const out = new Uint8Array(before.length + n + 2 + after.length);
+      out.set(before, 0);
+      let at = before.length;
+      out[at++] = QUOTE;
+      for (let i = 0; i < n; i++) out[at++] = value.charCodeAt(i);
+      out[at++] = QUOTE;
+      out.set(after, at);
+      return out;
+    }
     const middle = ENCODER.encode(JSON.stringify(value));
-    const out = new Uint8Array(template.before.length + middle.length + template.after.length);
-    out.set(template.before, 0);
-    out.set(middle, template.before.length);
-    out.set(template.after, template.before.length + middle.length);
+    const out = new Uint8Array(before.length + middle.length + after.length);
+    out.set(before, 0);
+    out.set(middle, before.length);
+    out.set(after, before.length + middle.length);
     return out;
   }
 }

@@ -385,7 +385,16 @@ function initFrame(engine: Engine): Outgoing {
     base = { initialize, options, key };
     engine.initBase = base;
   }
-  const key = `${base.key}|${ctx.model}|${ctx.permissionMode}`;
+  let line = base.line;
+  if (line?.model !== ctx.model || line.mode !== ctx.permissionMode) {
+    line = {
+      model: ctx.model,
+      mode: ctx.permissionMode,
+      key: `${base.key}|${ctx.model}|${ctx.permissionMode}`,
+    };
+    base.line = line;
+  }
+  const key = line.key;
   if (!engine.outbox.sent && LINE_TEMPLATES.has(key)) {
     const bytes = LINE_TEMPLATES.line(key, ctx.ids.uuid(), () => undefined);
     return { frame: INIT_TYPE, bytes };
