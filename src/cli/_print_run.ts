@@ -7,7 +7,8 @@
  * @module
  */
 
-import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
+import { findInstalledSdkNear, type InstalledSdk } from "../adapters/installed_sdk.ts";
+import { resolveCliVersion } from "../builders/cli_versions.ts";
 import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -15,11 +16,14 @@ import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
+import { VIRTUAL_EPOCH } from "../timing/virtual_clock.ts";
+import { notePluginUse, prepareConfigHome } from "./_config_home.ts";
 import type { CliProcess } from "./cli_io.ts";
 import { MOCK_COMMANDS_MODES, type MockEnv } from "./cli_env.ts";
 import {
   appendCapture,
   appendTranscript,
+  configDir,
   hasTranscript,
   latestSession,
   nextInvocation,
@@ -42,6 +46,8 @@ interface RunPlan {
   parsed: ParsedArgv;
   /** The fake's own knobs (`CLAUDE_MOCK_*`). */
   knobs: MockEnv;
+  /** The Agent SDK installed beside the run (looked for once). */
+  installedSdk: () => InstalledSdk | undefined;
   /** When the run started (ms since the epoch). */
   started: number;
   /** The scenario it plays. */
@@ -83,10 +89,25 @@ export async function runSession(
   io: CliProcess,
   { parsed, knobs }: { parsed: ParsedArgv; knobs: MockEnv },
 ): Promise<number> {
-  const plan = await planRun(io, { parsed, knobs });
+  let looked = false;
+  let found: InstalledSdk | undefined;
+  const installedSdk = () => {
+    if (!looked) [looked, found] = [true, findInstalledSdkNear(io)];
+    return found;
+  };
+  // as the real CLI: its config folder is made ready once the command line is accepted
+  const home = configDir(io.env);
+  const notice = await prepareConfigHome(home, {
+    version: resolveCliVersion({ env: io.env, installedSdk }).cli.version,
+    now: knobs.timing !== undefined && knobs.timing !== "instant" ? Date.now() : VIRTUAL_EPOCH,
+    seed: knobs.seed ?? BigInt(getDefaults().seed),
+  });
+  if (notice !== undefined) await io.stdio.writeErr(encoder.encode(notice));
+  const plan = await planRun(io, { parsed, knobs, installedSdk });
   const { session, output } = startSession(plan);
   const signals = listen(plan, session);
   try {
+    await notePluginUse(home, session.ctx.sessionId);
     const code = await play(plan, { session, output, signals });
     await keepRecords(plan, { session, output, code });
     return code;
@@ -98,7 +119,7 @@ export async function runSession(
 /** Checks the flags as the real CLI does, then gathers what the run needs. */
 async function planRun(
   io: CliProcess,
-  { parsed, knobs }: { parsed: ParsedArgv; knobs: MockEnv },
+  { parsed, knobs, installedSdk }: Pick<RunPlan, "parsed" | "knobs" | "installedSdk">,
 ): Promise<RunPlan> {
   const { inputFormat, outputFormat } = checkModeFlags(parsed, io);
   checkSessionFlags(parsed);
@@ -120,6 +141,7 @@ async function planRun(
     io,
     parsed,
     knobs,
+    installedSdk,
     started,
     scenario,
     cwd,
@@ -213,7 +235,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
   }, {
     args: plan.args,
     env: io.env,
-    installedSdk: () => findInstalledSdkNear(io),
+    installedSdk: plan.installedSdk,
     stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
     invocation,
     ...options,
