@@ -361,14 +361,20 @@ function promptsIn(session: Session): string[] {
   });
 }
 
-/** Seed, clock and timing of a run: invocations after the first draw other ids. */
+/**
+ * Seed, clock and timing of a run: invocations after the first draw other ids, from a seed
+ * 2^32 apart per invocation (so runs given their own small seeds, 1, 2, 3…, in one folder never
+ * meet: seed 1's second run is not seed 2's first).
+ */
 function sessionOptions(
   knobs: MockEnv,
   { scenario, invocation }: Pick<RunPlan, "scenario" | "invocation">,
 ): Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> {
   const options: Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> = {};
   const seed = knobs.seed ?? BigInt(scenario.seed ?? getDefaults().seed);
-  if (knobs.seed !== undefined || invocation > 1) options.seed = seed + BigInt(invocation - 1);
+  if (knobs.seed !== undefined || invocation > 1) {
+    options.seed = seed + (BigInt(invocation - 1) << 32n);
+  }
   if (knobs.speed !== undefined) options.speedFactor = knobs.speed;
   if (knobs.timing !== undefined) {
     options.timing = knobs.timing;
