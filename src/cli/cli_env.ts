@@ -34,6 +34,8 @@ export interface MockEnv {
   ignoreSigterm: boolean;
   /** `CLAUDE_MOCK_COMMANDS`: how `__mock__` prompts are taken, when set. */
   commands?: "on" | "off" | "live";
+  /** `CLAUDE_MOCK_COMMAND_HOOKS`: whether the settings' command hooks run (default on). */
+  commandHooks: boolean;
   /** Warnings for the run's stderr (unknown `CLAUDE_MOCK_*` names). */
   warnings: string[];
 }
@@ -57,6 +59,7 @@ export const MOCK_ENV_VARIABLES: Readonly<Record<string, string>> = {
   CLAUDE_MOCK_HANG: "1 or 0 (true or false)",
   CLAUDE_MOCK_IGNORE_SIGTERM: "1 or 0 (true or false)",
   CLAUDE_MOCK_COMMANDS: "on, off or live",
+  CLAUDE_MOCK_COMMAND_HOOKS: "1 or 0 (true or false)",
   CLAUDE_MOCK_RECORD: "1 or 0 (true or false)",
   CLAUDE_MOCK_REAL_CLAUDE: "a command path",
 };
@@ -94,6 +97,8 @@ export function readMockEnv(env: Record<string, string | undefined>): MockEnv {
     crashAfter: Infinity,
     hang: flag("CLAUDE_MOCK_HANG"),
     ignoreSigterm: flag("CLAUDE_MOCK_IGNORE_SIGTERM"),
+    commandHooks: set("CLAUDE_MOCK_COMMAND_HOOKS") === undefined ||
+      flag("CLAUDE_MOCK_COMMAND_HOOKS"),
     warnings: [],
   };
   flag("CLAUDE_MOCK_RECORD");

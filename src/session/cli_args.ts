@@ -20,6 +20,8 @@ export interface CliFlags {
   permissionPromptTool?: string;
   /** `--settings` (a JSON string or a path). */
   settings?: string;
+  /** `--setting-sources`: which settings files are read (`user,project,local`; default all). */
+  settingSources?: string;
   /** `--allowedTools` / `--allowed-tools`, split on commas and spaces. */
   allowedTools: string[];
   /** `--disallowedTools` / `--disallowed-tools`. */
@@ -57,6 +59,7 @@ const VALUE_FLAGS = new Set([
   "max-budget-usd",
   "permission-prompt-tool",
   "settings",
+  "setting-sources",
   "session-id",
   "resume",
 ]);
@@ -108,6 +111,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       } else if (name === "permission-mode") flags.permissionMode = value;
       else if (name === "permission-prompt-tool") flags.permissionPromptTool = value;
       else if (name === "settings") flags.settings = value;
+      else if (name === "setting-sources") flags.settingSources = value;
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
       else if (name === "max-turns") {

@@ -29,6 +29,8 @@ import { ContextTally } from "./context_tally.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
 import { type EngineOptions, engineStart } from "./engine_options.ts";
 import type { ToolRunner } from "./session_settings.ts";
+import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
+import { loadCommandHooks } from "./command_hook_run.ts";
 
 /** How a session's process ended. */
 export interface ExitStatus {
@@ -76,6 +78,12 @@ export class Engine {
   readonly env: Record<string, string | undefined>;
   /** Runs tools for real (the binary's live mode), if set. */
   readonly runTool?: ToolRunner;
+  /** Runs the settings' command hooks, if the host can and they are on. */
+  readonly runHookCommand?: HookCommandRunner;
+  /** The settings' command hooks (read before the first turn: `commandHooksLoading`). */
+  readonly commandHooks: CommandHook[] = [];
+  /** Pending while the settings' command hooks are read; `undefined` once they are. */
+  commandHooksLoading?: Promise<void>;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */
@@ -189,6 +197,12 @@ export class Engine {
     this.env = options.env;
     this.#stderr = options.stderr;
     this.runTool = options.runTool;
+    if (options.commandHooks !== false && options.runHookCommand) {
+      this.runHookCommand = options.runHookCommand;
+      this.commandHooksLoading = loadCommandHooks(this).finally(() => {
+        this.commandHooksLoading = undefined;
+      });
+    }
     this.writes = options.writes;
     const start = engineStart(options);
     this.mockCommands = start.mockCommands;

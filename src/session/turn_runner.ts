@@ -20,7 +20,7 @@ import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { compactCommand, runCompact } from "./compact.ts";
 import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
-import { warnIfUnreachable } from "./unreachable_step.ts";
+import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
@@ -61,6 +61,8 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 }
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
+  // the settings' command hooks are read before the first turn uses them
+  if (engine.commandHooksLoading) await engine.commandHooksLoading;
   const instructions = engine.scenario.verbatim ? undefined : compactCommand(turn.text);
   if (instructions !== undefined) {
     // as the real CLI: a local command, never matched against the exchanges
@@ -169,7 +171,15 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
         n++;
         if (turn.abort.aborted) throw turn.abort.reason;
         if (lazy) checkProduced(engine, step, `${path}[${k}]`);
-        if (isObject(step)) warnIfUnreachable(engine, turn, step, `${path}[${k}]`);
+        if (isObject(step) && unreachable(engine, turn, step)) {
+          // the model's reply would end the turn here: a Stop hook may keep it going
+          const stop = hookCallbacks(engine, "Stop").length > 0
+            ? await stopHooks(engine, turn)
+            : undefined;
+          if (stop === "stopped") break;
+          if (stop === "blocked") turn.textOnly = false;
+          else warnIfUnreachable(engine, turn, step, `${path}[${k}]`);
+        }
         k++;
         await runStep(engine, step, turn, n);
         if (turn.stopped) break;
@@ -192,7 +202,13 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
 async function endSteps(engine: Engine, turn: TurnState): Promise<void> {
   // After tool results the CLI would call the API again, which `--max-turns` may forbid.
   if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
-  await stopHooks(engine, turn);
+  if (await stopHooks(engine, turn) === "blocked") {
+    engine.warn(
+      `claude-mock: warning: a Stop hook kept ${
+        describeTurn(engine, turn)
+      } going, but its steps ran out: the real CLI would ask the model again (script the reply after the one the hook blocked)`,
+    );
+  }
   if (!turn.resultSent && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   if (!turn.resultSent) await sendResult(engine, turn, {});
 }

@@ -102,6 +102,8 @@ export interface TurnState {
   awaitingReply?: boolean;
   /** A PreToolUse hook answered `continue: false`: the turn ends after this message's tools. */
   hookStop?: boolean;
+  /** Whether a Stop hook kept this turn going (the next ones are told `stop_hook_active`). */
+  stopHookActive?: boolean;
   /**
    * Written before the `running` state frame that follows a permission answer (a streamed
    * message's `message_stop`, which the real CLI writes after the first answer).

@@ -1,0 +1,163 @@
+/**
+ * The host's runner of command hooks (Deno or Node): `sh -c <command>` in the project folder,
+ * the hook input on stdin, the environment the engine gives over the host's, in a process
+ * group of its own so that a timeout or an interrupt kills the command and whatever it started
+ * (`sleep 30 &` included), and every wait bounded by the hook's timeout. Internal: the fake
+ * binary and `MockTransport` give it to their sessions.
+ *
+ * @module
+ */
+
+import type {
+  HookCommand,
+  HookCommandResult,
+  HookCommandRunner,
+} from "../session/command_hooks.ts";
+import { readText } from "./_fs.ts";
+
+interface DenoChild {
+  pid: number;
+  stdin: WritableStream<Uint8Array>;
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  status: Promise<{ code: number; signal: string | null }>;
+}
+
+interface DenoHost {
+  Command: new (cmd: string, options: {
+    args: string[];
+    cwd: string;
+    env: Record<string, string>;
+    stdin: "piped";
+    stdout: "piped";
+    stderr: "piped";
+    detached: boolean;
+  }) => { spawn(): DenoChild };
+  kill(pid: number, signal: string): void;
+}
+
+const deno = (globalThis as { Deno?: DenoHost }).Deno;
+
+/**
+ * The host's {@linkcode HookCommandRunner} for a project folder: runs hooks there and reads
+ * the project's settings files.
+ */
+export function hostHookRunner(cwd: string): HookCommandRunner {
+  return {
+    cwd,
+    run: (command) => (deno ? runOnDeno(deno, cwd, command) : runOnNode(cwd, command)),
+    readText: async (path) => {
+      try {
+        return await readText(`${cwd.replace(/\/+$/, "")}/${path}`);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** Kills a process group, if it still runs. */
+function killGroup(kill: (pid: number) => void, pid: number): void {
+  try {
+    kill(-pid);
+  } catch {
+    // already gone
+  }
+}
+
+/** Arms the hook's deadline and its abort: both kill the group; `stop` disarms them. */
+function bound(
+  command: HookCommand,
+  kill: () => void,
+): { timedOut: () => boolean; killed: () => boolean; stop: () => void } {
+  let timedOut = false;
+  let killed = false;
+  const onAbort = () => {
+    killed = true;
+    kill();
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killed = true;
+    kill();
+  }, command.timeoutMs);
+  if (command.signal?.aborted) onAbort();
+  command.signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    timedOut: () => timedOut,
+    killed: () => killed,
+    stop: () => {
+      clearTimeout(timer);
+      command.signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+async function runOnDeno(
+  host: DenoHost,
+  cwd: string,
+  command: HookCommand,
+): Promise<HookCommandResult> {
+  const child = new host.Command("sh", {
+    args: ["-c", command.command],
+    cwd,
+    env: command.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  const limits = bound(command, () => killGroup((pid) => host.kill(pid, "SIGKILL"), child.pid));
+  try {
+    const writer = child.stdin.getWriter();
+    // a hook that does not read its stdin may end before it is written: a broken pipe
+    const wrote = writer.write(new TextEncoder().encode(command.stdin))
+      .then(() => writer.close())
+      .catch(() => writer.abort().catch(() => {}));
+    const [stdout, stderr, status] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.status,
+      wrote,
+    ]);
+    return {
+      code: limits.killed() ? null : status.code,
+      stdout,
+      stderr,
+      timedOut: limits.timedOut(),
+    };
+  } finally {
+    limits.stop();
+  }
+}
+
+async function runOnNode(cwd: string, command: HookCommand): Promise<HookCommandResult> {
+  const { spawn } = await import("node:child_process");
+  const proc = (globalThis as unknown as {
+    process: { env: Record<string, string | undefined>; kill(pid: number, s: string): void };
+  }).process;
+  const child = spawn("sh", ["-c", command.command], {
+    cwd,
+    env: { ...proc.env, ...command.env },
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const limits = bound(command, () => {
+    if (child.pid !== undefined) killGroup((pid) => proc.kill(pid, "SIGKILL"), child.pid);
+  });
+  try {
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdin.on("error", () => {});
+    child.stdin.end(command.stdin);
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (c: number | null) => resolve(c));
+    });
+    return { code: limits.killed() ? null : code, stdout, stderr, timedOut: limits.timedOut() };
+  } finally {
+    limits.stop();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Running a command hook of the settings in a session: loading the settings' hooks once, the
+ * environment a hook runs with, and its run through the session's `HookCommandRunner`,
+ * whose result reads as an SDK hook callback's answer (`commandHookOutput`).
+ *
+ * @module
+ */
+
+import { systemInformational } from "../builders/system.ts";
+import { isObject } from "../wire/frame.ts";
+import { type CommandHook, commandHookOutput, commandHooksOf } from "./command_hooks.ts";
+import type { Engine } from "./engine.ts";
+import type { TurnState } from "./turn_state.ts";
+
+/**
+ * The settings sources the real CLI reads hooks from, by `--setting-sources` name: the
+ * project's shared and local files (relative to the project folder). The user's own settings
+ * (`~/.claude/settings.json`) are never read: a test must not depend on the machine.
+ */
+const PROJECT_FILES: ReadonlyArray<[source: string, path: string]> = [
+  ["project", ".claude/settings.json"],
+  ["local", ".claude/settings.local.json"],
+];
+
+/**
+ * Reads the command hooks of the session's settings (the project's files the setting sources
+ * name, then `--settings`), once, into `engine.commandHooks`. A settings file that is not JSON
+ * is skipped with a warning on stderr.
+ */
+export async function loadCommandHooks(engine: Engine): Promise<void> {
+  const runner = engine.runHookCommand;
+  if (!runner) return;
+  const hooks: CommandHook[] = [];
+  const sources = engine.flags.settingSources?.split(",").map((s) => s.trim());
+  if (runner.readText) {
+    for (const [source, path] of PROJECT_FILES) {
+      if (sources !== undefined && !sources.includes(source)) continue;
+      let text: string | undefined;
+      try {
+        text = await runner.readText(path);
+      } catch {
+        text = undefined;
+      }
+      if (text === undefined) continue;
+      try {
+        hooks.push(...commandHooksOf(JSON.parse(text)));
+      } catch (error) {
+        engine.warn(
+          `claude-mock: warning: ${path} is not JSON, its hooks are not run (${
+            (error as Error).message
+          })`,
+        );
+      }
+    }
+  }
+  const flag = engine.flags.settings?.trim();
+  if (flag?.startsWith("{")) {
+    try {
+      hooks.push(...commandHooksOf(JSON.parse(flag)));
+    } catch {
+      // a bad --settings fails the start elsewhere
+    }
+  }
+  engine.commandHooks.push(...hooks);
+}
+
+/**
+ * Runs one command hook with `input` on its stdin, in the project folder, with the variables
+ * the real CLI sets (`CLAUDE_PROJECT_DIR`, `CLAUDECODE`, `CLAUDE_CODE_ENTRYPOINT`,
+ * `CLAUDE_CODE_SESSION_ID`, `CLAUDE_EFFORT`), bounded by its timeout and killed when the turn
+ * is interrupted. Resolves with what it means, in an SDK hook callback's terms. A PreToolUse
+ * hook that runs past its timeout is reported as the real CLI reports it
+ * (`system/informational`, tag `hook_no_verdict`); the tool use goes on.
+ */
+export async function runCommandHook(
+  engine: Engine,
+  hook: CommandHook,
+  input: Record<string, unknown>,
+  options: { turn: TurnState; toolUseId?: string },
+): Promise<Record<string, unknown>> {
+  const runner = engine.runHookCommand;
+  if (!runner) return {};
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(engine.env)) {
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, {
+    CLAUDECODE: "1",
+    CLAUDE_CODE_ENTRYPOINT: engine.env.CLAUDE_CODE_ENTRYPOINT ?? "cli",
+    CLAUDE_CODE_SESSION_ID: engine.ctx.sessionId,
+    CLAUDE_PROJECT_DIR: runner.cwd,
+    ...(isObject(input.effort) && typeof input.effort.level === "string"
+      ? { CLAUDE_EFFORT: input.effort.level }
+      : {}),
+  });
+  const ran = await runner.run({
+    command: hook.command,
+    stdin: JSON.stringify(input),
+    env,
+    timeoutMs: Math.ceil(hook.timeout * 1000),
+    signal: options.turn.abort.signal,
+  });
+  if (options.turn.abort.aborted) throw options.turn.abort.reason;
+  if (ran.timedOut && hook.event === "PreToolUse" && options.toolUseId !== undefined) {
+    const frame = systemInformational(
+      engine.ctx,
+      "A hook didn't answer in time, so it didn't check this action.",
+      { level: "warning", tag: "hook_no_verdict" },
+    );
+    const { uuid, session_id, ...head } = frame;
+    const hookNoVerdict = {
+      hook_event: "PreToolUse",
+      tool_use_id: options.toolUseId,
+      timed_out: true,
+    };
+    await engine.send({
+      frame: { ...head, hook_no_verdict: hookNoVerdict, uuid, session_id },
+      delay: 0,
+    });
+  }
+  return commandHookOutput(hook, ran, {
+    ...(typeof input.tool_name === "string" ? { tool: input.tool_name } : {}),
+  });
+}
