@@ -146,18 +146,25 @@ export function readMockEnv(env: Record<string, string | undefined>): MockEnv {
     }
     out.commands = commands as MockEnv["commands"];
   }
+  out.warnings.push(...unknownNames(env));
+  return out;
+}
+
+/** Warnings for the `CLAUDE_MOCK_*` names of `env` the project does not know (typos). */
+function unknownNames(env: Record<string, string | undefined>): string[] {
+  const warnings: string[] = [];
   for (const name of Object.keys(env)) {
     if (!name.startsWith("CLAUDE_MOCK_") || name in MOCK_ENV_VARIABLES || env[name] === undefined) {
       continue;
     }
     const closest = closestName(name);
-    out.warnings.push(
+    warnings.push(
       `claude-mock: warning: ${name} is not a claude-mock variable, and is ignored${
         closest ? ` (did you mean ${closest}?)` : ""
       }`,
     );
   }
-  return out;
+  return warnings;
 }
 
 /** The known name nearest to `name` (edit distance at most 3), if any. */

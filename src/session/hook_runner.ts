@@ -9,7 +9,7 @@ import { hookCallbackRequest, hookInput } from "../builders/control.ts";
 import { userText } from "../builders/user.ts";
 import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
-import { type CommandHook, type HookCommandRunner, matcherCovers } from "./command_hooks.ts";
+import { type CommandHook, matcherCovers } from "./command_hooks.ts";
 import { runCommandHook } from "./command_hook_run.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
@@ -17,7 +17,7 @@ import type { TurnState } from "./turn_state.ts";
 
 /**
  * One hook an event reaches: the id of a callback the client registered in `initialize`, or a
- * command hook of the settings (run by the session's {@linkcode HookCommandRunner}).
+ * command hook of the settings (run by the session's `HookCommandRunner`).
  */
 export type HookHandle = string | CommandHook;
 
