@@ -260,7 +260,7 @@ export async function stopHooks(
       type: "system",
       subtype: "notification",
       key: "stop-hook-error",
-      text: "stop hook problem · ctrl+o to see",
+      text: ctx.cli.facts.stopHookNotice,
       priority: "immediate",
       session_id: ctx.sessionId,
       uuid: ctx.ids.uuid(),
