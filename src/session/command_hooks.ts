@@ -56,7 +56,26 @@ export interface HookCommandResult {
 /**
  * Runs command hooks for a session: the folder they run in and a way to run one. The fake
  * binary and `MockTransport` give the host's (Deno or Node) unless command hooks are off
- * (`commandHooks: false`, `CLAUDE_MOCK_COMMAND_HOOKS=0`).
+ * (`commandHooks: false`, `CLAUDE_MOCK_COMMAND_HOOKS=0`); give your own to answer for the
+ * commands without running them (or in a runtime that cannot start processes).
+ *
+ * @example A runner that blocks every `rm` without starting a process
+ * ```ts
+ * import { type HookCommandRunner, MockTransport, ScenarioBuilder } from "@x/claude-mock";
+ * const runHookCommand: HookCommandRunner = {
+ *   cwd: "/home/user/project",
+ *   run: ({ stdin }) =>
+ *     Promise.resolve(
+ *       JSON.parse(stdin).tool_input?.command?.startsWith("rm ")
+ *         ? { code: 2, stdout: "", stderr: "no rm", timedOut: false }
+ *         : { code: 0, stdout: "", stderr: "", timedOut: false },
+ *     ),
+ * };
+ * const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hi!").build(), {
+ *   runHookCommand,
+ * });
+ * console.log(typeof mock.spawn); // function
+ * ```
  */
 export interface HookCommandRunner {
   /** The project folder: the hooks' working directory and `CLAUDE_PROJECT_DIR`. */
