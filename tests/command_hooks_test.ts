@@ -385,3 +385,56 @@ Deno.test("command hooks: the binary runs --settings hooks in the folder it runs
     assert.equal(JSON.parse(new TextDecoder().decode(off.stdout)).result, "Done.");
   });
 });
+
+Deno.test("command hooks: a UserPromptSubmit hook that exits 2 blocks the prompt: the notice, no API call, a result of no turns", async () => {
+  await withProject({}, async (dir) => {
+    const command = "echo 'prompts like this are blocked' >&2; exit 2";
+    const messages = await bothSeams(bashScenario("rm -rf /"), "Delete everything.", {
+      cwd: dir,
+      settings: {
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command" as const, command }] }] },
+      },
+    });
+    const text =
+      `UserPromptSubmit operation blocked by hook:\n[${command}]: prompts like this are blocked\n\n\nOriginal prompt: Delete everything.`;
+    const notice = messages.find((m) => m.type === "system" && m.subtype === "informational") as
+      | Record<string, unknown>
+      | undefined;
+    assert.equal(notice?.content, text);
+    assert.deepEqual(notice?.prompt_submit_outcome, {
+      kind: "blocked_by_hook",
+      prompt_kept: false,
+      reason: "prompts like this are blocked",
+    });
+    assert.equal(messages.some((m) => m.type === "assistant"), false);
+    const done = result(messages) as Record<string, unknown>;
+    assert.equal(done.result, text);
+    assert.equal(done.num_turns, 0);
+    assert.equal("terminal_reason" in done, false);
+  });
+});
+
+Deno.test("hooks: a UserPromptSubmit callback's continue: false stops the prompt as the real CLI does (notice, result of no turns)", async () => {
+  const mock = new MockTransport(bashScenario("ls"));
+  const messages = await collect("Delete everything.", {
+    ...mock.options(),
+    hooks: {
+      UserPromptSubmit: [{
+        hooks: [() => Promise.resolve({ continue: false, stopReason: "halt here" })],
+      }],
+    },
+  });
+  const notice = messages.find((m) => m.type === "system" && m.subtype === "informational") as
+    | Record<string, unknown>
+    | undefined;
+  assert.equal(notice?.content, "Operation stopped by hook: halt here");
+  assert.deepEqual(notice?.prompt_submit_outcome, {
+    kind: "stopped_by_hook",
+    prompt_kept: true,
+    reason: "halt here",
+  });
+  const done = result(messages) as Record<string, unknown>;
+  assert.equal(done.result, "Operation stopped by hook: halt here");
+  assert.equal(done.num_turns, 0);
+  assert.equal("terminal_reason" in done, false);
+});

@@ -100,6 +100,9 @@ for (
     "hooks_command_pretooluse_deny_json",
     "hooks_command_user_prompt_context",
     "hooks_command_stop_block",
+    "hooks_command_user_prompt_block",
+    "hooks_user_prompt_stop",
+    "hooks_user_prompt_block",
   ]
 ) {
   for (const cli of ["2.1.328", "2.1.332"]) {

@@ -86,7 +86,7 @@ export async function runCommandHook(
   }
   Object.assign(env, {
     CLAUDECODE: "1",
-    CLAUDE_CODE_ENTRYPOINT: engine.env.CLAUDE_CODE_ENTRYPOINT ?? "cli",
+    CLAUDE_CODE_ENTRYPOINT: engine.env.CLAUDE_CODE_ENTRYPOINT ?? "sdk-cli",
     CLAUDE_CODE_SESSION_ID: engine.ctx.sessionId,
     CLAUDE_PROJECT_DIR: runner.cwd,
     ...(isObject(input.effort) && typeof input.effort.level === "string"

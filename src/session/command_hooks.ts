@@ -170,8 +170,10 @@ export function commandHookOutput(
     case "PreToolUse":
     case "Stop":
     case "SubagentStop":
-    case "UserPromptSubmit":
       return { decision: "block", reason };
+    case "UserPromptSubmit":
+      // the notice names the command; the prompt's outcome keeps the hook's own words
+      return { decision: "block", reason, outcomeReason: ran.stderr.trim() };
     case "PostToolUse":
     case "PostToolUseFailure":
       return {

@@ -100,12 +100,18 @@ Deno.test("commandHookOutput: exit 2 blocks with '[command]: stderr' where the e
       { event, command: "./no_rm.sh" },
       ran({ code: 2, stderr: "rm is not allowed\n" }),
     );
-  for (const event of ["PreToolUse", "Stop", "SubagentStop", "UserPromptSubmit"]) {
+  for (const event of ["PreToolUse", "Stop", "SubagentStop"]) {
     assert.deepEqual(block(event), {
       decision: "block",
       reason: "[./no_rm.sh]: rm is not allowed\n",
     });
   }
+  // the prompt's outcome keeps the hook's own words, the notice names the command
+  assert.deepEqual(block("UserPromptSubmit"), {
+    decision: "block",
+    reason: "[./no_rm.sh]: rm is not allowed\n",
+    outcomeReason: "rm is not allowed",
+  });
   assert.deepEqual(
     commandHookOutput(
       { event: "PostToolUse", command: "./post.sh" },

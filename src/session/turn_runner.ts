@@ -7,7 +7,7 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import { sessionStateChanged, systemInit } from "../builders/system.ts";
+import { sessionStateChanged, systemInformational, systemInit } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
@@ -24,7 +24,7 @@ import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
+import { callHook, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
@@ -96,7 +96,12 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   if (!turn.resultSent && engine.scenario.verbatim !== true) await endSteps(engine, turn);
 }
 
-/** The UserPromptSubmit hooks; true when one stopped the turn (then ended by the hook). */
+/**
+ * The UserPromptSubmit hooks; true when one stopped the prompt. As the real CLI 2.1.332 (for a
+ * callback and a command hook alike): `system/init`, no API call, a `system/informational`
+ * notice (`prevent_continuation`, the `prompt_submit_outcome`), then a result of no turns whose
+ * text is the notice's.
+ */
 async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
   for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
     const output = await callHook(engine, callbackId, {
@@ -104,13 +109,62 @@ async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<b
       prompt: turn.text,
     }, { turn });
     keepContext(engine, output);
-    if (output.continue === false || output.decision === "block") {
-      await engine.send(initFrame(engine));
-      await stopByHook(engine, turn, String(output.stopReason ?? output.reason ?? ""));
+    if (output.continue === false) {
+      const reason = String(output.stopReason ?? "");
+      await promptStopped(engine, turn, `Operation stopped by hook: ${reason}`, {
+        kind: "stopped_by_hook",
+        prompt_kept: true,
+        reason,
+      });
+      return true;
+    }
+    if (output.decision === "block") {
+      const reason = String(output.reason ?? "");
+      await promptStopped(
+        engine,
+        turn,
+        `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${turn.text}`,
+        {
+          kind: "blocked_by_hook",
+          prompt_kept: false,
+          reason: typeof output.outcomeReason === "string" ? output.outcomeReason : reason,
+        },
+      );
       return true;
     }
   }
   return false;
+}
+
+/** A prompt a hook stopped: the notice, then the result of no turns that repeats it. */
+async function promptStopped(
+  engine: Engine,
+  turn: TurnState,
+  text: string,
+  outcome: { kind: string; prompt_kept: boolean; reason: string },
+): Promise<void> {
+  await engine.send(initFrame(engine));
+  const { uuid, session_id, tag: _tag, ...head } = systemInformational(engine.ctx, text, {
+    level: "warning",
+    tag: "",
+  });
+  await engine.send({
+    frame: {
+      ...head,
+      prevent_continuation: true,
+      prompt_submit_outcome: outcome,
+      uuid,
+      session_id,
+    },
+    delay: 0,
+  });
+  turn.stopped = true;
+  await sendResult(engine, turn, { result: text, stopReason: null }, {
+    numTurns: 0,
+    apiCalls: [],
+    durationApiMs: 0,
+    localCommand: null,
+  });
 }
 
 /** The steps a turn runs, where they come from, and what they are told of the turn. */
