@@ -8,12 +8,34 @@
  * @module
  */
 
-import type {
-  HookCommand,
-  HookCommandResult,
-  HookCommandRunner,
-} from "../session/command_hooks.ts";
 import { readText } from "./_fs.ts";
+
+// The shapes of the engine's `HookCommandRunner` (src/session/command_hooks.ts), structurally:
+// the host sits below the engine and imports nothing from it.
+
+/** One run of a command hook. */
+interface HookCommand {
+  command: string;
+  stdin: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** How it ended. */
+interface HookCommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** The runner the engine is given. */
+interface HookCommandRunner {
+  readonly cwd: string;
+  run(command: HookCommand): Promise<HookCommandResult>;
+  readText(path: string): Promise<string | undefined>;
+}
 
 interface DenoChild {
   pid: number;

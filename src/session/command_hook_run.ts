@@ -65,6 +65,21 @@ export async function loadCommandHooks(engine: Engine): Promise<void> {
 }
 
 /**
+ * Reads the settings' command hooks the first time it is called in a session that runs them
+ * (a promise to await), then `undefined`: a turn calls it before its first hook.
+ */
+export function commandHooksReady(engine: Engine): Promise<void> | undefined {
+  const read = engine.commandHooksRead;
+  if (!engine.runHookCommand || read === true) return undefined;
+  if (read) return read;
+  const reading = loadCommandHooks(engine).finally(() => {
+    engine.commandHooksRead = true;
+  });
+  engine.commandHooksRead = reading;
+  return reading;
+}
+
+/**
  * Runs one command hook with `input` on its stdin, in the project folder, with the variables
  * the real CLI sets (`CLAUDE_PROJECT_DIR`, `CLAUDECODE`, `CLAUDE_CODE_ENTRYPOINT`,
  * `CLAUDE_CODE_SESSION_ID`, `CLAUDE_EFFORT`), bounded by its timeout and killed when the turn

@@ -30,7 +30,6 @@ import type { WriteEntry, WriteLog } from "./write_log.ts";
 import { type EngineOptions, engineStart } from "./engine_options.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
-import { loadCommandHooks } from "./command_hook_run.ts";
 
 /** How a session's process ended. */
 export interface ExitStatus {
@@ -80,10 +79,10 @@ export class Engine {
   readonly runTool?: ToolRunner;
   /** Runs the settings' command hooks, if the host can and they are on. */
   readonly runHookCommand?: HookCommandRunner;
-  /** The settings' command hooks (read before the first turn: `commandHooksLoading`). */
+  /** The settings' command hooks (read as the first turn starts: `commandHooksReady`). */
   readonly commandHooks: CommandHook[] = [];
-  /** Pending while the settings' command hooks are read; `undefined` once they are. */
-  commandHooksLoading?: Promise<void>;
+  /** The reading of the settings' command hooks, once started; `true` once done. */
+  commandHooksRead?: Promise<void> | true;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */
@@ -199,9 +198,6 @@ export class Engine {
     this.runTool = options.runTool;
     if (options.commandHooks !== false && options.runHookCommand) {
       this.runHookCommand = options.runHookCommand;
-      this.commandHooksLoading = loadCommandHooks(this).finally(() => {
-        this.commandHooksLoading = undefined;
-      });
     }
     this.writes = options.writes;
     const start = engineStart(options);
