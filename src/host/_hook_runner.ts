@@ -153,7 +153,8 @@ async function runOnDeno(
   }
 }
 
-async function runOnNode(cwd: string, command: HookCommand): Promise<HookCommandResult> {
+/** The Node way (`node:child_process`), exported for its test under Deno. */
+export async function runOnNode(cwd: string, command: HookCommand): Promise<HookCommandResult> {
   const { spawn } = await import("node:child_process");
   const proc = (globalThis as unknown as {
     process: { env: Record<string, string | undefined>; kill(pid: number, s: string): void };

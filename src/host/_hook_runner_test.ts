@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hostHookRunner } from "./_hook_runner.ts";
+import { hostHookRunner, runOnNode } from "./_hook_runner.ts";
 
 const run = (
   dir: string,
@@ -72,6 +72,29 @@ Deno.test("hostHookRunner: reads the project's settings files, undefined when th
     await Deno.mkdir(`${dir}/.claude`);
     await Deno.writeTextFile(`${dir}/.claude/settings.json`, '{"hooks":{}}');
     assert.equal(await runner.readText?.(".claude/settings.json"), '{"hooks":{}}');
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostHookRunner on Node (node:child_process): stdin, variables, exit code, and a timeout that kills the group", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "claude-mock-hook-" });
+  try {
+    const ran = await runOnNode(dir, {
+      command: 'cat; echo "$HOOK_TEST_VAR" >&2; exit 2',
+      stdin: '{"a":1}',
+      env: { HOOK_TEST_VAR: "set" },
+      timeoutMs: 60_000,
+    });
+    assert.deepEqual(ran, { code: 2, stdout: '{"a":1}', stderr: "set\n", timedOut: false });
+    const late = await runOnNode(dir, {
+      command: "sleep 600 & sleep 600",
+      stdin: "",
+      env: {},
+      timeoutMs: 50,
+    });
+    assert.equal(late.timedOut, true);
+    assert.equal(late.code, null);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
