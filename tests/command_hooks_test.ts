@@ -438,3 +438,41 @@ Deno.test("hooks: a UserPromptSubmit callback's continue: false stops the prompt
   assert.equal(done.num_turns, 0);
   assert.equal("terminal_reason" in done, false);
 });
+
+Deno.test("command hooks: a SessionStart hook runs as the session starts, between hook_started and hook_response", async () => {
+  await withProject({}, async (dir) => {
+    const messages = await bothSeams(bashScenario("ls"), "List.", {
+      cwd: dir,
+      allowedTools: ["Bash"],
+      settings: {
+        hooks: {
+          SessionStart: [{
+            matcher: "startup",
+            hooks: [{
+              type: "command" as const,
+              command: "cat > start.json; echo 'The build is green.'",
+            }],
+          }],
+        },
+      },
+    });
+    const kinds = messages.slice(0, 3).map((m) =>
+      `${m.type}/${(m as { subtype?: string }).subtype}`
+    );
+    assert.deepEqual(kinds, ["system/hook_started", "system/hook_response", "system/init"]);
+    const response = messages[1] as Record<string, unknown>;
+    assert.equal(response.hook_name, "SessionStart:startup");
+    assert.equal(response.stdout, "The build is green.\n");
+    assert.equal(response.exit_code, 0);
+    assert.equal(response.outcome, "success");
+    const input = JSON.parse(await Deno.readTextFile(`${dir}/start.json`));
+    assert.deepEqual(Object.keys(input), [
+      "session_id",
+      "transcript_path",
+      "cwd",
+      "hook_event_name",
+      "source",
+    ]);
+    assert.equal(input.source, "startup");
+  });
+});

@@ -119,3 +119,11 @@ Deno.test("a Stop command hook that blocks, in print mode: the feedback and the 
     );
   }
 });
+Deno.test("a SessionStart command hook: its hook_started and hook_response frames before system/init, as recorded (hooks_command_session_start)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    assert.deepEqual(
+      await diffWithRecording("hooks_command_session_start", { cli, mode: "print:stream-json" }),
+      [],
+    );
+  }
+});

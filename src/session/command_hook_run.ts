@@ -8,7 +8,14 @@
 
 import { systemInformational } from "../builders/system.ts";
 import { isObject } from "../wire/frame.ts";
-import { type CommandHook, commandHookOutput, commandHooksOf } from "./command_hooks.ts";
+import { hookInput } from "../builders/control.ts";
+import {
+  type CommandHook,
+  commandHookOutput,
+  commandHooksOf,
+  type HookCommandResult,
+  matcherCovers,
+} from "./command_hooks.ts";
 import type { Engine } from "./engine.ts";
 import type { TurnState } from "./turn_state.ts";
 
@@ -79,6 +86,91 @@ export function commandHooksReady(engine: Engine): Promise<void> | undefined {
   return reading;
 }
 
+/** Runs one command hook with `input` on its stdin: how it ended (no runner: `undefined`). */
+async function execCommandHook(
+  engine: Engine,
+  hook: CommandHook,
+  input: Record<string, unknown>,
+  turn: TurnState,
+): Promise<HookCommandResult | undefined> {
+  const runner = engine.runHookCommand;
+  if (!runner) return undefined;
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(engine.env)) {
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, {
+    CLAUDECODE: "1",
+    CLAUDE_CODE_ENTRYPOINT: engine.env.CLAUDE_CODE_ENTRYPOINT ?? "sdk-cli",
+    CLAUDE_CODE_SESSION_ID: engine.ctx.sessionId,
+    CLAUDE_PROJECT_DIR: runner.cwd,
+    CLAUDE_EFFORT: engine.flags.effort ?? "medium",
+  });
+  return await runner.run({
+    command: hook.command,
+    stdin: JSON.stringify(input),
+    env,
+    timeoutMs: Math.ceil(hook.timeout * 1000),
+    signal: turn.abort.signal,
+  });
+}
+
+/**
+ * The SessionStart command hooks of a new session (source `startup`, matchers matching it), as
+ * the first turn starts: each between a `system/hook_started` and a `system/hook_response`
+ * frame (the real CLI writes them for SessionStart hooks whether or not the SDK asked for hook
+ * events), its plain stdout or `additionalContext` kept as context.
+ */
+export async function sessionStartHooks(engine: Engine, turn: TurnState): Promise<void> {
+  const ctx = engine.ctx;
+  for (const hook of engine.commandHooks) {
+    if (hook.event !== "SessionStart" || !matcherCovers(hook.matcher, "startup")) continue;
+    const { prompt_id: _p, permission_mode: _m, effort: _e, ...input } = hookInput(ctx, {
+      hook_event_name: "SessionStart",
+      source: "startup",
+    }, { promptId: turn.promptId });
+    const hookId = ctx.ids.uuid();
+    const named = {
+      hook_id: hookId,
+      hook_name: "SessionStart:startup",
+      hook_event: "SessionStart",
+    };
+    await engine.send({
+      frame: {
+        type: "system",
+        subtype: "hook_started",
+        ...named,
+        uuid: ctx.ids.uuid(),
+        session_id: ctx.sessionId,
+      },
+      delay: 0,
+    });
+    const ran = await execCommandHook(engine, hook, input, turn);
+    if (turn.abort.aborted) throw turn.abort.reason;
+    if (ran === undefined) continue;
+    const output = commandHookOutput(hook, ran);
+    const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+    if (typeof specific.additionalContext === "string") {
+      engine.hookContext.push(specific.additionalContext);
+    }
+    await engine.send({
+      frame: {
+        type: "system",
+        subtype: "hook_response",
+        ...named,
+        output: ran.stdout + ran.stderr,
+        stdout: ran.stdout,
+        stderr: ran.stderr,
+        exit_code: ran.code,
+        outcome: ran.code === 0 ? "success" : "error",
+        uuid: ctx.ids.uuid(),
+        session_id: ctx.sessionId,
+      },
+      delay: 0,
+    });
+  }
+}
+
 /**
  * Runs one command hook with `input` on its stdin, in the project folder, with the variables
  * the real CLI sets (`CLAUDE_PROJECT_DIR`, `CLAUDECODE`, `CLAUDE_CODE_ENTRYPOINT`,
@@ -93,28 +185,8 @@ export async function runCommandHook(
   input: Record<string, unknown>,
   options: { turn: TurnState; toolUseId?: string },
 ): Promise<Record<string, unknown>> {
-  const runner = engine.runHookCommand;
-  if (!runner) return {};
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(engine.env)) {
-    if (value !== undefined) env[name] = value;
-  }
-  Object.assign(env, {
-    CLAUDECODE: "1",
-    CLAUDE_CODE_ENTRYPOINT: engine.env.CLAUDE_CODE_ENTRYPOINT ?? "sdk-cli",
-    CLAUDE_CODE_SESSION_ID: engine.ctx.sessionId,
-    CLAUDE_PROJECT_DIR: runner.cwd,
-    ...(isObject(input.effort) && typeof input.effort.level === "string"
-      ? { CLAUDE_EFFORT: input.effort.level }
-      : {}),
-  });
-  const ran = await runner.run({
-    command: hook.command,
-    stdin: JSON.stringify(input),
-    env,
-    timeoutMs: Math.ceil(hook.timeout * 1000),
-    signal: options.turn.abort.signal,
-  });
+  const ran = await execCommandHook(engine, hook, input, options.turn);
+  if (ran === undefined) return {};
   if (options.turn.abort.aborted) throw options.turn.abort.reason;
   if (ran.timedOut && hook.event === "PreToolUse" && options.toolUseId !== undefined) {
     const frame = systemInformational(

@@ -17,7 +17,7 @@ import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
-import { commandHooksReady } from "./command_hook_run.ts";
+import { commandHooksReady, sessionStartHooks } from "./command_hook_run.ts";
 import { compactCommand, runCompact } from "./compact.ts";
 import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
@@ -65,6 +65,10 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   // the settings' command hooks are read before the first turn uses them
   const hooksRead = commandHooksReady(engine);
   if (hooksRead) await hooksRead;
+  // the session's start: its SessionStart command hooks, before the first turn's frames
+  if (turn.index === 0 && engine.scenario.verbatim !== true && engine.commandHooks.length > 0) {
+    await sessionStartHooks(engine, turn);
+  }
   const instructions = engine.scenario.verbatim ? undefined : compactCommand(turn.text);
   if (instructions !== undefined) {
     // as the real CLI: a local command, never matched against the exchanges
