@@ -1,14 +1,13 @@
 /**
  * The host's runner of command hooks (Deno or Node): `sh -c <command>` in the project folder,
  * the hook input on stdin, the environment the engine gives over the host's, in a process
- * group of its own so that a timeout or an interrupt kills the command and whatever it started
- * (`sleep 30 &` included), and every wait bounded by the hook's timeout. Internal: the fake
+ * group of its own so that an abort (the session's real-time deadline for the hook, or an
+ * interrupt) kills the command and whatever it started (`sleep 30 &` included), and every wait
+ * ends with it. Internal: the fake
  * binary and `MockTransport` give it to their sessions.
  *
  * @module
  */
-
-import { readText } from "./_fs.ts";
 
 // The shapes of the engine's `HookCommandRunner` (src/session/command_hooks.ts), structurally:
 // the host sits below the engine and imports nothing from it.
@@ -27,14 +26,13 @@ interface HookCommandResult {
   code: number | null;
   stdout: string;
   stderr: string;
-  timedOut: boolean;
 }
 
 /** The runner the engine is given. */
 interface HookCommandRunner {
   readonly cwd: string;
   run(command: HookCommand): Promise<HookCommandResult>;
-  readText(path: string): Promise<string | undefined>;
+  readText(path: string): string | undefined;
 }
 
 interface DenoChild {
@@ -68,14 +66,29 @@ export function hostHookRunner(cwd: string): HookCommandRunner {
   return {
     cwd,
     run: (command) => (deno ? runOnDeno(deno, cwd, command) : runOnNode(cwd, command)),
-    readText: async (path) => {
-      try {
-        return await readText(`${cwd.replace(/\/+$/, "")}/${path}`);
-      } catch {
-        return undefined;
-      }
-    },
+    readText: (path) => readTextNow(`${cwd.replace(/\/+$/, "")}/${path}`),
   };
+}
+
+/**
+ * A file's text, read synchronously (Deno, or Node's `process.getBuiltinModule`), or
+ * `undefined` when it cannot be read (none there, a folder, no way to read synchronously).
+ */
+function readTextNow(path: string): string | undefined {
+  try {
+    if (deno) {
+      return (deno as unknown as { readTextFileSync(p: string): string }).readTextFileSync(path);
+    }
+    const proc = (globalThis as {
+      process?: { getBuiltinModule?(id: string): unknown };
+    }).process;
+    const fs = proc?.getBuiltinModule?.("node:fs") as
+      | { readFileSync(p: string, encoding: "utf8"): string }
+      | undefined;
+    return fs?.readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /** Kills a process group, if it still runs. */
@@ -87,31 +100,21 @@ function killGroup(kill: (pid: number) => void, pid: number): void {
   }
 }
 
-/** Arms the hook's deadline and its abort: both kill the group; `stop` disarms them. */
-function bound(
-  command: HookCommand,
+/** Kills the group when `signal` aborts (the hook's time is up, or the turn was interrupted). */
+function onAbort(
+  signal: AbortSignal | undefined,
   kill: () => void,
-): { timedOut: () => boolean; killed: () => boolean; stop: () => void } {
-  let timedOut = false;
+): { killed: () => boolean; stop: () => void } {
   let killed = false;
-  const onAbort = () => {
+  const abort = () => {
     killed = true;
     kill();
   };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killed = true;
-    kill();
-  }, command.timeoutMs);
-  if (command.signal?.aborted) onAbort();
-  command.signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) abort();
+  signal?.addEventListener("abort", abort, { once: true });
   return {
-    timedOut: () => timedOut,
     killed: () => killed,
-    stop: () => {
-      clearTimeout(timer);
-      command.signal?.removeEventListener("abort", onAbort);
-    },
+    stop: () => signal?.removeEventListener("abort", abort),
   };
 }
 
@@ -129,7 +132,10 @@ async function runOnDeno(
     stderr: "piped",
     detached: true,
   }).spawn();
-  const limits = bound(command, () => killGroup((pid) => host.kill(pid, "SIGKILL"), child.pid));
+  const limits = onAbort(
+    command.signal,
+    () => killGroup((pid) => host.kill(pid, "SIGKILL"), child.pid),
+  );
   try {
     const writer = child.stdin.getWriter();
     // a hook that does not read its stdin may end before it is written: a broken pipe
@@ -142,12 +148,7 @@ async function runOnDeno(
       child.status,
       wrote,
     ]);
-    return {
-      code: limits.killed() ? null : status.code,
-      stdout,
-      stderr,
-      timedOut: limits.timedOut(),
-    };
+    return { code: limits.killed() ? null : status.code, stdout, stderr };
   } finally {
     limits.stop();
   }
@@ -165,7 +166,7 @@ export async function runOnNode(cwd: string, command: HookCommand): Promise<Hook
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
   });
-  const limits = bound(command, () => {
+  const limits = onAbort(command.signal, () => {
     if (child.pid !== undefined) killGroup((pid) => proc.kill(pid, "SIGKILL"), child.pid);
   });
   try {
@@ -179,7 +180,7 @@ export async function runOnNode(cwd: string, command: HookCommand): Promise<Hook
       child.on("error", reject);
       child.on("close", (c: number | null) => resolve(c));
     });
-    return { code: limits.killed() ? null : code, stdout, stderr, timedOut: limits.timedOut() };
+    return { code: limits.killed() ? null : code, stdout, stderr };
   } finally {
     limits.stop();
   }

@@ -9,6 +9,7 @@
 import { systemInformational } from "../builders/system.ts";
 import { isObject } from "../wire/frame.ts";
 import { hookInput } from "../builders/control.ts";
+import { realTimeout } from "../timing/real_time.ts";
 import {
   type CommandHook,
   commandHookOutput,
@@ -34,7 +35,7 @@ const PROJECT_FILES: ReadonlyArray<[source: string, path: string]> = [
  * name, then `--settings`), once, into `engine.commandHooks`. A settings file that is not JSON
  * is skipped with a warning on stderr.
  */
-export async function loadCommandHooks(engine: Engine): Promise<void> {
+export function loadCommandHooks(engine: Engine): void {
   const runner = engine.runHookCommand;
   if (!runner) return;
   const hooks: CommandHook[] = [];
@@ -44,7 +45,7 @@ export async function loadCommandHooks(engine: Engine): Promise<void> {
       if (sources !== undefined && !sources.includes(source)) continue;
       let text: string | undefined;
       try {
-        text = await runner.readText(path);
+        text = runner.readText(path);
       } catch {
         text = undefined;
       }
@@ -71,19 +72,11 @@ export async function loadCommandHooks(engine: Engine): Promise<void> {
   engine.commandHooks.push(...hooks);
 }
 
-/**
- * Reads the settings' command hooks the first time it is called in a session that runs them
- * (a promise to await), then `undefined`: a turn calls it before its first hook.
- */
-export function commandHooksReady(engine: Engine): Promise<void> | undefined {
-  const read = engine.commandHooksRead;
-  if (!engine.runHookCommand || read === true) return undefined;
-  if (read) return read;
-  const reading = loadCommandHooks(engine).finally(() => {
-    engine.commandHooksRead = true;
-  });
-  engine.commandHooksRead = reading;
-  return reading;
+/** Reads the settings' command hooks the first time a session that runs them needs them. */
+export function commandHooksReady(engine: Engine): void {
+  if (!engine.runHookCommand || engine.commandHooksRead) return;
+  engine.commandHooksRead = true;
+  loadCommandHooks(engine);
 }
 
 /** Runs one command hook with `input` on its stdin: how it ended (no runner: `undefined`). */
@@ -106,13 +99,31 @@ async function execCommandHook(
     CLAUDE_PROJECT_DIR: runner.cwd,
     CLAUDE_EFFORT: engine.flags.effort ?? "medium",
   });
-  return await runner.run({
-    command: hook.command,
-    stdin: JSON.stringify(input),
-    env,
-    timeoutMs: Math.ceil(hook.timeout * 1000),
-    signal: turn.abort.signal,
-  });
+  // the hook's time is real time (a process runs on the host's clock, not a fake one)
+  const timeoutMs = Math.ceil(hook.timeout * 1000);
+  const stop = new AbortController();
+  let timedOut = false;
+  const cancel = realTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, timeoutMs);
+  const onAbort = () => stop.abort();
+  const signal = turn.abort.signal;
+  if (signal.aborted) stop.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const ran = await runner.run({
+      command: hook.command,
+      stdin: JSON.stringify(input),
+      env,
+      timeoutMs,
+      signal: stop.signal,
+    });
+    return { ...ran, code: stop.signal.aborted ? null : ran.code, timedOut };
+  } finally {
+    cancel();
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 /**

@@ -35,9 +35,12 @@ export interface HookCommand {
   stdin: string;
   /** Variables added to the host's environment (`CLAUDE_PROJECT_DIR`, ...). */
   env: Record<string, string>;
-  /** How long it may run, in real milliseconds: then it is killed. */
+  /** How long it may run, in real milliseconds (the session aborts `signal` then). */
   timeoutMs: number;
-  /** Aborted when the turn is interrupted: the command is killed. */
+  /**
+   * Aborted when the hook's time is up (on the host's real clock, whatever fake timers run)
+   * or the turn is interrupted: the runner kills the command and what it started, and resolves.
+   */
   signal?: AbortSignal;
 }
 
@@ -49,8 +52,8 @@ export interface HookCommandResult {
   stdout: string;
   /** What it wrote on stderr. */
   stderr: string;
-  /** Whether it was killed for running past its timeout. */
-  timedOut: boolean;
+  /** Whether it was killed for running past its timeout (the session says so; default false). */
+  timedOut?: boolean;
 }
 
 /**
@@ -67,8 +70,8 @@ export interface HookCommandResult {
  *   run: ({ stdin }) =>
  *     Promise.resolve(
  *       JSON.parse(stdin).tool_input?.command?.startsWith("rm ")
- *         ? { code: 2, stdout: "", stderr: "no rm", timedOut: false }
- *         : { code: 0, stdout: "", stderr: "", timedOut: false },
+ *         ? { code: 2, stdout: "", stderr: "no rm" }
+ *         : { code: 0, stdout: "", stderr: "" },
  *     ),
  * };
  * const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hi!").build(), {
@@ -83,10 +86,11 @@ export interface HookCommandRunner {
   /** Runs one command hook (`sh -c`), resolving however it ends; never rejects for its code. */
   run(command: HookCommand): Promise<HookCommandResult>;
   /**
-   * Reads a settings file of the project (a path relative to `cwd`): its text, or `undefined`
-   * when there is none. Without it, only `--settings` declares command hooks.
+   * Reads a settings file of the project (a path relative to `cwd`) at once (synchronously: a
+   * session's first turn then waits on no I/O, whatever clock runs it): its text, or
+   * `undefined` when there is none. Without it, only `--settings` declares command hooks.
    */
-  readText?(path: string): Promise<string | undefined>;
+  readText?(path: string): string | undefined;
 }
 
 /**

@@ -81,8 +81,8 @@ export class Engine {
   readonly runHookCommand?: HookCommandRunner;
   /** The settings' command hooks (read as the first turn starts: `commandHooksReady`). */
   readonly commandHooks: CommandHook[] = [];
-  /** The reading of the settings' command hooks, once started; `true` once done. */
-  commandHooksRead?: Promise<void> | true;
+  /** Whether the settings' command hooks were read. */
+  commandHooksRead = false;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */

@@ -63,8 +63,7 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   // the settings' command hooks are read before the first turn uses them
-  const hooksRead = commandHooksReady(engine);
-  if (hooksRead) await hooksRead;
+  commandHooksReady(engine);
   // the session's start: its SessionStart command hooks, before the first turn's frames
   if (turn.index === 0 && engine.scenario.verbatim !== true && engine.commandHooks.length > 0) {
     await sessionStartHooks(engine, turn);
