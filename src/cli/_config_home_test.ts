@@ -212,3 +212,29 @@ Deno.test("notePluginUse names the latest session in the agents-md plugin's stor
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a config folder that is a file: the run goes on, and text output warns as the real CLI (2.1.332) does", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${root}/cwd`);
+    await Deno.writeTextFile(`${root}/conf`, "a file");
+    const text = await run(["-p", "hello"], { root });
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout, "Hello! How can I help?\n");
+    assert.equal(
+      text.stderr,
+      "These settings did not load, so nothing in them is in effect, including hooks, permission " +
+        "rules and sandbox settings, though environment variables they already set can stay:\n" +
+        `  ${root}/conf/settings.json: Settings file could not be read: ENOTDIR: not a directory, ` +
+        `stat '${root}/conf/settings.json'\n` +
+        "Fix each problem listed, then start Claude Code again. For settings sent with " +
+        "applyFlagSettings, shown as SDK inline settings, send them again instead.\n",
+    );
+    const json = await run(["-p", "hello", "--output-format", "json"], { root });
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(json.stderr, "");
+    assert.equal(JSON.parse(json.stdout).result, "Hello! How can I help?");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
