@@ -476,3 +476,31 @@ Deno.test("command hooks: a SessionStart hook runs as the session starts, betwee
     assert.equal(input.source, "startup");
   });
 });
+
+Deno.test("hooks: a systemMessage (a command hook's or a callback's) is the real CLI's notice, where it writes it", async () => {
+  await withProject({}, async (dir) => {
+    const say = (text: string) => ({
+      hooks: [{ type: "command" as const, command: `echo '{"systemMessage":"${text}"}'` }],
+    });
+    const messages = await bothSeams(bashScenario("echo hi"), "Say hi.", {
+      cwd: dir,
+      settings: { hooks: { PreToolUse: [{ matcher: "Bash", ...say("Command checked.") }] } },
+      hooks: {
+        PostToolUse: [{
+          hooks: [() => Promise.resolve({ systemMessage: "Output checked." })],
+        }],
+      },
+    });
+    const order = messages.map((m) =>
+      m.type === "system" && m.subtype === "informational"
+        ? (m as unknown as { content: string }).content
+        : m.type
+    );
+    const at = order.indexOf("user");
+    assert.deepEqual(order.slice(at - 1, at + 2), [
+      "PreToolUse:Bash says: Command checked.",
+      "user",
+      "PostToolUse:Bash says: Output checked.",
+    ]);
+  });
+});

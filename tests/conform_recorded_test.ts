@@ -103,6 +103,8 @@ for (
     "hooks_command_user_prompt_block",
     "hooks_user_prompt_stop",
     "hooks_user_prompt_block",
+    "hooks_command_system_message",
+    "hooks_system_message",
   ]
 ) {
   for (const cli of ["2.1.328", "2.1.332"]) {

@@ -11,6 +11,7 @@ import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
 import { type CommandHook, matcherCovers } from "./command_hooks.ts";
 import { runCommandHook } from "./command_hook_run.ts";
+import { hookNotice } from "./hook_notices.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
@@ -94,9 +95,24 @@ export async function callHook(
     ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
     ...own,
   };
-  if (typeof callbackId !== "string") {
-    return await runCommandHook(engine, callbackId, input, options);
-  }
+  const output = typeof callbackId !== "string"
+    ? await runCommandHook(engine, callbackId, input, options)
+    : await callbackHook(engine, callbackId, input, options);
+  await hookNotice(engine, options.turn, {
+    event: name,
+    ...(typeof event.tool_name === "string" ? { tool: event.tool_name } : {}),
+    ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
+  }, output);
+  return output;
+}
+
+/** The `hook_callback` round trip of one of the client's hook callbacks. */
+async function callbackHook(
+  engine: Engine,
+  callbackId: string,
+  input: Record<string, unknown>,
+  options: { turn: TurnState; toolUseId?: string },
+): Promise<Record<string, unknown>> {
   const request = hookCallbackRequest(engine.ctx, callbackId, {
     input,
     // hooks that are not about a tool carry a fresh uuid there, as the real CLI's do

@@ -18,6 +18,7 @@ import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { commandHooksReady, sessionStartHooks } from "./command_hook_run.ts";
+import { flushHookNotices } from "./hook_notices.ts";
 import { compactCommand, runCompact } from "./compact.ts";
 import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
@@ -82,6 +83,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = await skillShellHooks(engine, turn);
     await engine.send(initFrame(engine));
+    await flushHookNotices(engine, turn, ["UserPromptSubmit"]);
     for (const frame of notices) await engine.send({ frame, delay: 0 });
     if (promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
   }
@@ -149,6 +151,7 @@ async function promptStopped(
   outcome: { kind: string; prompt_kept: boolean; reason: string },
 ): Promise<void> {
   await engine.send(initFrame(engine));
+  await flushHookNotices(engine, turn, ["UserPromptSubmit"]);
   const { uuid, session_id, tag: _tag, ...head } = systemInformational(engine.ctx, text, {
     level: "warning",
     tag: "",
