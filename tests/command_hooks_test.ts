@@ -504,3 +504,35 @@ Deno.test("hooks: a systemMessage (a command hook's or a callback's) is the real
     ]);
   });
 });
+
+Deno.test("command hooks: with includeHookEvents each run sits between hook_started and hook_response", async () => {
+  await withProject({}, async (dir) => {
+    const messages = await bothSeams(bashScenario("echo hi"), "Say hi.", {
+      cwd: dir,
+      includeHookEvents: true,
+      settings: {
+        hooks: {
+          PreToolUse: [{
+            matcher: "Bash",
+            hooks: [{ type: "command" as const, command: "echo checking >&2" }],
+          }],
+          PostToolUse: [{ hooks: [{ type: "command" as const, command: "exit 1" }] }],
+        },
+      },
+    });
+    const frames = messages.filter((m) =>
+      m.type === "system" && (m.subtype === "hook_started" || m.subtype === "hook_response")
+    ) as unknown as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      frames.map((f) => [f.subtype, f.hook_name, f.exit_code, f.outcome]),
+      [
+        ["hook_started", "PreToolUse:Bash", undefined, undefined],
+        ["hook_response", "PreToolUse:Bash", 0, "success"],
+        ["hook_started", "PostToolUse:Bash", undefined, undefined],
+        ["hook_response", "PostToolUse:Bash", 1, "error"],
+      ],
+    );
+    assert.equal(frames[1].stderr, "checking\n");
+    assert.equal(frames[0].hook_id, frames[1].hook_id);
+  });
+});

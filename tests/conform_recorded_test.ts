@@ -105,6 +105,8 @@ for (
     "hooks_user_prompt_block",
     "hooks_command_system_message",
     "hooks_system_message",
+    "hooks_command_hook_events",
+    "hooks_hook_events",
   ]
 ) {
   for (const cli of ["2.1.328", "2.1.332"]) {

@@ -8,6 +8,8 @@
 export interface CliFlags {
   /** `--include-partial-messages`. */
   includePartialMessages: boolean;
+  /** `--include-hook-events` (the SDK's `includeHookEvents`): command hooks' lifecycle frames. */
+  includeHookEvents?: boolean;
   /** `--model`. */
   model?: string;
   /** `--permission-mode`. */
@@ -90,6 +92,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
     if (name === "include-partial-messages") flags.includePartialMessages = true;
+    else if (name === "include-hook-events") flags.includeHookEvents = true;
     else if (name === "fork-session") flags.forkSession = true;
     else if (
       name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"

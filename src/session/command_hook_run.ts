@@ -15,6 +15,7 @@ import {
   commandHookOutput,
   commandHooksOf,
   type HookCommandResult,
+  type HookCommandRunner,
   matcherCovers,
 } from "./command_hooks.ts";
 import type { Engine } from "./engine.ts";
@@ -79,7 +80,13 @@ export function commandHooksReady(engine: Engine): void {
   loadCommandHooks(engine);
 }
 
-/** Runs one command hook with `input` on its stdin: how it ended (no runner: `undefined`). */
+/**
+ * Runs one command hook with `input` on its stdin: how it ended (no runner: `undefined`). As
+ * the real CLI 2.1.332, a SessionStart hook's run (always) and any other's (with
+ * `--include-hook-events`, the SDK's `includeHookEvents`) sit between a `system/hook_started`
+ * and a `system/hook_response` frame named `<Event>[:<query>]` (`PreToolUse:Bash`,
+ * `SessionStart:startup`); SDK callbacks get none.
+ */
 async function execCommandHook(
   engine: Engine,
   hook: CommandHook,
@@ -88,6 +95,59 @@ async function execCommandHook(
 ): Promise<HookCommandResult | undefined> {
   const runner = engine.runHookCommand;
   if (!runner) return undefined;
+  const framed = hook.event === "SessionStart" || engine.flags.includeHookEvents === true;
+  const query = typeof input.tool_name === "string"
+    ? input.tool_name
+    : typeof input.source === "string"
+    ? input.source
+    : undefined;
+  const ctx = engine.ctx;
+  const named = {
+    hook_id: framed ? ctx.ids.uuid() : "",
+    hook_name: query !== undefined ? `${hook.event}:${query}` : hook.event,
+    hook_event: hook.event,
+  };
+  if (framed) {
+    await engine.send({
+      frame: {
+        type: "system",
+        subtype: "hook_started",
+        ...named,
+        uuid: ctx.ids.uuid(),
+        session_id: ctx.sessionId,
+      },
+      delay: 0,
+    });
+  }
+  const ran = await spawnCommandHook(engine, runner, hook, input, turn);
+  if (framed && !turn.abort.aborted) {
+    await engine.send({
+      frame: {
+        type: "system",
+        subtype: "hook_response",
+        ...named,
+        output: ran.stdout + ran.stderr,
+        stdout: ran.stdout,
+        stderr: ran.stderr,
+        exit_code: ran.code,
+        outcome: ran.code === 0 ? "success" : "error",
+        uuid: ctx.ids.uuid(),
+        session_id: ctx.sessionId,
+      },
+      delay: 0,
+    });
+  }
+  return ran;
+}
+
+/** The run itself: the environment, the real-time deadline, the turn's abort. */
+async function spawnCommandHook(
+  engine: Engine,
+  runner: HookCommandRunner,
+  hook: CommandHook,
+  input: Record<string, unknown>,
+  turn: TurnState,
+): Promise<HookCommandResult> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(engine.env)) {
     if (value !== undefined) env[name] = value;
@@ -140,22 +200,6 @@ export async function sessionStartHooks(engine: Engine, turn: TurnState): Promis
       hook_event_name: "SessionStart",
       source: "startup",
     }, { promptId: turn.promptId });
-    const hookId = ctx.ids.uuid();
-    const named = {
-      hook_id: hookId,
-      hook_name: "SessionStart:startup",
-      hook_event: "SessionStart",
-    };
-    await engine.send({
-      frame: {
-        type: "system",
-        subtype: "hook_started",
-        ...named,
-        uuid: ctx.ids.uuid(),
-        session_id: ctx.sessionId,
-      },
-      delay: 0,
-    });
     const ran = await execCommandHook(engine, hook, input, turn);
     if (turn.abort.aborted) throw turn.abort.reason;
     if (ran === undefined) continue;
@@ -164,21 +208,6 @@ export async function sessionStartHooks(engine: Engine, turn: TurnState): Promis
     if (typeof specific.additionalContext === "string") {
       engine.hookContext.push(specific.additionalContext);
     }
-    await engine.send({
-      frame: {
-        type: "system",
-        subtype: "hook_response",
-        ...named,
-        output: ran.stdout + ran.stderr,
-        stdout: ran.stdout,
-        stderr: ran.stderr,
-        exit_code: ran.code,
-        outcome: ran.code === 0 ? "success" : "error",
-        uuid: ctx.ids.uuid(),
-        session_id: ctx.sessionId,
-      },
-      delay: 0,
-    });
   }
 }
 
