@@ -22,15 +22,15 @@ const HELD: ReadonlySet<string> = new Set([
 
 /**
  * Takes the notice of a hook's answer, if it has a `systemMessage`: held for its place, or
- * written now.
+ * written now (a promise to await; `undefined` when there is nothing to write now).
  */
-export async function hookNotice(
+export function hookNotice(
   engine: Engine,
   turn: TurnState,
   hook: { event: string; tool?: string; toolUseId?: string },
   output: Record<string, unknown>,
-): Promise<void> {
-  if (!isObject(output) || typeof output.systemMessage !== "string") return;
+): Promise<void> | undefined {
+  if (!isObject(output) || typeof output.systemMessage !== "string") return undefined;
   const ctx = engine.ctx;
   const frame = {
     type: "system",
@@ -42,27 +42,34 @@ export async function hookNotice(
     uuid: ctx.ids.uuid(),
     session_id: ctx.sessionId,
   };
-  if (!HELD.has(hook.event)) return await engine.send({ frame, delay: 0 });
+  if (!HELD.has(hook.event)) return engine.send({ frame, delay: 0 });
   (turn.hookNotices ??= []).push({
     event: hook.event,
     ...(hook.toolUseId !== undefined ? { toolUseId: hook.toolUseId } : {}),
     frame,
   });
+  return undefined;
 }
 
-/** Writes the held notices of `events` (for the tool use `toolUseId`, when given), in order. */
-export async function flushHookNotices(
+/**
+ * Writes the held notices of `events` (for the tool use `toolUseId`, when given), in order: a
+ * promise to await, or `undefined` (nothing held: no await, so a turn without notices takes
+ * not one more step).
+ */
+export function flushHookNotices(
   engine: Engine,
   turn: TurnState,
   events: readonly string[],
   toolUseId?: string,
-): Promise<void> {
+): Promise<void> | undefined {
   const held = turn.hookNotices;
-  if (!held || held.length === 0) return;
+  if (!held || held.length === 0) return undefined;
   const due = held.filter((n) =>
     events.includes(n.event) && (toolUseId === undefined || n.toolUseId === toolUseId)
   );
-  if (due.length === 0) return;
+  if (due.length === 0) return undefined;
   turn.hookNotices = held.filter((n) => !due.includes(n));
-  for (const n of due) await engine.send({ frame: n.frame, delay: 0 });
+  return (async () => {
+    for (const n of due) await engine.send({ frame: n.frame, delay: 0 });
+  })();
 }

@@ -98,16 +98,17 @@ export async function callHook(
   const output = typeof callbackId !== "string"
     ? await runCommandHook(engine, callbackId, input, options)
     : await callbackHook(engine, callbackId, input, options);
-  await hookNotice(engine, options.turn, {
+  const noticed = hookNotice(engine, options.turn, {
     event: name,
     ...(typeof event.tool_name === "string" ? { tool: event.tool_name } : {}),
     ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
   }, output);
+  if (noticed) await noticed;
   return output;
 }
 
 /** The `hook_callback` round trip of one of the client's hook callbacks. */
-async function callbackHook(
+function callbackHook(
   engine: Engine,
   callbackId: string,
   input: Record<string, unknown>,
@@ -118,7 +119,9 @@ async function callbackHook(
     // hooks that are not about a tool carry a fresh uuid there, as the real CLI's do
     toolUseId: options.toolUseId ?? engine.ctx.ids.uuid(),
   });
-  return await engine.control.request(request, { signal: options.turn.abort.signal });
+  // the request's own promise, not another layer: a callback's answer arrives in as many
+  // steps as before command hooks existed (interrupt races count them)
+  return engine.control.request(request, { signal: options.turn.abort.signal });
 }
 
 /**

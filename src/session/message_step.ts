@@ -503,9 +503,11 @@ async function sendToolResult(engine: Engine, turn: TurnState, frame: UserFrame)
   const toolUseId = typeof block?.tool_use_id === "string" ? block.tool_use_id : undefined;
   if (toolUseId !== undefined) turn.batchResults?.set(toolUseId, block?.content);
   // the hooks' systemMessage notices about this tool use: PreToolUse's before, PostToolUse's after
-  if (toolUseId !== undefined) await flushHookNotices(engine, turn, ["PreToolUse"], toolUseId);
+  if (toolUseId !== undefined && turn.hookNotices?.length) {
+    await flushHookNotices(engine, turn, ["PreToolUse"], toolUseId);
+  }
   await engine.send({ frame, delay: engine.delayFor({ type: "user" }, turn) });
-  if (toolUseId !== undefined) {
+  if (toolUseId !== undefined && turn.hookNotices?.length) {
     await flushHookNotices(engine, turn, ["PostToolUse", "PostToolUseFailure"], toolUseId);
   }
 }

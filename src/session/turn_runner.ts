@@ -83,7 +83,8 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = await skillShellHooks(engine, turn);
     await engine.send(initFrame(engine));
-    await flushHookNotices(engine, turn, ["UserPromptSubmit"]);
+    const said = flushHookNotices(engine, turn, ["UserPromptSubmit"]);
+    if (said) await said;
     for (const frame of notices) await engine.send({ frame, delay: 0 });
     if (promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
   }
@@ -151,7 +152,8 @@ async function promptStopped(
   outcome: { kind: string; prompt_kept: boolean; reason: string },
 ): Promise<void> {
   await engine.send(initFrame(engine));
-  await flushHookNotices(engine, turn, ["UserPromptSubmit"]);
+  const said = flushHookNotices(engine, turn, ["UserPromptSubmit"]);
+  if (said) await said;
   const { uuid, session_id, tag: _tag, ...head } = systemInformational(engine.ctx, text, {
     level: "warning",
     tag: "",
