@@ -536,3 +536,32 @@ Deno.test("command hooks: with includeHookEvents each run sits between hook_star
     assert.equal(frames[0].hook_id, frames[1].hook_id);
   });
 });
+
+Deno.test("command hooks: a project settings file that is not JSON is skipped with a warning; the local file's hooks still run", async () => {
+  await withProject({
+    ".claude/settings.json": "{not json",
+    ".claude/settings.local.json": JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          matcher: "Bash",
+          hooks: [{ type: "command", command: "echo 'local says no' >&2; exit 2" }],
+        }],
+      },
+    }),
+  }, async (dir) => {
+    await using fake = await installFakeClaude({ scenario: bashScenario("ls") });
+    const out = await new Deno.Command(fake.path, {
+      args: ["-p", "List.", "--output-format", "json", "--allowedTools", "Bash"],
+      cwd: dir,
+      env: fake.env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0);
+    assert.equal(JSON.parse(new TextDecoder().decode(out.stdout)).result, "The hook refused.");
+    assert.match(
+      new TextDecoder().decode(out.stderr),
+      /claude-mock: warning: \.claude\/settings\.json is not JSON, its hooks are not run/,
+    );
+  });
+});
