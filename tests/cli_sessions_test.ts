@@ -81,6 +81,54 @@ Deno.test("cli sessions: new ids per run, --session-id, --resume, -c, --fork-ses
   assert.match(again.stderr, /^Error: --resume requires a valid session ID/);
 });
 
+Deno.test("cli sessions: --resume of an unknown session in stream-json also writes an error result", async () => {
+  await using fake = await installFakeClaude();
+  const unknown = "00000000-0000-4000-8000-000000000000";
+  const message = `No conversation found with session ID: ${unknown}`;
+  for (const fork of [false, true]) {
+    const run = await claude(fake, [
+      "-p",
+      "x",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--resume",
+      unknown,
+      ...(fork ? ["--fork-session"] : []),
+    ]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, `${message}\n`);
+    const lines = run.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.equal(lines.length, 1, "only the result (as the real CLI 2.1.332)");
+    const [result] = lines;
+    assert.deepEqual(Object.keys(result), [
+      "type",
+      "subtype",
+      "duration_ms",
+      "duration_api_ms",
+      "is_error",
+      "num_turns",
+      "stop_reason",
+      "session_id",
+      "total_cost_usd",
+      "usage",
+      "modelUsage",
+      "permission_denials",
+      "uuid",
+      "errors",
+      "result_index",
+    ]);
+    assert.equal(result.subtype, "error_during_execution");
+    assert.deepEqual(result.errors, [message]);
+    assert.equal(result.is_error, true);
+    if (fork) assert.notEqual(result.session_id, unknown, "a forked resume names its new id");
+    else assert.equal(result.session_id, unknown);
+  }
+  // json and text: the message on stderr only
+  const json = await claude(fake, ["-p", "x", "--output-format", "json", "--resume", unknown]);
+  assert.deepEqual(json, { code: 1, stdout: "", stderr: `${message}\n` });
+});
+
 Deno.test("cli sessions: -c with no earlier session starts a new one", async () => {
   await using fake = await installFakeClaude();
   const run = await json(fake, ["-c"]);

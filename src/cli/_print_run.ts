@@ -8,6 +8,8 @@
  */
 
 import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
+import { startupErrorResult } from "../builders/_startup_result.ts";
+import { IdGenerator } from "../builders/ids.ts";
 import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -106,7 +108,7 @@ async function planRun(
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
-  const sessionId = await resolveSession(parsed, projects);
+  const sessionId = await resolveSession(parsed, { projects, outputFormat, scenario });
   const invocation = await nextInvocation(stateDir(io.env));
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const args = await withSettingsFile(parsed, io.cwd);
@@ -405,7 +407,14 @@ async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string
 }
 
 /** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */
-async function resolveSession(parsed: ParsedArgv, projects: string): Promise<string | undefined> {
+async function resolveSession(
+  parsed: ParsedArgv,
+  { projects, outputFormat, scenario }: {
+    projects: string;
+    outputFormat: string;
+    scenario: Scenario;
+  },
+): Promise<string | undefined> {
   const fork = parsed.options.has("--fork-session");
   const id = parsed.options.get("--session-id");
   if (typeof id === "string") {
@@ -417,7 +426,13 @@ async function resolveSession(parsed: ParsedArgv, projects: string): Promise<str
   const resume = parsed.options.get("--resume");
   if (typeof resume === "string") {
     if (!(await hasTranscript(projects, resume))) {
-      throw new CliUsageError(`No conversation found with session ID: ${resume}`);
+      const message = `No conversation found with session ID: ${resume}`;
+      if (outputFormat !== "stream-json") throw new CliUsageError(message);
+      // as the real CLI: in stream-json, also an error result (the resumed id, or a forked one)
+      const ids = new IdGenerator({ seed: scenario.seed ?? 0 });
+      const sessionId = fork ? ids.uuid() : resume;
+      const frame = startupErrorResult(sessionId, { uuid: ids.uuid(), errors: [message] });
+      throw new CliUsageError(message, 1, `${JSON.stringify(frame)}\n`);
     }
     return fork ? undefined : resume;
   }
