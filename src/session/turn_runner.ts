@@ -18,6 +18,7 @@ import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { compactCommand, runCompact } from "./compact.ts";
+import { localCommandOf, runLocalCommand } from "./local_command.ts";
 import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
 import { warnIfUnreachable } from "./unreachable_step.ts";
@@ -61,10 +62,17 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 }
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
-  const instructions = engine.scenario.verbatim ? undefined : compactCommand(turn.text);
+  const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
+    ? undefined
+    : compactCommand(turn.text);
   if (instructions !== undefined) {
     // as the real CLI: a local command, never matched against the exchanges
     return await runCompact(engine, turn, { instructions, init: () => initFrame(engine) });
+  }
+  const command = engine.scenario.verbatim ? undefined : localCommandOf(turn.text, engine);
+  if (command) {
+    // as the real CLI: answered locally (/cost, /compact with nothing to compact)
+    return await runLocalCommand(engine, turn, { command, init: () => initFrame(engine) });
   }
   // a recording's turn (verbatim) carries its own states, init frame and hook calls; the opening
   // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
