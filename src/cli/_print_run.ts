@@ -163,6 +163,14 @@ function checkModeFlags(
       "Error: --input-format=stream-json requires output-format=stream-json.",
     );
   }
+  if (
+    has("--replay-user-messages") &&
+    (inputFormat !== "stream-json" || outputFormat !== "stream-json")
+  ) {
+    throw new CliUsageError(
+      "Error: --replay-user-messages requires both --input-format=stream-json and --output-format=stream-json.",
+    );
+  }
   if (outputFormat === "stream-json" && !has("--verbose")) {
     throw new CliUsageError(
       "Error: When using --print, --output-format=stream-json requires --verbose",

@@ -105,8 +105,8 @@ export interface RunPlan {
 
 /** A print run's plan: the run's, the prompt and flags, and the mock binary installed. */
 export interface PrintRunPlan extends RunPlan {
-  /** The prompt, the case's flags and the output format. */
-  print: { prompt: string; args: string[]; format: PrintFormat };
+  /** The prompt (or the prompts sent on stdin as stream-json lines), the flags, the format. */
+  print: { prompt: string; args: string[]; format: PrintFormat; stdin?: string[] };
   /** The mock binary (mock runs). */
   fake: FakeClaude;
 }
@@ -277,10 +277,11 @@ export async function printRun(
   const { print } = run;
   const args = [
     "-p",
-    print.prompt,
+    ...(print.stdin ? [] : [print.prompt]),
     "--output-format",
     print.format,
     ...(print.format === "stream-json" ? ["--verbose"] : []),
+    ...(print.stdin ? ["--input-format", "stream-json"] : []),
     ...print.args,
   ];
   const site = await printSite(c, { run, env });
@@ -295,7 +296,12 @@ export async function printRun(
       env,
       signal: abort.signal,
     });
-    const { tape, stdout } = await childRun(child, { spawner, abort, timeoutMs: run.timeoutMs });
+    const { tape, stdout } = await childRun(child, {
+      spawner,
+      abort,
+      timeoutMs: run.timeoutMs,
+      stdin: (print.stdin ?? []).map((text) => `${JSON.stringify(userLine(text))}\n`).join(""),
+    });
     return {
       tape,
       places: site.places,
@@ -348,17 +354,31 @@ async function printSite(
   return { ...site, command: sdk.claude };
 }
 
-/** A print run's child to its end or the time limit: its tape and what it printed. */
+/** A prompt as a stream-json user line, as the Agent SDK writes one. */
+function userLine(text: string): Record<string, unknown> {
+  return {
+    type: "user",
+    message: { role: "user", content: text },
+    parent_tool_use_id: null,
+    session_id: "",
+  };
+}
+
+/**
+ * A print run's child, given `stdin` (all of it at once, then closed), to its end or the time
+ * limit: its tape and what it printed.
+ */
 async function childRun(
   child: RecordedProcess,
-  { spawner, abort, timeoutMs }: {
+  { spawner, abort, timeoutMs, stdin }: {
     spawner: ReturnType<typeof recordingSpawn>;
     abort: AbortController;
     timeoutMs: number;
+    stdin: string;
   },
 ): Promise<{ tape: Tape; stdout: string }> {
   child.stdin.on("error", () => {});
-  child.stdin.end();
+  child.stdin.end(stdin === "" ? undefined : stdin);
   let stdout = "";
   child.stdout.on("data", (chunk: Uint8Array | string) => (stdout += String(chunk)));
   child.on("error", () => {});

@@ -79,7 +79,13 @@ export interface ConformCase {
   /** Environment for both runs. */
   env?: Record<string, string>;
   /** Print mode (`-p`) runs: off, or the prompt, extra flags and formats. */
-  print?: false | { prompt?: string; args?: string[]; formats?: PrintFormat[] };
+  print?: false | {
+    prompt?: string;
+    args?: string[];
+    formats?: PrintFormat[];
+    /** Send the case's prompts on stdin as stream-json user lines (`--input-format stream-json`). */
+    stdin?: boolean;
+  };
   /** Whether the SDK (duplex) runs happen (default true). */
   duplex?: boolean;
   /** The file it came from. */
@@ -308,7 +314,18 @@ function printOption(
   fail: (what: string) => never,
 ): NonNullable<ConformCase["print"]> {
   if (p === false) return false;
-  if (!isObject(p)) return fail("'print' must be false or { prompt?, args?, formats? }");
+  if (!isObject(p)) return fail("'print' must be false or { prompt?, args?, formats?, stdin? }");
+  for (const key of Object.keys(p)) {
+    if (!["prompt", "args", "formats", "stdin"].includes(key)) {
+      fail(`'print.${key}' is not a print field; expected prompt, args, formats or stdin`);
+    }
+  }
+  if (p.stdin !== undefined && typeof p.stdin !== "boolean") {
+    fail("'print.stdin' must be true or false");
+  }
+  if (p.stdin === true && p.prompt !== undefined) {
+    fail("give 'print.prompt' or 'print.stdin', not both (stdin sends the case's prompts)");
+  }
   const formats = p.formats ?? ["text", "json", "stream-json"];
   if (
     !Array.isArray(formats) || formats.some((f) => !["text", "json", "stream-json"].includes(f))
@@ -329,11 +346,12 @@ function printOption(
 
 /**
  * Whether a case runs in print mode, and how: by default a case with one prompt and no
- * SDK-side callbacks (permission answers, hooks, MCP servers, an interrupt) does.
+ * SDK-side callbacks (permission answers, hooks, MCP servers, an interrupt) does. With
+ * `print.stdin`, the prompts go on stdin as stream-json user lines (and `prompt` is unused).
  */
 export function printPlan(
   c: ConformCase,
-): { prompt: string; args: string[]; formats: PrintFormat[] } | undefined {
+): { prompt: string; args: string[]; formats: PrintFormat[]; stdin?: string[] } | undefined {
   if (c.print === false) return undefined;
   const single = typeof c.prompt === "string"
     ? c.prompt
@@ -348,6 +366,7 @@ export function printPlan(
     prompt,
     args: [...printFlags(c.options), ...(c.print?.args ?? [])],
     formats: c.print?.formats ?? ["text", "json", "stream-json"],
+    ...(c.print?.stdin ? { stdin: typeof c.prompt === "string" ? [c.prompt] : [...c.prompt] } : {}),
   };
 }
 

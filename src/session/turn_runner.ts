@@ -19,6 +19,7 @@ import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { compactCommand, runCompact } from "./compact.ts";
 import { localCommandOf, runLocalCommand } from "./local_command.ts";
+import { userReplay } from "../builders/_user_replay.ts";
 import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
 import { warnIfUnreachable } from "./unreachable_step.ts";
@@ -83,6 +84,10 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = await skillShellHooks(engine, turn);
     await engine.send(initFrame(engine));
+    if (engine.flags.replayUserMessages) {
+      // as the real CLI: the user line echoed after the turn's init
+      await engine.send({ frame: userReplay(engine.ctx, turn.input), delay: 0 });
+    }
     for (const frame of notices) await engine.send({ frame, delay: 0 });
     if (promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
   }
