@@ -129,6 +129,27 @@ Deno.test("cli sessions: --resume of an unknown session in stream-json also writ
   assert.deepEqual(json, { code: 1, stdout: "", stderr: `${message}\n` });
 });
 
+Deno.test("cli sessions: a resumed, continued or forked session's cost goes on from the earlier run's", async () => {
+  for (const how of ["--resume", "-c", "--fork-session"]) {
+    await using fake = await installFakeClaude();
+    const first = await json(fake, []);
+    const cost = first.total_cost_usd;
+    const model = Object.keys(first.modelUsage)[0];
+    const input = first.modelUsage[model].inputTokens;
+    assert.ok(cost > 0);
+    const args = how === "-c"
+      ? ["-c"]
+      : how === "--resume"
+      ? ["--resume", first.session_id]
+      : ["--resume", first.session_id, "--fork-session"];
+    const again = await json(fake, args);
+    // as the real CLI 2.1.332: the session's totals include the earlier run, the turn's do not
+    assert.equal(again.total_cost_usd.toFixed(8), (2 * cost).toFixed(8), how);
+    assert.equal(again.modelUsage[model].inputTokens, 2 * input, how);
+    assert.equal(again.usage.input_tokens, input, "the turn's own usage");
+  }
+});
+
 Deno.test("cli sessions: -c with no earlier session starts a new one", async () => {
   await using fake = await installFakeClaude();
   const run = await json(fake, ["-c"]);

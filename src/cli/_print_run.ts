@@ -10,6 +10,7 @@
 import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
 import { startupErrorResult } from "../builders/_startup_result.ts";
 import { IdGenerator } from "../builders/ids.ts";
+import type { ModelUsageEntry } from "../builders/usage.ts";
 import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -23,6 +24,7 @@ import {
   appendCapture,
   appendTranscript,
   hasTranscript,
+  lastModelUsage,
   latestSession,
   nextInvocation,
   projectDir,
@@ -54,6 +56,8 @@ interface RunPlan {
   projects: string;
   /** The session id to use or resume; none for a new session. */
   sessionId?: string;
+  /** What the resumed or continued session had used, by model. */
+  resumedUsage?: Record<string, ModelUsageEntry>;
   /** Which run of the binary this is (1 for the first in its state folder). */
   invocation: number;
   /** Print mode's prompt, and what piped stdin carried; none in duplex mode. */
@@ -108,7 +112,8 @@ async function planRun(
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
-  const sessionId = await resolveSession(parsed, { projects, outputFormat, scenario });
+  const { sessionId, resumed } = await resolveSession(parsed, { projects, outputFormat, scenario });
+  const resumedUsage = resumed === undefined ? undefined : await lastModelUsage(projects, resumed);
   const invocation = await nextInvocation(stateDir(io.env));
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const args = await withSettingsFile(parsed, io.cwd);
@@ -127,6 +132,7 @@ async function planRun(
     cwd,
     projects,
     ...(sessionId !== undefined ? { sessionId } : {}),
+    ...(resumedUsage !== undefined ? { resumedUsage } : {}),
     invocation,
     ...(input !== undefined ? { input } : {}),
     args,
@@ -222,6 +228,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
   }, {
     args: plan.args,
+    ...(plan.resumedUsage ? { resumedUsage: plan.resumedUsage } : {}),
     env: io.env,
     installedSdk: () => findInstalledSdkNear(io),
     stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
@@ -414,7 +421,10 @@ async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string
   return args;
 }
 
-/** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */
+/**
+ * `--session-id`, `--resume`, `-c`: the session id to use (none for a new one), and the
+ * session resumed or continued (whose usage the run goes on from, forked or not).
+ */
 async function resolveSession(
   parsed: ParsedArgv,
   { projects, outputFormat, scenario }: {
@@ -422,14 +432,14 @@ async function resolveSession(
     outputFormat: string;
     scenario: Scenario;
   },
-): Promise<string | undefined> {
+): Promise<{ sessionId?: string; resumed?: string }> {
   const fork = parsed.options.has("--fork-session");
   const id = parsed.options.get("--session-id");
   if (typeof id === "string") {
     if (await hasTranscript(projects, id)) {
       throw new CliUsageError(`Error: Session ID ${id} is already in use.`);
     }
-    return id;
+    return { sessionId: id };
   }
   const resume = parsed.options.get("--resume");
   if (typeof resume === "string") {
@@ -442,13 +452,14 @@ async function resolveSession(
       const frame = startupErrorResult(sessionId, { uuid: ids.uuid(), errors: [message] });
       throw new CliUsageError(message, 1, `${JSON.stringify(frame)}\n`);
     }
-    return fork ? undefined : resume;
+    return fork ? { resumed: resume } : { sessionId: resume, resumed: resume };
   }
   if (parsed.options.has("--continue")) {
     const latest = await latestSession(projects);
-    return latest !== undefined && !fork ? latest : undefined;
+    if (latest === undefined) return {};
+    return fork ? { resumed: latest } : { sessionId: latest, resumed: latest };
   }
-  return undefined;
+  return {};
 }
 
 /**

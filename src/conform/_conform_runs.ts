@@ -23,7 +23,7 @@ import { DUMMY_API_KEY } from "../messages_api/serve_messages_api.ts";
 import type { FakeClaude } from "../fake_claude/install_fake_claude.ts";
 import { mkdirp, writeText } from "../host/_fs.ts";
 import { realTimeout } from "../timing/real_time.ts";
-import type { ConformCase, PrintFormat } from "./conform_case.ts";
+import { BEFORE_SESSION, type ConformCase, type PrintFormat } from "./conform_case.ts";
 import type { RunPlaces } from "./_normalize.ts";
 import { appSide } from "./_sdk_side.ts";
 import type { AgentSdk } from "./load_agent_sdk.ts";
@@ -153,11 +153,16 @@ export async function duplexRun(c: ConformCase, run: RunPlan): Promise<RecordedR
   const started = Date.now();
   await mkdirp(run.work);
   const env = sharedEnv(c);
-  const app = appSide(c, run.sdk.module, run.sdk.zod);
   const site = await duplexSite(c, { run, env });
   site.places.home = env.HOME;
   const spawner = recordingSpawn({ out: `${run.work}/tape.jsonl`, spawn: site.spawn });
   try {
+    const before = c.before ? await beforeQuery(c, { run, site, env }) : undefined;
+    const app = appSide(
+      before === undefined ? c : { ...c, options: withBeforeSession(c.options, before) },
+      run.sdk.module,
+      run.sdk.zod,
+    );
     const { tape, error } = await queryThrough(app, { run, site, env, spawner });
     return {
       tape,
@@ -201,6 +206,63 @@ async function duplexSite(
     ...site,
     spawn: (o) => defaultSpawn({ ...o, cwd: site.cwd, env: { ...o.env, ...site.env } }),
   };
+}
+
+/**
+ * The case's earlier run through the SDK, in the same site (the mock: a transport of its own,
+ * as a second process would be), not recorded; its session id.
+ */
+async function beforeQuery(
+  c: ConformCase,
+  { run, site, env }: {
+    run: RunPlan;
+    site: RunSite & { spawn: Spawn };
+    env: Record<string, string>;
+  },
+): Promise<string> {
+  const before = c.before!;
+  const spawn = run.side === "mock"
+    ? (new MockTransport(c.scenario).spawn as unknown as Spawn)
+    : site.spawn;
+  const abort = new AbortController();
+  const cancel = realTimeout(() => abort.abort(), run.timeoutMs);
+  let sessionId: string | undefined;
+  try {
+    const query = run.sdk.module.query({
+      prompt: before.prompt,
+      options: {
+        ...before.options,
+        cwd: site.cwd,
+        env,
+        abortController: abort,
+        pathToClaudeCodeExecutable: run.sdk.claude,
+        stderr: () => {},
+        spawnClaudeCodeProcess: spawn,
+      },
+    });
+    for await (const message of query) {
+      const m = message as { type?: string; session_id?: string };
+      if (m.type === "result") sessionId = m.session_id;
+    }
+  } finally {
+    cancel();
+  }
+  if (sessionId === undefined) {
+    throw new Error(`${c.name}: the 'before' run (${run.side}) ended without a result`);
+  }
+  return sessionId;
+}
+
+/** `value` with every {@linkcode BEFORE_SESSION} string replaced by `sessionId`. */
+function withBeforeSession<T>(value: T, sessionId: string): T {
+  if (typeof value === "string") return value.replaceAll(BEFORE_SESSION, sessionId) as T;
+  if (Array.isArray(value)) return value.map((v) => withBeforeSession(v, sessionId)) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, withBeforeSession(v, sessionId)]),
+    ) as T;
+  }
+  return value;
 }
 
 /**
@@ -274,7 +336,17 @@ export async function printRun(
   const started = Date.now();
   await mkdirp(run.work);
   const env = sharedEnv(c);
-  const { print } = run;
+  const site = await printSite(c, { run, env });
+  site.places.home = process.env.HOME;
+  const before = c.before
+    ? await beforePrint(c, { site, env, timeoutMs: run.timeoutMs }).catch(async (error) => {
+      await site.close();
+      throw error;
+    })
+    : undefined;
+  const print = before === undefined
+    ? run.print
+    : { ...run.print, args: withBeforeSession(run.print.args, before) };
   const args = [
     "-p",
     ...(print.stdin ? [] : [print.prompt]),
@@ -284,8 +356,6 @@ export async function printRun(
     ...(print.stdin ? ["--input-format", "stream-json"] : []),
     ...print.args,
   ];
-  const site = await printSite(c, { run, env });
-  site.places.home = process.env.HOME;
   const abort = linkedAbort(run.stop);
   const spawner = recordingSpawn({ out: `${run.work}/tape.jsonl`, spawn: defaultSpawn });
   try {
@@ -352,6 +422,50 @@ async function printSite(
   const site = await realSite(c, { env, work, binary: sdk.claude });
   Object.assign(env, site.env);
   return { ...site, command: sdk.claude };
+}
+
+/**
+ * The case's earlier run in print mode (`-p <prompt> --output-format json` and its flags), in
+ * the same site, not recorded; its session id.
+ */
+async function beforePrint(
+  c: ConformCase,
+  { site, env, timeoutMs }: {
+    site: RunSite & { command: string };
+    env: Record<string, string>;
+    timeoutMs: number;
+  },
+): Promise<string> {
+  const before = c.before!;
+  const abort = new AbortController();
+  const child = nodeSpawn(
+    site.command,
+    ["-p", before.prompt, "--output-format", "json", ...(before.args ?? [])],
+    { cwd: site.cwd, env, signal: abort.signal, stdio: ["pipe", "pipe", "ignore"] },
+  );
+  child.on("error", () => {});
+  child.stdin.on("error", () => {});
+  child.stdin.end();
+  let stdout = "";
+  child.stdout.on("data", (chunk: Uint8Array | string) => (stdout += String(chunk)));
+  const cancel = realTimeout(() => abort.abort(), timeoutMs);
+  try {
+    await new Promise<void>((resolve) => child.on("close", () => resolve()));
+  } finally {
+    cancel();
+  }
+  let sessionId: unknown;
+  try {
+    sessionId = JSON.parse(stdout).session_id;
+  } catch {
+    // reported below
+  }
+  if (typeof sessionId !== "string") {
+    throw new Error(
+      `${c.name}: the 'before' print run printed no session id: ${stdout.slice(0, 200)}`,
+    );
+  }
+  return sessionId;
 }
 
 /** A prompt as a stream-json user line, as the Agent SDK writes one. */

@@ -88,9 +88,29 @@ export interface ConformCase {
   };
   /** Whether the SDK (duplex) runs happen (default true). */
   duplex?: boolean;
+  /**
+   * A run made first in the same project and config folder, not compared: through the SDK
+   * (with its `options`) before duplex runs, as `-p <prompt> --output-format json` (with its
+   * `args`) before print runs. {@linkcode BEFORE_SESSION} in the case's options and print
+   * arguments stands for its session id.
+   */
+  before?: BeforeRun;
   /** The file it came from. */
   source: string;
 }
+
+/** A case's earlier run (see {@linkcode ConformCase.before}). */
+export interface BeforeRun {
+  /** Its prompt. */
+  prompt: string;
+  /** Its query options (duplex runs). */
+  options?: Record<string, unknown>;
+  /** Its extra flags (print runs). */
+  args?: string[];
+}
+
+/** What stands for the earlier run's session id in a case's options and print arguments. */
+export const BEFORE_SESSION = "$before.session_id";
 
 /** A print-mode output format. */
 export type PrintFormat = "text" | "json" | "stream-json";
@@ -112,6 +132,7 @@ const CASE_FIELDS = new Set([
   "env",
   "print",
   "duplex",
+  "before",
 ]);
 
 /** The files of a corpus folder that are not cases: its exceptions and known differences. */
@@ -246,6 +267,7 @@ export async function loadConformCase(file: string): Promise<ConformCase> {
     if (typeof data.duplex !== "boolean") fail("'duplex' must be true or false");
     out.duplex = data.duplex as boolean;
   }
+  if (data.before !== undefined) out.before = beforeRun(data.before, fail);
   return out;
 }
 
@@ -306,6 +328,24 @@ function casePrompt(
   }
   if (data.prompts !== undefined) return fail("'prompts' must be a non-empty array of strings");
   return "hello";
+}
+
+/** The case's `before`: the prompt, options and flags of the run made first. */
+function beforeRun(b: unknown, fail: (what: string) => never): BeforeRun {
+  const shape = "'before' must be { prompt: <string>, options?: <object>, args?: <strings> }";
+  if (!isObject(b) || typeof b.prompt !== "string") return fail(shape);
+  for (const key of Object.keys(b)) {
+    if (!["prompt", "options", "args"].includes(key)) {
+      fail(`'before.${key}' is not allowed; ${shape}`);
+    }
+  }
+  if (b.options !== undefined && !isObject(b.options)) fail(shape);
+  if (
+    b.args !== undefined && (!Array.isArray(b.args) || b.args.some((a) => typeof a !== "string"))
+  ) {
+    fail(shape);
+  }
+  return b as unknown as BeforeRun;
 }
 
 /** The case's `print`: false, or the prompt, arguments and formats of the print-mode runs. */
