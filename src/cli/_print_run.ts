@@ -23,6 +23,7 @@ import { MOCK_COMMANDS_MODES, type MockEnv } from "./cli_env.ts";
 import {
   appendCapture,
   appendTranscript,
+  configDir,
   hasTranscript,
   lastModelUsage,
   latestSession,
@@ -33,6 +34,7 @@ import {
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 import { PrintOutput } from "./_print_output.ts";
+import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { chooseScenario } from "./_run_scenario.ts";
 import { readAllStdin, type Stdio } from "./_stdio.ts";
 
@@ -114,6 +116,14 @@ async function planRun(
   const projects = projectDir(io.env, cwd);
   const { sessionId, resumed } = await resolveSession(parsed, { projects, outputFormat, scenario });
   const resumedUsage = resumed === undefined ? undefined : await lastModelUsage(projects, resumed);
+  const sources = parsed.options.get("--setting-sources");
+  const warning = await untrustedSettingsWarning({
+    dir: io.cwd,
+    cwd,
+    config: configDir(io.env),
+    ...(typeof sources === "string" ? { sources } : {}),
+  });
+  if (warning !== undefined) await io.stdio.writeErr(encoder.encode(warning));
   const invocation = await nextInvocation(stateDir(io.env));
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const args = await withSettingsFile(parsed, io.cwd);
