@@ -118,10 +118,11 @@ function dollars(usd: number): string {
   return `$${usd.toFixed(4)}`;
 }
 
-/** A duration as the report gives it: seconds to a tenth (`0s`, `1.5s`), minutes past 60 s. */
+/**
+ * A duration as the report gives it: whole seconds, rounded down (`0s` for 660 ms, as the
+ * real CLI 2.1.332 printed), minutes and seconds past a minute.
+ */
 function seconds(ms: number): string {
-  const s = Math.round(Math.max(0, ms) / 100) / 10;
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return `${m}m ${Math.round(s - m * 60)}s`;
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
 }
