@@ -150,6 +150,48 @@ Deno.test("cli sessions: a resumed, continued or forked session's cost goes on f
   }
 });
 
+Deno.test("cli sessions: --resume-session-at a message the session has, or has not", async () => {
+  await using fake = await installFakeClaude();
+  const first = await claude(fake, ["-p", "hello", "--output-format", "stream-json", "--verbose"]);
+  const frames = first.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const id = frames.at(-1).session_id;
+  const assistant = frames.find((f) => f.type === "assistant").uuid;
+  const at = await json(fake, ["--resume", id, "--resume-session-at", assistant]);
+  assert.equal(at.session_id, id);
+  assert.equal(at.is_error, false);
+  const unknown = "11111111-2222-4333-8444-555555555555";
+  const message = `No message found with message.uuid of: ${unknown}`;
+  assert.deepEqual(
+    await claude(fake, [
+      "-p",
+      "x",
+      "--output-format",
+      "json",
+      "--resume",
+      id,
+      "--resume-session-at",
+      unknown,
+    ]),
+    { code: 1, stdout: "", stderr: `${message}\n` },
+  );
+  const stream = await claude(fake, [
+    "-p",
+    "x",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--resume",
+    id,
+    "--resume-session-at",
+    unknown,
+  ]);
+  assert.equal(stream.code, 1);
+  const result = JSON.parse(stream.stdout);
+  assert.equal(result.subtype, "error_during_execution");
+  assert.deepEqual(result.errors, [message]);
+  assert.equal(result.session_id, id);
+});
+
 Deno.test("cli sessions: -c with no earlier session starts a new one", async () => {
   await using fake = await installFakeClaude();
   const run = await json(fake, ["-c"]);

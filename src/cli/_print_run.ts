@@ -24,6 +24,7 @@ import {
   appendCapture,
   appendTranscript,
   configDir,
+  hasMessage,
   hasTranscript,
   lastModelUsage,
   latestSession,
@@ -453,14 +454,19 @@ async function resolveSession(
   }
   const resume = parsed.options.get("--resume");
   if (typeof resume === "string") {
-    if (!(await hasTranscript(projects, resume))) {
-      const message = `No conversation found with session ID: ${resume}`;
-      if (outputFormat !== "stream-json") throw new CliUsageError(message);
+    const at = parsed.options.get("--resume-session-at");
+    const missing = !(await hasTranscript(projects, resume))
+      ? `No conversation found with session ID: ${resume}`
+      : typeof at === "string" && !(await hasMessage(projects, resume, at))
+      ? `No message found with message.uuid of: ${at}`
+      : undefined;
+    if (missing !== undefined) {
+      if (outputFormat !== "stream-json") throw new CliUsageError(missing);
       // as the real CLI: in stream-json, also an error result (the resumed id, or a forked one)
       const ids = new IdGenerator({ seed: scenario.seed ?? 0 });
       const sessionId = fork ? ids.uuid() : resume;
-      const frame = startupErrorResult(sessionId, { uuid: ids.uuid(), errors: [message] });
-      throw new CliUsageError(message, 1, `${JSON.stringify(frame)}\n`);
+      const frame = startupErrorResult(sessionId, { uuid: ids.uuid(), errors: [missing] });
+      throw new CliUsageError(missing, 1, `${JSON.stringify(frame)}\n`);
     }
     return fork ? { resumed: resume } : { sessionId: resume, resumed: resume };
   }

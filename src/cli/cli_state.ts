@@ -134,6 +134,24 @@ export async function lastModelUsage(
   return undefined;
 }
 
+/** Whether a session's transcript has a message whose `uuid` is `uuid` (`--resume-session-at`). */
+export async function hasMessage(dir: string, sessionId: string, uuid: string): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readText(`${dir}/${sessionId}.jsonl`);
+  } catch {
+    return false;
+  }
+  return text.split("\n").some((line) => {
+    if (!line.includes(uuid)) return false;
+    try {
+      return JSON.parse(line).uuid === uuid;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Appends `lines` to a session's transcript. */
 export async function appendTranscript(
   dir: string,

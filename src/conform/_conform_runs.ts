@@ -23,7 +23,7 @@ import { DUMMY_API_KEY } from "../messages_api/serve_messages_api.ts";
 import type { FakeClaude } from "../fake_claude/install_fake_claude.ts";
 import { mkdirp, writeText } from "../host/_fs.ts";
 import { realTimeout } from "../timing/real_time.ts";
-import { BEFORE_SESSION, type ConformCase, type PrintFormat } from "./conform_case.ts";
+import { BEFORE_FACTS, type ConformCase, type PrintFormat } from "./conform_case.ts";
 import type { RunPlaces } from "./_normalize.ts";
 import { appSide } from "./_sdk_side.ts";
 import type { AgentSdk } from "./load_agent_sdk.ts";
@@ -159,7 +159,7 @@ export async function duplexRun(c: ConformCase, run: RunPlan): Promise<RecordedR
   try {
     const before = c.before ? await beforeQuery(c, { run, site, env }) : undefined;
     const app = appSide(
-      before === undefined ? c : { ...c, options: withBeforeSession(c.options, before) },
+      before === undefined ? c : { ...c, options: withBefore(c.options, before) },
       run.sdk.module,
       run.sdk.zod,
     );
@@ -208,9 +208,12 @@ async function duplexSite(
   };
 }
 
+/** What a case's earlier run leaves for the case to name: its session id, its last message's uuid. */
+type BeforeFacts = { session_id: string; assistant_uuid?: string };
+
 /**
  * The case's earlier run through the SDK, in the same site (the mock: a transport of its own,
- * as a second process would be), not recorded; its session id.
+ * as a second process would be), not recorded; its session id and last assistant message's uuid.
  */
 async function beforeQuery(
   c: ConformCase,
@@ -219,14 +222,14 @@ async function beforeQuery(
     site: RunSite & { spawn: Spawn };
     env: Record<string, string>;
   },
-): Promise<string> {
+): Promise<BeforeFacts> {
   const before = c.before!;
   const spawn = run.side === "mock"
     ? (new MockTransport(c.scenario).spawn as unknown as Spawn)
     : site.spawn;
   const abort = new AbortController();
   const cancel = realTimeout(() => abort.abort(), run.timeoutMs);
-  let sessionId: string | undefined;
+  const messages: Array<{ type?: string; session_id?: string; uuid?: string }> = [];
   try {
     const query = run.sdk.module.query({
       prompt: before.prompt,
@@ -240,26 +243,46 @@ async function beforeQuery(
         spawnClaudeCodeProcess: spawn,
       },
     });
-    for await (const message of query) {
-      const m = message as { type?: string; session_id?: string };
-      if (m.type === "result") sessionId = m.session_id;
-    }
+    for await (const message of query) messages.push(message as (typeof messages)[number]);
   } finally {
     cancel();
   }
-  if (sessionId === undefined) {
-    throw new Error(`${c.name}: the 'before' run (${run.side}) ended without a result`);
-  }
-  return sessionId;
+  return beforeFacts(c, messages, run.side);
 }
 
-/** `value` with every {@linkcode BEFORE_SESSION} string replaced by `sessionId`. */
-function withBeforeSession<T>(value: T, sessionId: string): T {
-  if (typeof value === "string") return value.replaceAll(BEFORE_SESSION, sessionId) as T;
-  if (Array.isArray(value)) return value.map((v) => withBeforeSession(v, sessionId)) as T;
+/** The facts of an earlier run's messages (an `Error` when it ended without a result). */
+function beforeFacts(
+  c: ConformCase,
+  messages: ReadonlyArray<{ type?: string; session_id?: string; uuid?: string }>,
+  side: string,
+): BeforeFacts {
+  const result = messages.findLast((m) => m.type === "result");
+  if (typeof result?.session_id !== "string") {
+    throw new Error(`${c.name}: the 'before' run (${side}) ended without a result`);
+  }
+  const assistant = messages.findLast((m) => m.type === "assistant")?.uuid;
+  return { session_id: result.session_id, ...(assistant ? { assistant_uuid: assistant } : {}) };
+}
+
+/** `value` with every `$before.<fact>` in its strings replaced by that fact of the earlier run. */
+function withBefore<T>(value: T, facts: BeforeFacts): T {
+  if (typeof value === "string") {
+    return value.replace(/\$before\.(\w+)/g, (whole, key: string) => {
+      const fact = (facts as Record<string, string | undefined>)[key];
+      if (fact === undefined) {
+        throw new TypeError(
+          `Cannot run the case: '${whole}' names no fact of the earlier run (${
+            BEFORE_FACTS.join(", ")
+          })`,
+        );
+      }
+      return fact;
+    }) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => withBefore(v, facts)) as T;
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, withBeforeSession(v, sessionId)]),
+      Object.entries(value).map(([k, v]) => [k, withBefore(v, facts)]),
     ) as T;
   }
   return value;
@@ -346,7 +369,7 @@ export async function printRun(
     : undefined;
   const print = before === undefined
     ? run.print
-    : { ...run.print, args: withBeforeSession(run.print.args, before) };
+    : { ...run.print, args: withBefore(run.print.args, before) };
   const args = [
     "-p",
     ...(print.stdin ? [] : [print.prompt]),
@@ -425,8 +448,8 @@ async function printSite(
 }
 
 /**
- * The case's earlier run in print mode (`-p <prompt> --output-format json` and its flags), in
- * the same site, not recorded; its session id.
+ * The case's earlier run in print mode (`-p <prompt> --output-format stream-json --verbose` and
+ * its flags), in the same site, not recorded; its session id and last assistant message's uuid.
  */
 async function beforePrint(
   c: ConformCase,
@@ -435,12 +458,19 @@ async function beforePrint(
     env: Record<string, string>;
     timeoutMs: number;
   },
-): Promise<string> {
+): Promise<BeforeFacts> {
   const before = c.before!;
   const abort = new AbortController();
   const child = nodeSpawn(
     site.command,
-    ["-p", before.prompt, "--output-format", "json", ...(before.args ?? [])],
+    [
+      "-p",
+      before.prompt,
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      ...(before.args ?? []),
+    ],
     { cwd: site.cwd, env, signal: abort.signal, stdio: ["pipe", "pipe", "ignore"] },
   );
   child.on("error", () => {});
@@ -454,18 +484,14 @@ async function beforePrint(
   } finally {
     cancel();
   }
-  let sessionId: unknown;
-  try {
-    sessionId = JSON.parse(stdout).session_id;
-  } catch {
-    // reported below
-  }
-  if (typeof sessionId !== "string") {
-    throw new Error(
-      `${c.name}: the 'before' print run printed no session id: ${stdout.slice(0, 200)}`,
-    );
-  }
-  return sessionId;
+  const messages = stdout.split("\n").flatMap((line) => {
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
+  });
+  return beforeFacts(c, messages, "print");
 }
 
 /** A prompt as a stream-json user line, as the Agent SDK writes one. */

@@ -90,9 +90,10 @@ export interface ConformCase {
   duplex?: boolean;
   /**
    * A run made first in the same project and config folder, not compared: through the SDK
-   * (with its `options`) before duplex runs, as `-p <prompt> --output-format json` (with its
-   * `args`) before print runs. {@linkcode BEFORE_SESSION} in the case's options and print
-   * arguments stands for its session id.
+   * (with its `options`) before duplex runs, as `-p <prompt>` (with its `args`) before print
+   * runs. `$before.session_id` and `$before.assistant_uuid` in the case's options and print
+   * arguments stand for its session id and its last assistant message's uuid
+   * ({@linkcode BEFORE_FACTS}).
    */
   before?: BeforeRun;
   /** The file it came from. */
@@ -109,8 +110,11 @@ export interface BeforeRun {
   args?: string[];
 }
 
-/** What stands for the earlier run's session id in a case's options and print arguments. */
-export const BEFORE_SESSION = "$before.session_id";
+/**
+ * What a case's options and print arguments can name of its earlier run, as `$before.<fact>`:
+ * its session id, and the uuid of its last assistant message (for `resumeSessionAt`).
+ */
+export const BEFORE_FACTS: readonly string[] = ["session_id", "assistant_uuid"];
 
 /** A print-mode output format. */
 export type PrintFormat = "text" | "json" | "stream-json";
