@@ -310,6 +310,27 @@ function sessionCases(): RecordingCase[] {
       NOT_RESUMED_TOTALS,
       "fork after a run, but the totals",
     ],
+    [
+      "session_resume_at_unknown",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "resumeSessionAt a missing message",
+    ],
+    [
+      "session_resume_at_message_after_run",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "resumeSessionAt a message",
+    ],
+    [
+      "session_resume_at_message_after_run",
+      "duplex",
+      "2.1.328",
+      NOT_RESUMED_TOTALS,
+      "resumeSessionAt in process, but the totals",
+    ],
     ["system_prompt_string", "*", "2.1.328", EVERYTHING, "systemPrompt as a string"],
     [
       "system_prompt_preset_append",
