@@ -8,9 +8,7 @@
  */
 
 import { findInstalledSdkNear, type InstalledSdk } from "../adapters/installed_sdk.ts";
-import { startupErrorResult } from "../builders/_startup_result.ts";
 import { resolveCliVersion } from "../builders/cli_versions.ts";
-import { IdGenerator } from "../builders/ids.ts";
 import type { ModelUsageEntry } from "../builders/usage.ts";
 import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
@@ -28,10 +26,7 @@ import {
   appendCapture,
   appendTranscript,
   configDir,
-  hasMessage,
-  hasTranscript,
   lastModelUsage,
-  latestSession,
   nextInvocation,
   projectDir,
   stateDir,
@@ -40,6 +35,7 @@ import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
+import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
 import { chooseScenario } from "./_run_scenario.ts";
 import { readAllStdin, type Stdio } from "./_stdio.ts";
 
@@ -483,52 +479,6 @@ function settingsNotLoaded(home: string): string {
 }
 
 /**
- * `--session-id`, `--resume`, `-c`: the session id to use (none for a new one), and the
- * session resumed or continued (whose usage the run goes on from, forked or not).
- */
-async function resolveSession(
-  parsed: ParsedArgv,
-  { projects, outputFormat, scenario }: {
-    projects: string;
-    outputFormat: string;
-    scenario: Scenario;
-  },
-): Promise<{ sessionId?: string; resumed?: string }> {
-  const fork = parsed.options.has("--fork-session");
-  const id = parsed.options.get("--session-id");
-  if (typeof id === "string") {
-    if (await hasTranscript(projects, id)) {
-      throw new CliUsageError(`Error: Session ID ${id} is already in use.`);
-    }
-    return { sessionId: id };
-  }
-  const resume = parsed.options.get("--resume");
-  if (typeof resume === "string") {
-    const at = parsed.options.get("--resume-session-at");
-    const missing = !(await hasTranscript(projects, resume))
-      ? `No conversation found with session ID: ${resume}`
-      : typeof at === "string" && !(await hasMessage(projects, resume, at))
-      ? `No message found with message.uuid of: ${at}`
-      : undefined;
-    if (missing !== undefined) {
-      if (outputFormat !== "stream-json") throw new CliUsageError(missing);
-      // as the real CLI: in stream-json, also an error result (the resumed id, or a forked one)
-      const ids = new IdGenerator({ seed: scenario.seed ?? 0 });
-      const sessionId = fork ? ids.uuid() : resume;
-      const frame = startupErrorResult(sessionId, { uuid: ids.uuid(), errors: [missing] });
-      throw new CliUsageError(missing, 1, `${JSON.stringify(frame)}\n`);
-    }
-    return fork ? { resumed: resume } : { sessionId: resume, resumed: resume };
-  }
-  if (parsed.options.has("--continue")) {
-    const latest = await latestSession(projects);
-    if (latest === undefined) return {};
-    return fork ? { resumed: latest } : { sessionId: latest, resumed: latest };
-  }
-  return {};
-}
-
-/**
  * After the result: stay alive until a signal ends the run: SIGTERM (unless ignored) with
  * 143, SIGINT with 0 (nothing runs to interrupt).
  */
@@ -548,24 +498,6 @@ function hang(
     if (terminated && !ignoreTerm) terminated.onAbort(() => end(143));
     interrupted?.onAbort(() => end(0));
   });
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function checkSessionFlags(parsed: ParsedArgv): void {
-  const id = parsed.options.get("--session-id");
-  if (typeof id === "string" && !UUID.test(id)) {
-    throw new CliUsageError("Error: Invalid session ID. Must be a valid UUID.");
-  }
-  const resume = parsed.options.get("--resume");
-  if (typeof resume === "string" && !UUID.test(resume)) {
-    throw new CliUsageError(
-      `Error: --resume requires a valid session ID or session title ` +
-        `when used with --print. Usage: claude -p --resume <session-id|title>. ` +
-        `Provided value "${resume}" is not a UUID and does not match ` +
-        `any session title.`,
-    );
-  }
 }
 
 /**
