@@ -64,6 +64,11 @@ export {
 } from "./src/builders/cli_versions.ts";
 export { type CliFlags } from "./src/session/cli_args.ts";
 export { type ExitStatus, type ToolRunner } from "./src/session/engine.ts";
+export {
+  type HookCommand,
+  type HookCommandResult,
+  type HookCommandRunner,
+} from "./src/session/command_hooks.ts";
 export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
 export { type HookEventName } from "./src/testing/hook_types.ts";
 export { type Clock, type WaitOptions } from "./src/timing/clock.ts";

@@ -31,6 +31,7 @@ import {
   projectDir,
   stateDir,
 } from "./cli_state.ts";
+import { hostHookRunner } from "../host/_hook_runner.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 import { PrintOutput } from "./_print_output.ts";
@@ -275,6 +276,8 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     invocation,
     ...options,
     ...liveOption(io, knobs, { scenario, cwd }),
+    // the settings' command hooks run in the folder the binary runs in, as the real CLI's
+    ...(knobs.commandHooks ? { runHookCommand: hostHookRunner(io.cwd) } : {}),
     ...(plan.mockCommands !== undefined ? { mockCommands: plan.mockCommands } : {}),
     output: output.push,
   });

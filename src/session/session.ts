@@ -108,6 +108,8 @@ export class Session {
       recordSent: options.recordSent,
       invocation: options.invocation,
       runTool: options.runTool,
+      runHookCommand: options.runHookCommand,
+      commandHooks: options.commandHooks,
       output: options.output,
       mockCommands: options.mockCommands,
     });
