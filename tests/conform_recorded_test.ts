@@ -15,6 +15,10 @@ Deno.test("tool_result_meta: a tool an allow rule runs says so (reason_type rule
   assert.deepEqual(at(diffs, { path: /^tool_result_meta/ }), []);
 });
 
+Deno.test("tool_result_meta: a Bash command the whole-tool rule 'Bash' runs is allowed by the rule (reason_type rule, not subcommandResults; perm_allowed_bash_whole_tool)", async () => {
+  assert.deepEqual(await diffWithRecording("perm_allowed_bash_whole_tool"), []);
+});
+
 for (const name of ["perm_default_readonly", "limit_max_turns", "hooks_posttooluse_context"]) {
   Deno.test(`a read-only Bash command (echo) runs unasked without canUseTool, as recorded (${name})`, async () => {
     assert.deepEqual(await diffWithRecording(name), []);

@@ -117,7 +117,8 @@ const SURFACE_TEXT: Record<string, string> = {
     timelineHtml
   `,
   "./cli": `
-    AgentSdk AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog CapturedInvocation
+    AgentSdk AssistantContentBlock BeforeRun BuildContext CLAIMED_VERSION CaptureLog
+    CapturedInvocation
     CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions ConformCase
     ConformException ConformReport ContextUsageBaseline CrashPoint Delay Difference
     DifferenceContext Exchange FAILURE_NAMES FailureName FakeClaude Frame HookAnswer IdGenerator
@@ -170,7 +171,7 @@ const SURFACE_TEXT: Record<string, string> = {
     CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline ControlError
     ControlHandler ControlRequestFrame CrashPoint Delay ErrorListener Exchange ExitListener
     ExitStatus FAILURE_NAMES FailureName Frame HOOK_EVENT_NAMES HookCommand HookCommandResult HookCommandRunner HookEventName IdGenerator
-    InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement
+    InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement ModelUsageEntry
     PermissionDecisionName PermissionRules PermissionVerdict ProcessBody RecordedAnswer
     RedactedThinkingBlock ResolveCliVersionOptions ResultOptions ResultSubtype RuleSource Scenario
     ScriptedToolCall Session SessionOptions SessionSettings SkillSpec SpawnOptionsLike Step

@@ -49,6 +49,8 @@ export interface CliFlags {
   resume?: string;
   /** `--fork-session`: a resumed session gets a new id. */
   forkSession?: boolean;
+  /** `--replay-user-messages`: each user line is echoed back after the turn's init. */
+  replayUserMessages?: boolean;
 }
 
 const VALUE_FLAGS = new Set([
@@ -94,6 +96,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     if (name === "include-partial-messages") flags.includePartialMessages = true;
     else if (name === "include-hook-events") flags.includeHookEvents = true;
     else if (name === "fork-session") flags.forkSession = true;
+    else if (name === "replay-user-messages") flags.replayUserMessages = true;
     else if (
       name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"
     ) flags.bypassAvailable = true;

@@ -20,6 +20,8 @@ import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
 import { commandHooksReady, sessionStartHooks } from "./command_hook_run.ts";
 import { flushHookNotices } from "./hook_notices.ts";
 import { compactCommand, runCompact } from "./compact.ts";
+import { localCommandOf, runLocalCommand } from "./local_command.ts";
+import { userReplay } from "../builders/_user_replay.ts";
 import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
 import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
@@ -69,10 +71,17 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   if (turn.index === 0 && engine.scenario.verbatim !== true && engine.commandHooks.length > 0) {
     await sessionStartHooks(engine, turn);
   }
-  const instructions = engine.scenario.verbatim ? undefined : compactCommand(turn.text);
+  const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
+    ? undefined
+    : compactCommand(turn.text);
   if (instructions !== undefined) {
     // as the real CLI: a local command, never matched against the exchanges
     return await runCompact(engine, turn, { instructions, init: () => initFrame(engine) });
+  }
+  const command = engine.scenario.verbatim ? undefined : localCommandOf(turn.text, engine);
+  if (command) {
+    // as the real CLI: answered locally (/cost, /compact with nothing to compact)
+    return await runLocalCommand(engine, turn, { command, init: () => initFrame(engine) });
   }
   // a recording's turn (verbatim) carries its own states, init frame and hook calls; the opening
   // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
@@ -83,6 +92,10 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = await skillShellHooks(engine, turn);
     await engine.send(initFrame(engine));
+    if (engine.flags.replayUserMessages) {
+      // as the real CLI: the user line echoed after the turn's init
+      await engine.send({ frame: userReplay(engine.ctx, turn.input), delay: 0 });
+    }
     const said = flushHookNotices(engine, turn, ["UserPromptSubmit"]);
     if (said) await said;
     for (const frame of notices) await engine.send({ frame, delay: 0 });
