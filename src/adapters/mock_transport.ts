@@ -7,6 +7,7 @@
  * @module
  */
 
+import { existsSync } from "node:fs";
 import { Readable } from "node:stream";
 // its sessions answer `__mock__` command prompts (the machinery loads on the first one)
 import "../mock_commands/mock_commands.ts";
@@ -391,7 +392,8 @@ function hookRunnerOption(
 ): Pick<MockTransportOptions, "runHookCommand"> {
   if (options.runHookCommand || options.commandHooks === false) return {};
   if (!commandHooksAllowed(env)) return {};
-  return { runHookCommand: hostHookRunner(cwd || currentDir() || ".") };
+  // node:fs is loaded with node:stream here: its check saves failed reads of absent files
+  return { runHookCommand: hostHookRunner(cwd || currentDir() || ".", { exists: existsSync }) };
 }
 
 function currentDir(): string {

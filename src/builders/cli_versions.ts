@@ -324,10 +324,20 @@ export function cliVersionFacts(version: string): CliVersion {
       }: expected a version such as ${NEWEST_CLI_VERSION}`,
     );
   }
-  let basis = KNOWN_CLI_VERSIONS[0];
-  for (const known of KNOWN_CLI_VERSIONS) if (compare(known, version) <= 0) basis = known;
-  return Object.freeze({ version, basis, facts: FACTS.get(basis)! });
+  // every session asks: worked out once per version, then shared (frozen)
+  let cli = VERSIONS.get(version);
+  if (!cli) {
+    let basis = KNOWN_CLI_VERSIONS[0];
+    for (const known of KNOWN_CLI_VERSIONS) if (compare(known, version) <= 0) basis = known;
+    cli = Object.freeze({ version, basis, facts: FACTS.get(basis)! });
+    if (VERSIONS.size >= 64) VERSIONS.clear();
+    VERSIONS.set(version, cli);
+  }
+  return cli;
 }
+
+/** The versions asked for so far, with their facts. */
+const VERSIONS = new Map<string, CliVersion>();
 
 /**
  * The CLI version an Agent SDK version bundles: the known pairs of

@@ -27,6 +27,20 @@ Deno.test("cliVersionFacts: a known version has its own facts; others those of t
   assert.throws(() => cliVersionFacts("two"), /Unknown CLI version "two"/);
 });
 
+Deno.test("cliVersionFacts: asked again, the same facts; they cannot be changed for the next asker", () => {
+  const first = cliVersionFacts("2.1.330");
+  assert.equal(cliVersionFacts("2.1.330"), first);
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.facts));
+  assert.throws(() => {
+    (first as { version: string }).version = "9.9.9";
+  }, TypeError);
+  assert.equal(cliVersionFacts("2.1.330").version, "2.1.330");
+  // other versions their own answers, also after many versions were asked (a bounded cache)
+  for (let n = 0; n < 200; n++) assert.equal(cliVersionFacts(`3.0.${n}`).version, `3.0.${n}`);
+  assert.equal(cliVersionFacts("2.1.331").basis, "2.1.331");
+  assert.equal(cliVersionFacts("2.1.330").basis, "2.1.328");
+});
+
 Deno.test("CLI_VERSION_HISTORY: the first row has every fact, later rows only change them", () => {
   const [first, ...later] = CLI_VERSION_HISTORY;
   const keys = Object.keys(first.changes).sort();

@@ -8,8 +8,14 @@
 import { Pcg32, type Prng } from "../random/pcg32.ts";
 import type { Uuid } from "../wire/frame.ts";
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const HEX = "0123456789abcdef";
+/** Character codes of the base62 digits, `0-9A-Za-z`. */
+const BASE62 = codes("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+/** Character codes of the lowercase hex digits. */
+const HEX = codes("0123456789abcdef");
+/** Character codes of the base36 digits, as `Number.prototype.toString(36)` writes them. */
+const BASE36 = codes("0123456789abcdefghijklmnopqrstuvwxyz");
+const DASH = 45;
+const FOUR = 52;
 
 /** Options for {@linkcode IdGenerator}. */
 export interface IdGeneratorOptions {
@@ -19,16 +25,26 @@ export interface IdGeneratorOptions {
   prng?: Prng;
 }
 
-/** Two hex digits for each byte value. */
-const BYTE_HEX: readonly string[] = Array.from(
-  { length: 256 },
-  (_, i) => i.toString(16).padStart(2, "0"),
-);
+function codes(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
 
-/** A 32-bit unsigned integer as 8 hex digits. */
-function hex8(n: number): string {
-  return BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] +
-    BYTE_HEX[n & 255];
+/**
+ * Where ids are spelled, one array of character codes per length (prefixes written once),
+ * turned into one flat string at once: no chain of concatenated pieces for JSON.stringify to
+ * flatten later. Shared: an id is written and read out before the next one starts.
+ */
+const UUID = new Array<number>(36).fill(DASH);
+const SHORT = new Array<number>(11).fill(0);
+
+/** The codes of `prefix`, then room for `length` more. */
+function spelling(prefix: string, length: number): number[] {
+  return [...codes(prefix), ...new Array<number>(length).fill(0)];
+}
+
+/** Writes the hex digits of the 32-bit `word` from nibble `from` to nibble `to` (exclusive) at `at`. */
+function hexInto(word: number, from: number, to: number, at: number): void {
+  for (let i = from; i < to; i++) UUID[at++] = HEX[(word >>> (28 - 4 * i)) & 15];
 }
 
 /**
@@ -60,27 +76,33 @@ export class IdGenerator {
 
   /** A UUID v4 string. */
   uuid(): Uuid {
-    const hex = hex8(this.#next()) + hex8(this.#next()) + hex8(this.#next()) +
-      hex8(this.#next());
-    const variant = HEX[8 + (parseInt(hex[16], 16) & 3)];
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${
-      hex.slice(17, 20)
-    }-${hex.slice(20, 32)}` as Uuid;
+    // 32 hex digits of 4 draws, version 4 at digit 12, the variant (8-b) at digit 16
+    // (the dashes at 8, 13, 18 and 23 stay where they were written once)
+    const w0 = this.#next(), w1 = this.#next(), w2 = this.#next(), w3 = this.#next();
+    hexInto(w0, 0, 8, 0);
+    hexInto(w1, 0, 4, 9);
+    UUID[14] = FOUR;
+    hexInto(w1, 5, 8, 15);
+    UUID[19] = HEX[8 + ((w2 >>> 28) & 3)];
+    hexInto(w2, 1, 4, 20);
+    hexInto(w2, 4, 8, 24);
+    hexInto(w3, 0, 8, 28);
+    return String.fromCharCode(...UUID) as Uuid;
   }
 
   /** An API message id, `msg_01` and 22 base62 characters. */
   messageId(): string {
-    return `msg_01${this.#base62(22)}`;
+    return this.#base62(MSG);
   }
 
   /** A tool use id, `toolu_01` and 22 base62 characters. */
   toolUseId(): string {
-    return `toolu_01${this.#base62(22)}`;
+    return this.#base62(TOOLU);
   }
 
   /** An API request id, `req_01` and 22 base62 characters. */
   requestId(): string {
-    return `req_01${this.#base62(22)}`;
+    return this.#base62(REQ);
   }
 
   /** A session id (a UUID). */
@@ -90,14 +112,19 @@ export class IdGenerator {
 
   /** A short lowercase id like the SDK's control request ids (11 base36 characters). */
   shortId(): string {
-    let out = "";
-    for (let i = 0; i < 11; i++) out += (this.#next() % 36).toString(36);
-    return out;
+    for (let i = 0; i < 11; i++) SHORT[i] = BASE36[this.#next() % 36];
+    return String.fromCharCode(...SHORT);
   }
 
-  #base62(length: number): string {
-    let out = "";
-    for (let i = 0; i < length; i++) out += BASE62[this.#next() % 62];
-    return out;
+  /** The prefix written in `spelling`, then 22 base62 digits. */
+  #base62(spelling: number[]): string {
+    for (let i = spelling.length - 22; i < spelling.length; i++) {
+      spelling[i] = BASE62[this.#next() % 62];
+    }
+    return String.fromCharCode(...spelling);
   }
 }
+
+const MSG = spelling("msg_01", 22);
+const TOOLU = spelling("toolu_01", 22);
+const REQ = spelling("req_01", 22);

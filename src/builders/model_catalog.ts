@@ -434,6 +434,9 @@ const CATALOG_HISTORY: ReadonlyArray<readonly [string, ModelCatalog]> = [
  * ```
  */
 export function modelCatalogOf(cli: { readonly basis: string }): ModelCatalog {
+  // asked before every API call: looked up once per version
+  const known = CATALOGS.get(cli.basis);
+  if (known) return known;
   const parts = (v: string) => v.split(".").map(Number);
   const [a, b, c] = parts(cli.basis);
   let found = CATALOG_HISTORY[0][1];
@@ -441,8 +444,13 @@ export function modelCatalogOf(cli: { readonly basis: string }): ModelCatalog {
     const [x, y, z] = parts(version);
     if (x < a || (x === a && (y < b || (y === b && z <= c)))) found = catalog;
   }
+  if (CATALOGS.size >= 64) CATALOGS.clear();
+  CATALOGS.set(cli.basis, found);
   return found;
 }
+
+/** The catalog of each version asked for so far (catalogs are frozen: shared as they are). */
+const CATALOGS = new Map<string, ModelCatalog>();
 
 /** A date, a `-latest`, a Bedrock version after a known model's name. */
 const TRAILER = /^(?:(?:-|@)\d{8}|-latest)?(?:-v\d+(?::\d+)?)?$/;

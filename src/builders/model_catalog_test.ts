@@ -9,6 +9,7 @@ import {
   apiModelName,
   catalogModel,
   MODEL_CATALOG_328,
+  modelCatalogOf,
   resolveSessionModel,
 } from "./model_catalog.ts";
 import { modelFacts } from "./model_facts.ts";
@@ -229,4 +230,15 @@ Deno.test("[1m]: the API gets the id without it, the window is 1M, the picker sa
   assert.equal(modelNotice(ctx, { now: 0 }), undefined);
   const [assistant] = assistantMessage(createBuildContext({ model }), "hi");
   assert.equal(assistant.message.model, "claude-sonnet-4-6");
+});
+
+Deno.test("modelCatalogOf: one catalog per version, the same when asked again, frozen", () => {
+  for (const version of ["2.0.1", "2.1.328", "2.1.330", "2.1.331", "2.1.332", "2.2.0"]) {
+    const cli = cliVersionFacts(version);
+    const catalog = modelCatalogOf(cli);
+    assert.equal(modelCatalogOf({ basis: cli.basis }), catalog);
+    assert.ok(Object.isFrozen(catalog) && Object.isFrozen(catalog.models));
+  }
+  assert.equal(modelCatalogOf(cliVersionFacts("2.1.328")), MODEL_CATALOG_328);
+  assert.equal(modelCatalogOf(cliVersionFacts("2.0.1")), MODEL_CATALOG_328);
 });

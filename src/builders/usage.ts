@@ -239,12 +239,19 @@ function tokensOf(call: ApiCallUsage) {
     cacheWrite: call.cacheCreationInputTokens ?? 0,
     billed: call.billedOutputTokens ?? call.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
   };
-  for (const [name, value] of Object.entries(t)) {
-    if (!Number.isInteger(value) || value < 0) {
-      throw new RangeError(
-        `Cannot account API usage: ${name} tokens must be a non-negative integer, got ${value}`,
-      );
-    }
-  }
+  // checked in the order of the fields (every API call's cost and usage reads them)
+  checkTokens("input", t.input);
+  checkTokens("output", t.output);
+  checkTokens("cacheRead", t.cacheRead);
+  checkTokens("cacheWrite", t.cacheWrite);
+  checkTokens("billed", t.billed);
   return t;
+}
+
+function checkTokens(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RangeError(
+      `Cannot account API usage: ${name} tokens must be a non-negative integer, got ${value}`,
+    );
+  }
 }

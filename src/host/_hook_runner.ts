@@ -60,13 +60,23 @@ const deno = (globalThis as { Deno?: DenoHost }).Deno;
 
 /**
  * The host's {@linkcode HookCommandRunner} for a project folder: runs hooks there and reads
- * the project's settings files.
+ * the project's settings files. `exists`: a check that a path is there which costs less than a
+ * failed read (Node's `existsSync`, where its module is loaded anyway): a session's first turn
+ * looks for two settings files most projects do not have, and on Deno a read that fails costs
+ * tens of microseconds.
  */
-export function hostHookRunner(cwd: string): HookCommandRunner {
+export function hostHookRunner(
+  cwd: string,
+  options: { exists?: (path: string) => boolean } = {},
+): HookCommandRunner {
+  const exists = options.exists;
   return {
     cwd,
     run: (command) => (deno ? runOnDeno(deno, cwd, command) : runOnNode(cwd, command)),
-    readText: (path) => readTextNow(`${cwd.replace(/\/+$/, "")}/${path}`),
+    readText: (path) => {
+      const full = `${cwd.replace(/\/+$/, "")}/${path}`;
+      return exists && !exists(full) ? undefined : readTextNow(full);
+    },
   };
 }
 

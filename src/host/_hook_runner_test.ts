@@ -63,6 +63,26 @@ Deno.test("hostHookRunner: reads the project's settings files at once, undefined
   }
 });
 
+Deno.test("hostHookRunner: with an exists check, reads only what is there, the same texts", async () => {
+  const { existsSync } = await import("node:fs");
+  const dir = await Deno.makeTempDir({ prefix: "claude-mock-hook-" });
+  try {
+    const asked: string[] = [];
+    const runner = hostHookRunner(dir, {
+      exists: (path) => (asked.push(path), existsSync(path)),
+    });
+    assert.equal(runner.readText(".claude/settings.json"), undefined);
+    assert.deepEqual(asked, [`${dir}/.claude/settings.json`]);
+    await Deno.mkdir(`${dir}/.claude`);
+    await Deno.writeTextFile(`${dir}/.claude/settings.json`, '{"hooks":{}}');
+    assert.equal(runner.readText(".claude/settings.json"), '{"hooks":{}}');
+    assert.equal(runner.readText(".claude"), undefined);
+    assert.equal(runner.readText(".claude/settings.local.json"), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("hostHookRunner on Node (node:child_process): stdin, variables, exit code, and an abort that kills the group", async () => {
   const dir = await Deno.makeTempDir({ prefix: "claude-mock-hook-" });
   try {

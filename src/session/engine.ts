@@ -166,6 +166,8 @@ export class Engine {
     initialize: Record<string, unknown> | undefined;
     options: SystemInitOptions;
     key: string;
+    /** The template key for the last model and permission mode (one string, hashed once). */
+    line?: { model: string; mode: string; key: string };
   };
   /** The front ends' planners ({@linkcode addTurnPlanner}), asked in order before the picker. */
   readonly planners: TurnPlanner[] = frontEnds.map((planner) => planner(this));

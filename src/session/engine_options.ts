@@ -178,6 +178,13 @@ function settingsModel(settings: string | undefined): string | undefined {
 
 /** The user id this process runs as (0 where the runtime does not tell, or may not). */
 function processUid(): number {
+  // asked by every session: once per process
+  return uid ??= readUid();
+}
+
+let uid: number | undefined;
+
+function readUid(): number {
   try {
     // Deno's own first: on Deno, `globalThis.process` loads the Node compatibility layer
     const deno = (globalThis as { Deno?: { uid?: () => number | null } }).Deno;

@@ -5,10 +5,27 @@
  * @module
  */
 
+import type { BuildContext } from "../builders/build_context.ts";
+import { type SessionState, sessionStateChanged } from "../builders/system.ts";
+import type { IdGenerator } from "../builders/ids.ts";
+import type { Frame } from "../wire/frame.ts";
+import type { Outgoing } from "./outbox.ts";
+
 const ENCODER = new TextEncoder();
 /** Put where the varying value goes when building a template's frame. */
 const SLOT = "\u0000claude-mock-slot\u0000";
 const SLOT_JSON = JSON.stringify(SLOT);
+
+const QUOTE = 0x22;
+
+/** Whether `value` is printable ASCII with nothing JSON escapes (no `"`, no `\\`). */
+function plainAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === QUOTE || c === 0x5c) return false;
+  }
+  return true;
+}
 
 interface Template {
   before: Uint8Array;
@@ -43,14 +60,60 @@ class LineTemplates {
       if (this.#cache.size >= 256) this.#cache.clear();
       this.#cache.set(key, template);
     }
+    const { before, after } = template;
+    if (plainAscii(value)) {
+      // an id: its JSON is itself in quotes, one byte a character (no encoder call)
+      const n = value.length;
+      const out = new Uint8Array(before.length + n + 2 + after.length);
+      out.set(before, 0);
+      let at = before.length;
+      out[at++] = QUOTE;
+      for (let i = 0; i < n; i++) out[at++] = value.charCodeAt(i);
+      out[at++] = QUOTE;
+      out.set(after, at);
+      return out;
+    }
     const middle = ENCODER.encode(JSON.stringify(value));
-    const out = new Uint8Array(template.before.length + middle.length + template.after.length);
-    out.set(template.before, 0);
-    out.set(middle, template.before.length);
-    out.set(template.after, template.before.length + middle.length);
+    const out = new Uint8Array(before.length + middle.length + after.length);
+    out.set(before, 0);
+    out.set(middle, before.length);
+    out.set(after, before.length + middle.length);
     return out;
   }
 }
 
 /** The templates every session shares. */
 export const LINE_TEMPLATES: LineTemplates = new LineTemplates();
+
+/** What the output needs of a state frame it is handed already encoded. */
+const STATE_FRAMES: Readonly<Record<SessionState, Frame>> = Object.freeze({
+  running: Object.freeze({ type: "system", subtype: "session_state_changed", state: "running" }),
+  idle: Object.freeze({ type: "system", subtype: "session_state_changed", state: "idle" }),
+  requires_action: Object.freeze({
+    type: "system",
+    subtype: "session_state_changed",
+    state: "requires_action",
+  }),
+});
+
+/** Ids that hand out the slot: a template's frame is built without drawing an id. */
+const SLOT_IDS = { uuid: () => SLOT } as unknown as IdGenerator;
+
+/**
+ * A `session_state_changed` frame to send (`delay: 0`): only its uuid changes from one to the
+ * next, so the rest is encoded once per session id and state, and unless the session keeps
+ * what it sends (`keepFrames`) the frame is not even built. The same uuid is drawn either way.
+ */
+export function stateChange(
+  ctx: BuildContext,
+  state: SessionState,
+  keepFrames: boolean,
+): Outgoing {
+  if (keepFrames) return { frame: sessionStateChanged(ctx, state), delay: 0 };
+  const bytes = LINE_TEMPLATES.line(
+    `state|${state}|${ctx.sessionId}`,
+    ctx.ids.uuid(),
+    () => sessionStateChanged({ ...ctx, ids: SLOT_IDS }, state),
+  );
+  return { frame: STATE_FRAMES[state], bytes, delay: 0 };
+}

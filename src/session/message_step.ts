@@ -15,7 +15,7 @@ import {
   type StreamEventsOptions,
   thinkingTokenFrames,
 } from "../builders/stream_events.ts";
-import { sessionStateChanged, systemStatus } from "../builders/system.ts";
+import { systemStatus } from "../builders/system.ts";
 import { type ApiCallUsage, DEFAULT_INPUT_TOKENS, resultUsage } from "../builders/usage.ts";
 import { replyChunking } from "../scenario/_reply_chunking.ts";
 import { toolResult } from "../builders/user.ts";
@@ -30,6 +30,7 @@ import { flushHookNotices } from "./hook_notices.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
+import { stateChange } from "./line_templates.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
 /** Whether `--max-turns` forbids another API call in this turn. */
@@ -211,7 +212,7 @@ async function streamMessage(
 /** Writes `count` `running` state frames. */
 async function sendRunning(engine: Engine, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+    await engine.send(stateChange(engine.ctx, "running", engine.outbox.sent !== undefined));
   }
 }
 

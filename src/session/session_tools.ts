@@ -27,17 +27,42 @@ export function builtInTools(engine: Engine): readonly string[] {
   if (
     cached && cached.initialize === engine.initializeRequest && cached.model === engine.ctx.model
   ) return cached.tools;
+  const tools = engine.scenario.tools ?? chosenTools(engine);
+  BUILT_IN.set(engine, { initialize: engine.initializeRequest, model: engine.ctx.model, tools });
+  return tools;
+}
+
+/**
+ * The tool sets chosen so far, by what chose them: sessions of one configuration share one
+ * (frozen) list instead of working it out each.
+ */
+const CHOSEN = new Map<string, readonly string[]>();
+
+/** The built-in tools `--tools`, the whole-tool deny rules, `canUseTool`, a schema and the model choose. */
+function chosenTools(engine: Engine): readonly string[] {
   const denied = ruleSources(engine).flatMap(({ rules }) =>
     (rules.deny ?? []).filter((rule) => !rule.includes("("))
   );
-  const tools = engine.scenario.tools ?? sessionTools({
+  const options = {
     ...(engine.flags.tools !== undefined ? { tools: engine.flags.tools } : {}),
     canUseTool: engine.flags.permissionPromptTool === "stdio",
     denied,
     structuredOutput: engine.jsonSchema !== undefined,
     model: engine.ctx.model,
-  });
-  BUILT_IN.set(engine, { initialize: engine.initializeRequest, model: engine.ctx.model, tools });
+  };
+  const key = JSON.stringify([
+    options.tools ?? null,
+    options.canUseTool,
+    denied,
+    options.structuredOutput,
+    options.model,
+  ]);
+  let tools = CHOSEN.get(key);
+  if (!tools) {
+    tools = Object.freeze(sessionTools(options));
+    if (CHOSEN.size >= 256) CHOSEN.clear();
+    CHOSEN.set(key, tools);
+  }
   return tools;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import { sessionStateChanged, systemInformational, systemInit } from "../builders/system.ts";
+import { systemInformational, systemInit } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
@@ -31,7 +31,7 @@ import type { Engine } from "./engine.ts";
 import { callHook, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
-import { LINE_TEMPLATES } from "./line_templates.ts";
+import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
 import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
@@ -56,7 +56,7 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
     await runSteps(engine, turn);
     if (turn.abort.aborted) throw turn.abort.reason;
     if (engine.scenario.verbatim) return;
-    await engine.send({ frame: sessionStateChanged(engine.ctx, "idle"), delay: 0 });
+    await engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
   } catch (error) {
     await endFailedTurn(engine, turn, error);
   } finally {
@@ -87,7 +87,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
   // its first step)
   if (engine.scenario.verbatim !== true) {
-    await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+    await engine.send(stateChange(engine.ctx, "running", engine.outbox.sent !== undefined));
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = await skillShellHooks(engine, turn);
@@ -312,7 +312,7 @@ async function endFailedTurn(engine: Engine, turn: TurnState, error: unknown): P
       await sendFailure(engine, turn, message);
     }
     if (!engine.closed) {
-      await engine.send({ frame: sessionStateChanged(engine.ctx, "idle"), delay: 0 });
+      await engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
     }
   } catch {
     // the process ended meanwhile
@@ -478,7 +478,16 @@ function initFrame(engine: Engine): Outgoing {
     base = { initialize, options, key };
     engine.initBase = base;
   }
-  const key = `${base.key}|${ctx.model}|${ctx.permissionMode}`;
+  let line = base.line;
+  if (line?.model !== ctx.model || line.mode !== ctx.permissionMode) {
+    line = {
+      model: ctx.model,
+      mode: ctx.permissionMode,
+      key: `${base.key}|${ctx.model}|${ctx.permissionMode}`,
+    };
+    base.line = line;
+  }
+  const key = line.key;
   if (!engine.outbox.sent && LINE_TEMPLATES.has(key)) {
     const bytes = LINE_TEMPLATES.line(key, ctx.ids.uuid(), () => undefined);
     return { frame: INIT_TYPE, bytes };

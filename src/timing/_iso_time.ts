@@ -18,7 +18,20 @@ const START = -62_167_219_200_000;
  * time that is not finite).
  */
 export function isoTime(time: number): string {
+  // frames of a turn are mostly stamped with the same time (the virtual clock stands still)
+  if (time === lastTime) return lastText;
   if (!(time >= START && time < END)) return new Date(time).toISOString();
+  const text = civilTime(time);
+  lastTime = time;
+  lastText = text;
+  return text;
+}
+
+/** The last time written, and its text. */
+let lastTime = NaN;
+let lastText = "";
+
+function civilTime(time: number): string {
   const ms = Math.trunc(time) + 0; // as the Date constructor clips it (and no -0)
   const days = Math.floor(ms / DAY);
   const inDay = ms - days * DAY;

@@ -31,3 +31,11 @@ Deno.test("isoTime outside years 0-9999 and for times that are not finite is toI
     assert.throws(() => isoTime(t), RangeError);
   }
 });
+
+Deno.test("isoTime of the time just written, and of others between, is still toISOString's", () => {
+  const times = [5, 5, 0, -0, 0, 5, 1e12, 1e12, 5, NaN, 5, 253_402_300_800_000, 5];
+  for (const t of times) {
+    if (Number.isNaN(t)) assert.throws(() => isoTime(t), RangeError);
+    else assert.equal(isoTime(t), new Date(t).toISOString(), `at ${t}`);
+  }
+});
