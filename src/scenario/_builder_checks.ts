@@ -25,6 +25,7 @@ export type Need =
   | "pieces"
   | "string?"
   | "text?"
+  | "content?"
   | "boolean?"
   | "exitCode?"
   | "count?"

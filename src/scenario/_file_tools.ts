@@ -41,8 +41,8 @@ export function toolStepKeys(kind: string): Record<string, true> {
 
 /** The fields of each tool's object: `true` if required. */
 const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
-  read: { path: true, content: true },
-  write: { path: true, content: true },
+  read: { path: true, content: true, offset: false, limit: false },
+  write: { path: true, content: true, originalFile: false },
   edit: { path: true, oldString: true, newString: true, replaceAll: false, originalFile: false },
   bash: { command: true, stdout: false, stderr: false, exitCode: false, description: false },
   task: { description: true, prompt: true, result: true, subagentType: false },
@@ -176,10 +176,14 @@ export class ToolSteps {
       case "read":
         str("path", true);
         if (t.content !== null) c.string(t.content, `${at}.content`);
+        for (const field of ["offset", "limit"]) {
+          if (t[field] !== undefined) c.integer(t[field], `${at}.${field}`, 0, MAX_SAFE);
+        }
         break;
       case "write":
         str("path", true);
         str("content");
+        if (t.originalFile !== null) str("originalFile");
         break;
       case "edit":
         str("path", true);
@@ -212,10 +216,16 @@ export class ToolSteps {
     const more = (keys: string[]) => ({ ...options, ...defined(t, keys) });
     switch (kind) {
       case "read":
-        builder.usesRead(t.path as string, { ...options, content: t.content as string | null });
+        builder.usesRead(
+          t.path as string,
+          more(["content", "offset", "limit"]) as UsesOptions & { content: string | null },
+        );
         return;
       case "write":
-        builder.usesWrite(t.path as string, { ...options, content: t.content as string });
+        builder.usesWrite(
+          t.path as string,
+          more(["content", "originalFile"]) as UsesOptions & { content: string },
+        );
         return;
       case "edit":
         builder.usesEdit(

@@ -47,7 +47,7 @@ import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
 import { togetherMessage } from "./_uses_together.ts";
 import { messageFields, toParts } from "./_message_fields.ts";
-import { editResults } from "./_edit_results.ts";
+import { editResults, writeResults } from "./_edit_results.ts";
 import type { CrashPoint } from "./crash_point.ts";
 import type {
   AskUserQuestionItem,
@@ -190,36 +190,71 @@ export class ExchangeBuilder {
 
   /**
    * The assistant reads a file: tool_use `Read`, then its result (`content: null`: the
-   * file does not exist, and the result is the CLI's error).
+   * file does not exist, and the result is the CLI's error). `offset` (the first line, from 1)
+   * and `limit` (how many lines) read a part of it, as the model asks for one.
    */
-  usesRead(filePath: string, options: UsesOptions & { content: string | null }): this {
+  usesRead(
+    filePath: string,
+    options: UsesOptions & { content: string | null; offset?: number; limit?: number },
+  ): this {
     checkUses({ name: this.#name, path: this.#path }, "usesRead", options, [
       ["a file path", filePath, "string"],
       ["options.content", options?.content, "content"],
+      ["options.offset", options?.offset, "count?"],
+      ["options.limit", options?.limit, "count?"],
     ]);
+    const part = {
+      ...(options.offset !== undefined ? { offset: options.offset } : {}),
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    };
+    const read = { content: options.content, ...part };
+    const number = (value: unknown, fallback: number | undefined) =>
+      typeof value === "number" ? value : fallback;
     return this.#tool(
       options,
-      (ctx) => readTool(ctx, filePath, { content: options.content }),
-      (input, ctx) =>
-        readTool(ctx, String(input.file_path ?? filePath), { content: options.content }).result,
-      { read: { path: filePath, content: options.content } },
+      (ctx) => readTool(ctx, filePath, read),
+      (input, ctx) => {
+        const offset = number(input.offset, options.offset);
+        const limit = number(input.limit, options.limit);
+        return readTool(ctx, String(input.file_path ?? filePath), {
+          content: options.content,
+          ...(offset !== undefined ? { offset } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+        }).result;
+      },
+      { read: { path: filePath, ...read } },
     );
   }
 
   /** The assistant writes a file: tool_use `Write`, then its result. */
-  usesWrite(filePath: string, options: UsesOptions & { content: string }): this {
+  usesWrite(
+    filePath: string,
+    options: UsesOptions & {
+      content: string;
+      /**
+       * What the file held before: a string for a file that exists (the result is an update
+       * with its patch), `null` for a new file. Default: what the session's tools last showed
+       * of it, else a new file.
+       */
+      originalFile?: string | null;
+    },
+  ): this {
     checkUses({ name: this.#name, path: this.#path }, "usesWrite", options, [
       ["a file path", filePath, "string"],
       ["options.content", options?.content, "text"],
+      ["options.originalFile", options?.originalFile, "content?"],
     ]);
+    const write = {
+      content: options.content,
+      ...(options.originalFile !== undefined ? { originalFile: options.originalFile } : {}),
+    };
+    const { rerun, onFile } = writeResults(filePath, write);
     return this.#tool(
       options,
-      (ctx) => writeTool(ctx, filePath, { content: options.content }),
-      (input, ctx) =>
-        writeTool(ctx, String(input.file_path ?? filePath), {
-          content: typeof input.content === "string" ? input.content : options.content,
-        }).result,
-      { write: { path: filePath, content: options.content } },
+      (ctx) => writeTool(ctx, filePath, write),
+      rerun,
+      { write: { path: filePath, ...write } },
+      onFile,
     );
   }
 

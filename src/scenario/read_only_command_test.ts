@@ -33,6 +33,13 @@ Deno.test("isReadOnlyCommand: quoting, joins and what is never read-only", () =>
   assert.equal(isReadOnlyCommand("ls &"), false);
   assert.equal(isReadOnlyCommand('echo "$(rm x)"'), false);
   assert.equal(isReadOnlyCommand("cat < notes.txt"), false);
+  // a descriptor duplicated onto another writes no file (bash_edge_results, 2.1.328 and 2.1.332)
+  assert.equal(isReadOnlyCommand("echo oops >&2"), true);
+  assert.equal(isReadOnlyCommand("echo oops 1>&2 && ls"), true);
+  assert.equal(isReadOnlyCommand("ls x 2>&1 | head -1"), true);
+  assert.equal(isReadOnlyCommand("echo oops > out.txt"), false);
+  assert.equal(isReadOnlyCommand("echo oops >&out.txt"), false);
+  assert.equal(isReadOnlyCommand("echo oops >&2x"), false);
   assert.equal(isReadOnlyCommand("echo 'unterminated"), false);
   assert.equal(isReadOnlyCommand(""), false);
   assert.equal(isReadOnlyCommand("git -c core.pager=x log"), false);

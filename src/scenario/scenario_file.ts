@@ -118,16 +118,22 @@ export interface ToolFileOptions extends MessageFileOptions {
   inputChunks?: string[];
 }
 
-/** The assistant reads a file (`usesRead`); `content: null` for a missing file. */
+/**
+ * The assistant reads a file (`usesRead`); `content: null` for a missing file; `offset` (the
+ * first line, from 1) and `limit` (how many lines) for a part of it.
+ */
 export interface ReadStepFile extends ToolFileOptions {
   /** The file and its content. */
-  read: { path: string; content: string | null };
+  read: { path: string; content: string | null; offset?: number; limit?: number };
 }
 
-/** The assistant writes a file (`usesWrite`). */
+/**
+ * The assistant writes a file (`usesWrite`); `originalFile` is what an existing file held
+ * (default: what the session's tools last showed of it, else the file is new).
+ */
 export interface WriteStepFile extends ToolFileOptions {
   /** The file and what is written. */
-  write: { path: string; content: string };
+  write: { path: string; content: string; originalFile?: string | null };
 }
 
 /** The assistant edits a file (`usesEdit`). */

@@ -401,6 +401,7 @@ export async function refuseTool(
   const { decision, turn } = options;
   turn.batchResults = new Map();
   if (decision.kind === "deny") await sendDenial(engine, scripted, decision, turn);
+  else if (decision.kind === "invalid") await runTool(engine, scripted, decision, turn);
   else await sendUnavailable(engine, scripted.block.id, decision.message, turn);
   await finishMessage(engine, turn, [scripted.block]);
 }
@@ -472,6 +473,10 @@ async function runTool(
   const block = scripted.block;
   if (decision.kind === "unavailable") {
     return sendUnavailable(engine, block.id, decision.message, turn);
+  }
+  if (decision.kind === "invalid") {
+    turn.userMessages++;
+    return sendToolResult(engine, turn, toolResult(engine.ctx, block.id, decision.result));
   }
   if (decision.kind === "deny") return sendDenial(engine, scripted, decision, turn);
   const started = engine.clock.now();

@@ -10,7 +10,7 @@ import { mcpToolCallRequest } from "../builders/control.ts";
 import type { ToolResultContent } from "../builders/user.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { billSubagent } from "./subagent_billing.ts";
-import { contentAfter } from "./file_contents.ts";
+import { contentAfter, resultOnFile } from "./file_contents.ts";
 import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
@@ -53,9 +53,9 @@ function inContext(
   const tool = call.block.name;
   const file = input.file_path;
   if (!CONTEXT_TOOLS.has(tool) || typeof file !== "string") return result;
-  // an Edit that did not say the file's content starts from what the session's tools showed
-  const content = engine.fileContents.get(file);
-  if (call.onFile && content !== undefined) result = call.onFile(content, input, engine.ctx);
+  // an Edit or Write that did not say the file's content starts from what the session's tools
+  // showed
+  result = resultOnFile(engine.fileContents, call, input, engine.ctx, result);
   const known = engine.filesInContext.has(file);
   if (!result.isError) engine.filesInContext.add(file);
   const after = contentAfter(tool, result);

@@ -19,6 +19,7 @@ import {
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
+import { refusedInput } from "./file_contents.ts";
 import { STRUCTURED_OUTPUT } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
@@ -40,6 +41,9 @@ export async function authorize(
   const block = call.block;
   const missing = unavailableTool(engine, block.name);
   if (missing !== undefined) return { kind: "unavailable", message: missing };
+  // input the tool refuses fails before the hooks and the rules (2.1.328, 2.1.332)
+  const refused = refusedInput(engine.fileContents, call, engine.ctx);
+  if (refused !== undefined) return { kind: "invalid", result: refused };
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     // as the real CLI 2.1.328: no hooks, no rules, accepted by the configuration
     return { kind: "allow", input: block.input, meta: { decision: "accept", source: "config" } };

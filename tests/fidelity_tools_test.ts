@@ -1,0 +1,101 @@
+// File tools and Bash results as the real CLI (2.1.328 and 2.1.332) reports them, found by the
+// conformance cases files_* and bash_edge_results (tests/fixtures/real/FINDINGS_tools.md).
+import assert from "node:assert/strict";
+import type { CanUseTool, HookCallback } from "@anthropic-ai/claude-agent-sdk";
+import { MockTransport, runQuery, ScenarioBuilder } from "../mod.ts";
+
+const CWD = "/home/user/project";
+const NOTES = "# Notes\nThe build uses make.\nRun make test.\n";
+
+type ToolResultFrame = {
+  type: "user";
+  tool_use_result: unknown;
+  tool_result_meta?: unknown;
+  message: { content: Array<{ content: unknown; is_error?: boolean }> };
+};
+
+function toolResults(messages: readonly unknown[]): ToolResultFrame[] {
+  // deno-lint-ignore no-explicit-any
+  return (messages as any[]).filter((m) => m.type === "user" && "tool_use_result" in m);
+}
+
+Deno.test("a Write over a file the session read updates it: the read content is the original", async () => {
+  const scenario = new ScenarioBuilder({ cwd: CWD }).on("go")
+    .usesRead(`${CWD}/notes.txt`, { content: NOTES })
+    .usesWrite(`${CWD}/notes.txt`, { content: "# Notes\nThe build uses ninja.\n" })
+    .respond("Rewritten.").build();
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    permissionMode: "acceptEdits",
+  });
+  const write = toolResults(messages)[1];
+  const r = write.tool_use_result as Record<string, unknown>;
+  assert.equal(r.type, "update");
+  assert.equal(r.originalFile, NOTES);
+  assert.equal((r.structuredPatch as unknown[]).length, 1);
+  assert.match(String(write.message.content[0].content), /^The file .* has been updated/);
+});
+
+Deno.test("a Write over an existing file the session never read: originalFile says what it held", async () => {
+  const scenario = new ScenarioBuilder({ cwd: CWD }).on("go")
+    .usesWrite(`${CWD}/notes.txt`, { content: "# Notes\n", originalFile: NOTES })
+    .respond("Rewritten.").build();
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    permissionMode: "acceptEdits",
+  });
+  const r = toolResults(messages)[0].tool_use_result as Record<string, unknown>;
+  assert.equal(r.type, "update");
+  assert.equal(r.originalFile, NOTES);
+});
+
+Deno.test("an Edit whose old_string is not in the file fails before hooks and permission: nothing asked", async () => {
+  const asked: string[] = [];
+  const scenario = new ScenarioBuilder({ cwd: CWD }).on("go")
+    .usesRead(`${CWD}/notes.txt`, { content: NOTES })
+    .usesEdit(`${CWD}/notes.txt`, { oldString: "cmake", newString: "ninja" })
+    .respond("Not there.").build();
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    canUseTool: ((name, input) => {
+      asked.push(name);
+      return Promise.resolve({ behavior: "allow", updatedInput: input });
+    }) as CanUseTool,
+    hooks: {
+      PreToolUse: [{
+        hooks: [
+          ((input) => {
+            asked.push(`hook:${(input as { tool_name: string }).tool_name}`);
+            return Promise.resolve({});
+          }) as HookCallback,
+        ],
+      }],
+    },
+  });
+  assert.deepEqual(asked, ["hook:Read"]);
+  const edit = toolResults(messages)[1];
+  assert.equal(edit.tool_use_result, "Error: String to replace not found in file.\nString: cmake");
+  assert.equal(edit.tool_result_meta, undefined);
+});
+
+Deno.test("a command writing to stderr with >&2 is read-only: it runs unasked", async () => {
+  const asked: string[] = [];
+  const scenario = new ScenarioBuilder({ cwd: CWD }).on("go")
+    .usesBash("echo oops >&2", { stderr: "oops\n" })
+    .usesBash("echo fine 1>&2", { stderr: "fine\n" })
+    .respond("Done.").build();
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    canUseTool: ((name, input) => {
+      asked.push(`${name}:${input.command}`);
+      return Promise.resolve({ behavior: "allow", updatedInput: input });
+    }) as CanUseTool,
+  });
+  assert.deepEqual(asked, []);
+  assert.deepEqual(toolResults(messages).map((r) => r.tool_result_meta), [
+    ...toolResults(messages).map((r) => [{
+      id: (r.message.content[0] as unknown as { tool_use_id: string }).tool_use_id,
+      permission_decision: {
+        decision: "accept",
+        source: "config",
+        reason_type: "subcommandResults",
+      },
+    }]),
+  ]);
+});
