@@ -2,7 +2,7 @@
 // conformance cases files_* and bash_edge_results (tests/fixtures/real/FINDINGS_tools.md).
 import assert from "node:assert/strict";
 import type { CanUseTool, HookCallback } from "@anthropic-ai/claude-agent-sdk";
-import { MockTransport, runQuery, ScenarioBuilder } from "../mod.ts";
+import { MockTransport, runQuery, ScenarioBuilder, scenarioFromJSON } from "../mod.ts";
 
 const CWD = "/home/user/project";
 const NOTES = "# Notes\nThe build uses make.\nRun make test.\n";
@@ -98,4 +98,57 @@ Deno.test("a command writing to stderr with >&2 is read-only: it runs unasked", 
       },
     }]),
   ]);
+});
+
+Deno.test("a tool step's thinking: the message thinks, then says, then uses the tool (scenario file and builder)", async () => {
+  const scenario = scenarioFromJSON({
+    name: "think-then-read",
+    cwd: CWD,
+    exchanges: [{
+      on: { any: true },
+      steps: [
+        {
+          read: { path: `${CWD}/notes.txt`, content: NOTES },
+          thinking: "I should read the notes first.",
+          say: "Reading.",
+        },
+        {
+          together: [{ bash: { command: "ls" } }, { bash: { command: "pwd" } }],
+          thinking: "Two commands at once.",
+        },
+        { say: "Done." },
+      ],
+    }],
+  });
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    permissionMode: "acceptEdits",
+  });
+  const assistants = messages.filter((m) => m.type === "assistant") as unknown as Array<
+    { message: { content: Array<{ type: string; thinking?: string; signature?: string }> } }
+  >;
+  // the CLI writes one assistant frame per content block
+  const types = assistants.map((a) => a.message.content.map((b) => b.type).join("+"));
+  assert.deepEqual(types, [
+    "thinking",
+    "text",
+    "tool_use",
+    "thinking",
+    "tool_use",
+    "tool_use",
+    "text",
+  ]);
+  assert.equal(assistants[0].message.content[0].thinking, "I should read the notes first.");
+  assert.ok(assistants[0].message.content[0].signature);
+  assert.throws(
+    () =>
+      scenarioFromJSON({
+        name: "bad",
+        exchanges: [{ on: "x", steps: [{ bash: { command: "ls" }, thinking: 3 }] }],
+      }),
+    /'exchanges\[0\]\.steps\[0\]\.thinking' must be a string/,
+  );
+  assert.throws(
+    () => new ScenarioBuilder().on("x").usesBash("ls", { thinking: 3 as never }),
+    /options\.thinking/,
+  );
 });

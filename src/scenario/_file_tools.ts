@@ -30,6 +30,7 @@ export function toolStepKeys(kind: string): Record<string, true> {
   return {
     [kind]: true,
     say: true,
+    thinking: true,
     ...(kind === "askUserQuestion" ? {} : { permission: true }),
     ifDenied: true,
     delay: true,
@@ -152,10 +153,11 @@ export class ToolSteps {
       return { kind: kinds[0], tool, where };
     });
     if (step.say !== undefined) c.string(step.say, `${path}.say`);
+    if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
     this.#messageOptions(step, path);
     builder.usesTogether(
       (tools) => items.forEach(({ kind, tool, where }) => this.add(tools, kind, tool, where)),
-      defined(step, ["say", "delay", "outputTokens", "chunkSize"]),
+      defined(step, ["say", "thinking", "delay", "outputTokens", "chunkSize"]),
     );
   }
 
@@ -273,6 +275,7 @@ export class ToolSteps {
   #options(step: Fields, path: string): UsesOptions {
     const c: Checker = this.#c;
     if (step.say !== undefined) c.string(step.say, `${path}.say`);
+    if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
     if (step.permission !== undefined) c.oneOf(step.permission, `${path}.permission`, PERMISSIONS);
     this.#messageOptions(step, path);
     if (step.inputChunks !== undefined) {
@@ -280,6 +283,7 @@ export class ToolSteps {
     }
     const options = defined(step, [
       "say",
+      "thinking",
       "permission",
       "delay",
       "outputTokens",

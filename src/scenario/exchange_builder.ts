@@ -409,7 +409,7 @@ export class ExchangeBuilder {
    */
   usesTogether(
     build: (tools: ExchangeBuilder) => unknown,
-    options: MessageOptions & { say?: string } = {},
+    options: MessageOptions & { say?: string; thinking?: string } = {},
   ): this {
     checkObject(options, this.#name, this.#path, "usesTogether options");
     if (typeof build !== "function") {
@@ -419,6 +419,7 @@ export class ExchangeBuilder {
       );
     }
     checkNeed(this.#at, "usesTogether", ["options.say", options.say, "text?"]);
+    checkNeed(this.#at, "usesTogether", ["options.thinking", options.thinking, "text?"]);
     const steps: Step[] = [];
     build(
       new ExchangeBuilder(this.#parent, this.#exchange, {
@@ -432,6 +433,7 @@ export class ExchangeBuilder {
       options.say,
       (kind, problem) => this.#fail(kind, problem),
     );
+    if (options.thinking !== undefined) message.parts.unshift(thinking(options.thinking));
     return this.#add({
       kind: "message",
       ...message,
@@ -619,7 +621,11 @@ export class ExchangeBuilder {
       ...(options.permission ? { permission: options.permission } : {}),
       ...(ifDenied ? { ifDenied } : {}),
     });
-    const parts: MessagePart[] = options.say !== undefined ? [text(options.say), call] : [call];
+    const parts: MessagePart[] = [
+      ...(options.thinking !== undefined ? [thinking(options.thinking)] : []),
+      ...(options.say !== undefined ? [text(options.say)] : []),
+      call,
+    ];
     return this.#add({
       kind: "message",
       parts,

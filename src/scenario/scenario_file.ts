@@ -110,6 +110,8 @@ export interface SayStepFile extends MessageFileOptions {
 export interface ToolFileOptions extends MessageFileOptions {
   /** Text the assistant says in the same message before using the tool. */
   say?: string;
+  /** A thinking block the message starts with (before `say` and the tool use). */
+  thinking?: string;
   /** Overrides the permission rules for this tool use. */
   permission?: "allow" | "ask" | "deny";
   /** What happens when the tool use is denied: a reply text, or steps. */
@@ -218,6 +220,8 @@ export interface TogetherStepFile extends MessageFileOptions {
   together: ToolUseStepFile[];
   /** Text the assistant says before the tool uses. */
   say?: string;
+  /** A thinking block the message starts with (before `say` and the tool uses). */
+  thinking?: string;
 }
 
 /** Writes a frame as it is. */
