@@ -25,6 +25,7 @@ import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "..
 import type { Engine } from "./engine.ts";
 import { execute, postToolHooks } from "./tool_flow.ts";
 import { authorize, immediateDenial } from "./tool_permission.ts";
+import { thinkingDisplayOf } from "./thinking_off.ts";
 import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
@@ -125,6 +126,7 @@ function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): Built
   const { blocks, calls } = evaluateMessage(engine, step, turn);
   const frames = assistantMessage(ctx, blocks, {
     messageId: step.messageId,
+    thinkingDisplay: thinkingDisplayOf(engine),
     // an MCP tool of a server the session does not have: its display name alone (2.1.328)
     toolUseMeta: (block) => {
       const meta = mcpToolUseMeta(block);
@@ -174,7 +176,11 @@ async function streamMessage(
   const partial = engine.partial() && !fallback;
   (turn.messageIds ??= []).push(frames[0].message.id);
   const sequence: Iterable<Frame> = partial
-    ? streamEvents(ctx, frames, { outputTokens, ...replyChunking(step, blocks) })
+    ? streamEvents(ctx, frames, {
+      outputTokens,
+      thinkingDisplay: thinkingDisplayOf(engine),
+      ...replyChunking(step, blocks),
+    })
     : withThinkingTokens(ctx, frames, replyChunking(step, blocks));
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
