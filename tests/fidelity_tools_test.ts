@@ -152,3 +152,30 @@ Deno.test("a tool step's thinking: the message thinks, then says, then uses the 
     /options\.thinking/,
   );
 });
+
+Deno.test("the task tools of an older model run unasked on the session's task list (task_tools_state)", async () => {
+  const asked: string[] = [];
+  const scenario = new ScenarioBuilder({ cwd: CWD }).on("go")
+    .usesTool("TaskCreate", { subject: "Build", description: "Run make" })
+    .usesTool("TaskUpdate", { taskId: "1", status: "in_progress" })
+    .usesTool("TaskList", {})
+    .respond("Tracking.").build();
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    model: "claude-sonnet-4-5",
+    canUseTool: ((name, input) => {
+      asked.push(name);
+      return Promise.resolve({ behavior: "allow", updatedInput: input });
+    }) as CanUseTool,
+  });
+  assert.deepEqual(asked, []);
+  const results = toolResults(messages);
+  assert.deepEqual(results.map((r) => r.message.content[0].content), [
+    "Task #1 created successfully: Build",
+    "Updated task #1 status",
+    "#1 [in_progress] Build",
+  ]);
+  assert.deepEqual(
+    (results[2].tool_result_meta as Array<{ permission_decision: unknown }>)[0].permission_decision,
+    { decision: "accept", source: "config" },
+  );
+});

@@ -59,6 +59,11 @@ export interface CliVersionFacts {
   /** The CLI calls `PreSkillShellCommand` hooks before a skill's inline shell command (2.1.332). */
   readonly preSkillShellCommand: boolean;
   /**
+   * A task marked completed is taken off the other tasks' `blockedBy` (`TaskGet` no longer
+   * names it, 2.1.332); before, it stays there and only `TaskList` leaves it out.
+   */
+  readonly completedTaskUnblocks: boolean;
+  /**
    * What a turn says when the stream broke and the non-streaming fallback's body is not a
    * message either: the JSON parser's words (`"parse_error"`), or from 2.1.332 a description
    * of the malformed response (`"malformed_response"`).
@@ -170,6 +175,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       fileToolServerPolicy: true,
       begunMessageIds: false,
       preSkillShellCommand: false,
+      completedTaskUnblocks: false,
       unusableFallback: "parse_error",
       buildTime: "2026-11-18T21:07:35Z",
       modelRetirements: RETIREMENTS_328,
@@ -245,6 +251,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
     recordings: "v332_*",
     changes: {
       preSkillShellCommand: true,
+      completedTaskUnblocks: true,
       unusableFallback: "malformed_response",
       buildTime: "2026-11-24T19:09:44Z",
       modelRetirements: RETIREMENTS_332,

@@ -22,6 +22,7 @@ import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts
 import { TurnFailure, type TurnState } from "./turn_state.ts";
 
 import { authorize } from "./tool_permission.ts";
+import { TASK_TOOL_NAMES } from "./task_list.ts";
 
 /**
  * Runs a tool (an in-process MCP tool through `mcp_message`, else its scripted result) and
@@ -117,6 +118,8 @@ async function runTool(
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     return await structuredOutput(engine, input, turn);
   }
+  // the task tools run on the session's task list, as the real CLI runs them
+  if (TASK_TOOL_NAMES.has(block.name)) return engine.tasks.run(block.name, input);
   // a tool a `__mock__` prompt asked for runs live only with the explicit opt-in
   if (engine.runTool && (!turn.byCommand || engine.mockCommands === "live")) {
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
