@@ -204,6 +204,26 @@ const CASES: RecordingCase[] = [
   ]),
 ];
 
+/**
+ * The recordings of the file tools', Bash results', thinking and task tools' cases
+ * (tests/fixtures/real/FINDINGS_tools.md): every one of them, each mode and CLI recorded, is
+ * identical to the mock's run.
+ */
+const TOOL_CASES = /^(files_|bash_edge_|thinking_|task_tools_)/;
+const RECORDING =
+  /^(.+)\.(duplex|print-text|print-json|print-stream-json)\.v(\d+\.\d+\.\d+)\.jsonl$/;
+for (const entry of Deno.readDirSync(new URL("./fixtures/real/conform/", import.meta.url))) {
+  const match = RECORDING.exec(entry.name);
+  if (!match || !TOOL_CASES.test(match[1])) continue;
+  CASES.push({
+    name: match[1],
+    mode: match[2].replace("-", ":"),
+    cli: match[3],
+    about: /./,
+    what: "every frame as the real CLI wrote it (file tools, Bash results, thinking, task tools)",
+  });
+}
+
 for (const c of CASES) {
   Deno.test(`conform recording ${c.name} (${c.mode}, CLI ${c.cli}): ${c.what}`, async () => {
     const all = await diffWithRecording(c.name, { mode: c.mode, cli: c.cli });
