@@ -6,14 +6,7 @@
 
 import { text, thinking } from "../builders/assistant.ts";
 import type { BuildContext } from "../builders/build_context.ts";
-import {
-  bashTool,
-  editTool,
-  genericTool,
-  readTool,
-  taskTool,
-  writeTool,
-} from "../builders/tools.ts";
+import { bashTool, genericTool, taskTool } from "../builders/tools.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { ErrorClass } from "./_checks.ts";
@@ -47,7 +40,7 @@ import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
 import { togetherMessage } from "./_uses_together.ts";
 import { messageFields, toParts } from "./_message_fields.ts";
-import { editResults, writeResults } from "./_edit_results.ts";
+import { editCall, present, readCall, type ToolCallSpec, writeCall } from "./_file_tool_calls.ts";
 import type { CrashPoint } from "./crash_point.ts";
 import type {
   AskUserQuestionItem,
@@ -203,27 +196,8 @@ export class ExchangeBuilder {
       ["options.offset", options?.offset, "count?"],
       ["options.limit", options?.limit, "count?"],
     ]);
-    const part = {
-      ...(options.offset !== undefined ? { offset: options.offset } : {}),
-      ...(options.limit !== undefined ? { limit: options.limit } : {}),
-    };
-    const read = { content: options.content, ...part };
-    const number = (value: unknown, fallback: number | undefined) =>
-      typeof value === "number" ? value : fallback;
-    return this.#tool(
-      options,
-      (ctx) => readTool(ctx, filePath, read),
-      (input, ctx) => {
-        const offset = number(input.offset, options.offset);
-        const limit = number(input.limit, options.limit);
-        return readTool(ctx, String(input.file_path ?? filePath), {
-          content: options.content,
-          ...(offset !== undefined ? { offset } : {}),
-          ...(limit !== undefined ? { limit } : {}),
-        }).result;
-      },
-      { read: { path: filePath, ...read } },
-    );
+    const { content, offset, limit } = options;
+    return this.#tool(options, readCall(filePath, present({ content, offset, limit })));
   }
 
   /** The assistant writes a file: tool_use `Write`, then its result. */
@@ -244,18 +218,8 @@ export class ExchangeBuilder {
       ["options.content", options?.content, "text"],
       ["options.originalFile", options?.originalFile, "content?"],
     ]);
-    const write = {
-      content: options.content,
-      ...(options.originalFile !== undefined ? { originalFile: options.originalFile } : {}),
-    };
-    const { rerun, onFile } = writeResults(filePath, write);
-    return this.#tool(
-      options,
-      (ctx) => writeTool(ctx, filePath, write),
-      rerun,
-      { write: { path: filePath, ...write } },
-      onFile,
-    );
+    const { content, originalFile } = options;
+    return this.#tool(options, writeCall(filePath, present({ content, originalFile })));
   }
 
   /** The assistant edits a file: tool_use `Edit`, then its result. */
@@ -279,16 +243,9 @@ export class ExchangeBuilder {
       ["options.replaceAll", options?.replaceAll, "boolean?"],
       ["options.originalFile", options?.originalFile, "text?"],
     ]);
-    const edit = {
-      oldString: options.oldString,
-      newString: options.newString,
-      ...(options.replaceAll !== undefined ? { replaceAll: options.replaceAll } : {}),
-      ...(options.originalFile !== undefined ? { originalFile: options.originalFile } : {}),
-    };
-    const { rerun, onFile } = editResults(filePath, edit);
-    return this.#tool(options, (ctx) => editTool(ctx, filePath, edit), rerun, {
-      edit: { path: filePath, ...edit },
-    }, onFile);
+    const { oldString, newString, replaceAll, originalFile } = options;
+    const edit = present({ oldString, newString, replaceAll, originalFile });
+    return this.#tool(options, editCall(filePath, edit));
   }
 
   /** The assistant runs a command: tool_use `Bash`, then its output. */
@@ -314,12 +271,11 @@ export class ExchangeBuilder {
       ...(options.exitCode !== undefined ? { exitCode: options.exitCode } : {}),
       ...(options.description !== undefined ? { description: options.description } : {}),
     };
-    return this.#tool(
-      options,
-      (ctx) => bashTool(ctx, command, bash),
-      (input, ctx) => bashTool(ctx, String(input.command ?? command), bash).result,
-      { bash: { command, ...bash } },
-    );
+    return this.#tool(options, {
+      make: (ctx) => bashTool(ctx, command, bash),
+      rerun: (input, ctx) => bashTool(ctx, String(input.command ?? command), bash).result,
+      form: { bash: { command, ...bash } },
+    });
   }
 
   /** The assistant starts a subagent: tool_use `Task`, the subagent's frames, its result. */
@@ -338,8 +294,9 @@ export class ExchangeBuilder {
       result: options.result,
       ...(options.subagentType !== undefined ? { subagentType: options.subagentType } : {}),
     };
-    return this.#tool(options, (ctx) => taskTool(ctx, description, task), undefined, {
-      task: { description, ...task },
+    return this.#tool(options, {
+      make: (ctx) => taskTool(ctx, description, task),
+      form: { task: { description, ...task } },
     });
   }
 
@@ -355,17 +312,11 @@ export class ExchangeBuilder {
       ["options.result", options?.result, "text?"],
       ["options.isError", options?.isError, "boolean?"],
     ]);
-    return this.#tool(
-      options,
-      (ctx) =>
-        genericTool(ctx, name, {
-          input,
-          result: options.result ?? "",
-          isError: options.isError ?? false,
-        }),
-      undefined,
-      { tool: { name, input, ...defined({ ...options }, ["result", "isError"]) } },
-    );
+    const { result = "", isError = false } = options;
+    return this.#tool(options, {
+      make: (ctx) => genericTool(ctx, name, { input, result, isError }),
+      form: { tool: { name, input, ...defined({ ...options }, ["result", "isError"]) } },
+    });
   }
 
   /**
@@ -380,12 +331,11 @@ export class ExchangeBuilder {
     const method = "usesAskUserQuestion";
     const { input, answered } = askUserQuestionInput(this.#at, questions);
     checkUses(this.#at, method, options, []);
-    return this.#tool(
-      options,
-      (ctx) => genericTool(ctx, "AskUserQuestion", { input, result: "", isError: false }),
-      (updated) => answered(updated.answers),
-      { askUserQuestion: { questions } },
-    );
+    return this.#tool(options, {
+      make: (ctx) => genericTool(ctx, "AskUserQuestion", { input, result: "", isError: false }),
+      rerun: (updated) => answered(updated.answers),
+      form: { askUserQuestion: { questions } },
+    });
   }
 
   /**
@@ -604,13 +554,8 @@ export class ExchangeBuilder {
     fail(kind, this.#name, this.#path, problem);
   }
 
-  #tool(
-    options: UsesOptions,
-    make: (ctx: BuildContext) => ScriptedToolCall,
-    rerun: ScriptedToolCall["rerun"] | undefined,
-    form: RecordedForm,
-    onFile?: ScriptedToolCall["onFile"],
-  ): this {
+  /** Adds a tool use its spec describes, with the step's options. */
+  #tool(options: UsesOptions, { make, rerun, onFile, form }: ToolCallSpec): this {
     const ifDenied = typeof options.ifDenied === "string"
       ? [{ kind: "message", parts: [text(options.ifDenied)] } as Step]
       : options.ifDenied;
