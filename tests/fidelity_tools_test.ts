@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import type { CanUseTool, HookCallback } from "@anthropic-ai/claude-agent-sdk";
 import { MockTransport, runQuery, ScenarioBuilder, scenarioFromJSON } from "../mod.ts";
+import { scenarioToJSON } from "../scenario_file.ts";
 
 const CWD = "/home/user/project";
 const NOTES = "# Notes\nThe build uses make.\nRun make test.\n";
@@ -177,5 +178,48 @@ Deno.test("the task tools of an older model run unasked on the session's task li
   assert.deepEqual(
     (results[2].tool_result_meta as Array<{ permission_decision: unknown }>)[0].permission_decision,
     { decision: "accept", source: "config" },
+  );
+});
+
+Deno.test("glob and grep steps: the files, lines and counts that match, unasked; file form round-trips; bad options named", async () => {
+  const file = {
+    name: "search",
+    cwd: CWD,
+    exchanges: [{
+      on: { any: true },
+      steps: [
+        { glob: { pattern: "src/*.ts", files: ["src/a.ts", "src/b.ts"] } },
+        { grep: { pattern: "make", outputMode: "content", lines: ["notes.txt:2:make"] } },
+        { grep: { pattern: "export", outputMode: "count", counts: { "src/a.ts": 1 } } },
+        { say: "Found." },
+      ],
+    }],
+  };
+  const scenario = scenarioFromJSON(file);
+  assert.deepEqual(scenarioToJSON(scenario).exchanges, file.exchanges);
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    tools: ["Glob", "Grep"],
+    canUseTool: (() => Promise.reject(new Error("nothing is asked"))) as CanUseTool,
+  });
+  assert.deepEqual(toolResults(messages).map((r) => r.message.content[0].content), [
+    "src/a.ts\nsrc/b.ts",
+    "notes.txt:2:make",
+    "src/a.ts:1\n\nFound 1 total occurrence across 1 file.",
+  ]);
+  assert.throws(
+    () =>
+      scenarioFromJSON({
+        name: "bad",
+        exchanges: [{ on: "x", steps: [{ grep: { pattern: "p", counts: { a: 0 } } }] }],
+      }),
+    /'exchanges\[0\]\.steps\[0\]\.grep\.counts\["a"\]' must be an integer >= 1/,
+  );
+  assert.throws(
+    () => new ScenarioBuilder().on("x").usesGrep("p", { lines: ["l"] }),
+    /'exchanges\[0\]\.steps\[0\]' usesGrep: output mode files_with_matches reports options\.files/,
+  );
+  assert.throws(
+    () => new ScenarioBuilder().on("x").usesGlob("p", {} as never),
+    /usesGlob: options\.files must be an array of strings, got undefined/,
   );
 });

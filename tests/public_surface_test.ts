@@ -53,7 +53,7 @@ const SURFACE_TEXT: Record<string, string> = {
     ContextUsageBaseline ControlErrorFrame ControlRequestFrame ControlRequestFrameOut
     ControlResponseBody ControlResponseFrame ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL
     DEFAULT_TEMP_DIR DecisionReasonType EditToolOptions FastModeDisabledReason FastModeState Frame
-    GenericToolOptions HookCallbackRequest HookCallbackRequestOptions HookEventFields IdGenerator
+    GenericToolOptions GlobToolOptions GrepOutputMode GrepToolOptions HookCallbackRequest HookCallbackRequestOptions HookEventFields IdGenerator
     IdGeneratorOptions InitializeResponse InitializeResponseOptions InstalledSdkInfo
     KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry MessageUsage ModelInfoEntry
     ModelRetirement ModelUsageEntry NEWEST_CLI_VERSION PartialSequenceFrame PatchHunk
@@ -73,7 +73,7 @@ const SURFACE_TEXT: Record<string, string> = {
     UserTextOptions Uuid WaitOptions WriteToolOptions abortedStreamEnd apiErrorMessage
     apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
     cliVersionOfSdk compactBoundary controlError controlRequest controlSuccess createBuildContext
-    editTool genericTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest
+    editTool genericTool globTool grepTool hookCallbackRequest hookInput initializeResponse mcpToolCallRequest
     modelUsage newTask permissionDenied readTool resolveCliVersion resultFrame resultUsage
     sessionStateChanged streamEvents structuredPatch systemInformational systemInit systemStatus
     taskNotification taskProgress taskStarted taskTool taskUpdated text thinking thinkingTokens
@@ -95,7 +95,7 @@ const SURFACE_TEXT: Record<string, string> = {
     CompactOptions ConnectStepFile ContextUsageBaseline ConvertedScenario CrashPoint CrashStepFile
     Delay DelayFile DelayStepFile DriftCode DriftFinding DriftOptions DrivableQuery EditStepFile
     EmitStepFile ErrorListener Exchange ExchangeFile ExitListener ExitStatus ExitStepFile
-    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile IdGenerator JournalAnswer
+    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile GlobStepFile GrepStepFile IdGenerator JournalAnswer
     JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions Matcher MessageFileOptions
     MessagePart MessagesApi MessagesApiOptions MockDuplex ModelRetirement ParseTapeOptions
     PermissionDecisionName PermissionRules ProcessExitListener ProcessSpawnOptions QuestionFile
@@ -137,7 +137,7 @@ const SURFACE_TEXT: Record<string, string> = {
     BashStepFile BuildContext BuiltinScenarioName CliVersion CliVersionFacts CompactOptions
     ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile Delay DelayFile DelayStepFile
     EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile FAILURE_NAMES FailureName
-    FailureStepFile Frame GenericToolStepFile IdGenerator Matcher MessageFileOptions MessagePart
+    FailureStepFile Frame GenericToolStepFile GlobStepFile GrepStepFile IdGenerator Matcher MessageFileOptions MessagePart
     ModelRetirement PermissionDecisionName PermissionRules QuestionFile RawStepFile ReadStepFile
     RecordedAnswer RedactedThinkingBlock RequestStepFile ResultOptions ResultStepFile
     ResultSubtype SCENARIO_SCHEMA_URL SayStepFile Scenario ScenarioFile ScriptedToolCall SkillSpec
@@ -152,7 +152,7 @@ const SURFACE_TEXT: Record<string, string> = {
     BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName CliVersion
     CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile
     Delay DelayFile DelayStepFile EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile
-    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile IdGenerator
+    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile GlobStepFile GrepStepFile IdGenerator
     MOCK_COMMAND_NAMES Matcher MessageFileOptions MessagePart MockCommand MockCommandBuilders
     MockCommandName MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions
     MockResultOptions MockSystemInitOptions MockToolResultOptions MockToolUseOptions

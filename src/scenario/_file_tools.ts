@@ -20,6 +20,8 @@ export const TOOL_KINDS: readonly string[] = [
   "write",
   "edit",
   "bash",
+  "glob",
+  "grep",
   "task",
   "tool",
   "askUserQuestion",
@@ -46,6 +48,17 @@ const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
   write: { path: true, content: true, originalFile: false },
   edit: { path: true, oldString: true, newString: true, replaceAll: false, originalFile: false },
   bash: { command: true, stdout: false, stderr: false, exitCode: false, description: false },
+  glob: { pattern: true, files: true, path: false },
+  grep: {
+    pattern: true,
+    outputMode: false,
+    path: false,
+    glob: false,
+    caseInsensitive: false,
+    files: false,
+    lines: false,
+    counts: false,
+  },
   task: { description: true, prompt: true, result: true, subagentType: false },
   tool: { name: true, input: true, result: false, isError: false },
   askUserQuestion: { questions: true },
@@ -197,6 +210,27 @@ export class ToolSteps {
         ["stdout", "stderr", "description"].forEach((field) => str(field));
         if (t.exitCode !== undefined) c.integer(t.exitCode, `${at}.exitCode`, 0, 255);
         break;
+      case "glob":
+        str("pattern", true);
+        str("path", true);
+        c.stringList(t.files, `${at}.files`, "file names");
+        break;
+      case "grep":
+        ["pattern", "path", "glob"].forEach((field) => str(field, true));
+        if (t.outputMode !== undefined) {
+          c.oneOf(t.outputMode, `${at}.outputMode`, ["files_with_matches", "content", "count"]);
+        }
+        if (t.caseInsensitive !== undefined) c.boolean(t.caseInsensitive, `${at}.caseInsensitive`);
+        for (const field of ["files", "lines"]) {
+          if (t[field] !== undefined) c.stringList(t[field], `${at}.${field}`, "strings");
+        }
+        if (t.counts !== undefined) {
+          const counts = c.object(t.counts, `${at}.counts`, "an object of counts by file");
+          for (const [file, n] of Object.entries(counts)) {
+            c.integer(n, `${at}.counts[${JSON.stringify(file)}]`, 1, MAX_SAFE);
+          }
+        }
+        break;
       case "task":
         ["prompt", "result"].forEach((field) => str(field));
         ["description", "subagentType"].forEach((field) => str(field, true));
@@ -244,6 +278,18 @@ export class ToolSteps {
           more(["stdout", "stderr", "exitCode", "description"]),
         );
         return;
+      case "glob":
+        builder.usesGlob(
+          t.pattern as string,
+          more(["files", "path"]) as UsesOptions & { files: string[] },
+        );
+        return;
+      case "grep":
+        builder.usesGrep(
+          t.pattern as string,
+          more(["outputMode", "path", "glob", "caseInsensitive", "files", "lines", "counts"]),
+        );
+        return;
       case "task":
         builder.usesTask(
           t.description as string,
@@ -264,8 +310,9 @@ export class ToolSteps {
   #need(kind: string, field: string): string {
     if (kind === "read" && field === "content") return "a string, or null for a missing file";
     if (field === "input") return "an object";
+    if (field === "files") return "an array of file names";
     if (field === "questions") return "a non-empty array of questions";
-    return field === "path" || field === "command" || field === "name" ||
+    return field === "path" || field === "command" || field === "name" || field === "pattern" ||
         field === "description"
       ? "a non-empty string"
       : "a string";

@@ -38,6 +38,7 @@ import {
 } from "./_json_forms.ts";
 import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
+import { globCall, grepCall, type GrepCallOptions } from "./_search_tool_calls.ts";
 import { togetherMessage } from "./_uses_together.ts";
 import { messageFields, toParts } from "./_message_fields.ts";
 import { editCall, present, readCall, type ToolCallSpec, writeCall } from "./_file_tool_calls.ts";
@@ -246,6 +247,16 @@ export class ExchangeBuilder {
     const { oldString, newString, replaceAll, originalFile } = options;
     const edit = present({ oldString, newString, replaceAll, originalFile });
     return this.#tool(options, editCall(filePath, edit));
+  }
+
+  /** The assistant finds files by name: tool_use `Glob`, then the files that match. */
+  usesGlob(pattern: string, options: UsesOptions & { files: string[]; path?: string }): this {
+    return this.#tool(options, globCall(this.#at, pattern, options));
+  }
+
+  /** The assistant searches file contents: tool_use `Grep`, then the files, lines or counts. */
+  usesGrep(pattern: string, options: UsesOptions & GrepCallOptions = {}): this {
+    return this.#tool(options, grepCall(this.#at, pattern, options));
   }
 
   /** The assistant runs a command: tool_use `Bash`, then its output. */

@@ -5,7 +5,7 @@
  * `"$schema"` gets completion and checks in an editor.
  *
  * A step does one thing, named by its action key (`say`, `read`, `write`, `edit`, `bash`,
- * `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
+ * `glob`, `grep`, `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
  * `apiError`, `failure`, `result`, `exit`, `crash`, or `delay` on its own); the options of that action sit
  * beside the key (`{"read": {...}, "permission": "ask", "ifDenied": "..."}`), as the
  * builder's options sit beside its arguments.
@@ -162,6 +162,30 @@ export interface BashStepFile extends ToolFileOptions {
   };
 }
 
+/** The assistant finds files by name (`usesGlob`): the files that match, as the CLI shows them. */
+export interface GlobStepFile extends ToolFileOptions {
+  /** The pattern, the folder searched, the files that match. */
+  glob: { pattern: string; files: string[]; path?: string };
+}
+
+/**
+ * The assistant searches file contents (`usesGrep`): what matched, in its output mode's form
+ * (`files`, `lines` for `content`, `counts` for `count`).
+ */
+export interface GrepStepFile extends ToolFileOptions {
+  /** The pattern, what is searched, what matched. */
+  grep: {
+    pattern: string;
+    outputMode?: "files_with_matches" | "content" | "count";
+    path?: string;
+    glob?: string;
+    caseInsensitive?: boolean;
+    files?: string[];
+    lines?: string[];
+    counts?: Record<string, number>;
+  };
+}
+
 /** The assistant starts a subagent (`usesTask`). */
 export interface TaskStepFile extends ToolFileOptions {
   /** The subagent's task and result. */
@@ -198,6 +222,8 @@ export type ToolUseStepFile =
   | WriteStepFile
   | EditStepFile
   | BashStepFile
+  | GlobStepFile
+  | GrepStepFile
   | TaskStepFile
   | GenericToolStepFile
   | AskUserQuestionStepFile;

@@ -19,6 +19,8 @@ export type {
   ExitStepFile,
   FailureStepFile,
   GenericToolStepFile,
+  GlobStepFile,
+  GrepStepFile,
   MessageFileOptions,
   QuestionFile,
   RawStepFile,
