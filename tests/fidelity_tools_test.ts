@@ -223,3 +223,24 @@ Deno.test("glob and grep steps: the files, lines and counts that match, unasked;
     /usesGlob: options\.files must be an array of strings, got undefined/,
   );
 });
+
+Deno.test("a compound command asks about its parts that are not read-only: a rule for each, subcommandResults (bash_compound)", async () => {
+  const asked: unknown[] = [];
+  const scenario = new ScenarioBuilder({ cwd: CWD }).on("go")
+    .usesBash("echo out; echo err >&2; exit 3", { stdout: "out\n", stderr: "err\n", exitCode: 3 })
+    .usesBash("ls && npm run build --silent && touch a.txt", { exitCode: 1 })
+    .respond("Done.").build();
+  await runQuery(new MockTransport(scenario), "go", {
+    canUseTool: ((_name, input, options) => {
+      asked.push(options.suggestions);
+      return Promise.resolve({ behavior: "allow", updatedInput: input });
+    }) as CanUseTool,
+  });
+  const rules = (contents: string[]) => [{
+    type: "addRules",
+    rules: contents.map((ruleContent) => ({ toolName: "Bash", ruleContent })),
+    behavior: "allow",
+    destination: "localSettings",
+  }];
+  assert.deepEqual(asked, [rules(["exit 3"]), rules(["npm run *", "touch a.txt"])]);
+});

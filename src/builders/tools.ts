@@ -120,11 +120,18 @@ export function readTool(ctx: BuildContext, filePath: string, options: ReadToolO
     startLine - 1,
     options.limit !== undefined ? startLine - 1 + options.limit : undefined,
   );
-  const numbered = selected.map((line, i) => `${startLine + i}\t${line}`).join("\n");
+  // an empty file, and a part past the end, are said in a reminder (2.1.328 to 2.1.332)
+  const content = options.content === ""
+    ? warning("the contents are empty")
+    : selected.length === 0
+    ? warning(
+      `is shorter than the provided offset (${startLine}). The file has ${all.length} lines`,
+    )
+    : selected.map((line, i) => `${startLine + i}\t${line}`).join("\n");
   return {
     block,
     result: {
-      content: numbered,
+      content,
       isError: false,
       toolUseResult: {
         type: "text",
@@ -138,6 +145,11 @@ export function readTool(ctx: BuildContext, filePath: string, options: ReadToolO
       },
     },
   };
+}
+
+/** A Read's warning about the file, as the CLI words it. */
+function warning(what: string): string {
+  return `<system-reminder>Warning: the file exists but ${what}.</system-reminder>`;
 }
 
 /** Options for {@linkcode writeTool}. */

@@ -210,6 +210,24 @@ export function isReadOnlyCommand(command: string, cwd?: string): boolean {
 }
 
 /**
+ * The commands of a compound command line (`ls && npm run build`) that are not read-only, as
+ * the real CLI asks about them (its `subcommandResults`, 2.1.328 to 2.1.332); `undefined` for
+ * a single command, or one it cannot split.
+ *
+ * @example The part that needs approval
+ * ```ts
+ * import { subcommandsNeedingApproval } from "./read_only_command.ts";
+ * console.log(subcommandsNeedingApproval("echo out; echo err >&2; exit 3")); // [ "exit 3" ]
+ * console.log(subcommandsNeedingApproval("npm test")); // undefined
+ * ```
+ */
+export function subcommandsNeedingApproval(command: string, cwd?: string): string[] | undefined {
+  const parts = splitCommands(command.trim());
+  if (parts === undefined || parts.length < 2) return undefined;
+  return parts.filter((words) => !isReadOnlyPart(words, cwd)).map((words) => words.join(" "));
+}
+
+/**
  * The words of each command of a command line (split on `&&`, `||`, `;`, `|` outside
  * quotes), or `undefined` when it has what is never read-only: a substitution (`$(…)`,
  * backticks, `<(…)`), a redirection other than a descriptor's duplication (`2>&1`, `>&2`), a

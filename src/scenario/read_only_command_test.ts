@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isReadOnlyCommand } from "./read_only_command.ts";
+import { isReadOnlyCommand, subcommandsNeedingApproval } from "./read_only_command.ts";
 import { decidePermission } from "./permission_rules.ts";
 
 const CWD = "/home/user/project";
@@ -52,4 +52,15 @@ Deno.test("isReadOnlyCommand: quoting, joins and what is never read-only", () =>
   assert.equal(isReadOnlyCommand("cat /etc/hostname"), true);
   assert.equal(isReadOnlyCommand("cat ../secret", CWD), false);
   assert.equal(isReadOnlyCommand(`cat ${CWD}/notes.txt`, CWD), true);
+});
+
+Deno.test("subcommandsNeedingApproval: the parts of a compound command that are not read-only (bash_compound)", () => {
+  assert.deepEqual(subcommandsNeedingApproval("echo out; echo err >&2; exit 3"), ["exit 3"]);
+  assert.deepEqual(subcommandsNeedingApproval("touch a.txt && rm -f b.txt"), [
+    "touch a.txt",
+    "rm -f b.txt",
+  ]);
+  assert.deepEqual(subcommandsNeedingApproval("cat notes.txt | wc -l"), []);
+  assert.equal(subcommandsNeedingApproval("npm run build"), undefined);
+  assert.equal(subcommandsNeedingApproval("echo $(rm x); ls"), undefined);
 });

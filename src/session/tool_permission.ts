@@ -18,6 +18,7 @@ import {
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
+import { subcommandsNeedingApproval } from "../scenario/read_only_command.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { refusedInput } from "./file_contents.ts";
 import { STRUCTURED_OUTPUT } from "./structured_output.ts";
@@ -298,7 +299,11 @@ function askRequest(
   const input = block.input;
   const rule = "rule" in verdict ? verdict.rule : undefined;
   const source = "source" in verdict ? verdict.source as RuleSource["source"] : undefined;
-  const blockedPath = block.name === "Bash" && rule === undefined
+  // the parts of a compound command the CLI asks about, each on its own
+  const parts = block.name === "Bash" && rule === undefined && typeof input.command === "string"
+    ? subcommandsNeedingApproval(input.command, engine.ctx.cwd)
+    : undefined;
+  const blockedPath = block.name === "Bash" && rule === undefined && parts === undefined
     ? blockedPathOf(input.command, engine.ctx.cwd)
     : undefined;
   const server = mcpServerOf(block.name);
@@ -322,13 +327,28 @@ function askRequest(
     ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
     // a command that changes no file in the cwd: one prefix rule suggested (2.1.328)
     ...(block.name === "Bash" && rule === undefined && blockedPath === undefined &&
-        typeof input.command === "string"
+        typeof input.command === "string" && parts === undefined
       ? {
         decisionReason: "This command requires approval",
         decisionReasonType: "other" as const,
         permissionSuggestions: [{
           type: "addRules" as const,
           rules: [{ toolName: "Bash", ruleContent: prefixRule(input.command) }],
+          behavior: "allow" as const,
+          destination: "localSettings" as const,
+        }],
+      }
+      : {}),
+    // a compound command: a rule for each part that is not read-only (2.1.328 to 2.1.332)
+    ...(parts !== undefined
+      ? {
+        decisionReasonType: "subcommandResults" as const,
+        permissionSuggestions: [{
+          type: "addRules" as const,
+          rules: [...new Set(parts.map(prefixRule))].map((ruleContent) => ({
+            toolName: "Bash",
+            ruleContent,
+          })),
           behavior: "allow" as const,
           destination: "localSettings" as const,
         }],
