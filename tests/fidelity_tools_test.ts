@@ -244,3 +244,31 @@ Deno.test("a compound command asks about its parts that are not read-only: a rul
   }];
   assert.deepEqual(asked, [rules(["exit 3"]), rules(["npm run *", "touch a.txt"])]);
 });
+
+Deno.test("a compound command no one can approve is denied naming its parts (bash_compound_unasked)", async () => {
+  const scenario = new ScenarioBuilder({ cwd: CWD }).on("go")
+    .usesBash("echo out; exit 3", { stdout: "out\n", exitCode: 3 })
+    .usesBash("touch a.txt && rm -f b.txt")
+    .respond("Done.").build();
+  const { messages } = await runQuery(new MockTransport(scenario), "go");
+  const denied = (messages as unknown as Array<Record<string, unknown>>)
+    .filter((m) => m.subtype === "permission_denied")
+    .map(({ decision_reason_type, decision_reason, message }) => ({
+      decision_reason_type,
+      decision_reason,
+      message,
+    }));
+  const intro = "This Bash command contains multiple operations. The following";
+  assert.deepEqual(denied, [
+    {
+      decision_reason_type: "subcommandResults",
+      decision_reason: undefined,
+      message: `${intro} part requires approval: exit 3`,
+    },
+    {
+      decision_reason_type: "subcommandResults",
+      decision_reason: undefined,
+      message: `${intro} parts require approval: touch a.txt, rm -f b.txt`,
+    },
+  ]);
+});

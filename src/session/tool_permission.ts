@@ -94,7 +94,10 @@ export async function authorize(
       meta: { decision: "reject", source: "config" },
       nonExecutionKind: "user-rejected",
       deniedFrame: why.reasonType !== undefined
-        ? { reasonType: why.reasonType, reason: why.reason ?? why.message }
+        ? {
+          reasonType: why.reasonType,
+          ...(why.reason !== null ? { reason: why.reason ?? why.message } : {}),
+        }
         : {},
     };
   }
@@ -408,8 +411,22 @@ function noPromptDenial(
   block: ScriptedToolCall["block"],
   cwd: string,
   why?: string,
-): { message: string; reasonType?: string; reason?: string } {
+): { message: string; reasonType?: string; reason?: string | null } {
   if (block.name === "Bash") {
+    // a compound command names the parts that need approval, as typed (2.1.328 to 2.1.332)
+    const parts = typeof block.input.command === "string"
+      ? subcommandsNeedingApproval(block.input.command, cwd)
+      : undefined;
+    if (parts !== undefined && parts.length > 0) {
+      const one = parts.length === 1;
+      return {
+        message: `This Bash command contains multiple operations. The following ${
+          one ? "part requires" : "parts require"
+        } approval: ${parts.join(", ")}`,
+        reasonType: "subcommandResults",
+        reason: null,
+      };
+    }
     const path = blockedPathOf(block.input.command, cwd);
     if (path !== undefined && path.startsWith(`${cwd.replace(/\/$/, "")}/`)) {
       const command = String(block.input.command).trim().split(/\s+/)[0];
