@@ -209,7 +209,7 @@ const CASES: RecordingCase[] = [
  * (tests/fixtures/real/FINDINGS_tools.md): every one of them, each mode and CLI recorded, is
  * identical to the mock's run.
  */
-const TOOL_CASES = /^(files_|bash_edge_|thinking_|task_tools_)/;
+const TOOL_CASES = /^(files_|bash_|thinking_|task_tools_)/;
 const RECORDING =
   /^(.+)\.(duplex|print-text|print-json|print-stream-json)\.v(\d+\.\d+\.\d+)\.jsonl$/;
 for (const entry of Deno.readDirSync(new URL("./fixtures/real/conform/", import.meta.url))) {
