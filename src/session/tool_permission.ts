@@ -8,7 +8,9 @@
 import {
   type CanUseToolRequest,
   canUseToolRequest,
+  type CanUseToolRequestOptions,
   type ControlRequestFrameOut,
+  type PermissionSuggestion,
 } from "../builders/control.ts";
 import {
   decidePermission,
@@ -293,6 +295,47 @@ const FILE_RULE_TOOLS: ReadonlySet<string> = new Set([
   "NotebookEdit",
 ]);
 
+/** Suggests allowing `rules` from now on, in the local settings. */
+function allowRules(rules: string[]): PermissionSuggestion {
+  return {
+    type: "addRules",
+    rules: rules.map((ruleContent) => ({ toolName: "Bash", ruleContent })),
+    behavior: "allow",
+    destination: "localSettings",
+  };
+}
+
+/**
+ * What a `can_use_tool` for a Bash command no rule decided says: a compound command's parts that
+ * are not read-only (a rule each, `subcommandResults`, 2.1.328 to 2.1.332); a command that changes
+ * files in the cwd (its `blockedPath`); else one prefix rule (2.1.328).
+ */
+function bashAsk(command: string, cwd: string): CanUseToolRequestOptions {
+  const parts = subcommandsNeedingApproval(command, cwd);
+  if (parts !== undefined) {
+    return {
+      decisionReasonType: "subcommandResults",
+      permissionSuggestions: [allowRules([...new Set(parts.map(prefixRule))])],
+    };
+  }
+  const blockedPath = blockedPathOf(command, cwd);
+  if (blockedPath === undefined) {
+    return {
+      decisionReason: "This command requires approval",
+      decisionReasonType: "other",
+      permissionSuggestions: [allowRules([prefixRule(command)])],
+    };
+  }
+  return {
+    blockedPath,
+    permissionSuggestions: [
+      allowRules([command]),
+      { type: "addDirectories", directories: [cwd], destination: "session" },
+      { type: "setMode", mode: "acceptEdits", destination: "session" },
+    ],
+  };
+}
+
 /** The `can_use_tool` request the rules' `verdict` makes for a tool use, as the real CLI 2.1.328 makes it. */
 function askRequest(
   engine: Engine,
@@ -302,13 +345,6 @@ function askRequest(
   const input = block.input;
   const rule = "rule" in verdict ? verdict.rule : undefined;
   const source = "source" in verdict ? verdict.source as RuleSource["source"] : undefined;
-  // the parts of a compound command the CLI asks about, each on its own
-  const parts = block.name === "Bash" && rule === undefined && typeof input.command === "string"
-    ? subcommandsNeedingApproval(input.command, engine.ctx.cwd)
-    : undefined;
-  const blockedPath = block.name === "Bash" && rule === undefined && parts === undefined
-    ? blockedPathOf(input.command, engine.ctx.cwd)
-    : undefined;
   const server = mcpServerOf(block.name);
   return canUseToolRequest(engine.ctx, block, {
     // a server the CLI runs itself is `dynamic` (2.1.328 to 2.1.332)
@@ -328,57 +364,8 @@ function askRequest(
       ? { decisionReasonType: "mode" as const, permissionSuggestions: null }
       : {}),
     ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
-    // a command that changes no file in the cwd: one prefix rule suggested (2.1.328)
-    ...(block.name === "Bash" && rule === undefined && blockedPath === undefined &&
-        typeof input.command === "string" && parts === undefined
-      ? {
-        decisionReason: "This command requires approval",
-        decisionReasonType: "other" as const,
-        permissionSuggestions: [{
-          type: "addRules" as const,
-          rules: [{ toolName: "Bash", ruleContent: prefixRule(input.command) }],
-          behavior: "allow" as const,
-          destination: "localSettings" as const,
-        }],
-      }
-      : {}),
-    // a compound command: a rule for each part that is not read-only (2.1.328 to 2.1.332)
-    ...(parts !== undefined
-      ? {
-        decisionReasonType: "subcommandResults" as const,
-        permissionSuggestions: [{
-          type: "addRules" as const,
-          rules: [...new Set(parts.map(prefixRule))].map((ruleContent) => ({
-            toolName: "Bash",
-            ruleContent,
-          })),
-          behavior: "allow" as const,
-          destination: "localSettings" as const,
-        }],
-      }
-      : {}),
-    ...(blockedPath !== undefined
-      ? {
-        blockedPath,
-        permissionSuggestions: [
-          {
-            type: "addRules" as const,
-            rules: [{ toolName: "Bash", ruleContent: String(input.command) }],
-            behavior: "allow" as const,
-            destination: "localSettings" as const,
-          },
-          {
-            type: "addDirectories" as const,
-            directories: [engine.ctx.cwd],
-            destination: "session" as const,
-          },
-          {
-            type: "setMode" as const,
-            mode: "acceptEdits" as const,
-            destination: "session" as const,
-          },
-        ],
-      }
+    ...(block.name === "Bash" && rule === undefined && typeof input.command === "string"
+      ? bashAsk(input.command, engine.ctx.cwd)
       : {}),
   });
 }
