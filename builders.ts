@@ -194,6 +194,11 @@ export {
   type GrepToolOptions,
 } from "./src/builders/search_tools.ts";
 export {
+  type NotebookEditMode,
+  notebookEditTool,
+  type NotebookEditToolOptions,
+} from "./src/builders/notebook_edit.ts";
+export {
   type ApiCallUsage,
   modelUsage,
   type ModelUsageEntry,

@@ -272,3 +272,44 @@ Deno.test("a compound command no one can approve is denied naming its parts (bas
     },
   ]);
 });
+
+Deno.test("a notebookEdit step: unasked 'read it first' before a Read, then it edits the notebook the Read showed (files_notebook_edit)", async () => {
+  const asked: string[] = [];
+  const notebook = JSON.stringify({
+    cells: [{ cell_type: "code", id: "c1", metadata: {}, outputs: [], source: ["print(1)"] }],
+  });
+  const path = `${CWD}/nb.ipynb`;
+  const scenario = scenarioFromJSON({
+    name: "nb",
+    cwd: CWD,
+    exchanges: [{
+      on: { any: true },
+      steps: [
+        { notebookEdit: { path, cellId: "c1", newSource: "print(0)" } },
+        { read: { path, content: notebook } },
+        { notebookEdit: { path, cellId: "c1", newSource: "print(2)" } },
+        { notebookEdit: { path, cellId: "c1", newSource: "print(3)" } },
+        { say: "Done." },
+      ],
+    }],
+  });
+  const { messages } = await runQuery(new MockTransport(scenario), "go", {
+    canUseTool: ((name, input) => {
+      asked.push(`${name} ${input.new_source}`);
+      return Promise.resolve({ behavior: "allow", updatedInput: input });
+    }) as CanUseTool,
+  });
+  assert.deepEqual(asked, ["NotebookEdit print(2)", "NotebookEdit print(3)"]);
+  const results = toolResults(messages);
+  assert.equal(
+    results[0].tool_use_result,
+    "Error: File has not been read yet. Read it first before writing to it.",
+  );
+  assert.equal((results[1].tool_use_result as { type: string }).type, "notebook");
+  assert.deepEqual(results.slice(2).map((r) => r.message.content[0].content), [
+    "Updated cell c1 with print(2)",
+    "Updated cell c1 with print(3)",
+  ]);
+  // the second edit starts from the first's notebook
+  assert.equal((results[3].tool_use_result as { old_source: string }).old_source, "print(2)");
+});

@@ -9,6 +9,7 @@
 
 import type { BuildContext } from "../builders/build_context.ts";
 import { editTool, readTool, writeTool } from "../builders/tools.ts";
+import { notebookEditTool, type NotebookEditToolOptions } from "../builders/notebook_edit.ts";
 import type { RecordedForm } from "./_json_forms.ts";
 import type { ScriptedToolCall } from "./step.ts";
 
@@ -43,8 +44,13 @@ export function readCall(
     ...(limit !== undefined ? { limit } : {}),
   });
   const asked = part(read.offset, read.limit);
+  // a notebook's result does not carry its text: the call does, for an edit of it
+  const notebook = filePath.endsWith(".ipynb") && read.content !== null;
   return {
-    make: (ctx) => readTool(ctx, filePath, asked),
+    make: (ctx) => ({
+      ...readTool(ctx, filePath, asked),
+      ...(notebook ? { fileContent: read.content as string } : {}),
+    }),
     rerun: (input, ctx) =>
       readTool(
         ctx,
@@ -101,5 +107,34 @@ export function writeCall(
       ? { onFile: (content, input, ctx) => written(input, ctx, content) }
       : {}),
     form: { write: { path: filePath, ...write } },
+  };
+}
+
+/** A NotebookEdit's options in a scenario: the edit; the notebook comes from the session. */
+export type NotebookEditCallOptions = Omit<NotebookEditToolOptions, "notebook" | "id">;
+
+/**
+ * A NotebookEdit: it starts from the notebook the session's Read (or Write, or edit) last showed;
+ * without one, the CLI's "read it first" error (2.1.332). @internal
+ */
+export function notebookEditCall(path: string, options: NotebookEditCallOptions): ToolCallSpec {
+  const { cellId, newSource, cellType, editMode } = options;
+  const edit = present({ cellId, newSource, cellType, editMode });
+  const str = (value: unknown, fallback: string | undefined) =>
+    typeof value === "string" ? value : fallback;
+  const asked = (input: Record<string, unknown>, notebook: string | null) =>
+    present({
+      notebook,
+      cellId: str(input.cell_id, edit.cellId),
+      newSource: str(input.new_source, edit.newSource) as string,
+      cellType: str(input.cell_type, edit.cellType) as NotebookEditCallOptions["cellType"],
+      editMode: str(input.edit_mode, edit.editMode) as NotebookEditCallOptions["editMode"],
+    });
+  const at = (input: Record<string, unknown>) => str(input.notebook_path, path) as string;
+  return {
+    make: (ctx) => notebookEditTool(ctx, path, { ...edit, notebook: null }),
+    rerun: (input, ctx) => notebookEditTool(ctx, at(input), asked(input, null)).result,
+    onFile: (content, input, ctx) => notebookEditTool(ctx, at(input), asked(input, content)).result,
+    form: { notebookEdit: { path, ...edit } },
   };
 }

@@ -19,6 +19,7 @@ export const TOOL_KINDS: readonly string[] = [
   "read",
   "write",
   "edit",
+  "notebookEdit",
   "bash",
   "glob",
   "grep",
@@ -48,6 +49,7 @@ const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
   write: { path: true, content: true, originalFile: false },
   edit: { path: true, oldString: true, newString: true, replaceAll: false, originalFile: false },
   bash: { command: true, stdout: false, stderr: false, exitCode: false, description: false },
+  notebookEdit: { path: true, newSource: true, cellId: false, cellType: false, editMode: false },
   glob: { pattern: true, files: true, path: false },
   grep: {
     pattern: true,
@@ -210,6 +212,15 @@ export class ToolSteps {
         ["stdout", "stderr", "description"].forEach((field) => str(field));
         if (t.exitCode !== undefined) c.integer(t.exitCode, `${at}.exitCode`, 0, 255);
         break;
+      case "notebookEdit":
+        str("path", true);
+        str("newSource");
+        str("cellId", true);
+        if (t.cellType !== undefined) c.oneOf(t.cellType, `${at}.cellType`, ["code", "markdown"]);
+        if (t.editMode !== undefined) {
+          c.oneOf(t.editMode, `${at}.editMode`, ["replace", "insert", "delete"]);
+        }
+        break;
       case "glob":
         str("pattern", true);
         str("path", true);
@@ -276,6 +287,14 @@ export class ToolSteps {
         builder.usesBash(
           t.command as string,
           more(["stdout", "stderr", "exitCode", "description"]),
+        );
+        return;
+      case "notebookEdit":
+        builder.usesNotebookEdit(
+          t.path as string,
+          more(["newSource", "cellId", "cellType", "editMode"]) as UsesOptions & {
+            newSource: string;
+          },
         );
         return;
       case "glob":

@@ -41,7 +41,7 @@ import { askUserQuestionInput } from "./_ask_user_question.ts";
 import { globCall, grepCall, type GrepCallOptions } from "./_search_tool_calls.ts";
 import { togetherMessage } from "./_uses_together.ts";
 import { messageFields, toParts } from "./_message_fields.ts";
-import { editCall, present, readCall, type ToolCallSpec, writeCall } from "./_file_tool_calls.ts";
+import * as calls from "./_file_tool_calls.ts";
 import type { CrashPoint } from "./crash_point.ts";
 import type {
   AskUserQuestionItem,
@@ -198,7 +198,7 @@ export class ExchangeBuilder {
       ["options.limit", options?.limit, "count?"],
     ]);
     const { content, offset, limit } = options;
-    return this.#tool(options, readCall(filePath, present({ content, offset, limit })));
+    return this.#tool(options, calls.readCall(filePath, calls.present({ content, offset, limit })));
   }
 
   /** The assistant writes a file: tool_use `Write`, then its result. */
@@ -220,7 +220,7 @@ export class ExchangeBuilder {
       ["options.originalFile", options?.originalFile, "content?"],
     ]);
     const { content, originalFile } = options;
-    return this.#tool(options, writeCall(filePath, present({ content, originalFile })));
+    return this.#tool(options, calls.writeCall(filePath, calls.present({ content, originalFile })));
   }
 
   /** The assistant edits a file: tool_use `Edit`, then its result. */
@@ -245,8 +245,8 @@ export class ExchangeBuilder {
       ["options.originalFile", options?.originalFile, "text?"],
     ]);
     const { oldString, newString, replaceAll, originalFile } = options;
-    const edit = present({ oldString, newString, replaceAll, originalFile });
-    return this.#tool(options, editCall(filePath, edit));
+    const edit = calls.present({ oldString, newString, replaceAll, originalFile });
+    return this.#tool(options, calls.editCall(filePath, edit));
   }
 
   /** The assistant finds files by name: tool_use `Glob`, then the files that match. */
@@ -257,6 +257,12 @@ export class ExchangeBuilder {
   /** The assistant searches file contents: tool_use `Grep`, then the files, lines or counts. */
   usesGrep(pattern: string, options: UsesOptions & GrepCallOptions = {}): this {
     return this.#tool(options, grepCall(this.#at, pattern, options));
+  }
+
+  /** The assistant edits a notebook cell it read: tool_use `NotebookEdit`, then its result. */
+  usesNotebookEdit(path: string, options: UsesOptions & calls.NotebookEditCallOptions): this {
+    checkUses(this.#at, "usesNotebookEdit", options, [["a notebook path", path, "string"]]);
+    return this.#tool(options, calls.notebookEditCall(path, options));
   }
 
   /** The assistant runs a command: tool_use `Bash`, then its output. */
@@ -566,7 +572,7 @@ export class ExchangeBuilder {
   }
 
   /** Adds a tool use its spec describes, with the step's options. */
-  #tool(options: UsesOptions, { make, rerun, onFile, form }: ToolCallSpec): this {
+  #tool(options: UsesOptions, { make, rerun, onFile, form }: calls.ToolCallSpec): this {
     const ifDenied = typeof options.ifDenied === "string"
       ? [{ kind: "message", parts: [text(options.ifDenied)] } as Step]
       : options.ifDenied;

@@ -5,7 +5,7 @@
  * `"$schema"` gets completion and checks in an editor.
  *
  * A step does one thing, named by its action key (`say`, `read`, `write`, `edit`, `bash`,
- * `glob`, `grep`, `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
+ * `notebookEdit`, `glob`, `grep`, `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
  * `apiError`, `failure`, `result`, `exit`, `crash`, or `delay` on its own); the options of that action sit
  * beside the key (`{"read": {...}, "permission": "ask", "ifDenied": "..."}`), as the
  * builder's options sit beside its arguments.
@@ -162,6 +162,21 @@ export interface BashStepFile extends ToolFileOptions {
   };
 }
 
+/**
+ * The assistant edits a notebook cell (`usesNotebookEdit`): it starts from the notebook the
+ * session read; without a Read of it, the CLI's "read it first" error.
+ */
+export interface NotebookEditStepFile extends ToolFileOptions {
+  /** The notebook, the cell, its new source, the edit's mode. */
+  notebookEdit: {
+    path: string;
+    newSource: string;
+    cellId?: string;
+    cellType?: "code" | "markdown";
+    editMode?: "replace" | "insert" | "delete";
+  };
+}
+
 /** The assistant finds files by name (`usesGlob`): the files that match, as the CLI shows them. */
 export interface GlobStepFile extends ToolFileOptions {
   /** The pattern, the folder searched, the files that match. */
@@ -221,6 +236,7 @@ export type ToolUseStepFile =
   | ReadStepFile
   | WriteStepFile
   | EditStepFile
+  | NotebookEditStepFile
   | BashStepFile
   | GlobStepFile
   | GrepStepFile

@@ -22,6 +22,7 @@ export type {
   GlobStepFile,
   GrepStepFile,
   MessageFileOptions,
+  NotebookEditStepFile,
   QuestionFile,
   RawStepFile,
   ReadStepFile,

@@ -32,6 +32,9 @@ export function contentAfter(tool: string, result: ToolCallResult): string | und
     return whole && typeof file?.content === "string" ? file.content : undefined;
   }
   if (tool === "Write") return typeof r.content === "string" ? r.content : undefined;
+  if (tool === "NotebookEdit") {
+    return typeof r.updated_file === "string" ? r.updated_file : undefined;
+  }
   if (tool === "Edit") {
     const { originalFile, oldString, newString, replaceAll } = r;
     if (
@@ -70,7 +73,7 @@ export function resultOnFile(
   ctx: Parameters<NonNullable<ScriptedToolCall["onFile"]>>[2],
   result: ToolCallResult = call.result,
 ): ToolCallResult {
-  const file = input.file_path;
+  const file = input.file_path ?? input.notebook_path;
   const content = typeof file === "string" ? files.get(file) : undefined;
   return call.onFile && content !== undefined ? call.onFile(content, input, ctx) : result;
 }

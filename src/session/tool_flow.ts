@@ -39,7 +39,13 @@ export async function execute(
 }
 
 /** Tools after which the session knows a file's state (an Edit of one it does not differs). */
-const CONTEXT_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit"]);
+const CONTEXT_TOOLS: ReadonlySet<string> = new Set([
+  "Read",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+]);
 
 /**
  * Keeps track of the files the session read, wrote or edited: an Edit of any other is
@@ -52,14 +58,14 @@ function inContext(
   result: ScriptedToolCall["result"],
 ): ScriptedToolCall["result"] {
   const tool = call.block.name;
-  const file = input.file_path;
+  const file = input.file_path ?? input.notebook_path;
   if (!CONTEXT_TOOLS.has(tool) || typeof file !== "string") return result;
   // an Edit or Write that did not say the file's content starts from what the session's tools
   // showed
   result = resultOnFile(engine.fileContents, call, input, engine.ctx, result);
   const known = engine.filesInContext.has(file);
   if (!result.isError) engine.filesInContext.add(file);
-  const after = contentAfter(tool, result);
+  const after = result.isError ? undefined : call.fileContent ?? contentAfter(tool, result);
   if (after !== undefined) engine.fileContents.set(file, after);
   return tool === "Edit" && !known ? editOfUnreadFile(result) : result;
 }
