@@ -5,7 +5,15 @@
  * @module
  */
 
-import type { ToolCallResult } from "./tools.ts";
+/** What a Read of a notebook reports (a `ToolCallResult` of tools.ts). */
+export interface NotebookReadResult {
+  /** One text block of the cells. */
+  content: Array<{ text: string; type: "text" }>;
+  /** A notebook read is no error. */
+  isError: false;
+  /** `{type: "notebook", file: {filePath, cells}}`. */
+  toolUseResult: unknown;
+}
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +50,7 @@ function outputText(output: Json): string {
  * console.log(result?.content); // [ { text: '<cell id="c1">1+1</cell id="c1">', type: "text" } ]
  * ```
  */
-export function notebookRead(filePath: string, content: string): ToolCallResult | undefined {
+export function notebookRead(filePath: string, content: string): NotebookReadResult | undefined {
   let notebook: unknown;
   try {
     notebook = JSON.parse(content);
