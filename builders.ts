@@ -187,6 +187,18 @@ export {
   type WriteToolOptions,
 } from "./src/builders/tools.ts";
 export {
+  globTool,
+  type GlobToolOptions,
+  type GrepOutputMode,
+  grepTool,
+  type GrepToolOptions,
+} from "./src/builders/search_tools.ts";
+export {
+  type NotebookEditMode,
+  notebookEditTool,
+  type NotebookEditToolOptions,
+} from "./src/builders/notebook_edit.ts";
+export {
   type ApiCallUsage,
   modelUsage,
   type ModelUsageEntry,

@@ -22,10 +22,11 @@ export function defaultDescription(toolUse: ToolUseBlock, cwd: string): string |
   if ((toolUse.name === "Glob" || toolUse.name === "Grep") && typeof input.pattern === "string") {
     return input.pattern;
   }
-  if (typeof input.file_path === "string" && FILE_TOOLS.has(toolUse.name)) {
+  // a file tool's path (a notebook's for NotebookEdit)
+  const file = input.file_path ?? input.notebook_path;
+  if (typeof file === "string" && FILE_TOOLS.has(toolUse.name)) {
     // as recorded: relative inside the cwd, absolute outside it
-    const inside = insideDir(input.file_path, cwd);
-    return inside ? input.file_path.slice(cwd.replace(/\/$/, "").length + 1) : input.file_path;
+    return insideDir(file, cwd) ? file.slice(cwd.replace(/\/$/, "").length + 1) : file;
   }
   return undefined;
 }
@@ -84,9 +85,10 @@ export function defaultSuggestions(
       destination: "localSettings",
     }];
   }
-  if (typeof input.file_path !== "string") return undefined;
-  if (!insideDir(input.file_path, cwd)) {
-    const dir = input.file_path.slice(0, input.file_path.lastIndexOf("/")) || "";
+  const file = input.file_path ?? input.notebook_path;
+  if (typeof file !== "string") return undefined;
+  if (!insideDir(file, cwd)) {
+    const dir = file.slice(0, file.lastIndexOf("/")) || "";
     return [{
       type: "addRules",
       rules: [{ toolName: toolUse.name, ruleContent: `/${dir}/**` }],

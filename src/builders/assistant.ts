@@ -140,8 +140,11 @@ export interface AssistantMessageOptions {
   usage?: Partial<AssistantUsage>;
   /** Thinking frames: `thinking_duration_ms` (default: about one ms per 4 characters). */
   thinkingDurationMs?: number;
-  /** Thinking frames: `thinking_display` (default `updates`). */
-  thinkingDisplay?: ThinkingDisplay;
+  /**
+   * Thinking frames: `thinking_display` (default `updates`; `null` leaves it out, as the real
+   * CLI does when the session's thinking is turned off).
+   */
+  thinkingDisplay?: ThinkingDisplay | null;
   /**
    * MCP tool uses: `tool_use_meta` (default: derived from `mcp__server__tool` names;
    * `false` leaves it out).
@@ -293,7 +296,9 @@ export function assistantMessage(
     if (block.type === "thinking") {
       frame.thinking_duration_ms = options.thinkingDurationMs ??
         Math.max(1, Math.ceil(block.thinking.length / 4));
-      frame.thinking_display = options.thinkingDisplay ?? "updates";
+      if (options.thinkingDisplay !== null) {
+        frame.thinking_display = options.thinkingDisplay ?? "updates";
+      }
     }
     if (block.type === "tool_use" && options.toolUseMeta !== false) {
       const meta = (options.toolUseMeta ?? mcpToolUseMeta)(block);

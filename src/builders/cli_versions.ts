@@ -59,6 +59,11 @@ export interface CliVersionFacts {
   /** The CLI calls `PreSkillShellCommand` hooks before a skill's inline shell command (2.1.332). */
   readonly preSkillShellCommand: boolean;
   /**
+   * A task marked completed is taken off the other tasks' `blockedBy` (`TaskGet` no longer
+   * names it, 2.1.332); before, it stays there and only `TaskList` leaves it out.
+   */
+  readonly completedTaskUnblocks: boolean;
+  /**
    * The text of the `stop-hook-error` notification after a Stop hook blocked
    * (`stop hook reported a problem · ctrl+o to see` in 2.1.328; shorter from 2.1.331).
    */
@@ -176,6 +181,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       begunMessageIds: false,
       stopHookNotice: "stop hook reported a problem · ctrl+o to see",
       preSkillShellCommand: false,
+      completedTaskUnblocks: false,
       unusableFallback: "parse_error",
       buildTime: "2026-11-18T21:07:35Z",
       modelRetirements: RETIREMENTS_328,
@@ -252,6 +258,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
     recordings: "v332_*",
     changes: {
       preSkillShellCommand: true,
+      completedTaskUnblocks: true,
       unusableFallback: "malformed_response",
       buildTime: "2026-11-24T19:09:44Z",
       modelRetirements: RETIREMENTS_332,

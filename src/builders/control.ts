@@ -378,11 +378,10 @@ export function canUseToolRequest(
   // itself asks (plan mode before an edit: the tool's own check is never reached).
   // (file tools: `true` up to 2.1.328, none from 2.1.331)
   const serverPolicy = options.serverPolicyAskOnly ??
-    (options.decisionReasonType === "mode"
-      ? undefined
-      : byRule && !mcp
-      ? false
-      : mcp || (FILE_TOOLS.has(toolUse.name) && ctx.cli.facts.fileToolServerPolicy)
+    (options.decisionReasonType === "mode" ? undefined : byRule && !mcp ? false : mcp ||
+        // NotebookEdit is asked without it (files_notebook_edit, 2.1.328)
+        (FILE_TOOLS.has(toolUse.name) && toolUse.name !== "NotebookEdit" &&
+          ctx.cli.facts.fileToolServerPolicy)
       ? true
       : undefined);
   const request: CanUseToolRequest = {

@@ -129,8 +129,11 @@ export interface StreamEventsOptions {
   stopReason?: StopReason;
   /** `message_delta` output tokens (default 25, as recorded). */
   outputTokens?: number;
-  /** `thinking_display` (default `updates`). */
-  thinkingDisplay?: ThinkingDisplay;
+  /**
+   * `thinking_display` (default `updates`; `null` leaves it out, as the real CLI does when the
+   * session's thinking is turned off).
+   */
+  thinkingDisplay?: ThinkingDisplay | null;
   /** Emit `system/thinking_tokens` before each thinking delta, as the CLI does (default true). */
   thinkingTokens?: boolean;
 }
@@ -165,7 +168,9 @@ export function* streamEventsIter(
   const chunkSize = options.chunkSize ?? 24;
   checkCount(chunkSize, "streamEvents()", "options.chunkSize");
   if (chunkSize === 0) throw new RangeError("streamEvents(): options.chunkSize must be at least 1");
-  const display = options.thinkingDisplay ?? "updates";
+  const display = options.thinkingDisplay === null
+    ? {}
+    : { thinking_display: options.thinkingDisplay ?? "updates" };
   const parent = first.parent_tool_use_id;
   const pieces = (s: string, kind: "text" | "thinking") =>
     splitChecked(s, kind, chunkSize, options.split);
@@ -196,7 +201,7 @@ export function* streamEventsIter(
         usage: { ...first.message.usage } as AssistantUsage,
       },
     },
-    { ttft_ms: options.ttftMs ?? 10, thinking_display: display },
+    { ttft_ms: options.ttftMs ?? 10, ...display },
   );
 
   let hasToolUse = false;
@@ -226,7 +231,8 @@ interface BlockEventsContext {
   ctx: BuildContext;
   event: (ev: StreamEvent, extra?: Partial<StreamEventFrameOut>) => StreamEventFrameOut;
   pieces: (s: string, kind: "text" | "thinking") => string[];
-  display: ThinkingDisplay;
+  /** `{thinking_display}`, or nothing when thinking is off. */
+  display: { thinking_display?: ThinkingDisplay };
   options: StreamEventsOptions;
 }
 
@@ -290,7 +296,7 @@ function* thinkingEvents(
       index,
       content_block: { type: "thinking", thinking: "", signature: "" },
     },
-    { thinking_display: display },
+    display,
   );
   let estimated = 0;
   for (const piece of pieces(block.thinking, "thinking")) {
@@ -305,7 +311,7 @@ function* thinkingEvents(
         index,
         delta: { type: "thinking_delta", thinking: piece },
       },
-      { thinking_display: display },
+      display,
     );
   }
   // the signature raises the estimate to its own floor (see signatureTokens)

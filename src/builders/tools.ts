@@ -16,6 +16,7 @@ import { checkCount, checkString, describe } from "./_common.ts";
 import { newTask, type TaskInfo } from "./task_frames.ts";
 import type { SubagentInfo } from "./subagent.ts";
 import { structuredPatch } from "./structured_patch.ts";
+import { notebookRead } from "./notebook_read.ts";
 import type { PermissionDecisionName, ToolResultContent } from "./user.ts";
 import { AGENT_RUN, agentResult, type AgentRun, agentRunFrames } from "./_agent_run.ts";
 import { estimateOutputTokens } from "./_api_stream.ts";
@@ -98,13 +99,10 @@ export function readTool(ctx: BuildContext, filePath: string, options: ReadToolO
     throw new TypeError(`readTool("${filePath}"): options.content must be a string or null`);
   }
   const input: Record<string, unknown> = { file_path: filePath };
-  if (options.offset !== undefined) {
-    checkCount(options.offset, `readTool("${filePath}")`, "options.offset");
-    input.offset = options.offset;
-  }
-  if (options.limit !== undefined) {
-    checkCount(options.limit, `readTool("${filePath}")`, "options.limit");
-    input.limit = options.limit;
+  for (const key of ["offset", "limit"] as const) {
+    if (options[key] === undefined) continue;
+    checkCount(options[key], `readTool("${filePath}")`, `options.${key}`);
+    input[key] = options[key];
   }
   const block = toolBlock(ctx, "Read", input, options.id);
   if (options.content === null) {
@@ -114,17 +112,27 @@ export function readTool(ctx: BuildContext, filePath: string, options: ReadToolO
       result: { content: message, isError: true, toolUseResult: `Error: ${message}` },
     };
   }
+  // a notebook is read as its cells (2.1.332)
+  const notebook = filePath.endsWith(".ipynb") ? notebookRead(filePath, options.content) : null;
+  if (notebook) return { block, result: notebook };
   const all = options.content.split("\n");
   const startLine = Math.max(1, options.offset ?? 1);
   const selected = all.slice(
     startLine - 1,
     options.limit !== undefined ? startLine - 1 + options.limit : undefined,
   );
-  const numbered = selected.map((line, i) => `${startLine + i}\t${line}`).join("\n");
+  // an empty file, and a part past the end, are said in a reminder (2.1.328 to 2.1.332)
+  const content = options.content === ""
+    ? warning("the contents are empty")
+    : selected.length === 0
+    ? warning(
+      `is shorter than the provided offset (${startLine}). The file has ${all.length} lines`,
+    )
+    : selected.map((line, i) => `${startLine + i}\t${line}`).join("\n");
   return {
     block,
     result: {
-      content: numbered,
+      content,
       isError: false,
       toolUseResult: {
         type: "text",
@@ -138,6 +146,11 @@ export function readTool(ctx: BuildContext, filePath: string, options: ReadToolO
       },
     },
   };
+}
+
+/** A Read's warning about the file, as the CLI words it. */
+function warning(what: string): string {
+  return `<system-reminder>Warning: the file exists but ${what}.</system-reminder>`;
 }
 
 /** Options for {@linkcode writeTool}. */
@@ -275,14 +288,13 @@ export function editTool(ctx: BuildContext, filePath: string, options: EditToolO
     },
   });
   if (options.oldString === options.newString) {
-    // Not recorded; wording from the CLI's validation message.
     return fail("No changes to make: old_string and new_string are exactly the same.");
   }
   if (count === 0) {
     return fail(`String to replace not found in file.\nString: ${options.oldString}`);
   }
   if (count > 1 && !options.replaceAll) {
-    // Not recorded; wording from the CLI's validation message.
+    // recorded: conformance case files_edit_invalid (2.1.328, 2.1.332)
     return fail(
       `Found ${count} matches of the string to replace, but replace_all is false. To replace all ` +
         "occurrences, set replace_all to true. To replace only one occurrence, please provide more " +

@@ -157,3 +157,32 @@ Deno.test("editOfUnreadFile: no 'state is current' note, contentNotInModelContex
   const failed = editTool(ctx, "/p/a.txt", { oldString: "zz", newString: "b", originalFile: "a" });
   assert.equal(editOfUnreadFile(failed.result), failed.result);
 });
+
+Deno.test("readTool: an empty file, and a part past the end, as the CLI's reminders (files_read_edge)", () => {
+  const ctx = createBuildContext({ seed: 1 });
+  const empty = readTool(ctx, "/p/empty.txt", { content: "" }).result;
+  assert.equal(
+    empty.content,
+    "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>",
+  );
+  assert.deepEqual((empty.toolUseResult as { file: unknown }).file, {
+    filePath: "/p/empty.txt",
+    content: "",
+    numLines: 1,
+    startLine: 1,
+    totalLines: 1,
+  });
+  const past = readTool(ctx, "/p/short.txt", { content: "one\ntwo", offset: 5 }).result;
+  assert.equal(
+    past.content,
+    "<system-reminder>Warning: the file exists but is shorter than the provided offset (5). " +
+      "The file has 2 lines.</system-reminder>",
+  );
+  assert.deepEqual((past.toolUseResult as { file: unknown }).file, {
+    filePath: "/p/short.txt",
+    content: "",
+    numLines: 0,
+    startLine: 5,
+    totalLines: 2,
+  });
+});

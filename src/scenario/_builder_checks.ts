@@ -25,6 +25,7 @@ export type Need =
   | "pieces"
   | "string?"
   | "text?"
+  | "content?"
   | "boolean?"
   | "exitCode?"
   | "count?"
@@ -107,6 +108,7 @@ export function checkUses(
   method: string,
   options: {
     say?: unknown;
+    thinking?: unknown;
     permission?: unknown;
     ifDenied?: unknown;
     outputTokens?: unknown;
@@ -120,6 +122,7 @@ export function checkUses(
     fail(TypeError, at.name, at.path, `${method} needs an options object, got ${kindOf(options)}`);
   }
   checkNeed(at, method, ["options.say", options.say, "text?"]);
+  checkNeed(at, method, ["options.thinking", options.thinking, "text?"]);
   checkNeed(at, method, ["options.outputTokens", options.outputTokens, "count?"]);
   checkNeed(at, method, ["options.chunkSize", options.chunkSize, "size?"]);
   checkNeed(at, method, ["options.inputChunks", options.inputChunks, "pieces?"]);

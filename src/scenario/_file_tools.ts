@@ -19,7 +19,10 @@ export const TOOL_KINDS: readonly string[] = [
   "read",
   "write",
   "edit",
+  "notebookEdit",
   "bash",
+  "glob",
+  "grep",
   "task",
   "tool",
   "askUserQuestion",
@@ -30,6 +33,7 @@ export function toolStepKeys(kind: string): Record<string, true> {
   return {
     [kind]: true,
     say: true,
+    thinking: true,
     ...(kind === "askUserQuestion" ? {} : { permission: true }),
     ifDenied: true,
     delay: true,
@@ -41,10 +45,22 @@ export function toolStepKeys(kind: string): Record<string, true> {
 
 /** The fields of each tool's object: `true` if required. */
 const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
-  read: { path: true, content: true },
-  write: { path: true, content: true },
+  read: { path: true, content: true, offset: false, limit: false },
+  write: { path: true, content: true, originalFile: false },
   edit: { path: true, oldString: true, newString: true, replaceAll: false, originalFile: false },
   bash: { command: true, stdout: false, stderr: false, exitCode: false, description: false },
+  notebookEdit: { path: true, newSource: true, cellId: false, cellType: false, editMode: false },
+  glob: { pattern: true, files: true, path: false },
+  grep: {
+    pattern: true,
+    outputMode: false,
+    path: false,
+    glob: false,
+    caseInsensitive: false,
+    files: false,
+    lines: false,
+    counts: false,
+  },
   task: { description: true, prompt: true, result: true, subagentType: false },
   tool: { name: true, input: true, result: false, isError: false },
   askUserQuestion: { questions: true },
@@ -152,10 +168,11 @@ export class ToolSteps {
       return { kind: kinds[0], tool, where };
     });
     if (step.say !== undefined) c.string(step.say, `${path}.say`);
+    if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
     this.#messageOptions(step, path);
     builder.usesTogether(
       (tools) => items.forEach(({ kind, tool, where }) => this.add(tools, kind, tool, where)),
-      defined(step, ["say", "delay", "outputTokens", "chunkSize"]),
+      defined(step, ["say", "thinking", "delay", "outputTokens", "chunkSize"]),
     );
   }
 
@@ -176,10 +193,14 @@ export class ToolSteps {
       case "read":
         str("path", true);
         if (t.content !== null) c.string(t.content, `${at}.content`);
+        for (const field of ["offset", "limit"]) {
+          if (t[field] !== undefined) c.integer(t[field], `${at}.${field}`, 0, MAX_SAFE);
+        }
         break;
       case "write":
         str("path", true);
         str("content");
+        if (t.originalFile !== null) str("originalFile");
         break;
       case "edit":
         str("path", true);
@@ -190,6 +211,36 @@ export class ToolSteps {
         str("command", true);
         ["stdout", "stderr", "description"].forEach((field) => str(field));
         if (t.exitCode !== undefined) c.integer(t.exitCode, `${at}.exitCode`, 0, 255);
+        break;
+      case "notebookEdit":
+        str("path", true);
+        str("newSource");
+        str("cellId", true);
+        if (t.cellType !== undefined) c.oneOf(t.cellType, `${at}.cellType`, ["code", "markdown"]);
+        if (t.editMode !== undefined) {
+          c.oneOf(t.editMode, `${at}.editMode`, ["replace", "insert", "delete"]);
+        }
+        break;
+      case "glob":
+        str("pattern", true);
+        str("path", true);
+        c.stringList(t.files, `${at}.files`, "file names");
+        break;
+      case "grep":
+        ["pattern", "path", "glob"].forEach((field) => str(field, true));
+        if (t.outputMode !== undefined) {
+          c.oneOf(t.outputMode, `${at}.outputMode`, ["files_with_matches", "content", "count"]);
+        }
+        if (t.caseInsensitive !== undefined) c.boolean(t.caseInsensitive, `${at}.caseInsensitive`);
+        for (const field of ["files", "lines"]) {
+          if (t[field] !== undefined) c.stringList(t[field], `${at}.${field}`, "strings");
+        }
+        if (t.counts !== undefined) {
+          const counts = c.object(t.counts, `${at}.counts`, "an object of counts by file");
+          for (const [file, n] of Object.entries(counts)) {
+            c.integer(n, `${at}.counts[${JSON.stringify(file)}]`, 1, MAX_SAFE);
+          }
+        }
         break;
       case "task":
         ["prompt", "result"].forEach((field) => str(field));
@@ -212,10 +263,16 @@ export class ToolSteps {
     const more = (keys: string[]) => ({ ...options, ...defined(t, keys) });
     switch (kind) {
       case "read":
-        builder.usesRead(t.path as string, { ...options, content: t.content as string | null });
+        builder.usesRead(
+          t.path as string,
+          more(["content", "offset", "limit"]) as UsesOptions & { content: string | null },
+        );
         return;
       case "write":
-        builder.usesWrite(t.path as string, { ...options, content: t.content as string });
+        builder.usesWrite(
+          t.path as string,
+          more(["content", "originalFile"]) as UsesOptions & { content: string },
+        );
         return;
       case "edit":
         builder.usesEdit(
@@ -230,6 +287,26 @@ export class ToolSteps {
         builder.usesBash(
           t.command as string,
           more(["stdout", "stderr", "exitCode", "description"]),
+        );
+        return;
+      case "notebookEdit":
+        builder.usesNotebookEdit(
+          t.path as string,
+          more(["newSource", "cellId", "cellType", "editMode"]) as UsesOptions & {
+            newSource: string;
+          },
+        );
+        return;
+      case "glob":
+        builder.usesGlob(
+          t.pattern as string,
+          more(["files", "path"]) as UsesOptions & { files: string[] },
+        );
+        return;
+      case "grep":
+        builder.usesGrep(
+          t.pattern as string,
+          more(["outputMode", "path", "glob", "caseInsensitive", "files", "lines", "counts"]),
         );
         return;
       case "task":
@@ -252,8 +329,9 @@ export class ToolSteps {
   #need(kind: string, field: string): string {
     if (kind === "read" && field === "content") return "a string, or null for a missing file";
     if (field === "input") return "an object";
+    if (field === "files") return "an array of file names";
     if (field === "questions") return "a non-empty array of questions";
-    return field === "path" || field === "command" || field === "name" ||
+    return field === "path" || field === "command" || field === "name" || field === "pattern" ||
         field === "description"
       ? "a non-empty string"
       : "a string";
@@ -263,6 +341,7 @@ export class ToolSteps {
   #options(step: Fields, path: string): UsesOptions {
     const c: Checker = this.#c;
     if (step.say !== undefined) c.string(step.say, `${path}.say`);
+    if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
     if (step.permission !== undefined) c.oneOf(step.permission, `${path}.permission`, PERMISSIONS);
     this.#messageOptions(step, path);
     if (step.inputChunks !== undefined) {
@@ -270,6 +349,7 @@ export class ToolSteps {
     }
     const options = defined(step, [
       "say",
+      "thinking",
       "permission",
       "delay",
       "outputTokens",

@@ -79,6 +79,7 @@ export const RESPOND_FORM_KEYS: string[] = [
 /** The options a `uses*` call's file form keeps beside the tool, in file order. */
 export const TOOL_FORM_KEYS: string[] = [
   "say",
+  "thinking",
   "permission",
   "ifDenied",
   "delay",
@@ -87,4 +88,10 @@ export const TOOL_FORM_KEYS: string[] = [
   "inputChunks",
 ];
 /** The options a `usesTogether` call's file form keeps, in file order. */
-export const TOGETHER_FORM_KEYS: string[] = ["say", "delay", "outputTokens", "chunkSize"];
+export const TOGETHER_FORM_KEYS: string[] = [
+  "say",
+  "thinking",
+  "delay",
+  "outputTokens",
+  "chunkSize",
+];

@@ -6,14 +6,7 @@
 
 import { text, thinking } from "../builders/assistant.ts";
 import type { BuildContext } from "../builders/build_context.ts";
-import {
-  bashTool,
-  editTool,
-  genericTool,
-  readTool,
-  taskTool,
-  writeTool,
-} from "../builders/tools.ts";
+import { bashTool, genericTool, taskTool } from "../builders/tools.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { ErrorClass } from "./_checks.ts";
@@ -45,9 +38,10 @@ import {
 } from "./_json_forms.ts";
 import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
+import { globCall, grepCall, type GrepCallOptions } from "./_search_tool_calls.ts";
 import { togetherMessage } from "./_uses_together.ts";
 import { messageFields, toParts } from "./_message_fields.ts";
-import { editResults } from "./_edit_results.ts";
+import * as calls from "./_file_tool_calls.ts";
 import type { CrashPoint } from "./crash_point.ts";
 import type {
   AskUserQuestionItem,
@@ -190,37 +184,43 @@ export class ExchangeBuilder {
 
   /**
    * The assistant reads a file: tool_use `Read`, then its result (`content: null`: the
-   * file does not exist, and the result is the CLI's error).
+   * file does not exist, and the result is the CLI's error). `offset` (the first line, from 1)
+   * and `limit` (how many lines) read a part of it, as the model asks for one.
    */
-  usesRead(filePath: string, options: UsesOptions & { content: string | null }): this {
+  usesRead(
+    filePath: string,
+    options: UsesOptions & { content: string | null; offset?: number; limit?: number },
+  ): this {
     checkUses({ name: this.#name, path: this.#path }, "usesRead", options, [
       ["a file path", filePath, "string"],
       ["options.content", options?.content, "content"],
+      ["options.offset", options?.offset, "count?"],
+      ["options.limit", options?.limit, "count?"],
     ]);
-    return this.#tool(
-      options,
-      (ctx) => readTool(ctx, filePath, { content: options.content }),
-      (input, ctx) =>
-        readTool(ctx, String(input.file_path ?? filePath), { content: options.content }).result,
-      { read: { path: filePath, content: options.content } },
-    );
+    const { content, offset, limit } = options;
+    return this.#tool(options, calls.readCall(filePath, calls.present({ content, offset, limit })));
   }
 
   /** The assistant writes a file: tool_use `Write`, then its result. */
-  usesWrite(filePath: string, options: UsesOptions & { content: string }): this {
+  usesWrite(
+    filePath: string,
+    options: UsesOptions & {
+      content: string;
+      /**
+       * What the file held before: a string for a file that exists (the result is an update
+       * with its patch), `null` for a new file. Default: what the session's tools last showed
+       * of it, else a new file.
+       */
+      originalFile?: string | null;
+    },
+  ): this {
     checkUses({ name: this.#name, path: this.#path }, "usesWrite", options, [
       ["a file path", filePath, "string"],
       ["options.content", options?.content, "text"],
+      ["options.originalFile", options?.originalFile, "content?"],
     ]);
-    return this.#tool(
-      options,
-      (ctx) => writeTool(ctx, filePath, { content: options.content }),
-      (input, ctx) =>
-        writeTool(ctx, String(input.file_path ?? filePath), {
-          content: typeof input.content === "string" ? input.content : options.content,
-        }).result,
-      { write: { path: filePath, content: options.content } },
-    );
+    const { content, originalFile } = options;
+    return this.#tool(options, calls.writeCall(filePath, calls.present({ content, originalFile })));
   }
 
   /** The assistant edits a file: tool_use `Edit`, then its result. */
@@ -244,16 +244,25 @@ export class ExchangeBuilder {
       ["options.replaceAll", options?.replaceAll, "boolean?"],
       ["options.originalFile", options?.originalFile, "text?"],
     ]);
-    const edit = {
-      oldString: options.oldString,
-      newString: options.newString,
-      ...(options.replaceAll !== undefined ? { replaceAll: options.replaceAll } : {}),
-      ...(options.originalFile !== undefined ? { originalFile: options.originalFile } : {}),
-    };
-    const { rerun, onFile } = editResults(filePath, edit);
-    return this.#tool(options, (ctx) => editTool(ctx, filePath, edit), rerun, {
-      edit: { path: filePath, ...edit },
-    }, onFile);
+    const { oldString, newString, replaceAll, originalFile } = options;
+    const edit = calls.present({ oldString, newString, replaceAll, originalFile });
+    return this.#tool(options, calls.editCall(filePath, edit));
+  }
+
+  /** The assistant finds files by name: tool_use `Glob`, then the files that match. */
+  usesGlob(pattern: string, options: UsesOptions & { files: string[]; path?: string }): this {
+    return this.#tool(options, globCall(this.#at, pattern, options));
+  }
+
+  /** The assistant searches file contents: tool_use `Grep`, then the files, lines or counts. */
+  usesGrep(pattern: string, options: UsesOptions & GrepCallOptions = {}): this {
+    return this.#tool(options, grepCall(this.#at, pattern, options));
+  }
+
+  /** The assistant edits a notebook cell it read: tool_use `NotebookEdit`, then its result. */
+  usesNotebookEdit(path: string, options: UsesOptions & calls.NotebookEditCallOptions): this {
+    checkUses(this.#at, "usesNotebookEdit", options, [["a notebook path", path, "string"]]);
+    return this.#tool(options, calls.notebookEditCall(path, options));
   }
 
   /** The assistant runs a command: tool_use `Bash`, then its output. */
@@ -279,12 +288,11 @@ export class ExchangeBuilder {
       ...(options.exitCode !== undefined ? { exitCode: options.exitCode } : {}),
       ...(options.description !== undefined ? { description: options.description } : {}),
     };
-    return this.#tool(
-      options,
-      (ctx) => bashTool(ctx, command, bash),
-      (input, ctx) => bashTool(ctx, String(input.command ?? command), bash).result,
-      { bash: { command, ...bash } },
-    );
+    return this.#tool(options, {
+      make: (ctx) => bashTool(ctx, command, bash),
+      rerun: (input, ctx) => bashTool(ctx, String(input.command ?? command), bash).result,
+      form: { bash: { command, ...bash } },
+    });
   }
 
   /** The assistant starts a subagent: tool_use `Task`, the subagent's frames, its result. */
@@ -303,8 +311,9 @@ export class ExchangeBuilder {
       result: options.result,
       ...(options.subagentType !== undefined ? { subagentType: options.subagentType } : {}),
     };
-    return this.#tool(options, (ctx) => taskTool(ctx, description, task), undefined, {
-      task: { description, ...task },
+    return this.#tool(options, {
+      make: (ctx) => taskTool(ctx, description, task),
+      form: { task: { description, ...task } },
     });
   }
 
@@ -320,17 +329,11 @@ export class ExchangeBuilder {
       ["options.result", options?.result, "text?"],
       ["options.isError", options?.isError, "boolean?"],
     ]);
-    return this.#tool(
-      options,
-      (ctx) =>
-        genericTool(ctx, name, {
-          input,
-          result: options.result ?? "",
-          isError: options.isError ?? false,
-        }),
-      undefined,
-      { tool: { name, input, ...defined({ ...options }, ["result", "isError"]) } },
-    );
+    const { result = "", isError = false } = options;
+    return this.#tool(options, {
+      make: (ctx) => genericTool(ctx, name, { input, result, isError }),
+      form: { tool: { name, input, ...defined({ ...options }, ["result", "isError"]) } },
+    });
   }
 
   /**
@@ -345,12 +348,11 @@ export class ExchangeBuilder {
     const method = "usesAskUserQuestion";
     const { input, answered } = askUserQuestionInput(this.#at, questions);
     checkUses(this.#at, method, options, []);
-    return this.#tool(
-      options,
-      (ctx) => genericTool(ctx, "AskUserQuestion", { input, result: "", isError: false }),
-      (updated) => answered(updated.answers),
-      { askUserQuestion: { questions } },
-    );
+    return this.#tool(options, {
+      make: (ctx) => genericTool(ctx, "AskUserQuestion", { input, result: "", isError: false }),
+      rerun: (updated) => answered(updated.answers),
+      form: { askUserQuestion: { questions } },
+    });
   }
 
   /**
@@ -374,7 +376,7 @@ export class ExchangeBuilder {
    */
   usesTogether(
     build: (tools: ExchangeBuilder) => unknown,
-    options: MessageOptions & { say?: string } = {},
+    options: MessageOptions & { say?: string; thinking?: string } = {},
   ): this {
     checkObject(options, this.#name, this.#path, "usesTogether options");
     if (typeof build !== "function") {
@@ -384,6 +386,7 @@ export class ExchangeBuilder {
       );
     }
     checkNeed(this.#at, "usesTogether", ["options.say", options.say, "text?"]);
+    checkNeed(this.#at, "usesTogether", ["options.thinking", options.thinking, "text?"]);
     const steps: Step[] = [];
     build(
       new ExchangeBuilder(this.#parent, this.#exchange, {
@@ -397,6 +400,7 @@ export class ExchangeBuilder {
       options.say,
       (kind, problem) => this.#fail(kind, problem),
     );
+    if (options.thinking !== undefined) message.parts.unshift(thinking(options.thinking));
     return this.#add({
       kind: "message",
       ...message,
@@ -567,13 +571,8 @@ export class ExchangeBuilder {
     fail(kind, this.#name, this.#path, problem);
   }
 
-  #tool(
-    options: UsesOptions,
-    make: (ctx: BuildContext) => ScriptedToolCall,
-    rerun: ScriptedToolCall["rerun"] | undefined,
-    form: RecordedForm,
-    onFile?: ScriptedToolCall["onFile"],
-  ): this {
+  /** Adds a tool use its spec describes, with the step's options. */
+  #tool(options: UsesOptions, { make, rerun, onFile, form }: calls.ToolCallSpec): this {
     const ifDenied = typeof options.ifDenied === "string"
       ? [{ kind: "message", parts: [text(options.ifDenied)] } as Step]
       : options.ifDenied;
@@ -584,7 +583,11 @@ export class ExchangeBuilder {
       ...(options.permission ? { permission: options.permission } : {}),
       ...(ifDenied ? { ifDenied } : {}),
     });
-    const parts: MessagePart[] = options.say !== undefined ? [text(options.say), call] : [call];
+    const parts: MessagePart[] = [
+      ...(options.thinking !== undefined ? [thinking(options.thinking)] : []),
+      ...(options.say !== undefined ? [text(options.say)] : []),
+      call,
+    ];
     return this.#add({
       kind: "message",
       parts,

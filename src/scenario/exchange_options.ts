@@ -39,6 +39,8 @@ export interface UsesOptions extends MessageOptions {
   inputChunks?: string[];
   /** Text the assistant says in the same message before using the tool. */
   say?: string;
+  /** A thinking block the message starts with (before `say` and the tool use). */
+  thinking?: string;
   /** Overrides the permission rules for this tool use: run, ask the SDK, or deny. */
   permission?: "allow" | "ask" | "deny";
   /**

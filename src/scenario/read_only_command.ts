@@ -210,9 +210,28 @@ export function isReadOnlyCommand(command: string, cwd?: string): boolean {
 }
 
 /**
+ * The commands of a compound command line (`ls && npm run build`) that are not read-only, as
+ * the real CLI asks about them (its `subcommandResults`, 2.1.328 to 2.1.332); `undefined` for
+ * a single command, or one it cannot split.
+ *
+ * @example The part that needs approval
+ * ```ts
+ * import { subcommandsNeedingApproval } from "./read_only_command.ts";
+ * console.log(subcommandsNeedingApproval("echo out; echo err >&2; exit 3")); // [ "exit 3" ]
+ * console.log(subcommandsNeedingApproval("npm test")); // undefined
+ * ```
+ */
+export function subcommandsNeedingApproval(command: string, cwd?: string): string[] | undefined {
+  const parts = splitCommands(command.trim());
+  if (parts === undefined || parts.length < 2) return undefined;
+  return parts.filter((words) => !isReadOnlyPart(words, cwd)).map((words) => words.join(" "));
+}
+
+/**
  * The words of each command of a command line (split on `&&`, `||`, `;`, `|` outside
  * quotes), or `undefined` when it has what is never read-only: a substitution (`$(…)`,
- * backticks, `<(…)`), a redirection other than `2>&1`, a background `&`, a newline.
+ * backticks, `<(…)`), a redirection other than a descriptor's duplication (`2>&1`, `>&2`), a
+ * background `&`, a newline.
  */
 function splitCommands(text: string): string[][] | undefined {
   const parts: string[][] = [];
@@ -246,7 +265,10 @@ function splitCommands(text: string): string[][] | undefined {
     if (c === "`" || c === "\n" || c === "\\") return undefined;
     if (c === "$" && text[i + 1] === "(") return undefined;
     if (c === "<" || c === ">") {
-      if (text.startsWith("2>&1", i - 1) && word === "2") {
+      // a descriptor duplicated onto another (`2>&1`, `>&2`, `1>&2`) writes no file: the real
+      // CLI runs `echo oops >&2` unasked (2.1.328, 2.1.332)
+      const dup = c === ">" && /^>&\d(?![^\s;&|])/.exec(text.slice(i));
+      if (dup && (word === undefined || /^\d$/.test(word))) {
         word = undefined;
         i += 2;
         continue;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isReadOnlyCommand } from "./read_only_command.ts";
+import { isReadOnlyCommand, subcommandsNeedingApproval } from "./read_only_command.ts";
 import { decidePermission } from "./permission_rules.ts";
 
 const CWD = "/home/user/project";
@@ -33,6 +33,13 @@ Deno.test("isReadOnlyCommand: quoting, joins and what is never read-only", () =>
   assert.equal(isReadOnlyCommand("ls &"), false);
   assert.equal(isReadOnlyCommand('echo "$(rm x)"'), false);
   assert.equal(isReadOnlyCommand("cat < notes.txt"), false);
+  // a descriptor duplicated onto another writes no file (bash_edge_results, 2.1.328 and 2.1.332)
+  assert.equal(isReadOnlyCommand("echo oops >&2"), true);
+  assert.equal(isReadOnlyCommand("echo oops 1>&2 && ls"), true);
+  assert.equal(isReadOnlyCommand("ls x 2>&1 | head -1"), true);
+  assert.equal(isReadOnlyCommand("echo oops > out.txt"), false);
+  assert.equal(isReadOnlyCommand("echo oops >&out.txt"), false);
+  assert.equal(isReadOnlyCommand("echo oops >&2x"), false);
   assert.equal(isReadOnlyCommand("echo 'unterminated"), false);
   assert.equal(isReadOnlyCommand(""), false);
   assert.equal(isReadOnlyCommand("git -c core.pager=x log"), false);
@@ -45,4 +52,15 @@ Deno.test("isReadOnlyCommand: quoting, joins and what is never read-only", () =>
   assert.equal(isReadOnlyCommand("cat /etc/hostname"), true);
   assert.equal(isReadOnlyCommand("cat ../secret", CWD), false);
   assert.equal(isReadOnlyCommand(`cat ${CWD}/notes.txt`, CWD), true);
+});
+
+Deno.test("subcommandsNeedingApproval: the parts of a compound command that are not read-only (bash_compound)", () => {
+  assert.deepEqual(subcommandsNeedingApproval("echo out; echo err >&2; exit 3"), ["exit 3"]);
+  assert.deepEqual(subcommandsNeedingApproval("touch a.txt && rm -f b.txt"), [
+    "touch a.txt",
+    "rm -f b.txt",
+  ]);
+  assert.deepEqual(subcommandsNeedingApproval("cat notes.txt | wc -l"), []);
+  assert.equal(subcommandsNeedingApproval("npm run build"), undefined);
+  assert.equal(subcommandsNeedingApproval("echo $(rm x); ls"), undefined);
 });

@@ -5,7 +5,7 @@
  * `"$schema"` gets completion and checks in an editor.
  *
  * A step does one thing, named by its action key (`say`, `read`, `write`, `edit`, `bash`,
- * `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
+ * `notebookEdit`, `glob`, `grep`, `task`, `tool`, `askUserQuestion`, `together`, `emit`, `raw`, `waitFor`, `request`,
  * `apiError`, `failure`, `result`, `exit`, `crash`, or `delay` on its own); the options of that action sit
  * beside the key (`{"read": {...}, "permission": "ask", "ifDenied": "..."}`), as the
  * builder's options sit beside its arguments.
@@ -110,6 +110,8 @@ export interface SayStepFile extends MessageFileOptions {
 export interface ToolFileOptions extends MessageFileOptions {
   /** Text the assistant says in the same message before using the tool. */
   say?: string;
+  /** A thinking block the message starts with (before `say` and the tool use). */
+  thinking?: string;
   /** Overrides the permission rules for this tool use. */
   permission?: "allow" | "ask" | "deny";
   /** What happens when the tool use is denied: a reply text, or steps. */
@@ -118,16 +120,22 @@ export interface ToolFileOptions extends MessageFileOptions {
   inputChunks?: string[];
 }
 
-/** The assistant reads a file (`usesRead`); `content: null` for a missing file. */
+/**
+ * The assistant reads a file (`usesRead`); `content: null` for a missing file; `offset` (the
+ * first line, from 1) and `limit` (how many lines) for a part of it.
+ */
 export interface ReadStepFile extends ToolFileOptions {
   /** The file and its content. */
-  read: { path: string; content: string | null };
+  read: { path: string; content: string | null; offset?: number; limit?: number };
 }
 
-/** The assistant writes a file (`usesWrite`). */
+/**
+ * The assistant writes a file (`usesWrite`); `originalFile` is what an existing file held
+ * (default: what the session's tools last showed of it, else the file is new).
+ */
 export interface WriteStepFile extends ToolFileOptions {
   /** The file and what is written. */
-  write: { path: string; content: string };
+  write: { path: string; content: string; originalFile?: string | null };
 }
 
 /** The assistant edits a file (`usesEdit`). */
@@ -151,6 +159,45 @@ export interface BashStepFile extends ToolFileOptions {
     stderr?: string;
     exitCode?: number;
     description?: string;
+  };
+}
+
+/**
+ * The assistant edits a notebook cell (`usesNotebookEdit`): it starts from the notebook the
+ * session read; without a Read of it, the CLI's "read it first" error.
+ */
+export interface NotebookEditStepFile extends ToolFileOptions {
+  /** The notebook, the cell, its new source, the edit's mode. */
+  notebookEdit: {
+    path: string;
+    newSource: string;
+    cellId?: string;
+    cellType?: "code" | "markdown";
+    editMode?: "replace" | "insert" | "delete";
+  };
+}
+
+/** The assistant finds files by name (`usesGlob`): the files that match, as the CLI shows them. */
+export interface GlobStepFile extends ToolFileOptions {
+  /** The pattern, the folder searched, the files that match. */
+  glob: { pattern: string; files: string[]; path?: string };
+}
+
+/**
+ * The assistant searches file contents (`usesGrep`): what matched, in its output mode's form
+ * (`files`, `lines` for `content`, `counts` for `count`).
+ */
+export interface GrepStepFile extends ToolFileOptions {
+  /** The pattern, what is searched, what matched. */
+  grep: {
+    pattern: string;
+    outputMode?: "files_with_matches" | "content" | "count";
+    path?: string;
+    glob?: string;
+    caseInsensitive?: boolean;
+    files?: string[];
+    lines?: string[];
+    counts?: Record<string, number>;
   };
 }
 
@@ -189,7 +236,10 @@ export type ToolUseStepFile =
   | ReadStepFile
   | WriteStepFile
   | EditStepFile
+  | NotebookEditStepFile
   | BashStepFile
+  | GlobStepFile
+  | GrepStepFile
   | TaskStepFile
   | GenericToolStepFile
   | AskUserQuestionStepFile;
@@ -212,6 +262,8 @@ export interface TogetherStepFile extends MessageFileOptions {
   together: ToolUseStepFile[];
   /** Text the assistant says before the tool uses. */
   say?: string;
+  /** A thinking block the message starts with (before `say` and the tool uses). */
+  thinking?: string;
 }
 
 /** Writes a frame as it is. */

@@ -30,6 +30,11 @@ export interface ScriptedToolCall extends ToolCall {
     input: Record<string, unknown>,
     ctx: BuildContext,
   ) => ToolCall["result"];
+  /**
+   * The file's whole content as the tool showed it, when its result does not carry it (a Read of
+   * a notebook): what an edit of the file then starts from.
+   */
+  fileContent?: string;
   /** Overrides the permission rules for this tool use. */
   permission?: "allow" | "ask" | "deny";
   /** Steps that replace the rest of the exchange when this tool use is denied. */

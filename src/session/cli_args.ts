@@ -41,6 +41,10 @@ export interface CliFlags {
    * may switch to `bypassPermissions` later.
    */
   bypassAvailable?: boolean;
+  /** `--thinking`: `enabled`, `adaptive` or `disabled` (the SDK's `thinking`, `maxThinkingTokens: 0`). */
+  thinking?: string;
+  /** `--max-thinking-tokens`: the thinking budget (0 turns thinking off). */
+  maxThinkingTokens?: number;
   /** `--effort`: the effort level hooks are told (default `medium`). */
   effort?: string;
   /** `--session-id`. */
@@ -55,6 +59,8 @@ export interface CliFlags {
 
 const VALUE_FLAGS = new Set([
   "effort",
+  "thinking",
+  "max-thinking-tokens",
   "permission-prompts",
   "json-schema",
   "model",
@@ -105,7 +111,16 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       if (value === undefined) continue;
       if (name === "model") flags.model = value;
       else if (name === "effort") flags.effort = value;
-      else if (name === "permission-prompts") flags.permissionPrompts = value;
+      else if (name === "thinking") flags.thinking = value;
+      else if (name === "max-thinking-tokens") {
+        const n = Number(value);
+        if (value.trim() === "" || !Number.isInteger(n) || n < 0) {
+          throw new RangeError(
+            `Invalid --max-thinking-tokens: expected an integer >= 0, got '${value}'`,
+          );
+        }
+        flags.maxThinkingTokens = n;
+      } else if (name === "permission-prompts") flags.permissionPrompts = value;
       else if (name === "json-schema") {
         try {
           flags.jsonSchema = JSON.parse(value);

@@ -7,6 +7,7 @@
  */
 
 import { modelCatalogOf } from "../builders/model_catalog.ts";
+import { TaskList } from "./task_list.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import { modelFacts } from "../builders/model_facts.ts";
 import type { SystemInitOptions } from "../builders/system.ts";
@@ -127,6 +128,8 @@ export class Engine {
   readonly hookContext: string[] = [];
   /** `set_max_thinking_tokens`. */
   maxThinkingTokens: number | null = null;
+  /** The session's tasks (the task tools of older models). */
+  readonly tasks: TaskList;
   /** The running turn. */
   turn?: TurnState;
   #turnWaiters: Array<() => void> = [];
@@ -209,6 +212,9 @@ export class Engine {
     this.profile = start.profile;
     this.speed = start.speed;
     this.ctx = start.ctx;
+    this.tasks = new TaskList({
+      completedTaskUnblocks: this.ctx.cli.facts.completedTaskUnblocks,
+    });
     this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
     const jitter = start.jitter;
     this.outbox = new Outbox({

@@ -25,6 +25,7 @@ import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "..
 import type { Engine } from "./engine.ts";
 import { execute, postToolHooks } from "./tool_flow.ts";
 import { authorize, immediateDenial } from "./tool_permission.ts";
+import { thinkingDisplayOf } from "./thinking_off.ts";
 import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { flushHookNotices } from "./hook_notices.ts";
 import { unavailableTool } from "./session_tools.ts";
@@ -127,6 +128,7 @@ function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): Built
   const { blocks, calls } = evaluateMessage(engine, step, turn);
   const frames = assistantMessage(ctx, blocks, {
     messageId: step.messageId,
+    thinkingDisplay: thinkingDisplayOf(engine),
     // an MCP tool of a server the session does not have: its display name alone (2.1.328)
     toolUseMeta: (block) => {
       const meta = mcpToolUseMeta(block);
@@ -176,7 +178,11 @@ async function streamMessage(
   const partial = engine.partial() && !fallback;
   (turn.messageIds ??= []).push(frames[0].message.id);
   const sequence: Iterable<Frame> = partial
-    ? streamEvents(ctx, frames, { outputTokens, ...replyChunking(step, blocks) })
+    ? streamEvents(ctx, frames, {
+      outputTokens,
+      thinkingDisplay: thinkingDisplayOf(engine),
+      ...replyChunking(step, blocks),
+    })
     : withThinkingTokens(ctx, frames, replyChunking(step, blocks));
   const progress: StreamProgress = { frames, partial, blockIndex: -1, text: "" };
   turn.streaming = progress;
@@ -403,6 +409,7 @@ export async function refuseTool(
   const { decision, turn } = options;
   turn.batchResults = new Map();
   if (decision.kind === "deny") await sendDenial(engine, scripted, decision, turn);
+  else if (decision.kind === "invalid") await runTool(engine, scripted, decision, turn);
   else await sendUnavailable(engine, scripted.block.id, decision.message, turn);
   await finishMessage(engine, turn, [scripted.block]);
 }
@@ -474,6 +481,10 @@ async function runTool(
   const block = scripted.block;
   if (decision.kind === "unavailable") {
     return sendUnavailable(engine, block.id, decision.message, turn);
+  }
+  if (decision.kind === "invalid") {
+    turn.userMessages++;
+    return sendToolResult(engine, turn, toolResult(engine.ctx, block.id, decision.result));
   }
   if (decision.kind === "deny") return sendDenial(engine, scripted, decision, turn);
   const started = engine.clock.now();

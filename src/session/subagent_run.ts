@@ -193,6 +193,9 @@ async function runCall(
       }),
     };
   }
+  if (decision.kind === "invalid") {
+    return { frame: toolResult(engine.ctx, block.id, { ...decision.result, subagent }) };
+  }
   if (decision.kind === "deny") {
     return {
       frame: toolResult(engine.ctx, block.id, {

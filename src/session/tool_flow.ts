@@ -10,7 +10,7 @@ import { mcpToolCallRequest } from "../builders/control.ts";
 import type { ToolResultContent } from "../builders/user.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { billSubagent } from "./subagent_billing.ts";
-import { contentAfter } from "./file_contents.ts";
+import { contentAfter, resultOnFile } from "./file_contents.ts";
 import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
@@ -22,6 +22,7 @@ import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts
 import { TurnFailure, type TurnState } from "./turn_state.ts";
 
 import { authorize } from "./tool_permission.ts";
+import { TASK_TOOL_NAMES } from "./task_list.ts";
 
 /**
  * Runs a tool (an in-process MCP tool through `mcp_message`, else its scripted result) and
@@ -38,7 +39,13 @@ export async function execute(
 }
 
 /** Tools after which the session knows a file's state (an Edit of one it does not differs). */
-const CONTEXT_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit"]);
+const CONTEXT_TOOLS: ReadonlySet<string> = new Set([
+  "Read",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+]);
 
 /**
  * Keeps track of the files the session read, wrote or edited: an Edit of any other is
@@ -51,14 +58,14 @@ function inContext(
   result: ScriptedToolCall["result"],
 ): ScriptedToolCall["result"] {
   const tool = call.block.name;
-  const file = input.file_path;
+  const file = input.file_path ?? input.notebook_path;
   if (!CONTEXT_TOOLS.has(tool) || typeof file !== "string") return result;
-  // an Edit that did not say the file's content starts from what the session's tools showed
-  const content = engine.fileContents.get(file);
-  if (call.onFile && content !== undefined) result = call.onFile(content, input, engine.ctx);
+  // an Edit or Write that did not say the file's content starts from what the session's tools
+  // showed
+  result = resultOnFile(engine.fileContents, call, input, engine.ctx, result);
   const known = engine.filesInContext.has(file);
   if (!result.isError) engine.filesInContext.add(file);
-  const after = contentAfter(tool, result);
+  const after = result.isError ? undefined : call.fileContent ?? contentAfter(tool, result);
   if (after !== undefined) engine.fileContents.set(file, after);
   return tool === "Edit" && !known ? editOfUnreadFile(result) : result;
 }
@@ -117,6 +124,8 @@ async function runTool(
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     return await structuredOutput(engine, input, turn);
   }
+  // the task tools run on the session's task list, as the real CLI runs them
+  if (TASK_TOOL_NAMES.has(block.name)) return engine.tasks.run(block.name, input);
   // a tool a `__mock__` prompt asked for runs live only with the explicit opt-in
   if (engine.runTool && (!turn.byCommand || engine.mockCommands === "live")) {
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });

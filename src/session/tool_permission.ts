@@ -8,7 +8,9 @@
 import {
   type CanUseToolRequest,
   canUseToolRequest,
+  type CanUseToolRequestOptions,
   type ControlRequestFrameOut,
+  type PermissionSuggestion,
 } from "../builders/control.ts";
 import {
   decidePermission,
@@ -18,7 +20,9 @@ import {
 } from "../scenario/permission_rules.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
+import { subcommandsNeedingApproval } from "../scenario/read_only_command.ts";
 import { ruleSources, unavailableTool } from "./session_tools.ts";
+import { refusedInput } from "./file_contents.ts";
 import { STRUCTURED_OUTPUT } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
@@ -40,6 +44,9 @@ export async function authorize(
   const block = call.block;
   const missing = unavailableTool(engine, block.name);
   if (missing !== undefined) return { kind: "unavailable", message: missing };
+  // input the tool refuses fails before the hooks and the rules (2.1.328, 2.1.332)
+  const refused = refusedInput(engine.fileContents, call, engine.ctx);
+  if (refused !== undefined) return { kind: "invalid", result: refused };
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     // as the real CLI 2.1.328: no hooks, no rules, accepted by the configuration
     return { kind: "allow", input: block.input, meta: { decision: "accept", source: "config" } };
@@ -89,7 +96,10 @@ export async function authorize(
       meta: { decision: "reject", source: "config" },
       nonExecutionKind: "user-rejected",
       deniedFrame: why.reasonType !== undefined
-        ? { reasonType: why.reasonType, reason: why.reason ?? why.message }
+        ? {
+          reasonType: why.reasonType,
+          ...(why.reason !== null ? { reason: why.reason ?? why.message } : {}),
+        }
         : {},
     };
   }
@@ -288,6 +298,47 @@ const FILE_RULE_TOOLS: ReadonlySet<string> = new Set([
   "NotebookEdit",
 ]);
 
+/** Suggests allowing `rules` from now on, in the local settings. */
+function allowRules(rules: string[]): PermissionSuggestion {
+  return {
+    type: "addRules",
+    rules: rules.map((ruleContent) => ({ toolName: "Bash", ruleContent })),
+    behavior: "allow",
+    destination: "localSettings",
+  };
+}
+
+/**
+ * What a `can_use_tool` for a Bash command no rule decided says: a compound command's parts that
+ * are not read-only (a rule each, `subcommandResults`, 2.1.328 to 2.1.332); a command that changes
+ * files in the cwd (its `blockedPath`); else one prefix rule (2.1.328).
+ */
+function bashAsk(command: string, cwd: string): CanUseToolRequestOptions {
+  const parts = subcommandsNeedingApproval(command, cwd);
+  if (parts !== undefined) {
+    return {
+      decisionReasonType: "subcommandResults",
+      permissionSuggestions: [allowRules([...new Set(parts.map(prefixRule))])],
+    };
+  }
+  const blockedPath = blockedPathOf(command, cwd);
+  if (blockedPath === undefined) {
+    return {
+      decisionReason: "This command requires approval",
+      decisionReasonType: "other",
+      permissionSuggestions: [allowRules([prefixRule(command)])],
+    };
+  }
+  return {
+    blockedPath,
+    permissionSuggestions: [
+      allowRules([command]),
+      { type: "addDirectories", directories: [cwd], destination: "session" },
+      { type: "setMode", mode: "acceptEdits", destination: "session" },
+    ],
+  };
+}
+
 /** The `can_use_tool` request the rules' `verdict` makes for a tool use, as the real CLI 2.1.328 makes it. */
 function askRequest(
   engine: Engine,
@@ -297,9 +348,6 @@ function askRequest(
   const input = block.input;
   const rule = "rule" in verdict ? verdict.rule : undefined;
   const source = "source" in verdict ? verdict.source as RuleSource["source"] : undefined;
-  const blockedPath = block.name === "Bash" && rule === undefined
-    ? blockedPathOf(input.command, engine.ctx.cwd)
-    : undefined;
   const server = mcpServerOf(block.name);
   return canUseToolRequest(engine.ctx, block, {
     // a server the CLI runs itself is `dynamic` (2.1.328 to 2.1.332)
@@ -319,42 +367,8 @@ function askRequest(
       ? { decisionReasonType: "mode" as const, permissionSuggestions: null }
       : {}),
     ...(INTERACTIVE_TOOLS.has(block.name) ? { requiresUserInteraction: true } : {}),
-    // a command that changes no file in the cwd: one prefix rule suggested (2.1.328)
-    ...(block.name === "Bash" && rule === undefined && blockedPath === undefined &&
-        typeof input.command === "string"
-      ? {
-        decisionReason: "This command requires approval",
-        decisionReasonType: "other" as const,
-        permissionSuggestions: [{
-          type: "addRules" as const,
-          rules: [{ toolName: "Bash", ruleContent: prefixRule(input.command) }],
-          behavior: "allow" as const,
-          destination: "localSettings" as const,
-        }],
-      }
-      : {}),
-    ...(blockedPath !== undefined
-      ? {
-        blockedPath,
-        permissionSuggestions: [
-          {
-            type: "addRules" as const,
-            rules: [{ toolName: "Bash", ruleContent: String(input.command) }],
-            behavior: "allow" as const,
-            destination: "localSettings" as const,
-          },
-          {
-            type: "addDirectories" as const,
-            directories: [engine.ctx.cwd],
-            destination: "session" as const,
-          },
-          {
-            type: "setMode" as const,
-            mode: "acceptEdits" as const,
-            destination: "session" as const,
-          },
-        ],
-      }
+    ...(block.name === "Bash" && rule === undefined && typeof input.command === "string"
+      ? bashAsk(input.command, engine.ctx.cwd)
       : {}),
   });
 }
@@ -387,8 +401,22 @@ function noPromptDenial(
   block: ScriptedToolCall["block"],
   cwd: string,
   why?: string,
-): { message: string; reasonType?: string; reason?: string } {
+): { message: string; reasonType?: string; reason?: string | null } {
   if (block.name === "Bash") {
+    // a compound command names the parts that need approval, as typed (2.1.328 to 2.1.332)
+    const parts = typeof block.input.command === "string"
+      ? subcommandsNeedingApproval(block.input.command, cwd)
+      : undefined;
+    if (parts !== undefined && parts.length > 0) {
+      const one = parts.length === 1;
+      return {
+        message: `This Bash command contains multiple operations. The following ${
+          one ? "part requires" : "parts require"
+        } approval: ${parts.join(", ")}`,
+        reasonType: "subcommandResults",
+        reason: null,
+      };
+    }
     const path = blockedPathOf(block.input.command, cwd);
     if (path !== undefined && path.startsWith(`${cwd.replace(/\/$/, "")}/`)) {
       const command = String(block.input.command).trim().split(/\s+/)[0];

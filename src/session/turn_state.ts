@@ -5,6 +5,7 @@
  */
 
 import type { PermissionDenial } from "../builders/result.ts";
+import type { ToolCallResult } from "../builders/tools.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import type { PermissionDecision, PermissionDecisionName } from "../builders/user.ts";
 import type { Exchange } from "../scenario/scenario.ts";
@@ -164,6 +165,15 @@ export type ToolDecision =
     kind: "unavailable";
     /** The error (`Error: No such tool available: …`). */
     message: string;
+  }
+  | {
+    /**
+     * The tool refuses its input before hooks and permissions (an Edit whose `old_string` is
+     * not in the file): this result, unhooked and unasked.
+     */
+    kind: "invalid";
+    /** The tool's error result. */
+    result: ToolCallResult;
   };
 
 /** What asking about a tool use decides: it runs, or it is denied. */
