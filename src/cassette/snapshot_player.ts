@@ -81,6 +81,19 @@ export class SnapshotPlayer {
 
   /** Prepares a replay of `tape`; nothing runs until `spawn` or `connect`. */
   constructor(tape: Tape, options: SnapshotPlayerOptions = {}) {
+    if (
+      typeof tape !== "object" || tape === null || !Array.isArray(tape.entries) ||
+      typeof tape.header !== "object" || tape.header === null
+    ) {
+      throw new TypeError(
+        `Cannot replay: new SnapshotPlayer(tape) needs a tape with a header and entries (what loadTape or parseTape gives), got ${
+          tape === null ? "null" : typeof tape !== "object" ? typeof tape : "an object without them"
+        }`,
+      );
+    }
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`Cannot replay: the options must be an object, got ${options}`);
+    }
     this.tape = tape;
     this.mode = options.mode ?? "inert";
     const waitMs = options.waitMs ?? 5000;
