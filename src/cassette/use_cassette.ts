@@ -263,7 +263,7 @@ async function replayCassette(
   if (!exists) {
     throw new Error(
       `Cannot replay cassette '${name}': ${path} does not exist\n` +
-        `Record it with: ${recordCommand(test)} (or CLAUDE_MOCK_RECORD=1)`,
+        `Record it with: ${recordCommand(test)} (or give cassette() the option mode: "record")`,
     );
   }
   const tape = await loadTape(path);
