@@ -4,6 +4,33 @@
 import assert from "node:assert/strict";
 import { MockTransport, ScenarioBuilder } from "../mod.ts";
 import { cassette, SnapshotPlayer, type Tape } from "../cassette.ts";
+import { runCliProcess } from "../src/cli/run_cli.ts";
+
+const decoder = new TextDecoder();
+
+/** Runs the fake binary in process with `env`; resolves with its exit code, stdout and stderr. */
+async function fake(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCliProcess({
+    argv,
+    env,
+    cwd,
+    stdinIsTerminal: true,
+    stdoutIsTerminal: false,
+    stdio: {
+      read: () => Promise.resolve(null),
+      cancelRead: () => {},
+      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
+      writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
+    },
+  });
+  return { code, stdout, stderr };
+}
 
 Deno.test("new SnapshotPlayer(tape): a value that is no tape is refused at once, naming what it needs", () => {
   for (const bad of [null, undefined, 5, {}, { entries: [] }, { header: {}, entries: "x" }]) {
@@ -73,6 +100,40 @@ Deno.test("cassette in record mode: a CLI that cannot start fails close(), namin
     );
     assert.equal(await Deno.readTextFile(path), "the tape recorded before\n");
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["hello.jsonl"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the fake binary: a state folder or capture file it cannot write is named, with why", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/afile`, "");
+    const config = { CLAUDE_CONFIG_DIR: `${dir}/config` };
+    const state = await fake(["-p", "hello"], {
+      ...config,
+      CLAUDE_MOCK_STATE_DIR: `${dir}/afile/state`,
+    }, dir);
+    assert.equal(state.code, 1);
+    assert.match(
+      state.stderr,
+      new RegExp(
+        `^claude-mock: Cannot count this run in the state folder ${dir}/afile/state \\(CLAUDE_MOCK_STATE_DIR names another\\): .*(ENOTDIR|Not a directory|os error 20)`,
+      ),
+    );
+    const capture = await fake(["-p", "hello"], {
+      ...config,
+      CLAUDE_MOCK_STATE_DIR: `${dir}/state`,
+      CLAUDE_MOCK_CAPTURE: `${dir}/afile/capture.jsonl`,
+    }, dir);
+    assert.equal(capture.stdout, "Hello! How can I help?\n");
+    assert.equal(capture.code, 1);
+    assert.match(
+      capture.stderr,
+      new RegExp(
+        `^claude-mock: Cannot write the capture file ${dir}/afile/capture.jsonl \\(--capture or CLAUDE_MOCK_CAPTURE\\): `,
+      ),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
