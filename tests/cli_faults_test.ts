@@ -408,6 +408,16 @@ Deno.test("a piped prompt over 10 MiB is refused as the real CLI refuses it; 10 
   assert.equal(JSON.parse(mock.stdout).result, JSON.parse(rec.stdout).result);
 });
 
+Deno.test("a stdin line that is not JSON ends the run as the recording of the real CLI shows", async () => {
+  await using box = await sandbox();
+  const rec = await record("stream_json_bad_line");
+  const mock = await replay(rec, box.dir);
+  assert.deepEqual(
+    [mock.code, mock.stdout, mock.stderr],
+    [rec.exit_code, rec.stdout, rec.stderr],
+  );
+});
+
 Deno.test("a 17 MiB prompt through a real pipe: the error, exit 1, never exit 0 with nothing", async () => {
   await using box = await sandbox();
   const [command, ...prefix] = ENTRIES["dist/bin.js"];

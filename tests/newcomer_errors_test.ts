@@ -13,17 +13,19 @@ async function fake(
   argv: string[],
   env: Record<string, string>,
   cwd: string,
+  stdin?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  const chunks = stdin === undefined ? [] : [new TextEncoder().encode(stdin)];
   let stdout = "";
   let stderr = "";
   const code = await runCliProcess({
     argv,
     env,
     cwd,
-    stdinIsTerminal: true,
+    stdinIsTerminal: stdin === undefined,
     stdoutIsTerminal: false,
     stdio: {
-      read: () => Promise.resolve(null),
+      read: () => Promise.resolve(chunks.shift() ?? null),
       cancelRead: () => {},
       write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
       writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
@@ -134,6 +136,27 @@ Deno.test("the fake binary: a state folder or capture file it cannot write is na
         `^claude-mock: Cannot write the capture file ${dir}/afile/capture.jsonl \\(--capture or CLAUDE_MOCK_CAPTURE\\): `,
       ),
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the fake binary: a stdin line that is not JSON ends it with exit 1 and the real CLI's note", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const env = { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` };
+    const flags = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
+    const run = await fake(flags, env, dir, "not json\n");
+    assert.deepEqual(run, {
+      code: 1,
+      stdout: "",
+      stderr: "Error parsing streaming input line (type=unknown, 8 chars): SyntaxError\n",
+    });
+    // JSON that is no frame is passed over, as the real CLI does
+    const hello = JSON.stringify({ type: "user", message: { role: "user", content: "hello" } });
+    const passed = await fake(flags, env, dir, `[1,2]\n${hello}\n`);
+    assert.equal(passed.code, 0);
+    assert.match(passed.stdout, /"result":"Hello! How can I help\?"/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -17,6 +17,7 @@ import type { Clock } from "../timing/clock.ts";
 import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
 import { type DecodedLine, type LineSink, LineSplitter } from "../wire/line_splitter.ts";
+import type { WireError } from "../wire/wire_error.ts";
 import type { CliFlags } from "./cli_args.ts";
 import { ControlChannel } from "./control_channel.ts";
 import { CrashWatch } from "./crash_watch.ts";
@@ -313,6 +314,17 @@ export class Engine {
       this.#dispatch(value.frame, this.#session);
     } else {
       this.written.push(this.writes.add({ raw: value.raw, error: value.error }, now));
+      const fault = inputLineFault(value.raw, value.error);
+      if (fault) {
+        // the real CLI (2.1.328 to 2.1.332) stops at a stdin line it cannot parse: its note on
+        // stderr, exit 1; JSON that is merely no frame ([1], {"a":1}) it passes over
+        this.stderr(
+          `Error parsing streaming input line (type=${
+            /"type"\s*:\s*"([^"]*)"/.exec(value.raw)?.[1] ?? "unknown"
+          }, ${value.raw.length} chars): ${fault}\n`,
+        );
+        void this.shutdown({ code: 1, signal: null }, true);
+      }
     }
   }
 
@@ -465,4 +477,14 @@ export class Engine {
       await this.shutdown({ code, signal: null }, true);
     }
   }
+}
+
+/**
+ * The error the real CLI meets reading a stdin line that did not decode: `SyntaxError` for one
+ * that is not JSON, `TypeError` for `null` (it reads the value's `type`); `undefined` for JSON
+ * that is only no frame, and for a line over the decoder's limit (not the CLI's).
+ */
+function inputLineFault(raw: string, error: WireError): string | undefined {
+  if (error.reason.startsWith("not valid JSON")) return "SyntaxError";
+  return raw.trim() === "null" ? "TypeError" : undefined;
 }
