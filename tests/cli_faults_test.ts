@@ -418,6 +418,32 @@ Deno.test("a stdin line that is not JSON ends the run as the recording of the re
   );
 });
 
+Deno.test("a 17 MiB user frame in duplex mode is a prompt too long, as for the real CLI; 65 MiB is refused", async () => {
+  await using box = await sandbox();
+  const rec = await record("stream_json_huge_user");
+  const chars = (rec.stdin as unknown as { chars: number }).chars;
+  const head = '{"type":"user","message":{"role":"user","content":"';
+  const tail = '"},"parent_tool_use_id":null,"session_id":""}\n';
+  const frame = head + "x".repeat(chars - head.length - tail.length) + tail;
+  assert.equal(frame.length, chars);
+  const mock = await replay({ ...rec, stdin: frame }, box.dir);
+  assert.equal(mock.code, rec.exit_code);
+  assert.equal(mock.stderr, rec.stderr);
+  const last = (text: string) => JSON.parse(text.trim().split("\n").at(-1)!);
+  assert.equal(
+    last(mock.stdout).result,
+    last((rec as unknown as { stdout: string }).stdout).result,
+  );
+  // over the mock's own limit: said, exit 1, never a line dropped in silence
+  const huge = head + "x".repeat(65 * 1024 * 1024) + tail;
+  const refused = await replay({ ...rec, stdin: huge }, box.dir);
+  assert.deepEqual([refused.code, refused.stdout], [1, ""]);
+  assert.equal(
+    refused.stderr,
+    "claude-mock: stdin line 1 is longer than 67108864 characters, the most the mock takes in one stream-json line: the run ends\n",
+  );
+});
+
 Deno.test("a 17 MiB prompt through a real pipe: the error, exit 1, never exit 0 with nothing", async () => {
   await using box = await sandbox();
   const [command, ...prefix] = ENTRIES["dist/bin.js"];

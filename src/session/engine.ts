@@ -31,6 +31,12 @@ import type { WriteEntry, WriteLog } from "./write_log.ts";
 import { type EngineOptions, engineStart } from "./engine_options.ts";
 import type { ToolRunner } from "./session_settings.ts";
 
+/**
+ * The longest stdin line the engine takes, in characters: 64 MiB (the real CLI took a 17 MiB
+ * user frame and answered "Prompt is too long"; the wire decoder's default is 16 MiB).
+ */
+const STDIN_MAX_LINE_LENGTH = 64 * 1024 * 1024;
+
 /** How a session's process ended. */
 export interface ExitStatus {
   /** The exit code, or `null` when a signal ended it. */
@@ -171,7 +177,7 @@ export class Engine {
   #exit?: ExitStatus;
   #exiting = false;
   #inputClosed = false;
-  #splitter = new LineSplitter();
+  #splitter = new LineSplitter(STDIN_MAX_LINE_LENGTH);
   #reading = false;
   #later?: (string | Uint8Array)[];
   #lineSink: LineSink = { enqueue: (line) => this.#onLine(line) };
@@ -316,13 +322,7 @@ export class Engine {
       this.written.push(this.writes.add({ raw: value.raw, error: value.error }, now));
       const fault = inputLineFault(value.raw, value.error);
       if (fault) {
-        // the real CLI (2.1.328 to 2.1.332) stops at a stdin line it cannot parse: its note on
-        // stderr, exit 1; JSON that is merely no frame ([1], {"a":1}) it passes over
-        this.stderr(
-          `Error parsing streaming input line (type=${
-            /"type"\s*:\s*"([^"]*)"/.exec(value.raw)?.[1] ?? "unknown"
-          }, ${value.raw.length} chars): ${fault}\n`,
-        );
+        this.stderr(fault);
         void this.shutdown({ code: 1, signal: null }, true);
       }
     }
@@ -480,11 +480,23 @@ export class Engine {
 }
 
 /**
- * The error the real CLI meets reading a stdin line that did not decode: `SyntaxError` for one
- * that is not JSON, `TypeError` for `null` (it reads the value's `type`); `undefined` for JSON
- * that is only no frame, and for a line over the decoder's limit (not the CLI's).
+ * What ends the process at a stdin line that did not decode (its stderr text), or `undefined`
+ * to pass over it. The real CLI (2.1.328 to 2.1.332) stops at a line it cannot parse, with
+ * `SyntaxError` (not JSON) or `TypeError` (`null`: it reads the value's `type`), and passes over
+ * JSON that is only no frame (`[1]`, `{"a":1}`). A line over the engine's limit is the mock's
+ * own refusal, said as such, never a line dropped in silence.
  */
 function inputLineFault(raw: string, error: WireError): string | undefined {
-  if (error.reason.startsWith("not valid JSON")) return "SyntaxError";
-  return raw.trim() === "null" ? "TypeError" : undefined;
+  if (error.reason.startsWith("line is longer")) {
+    return `claude-mock: stdin line ${error.line} is longer than ${STDIN_MAX_LINE_LENGTH} ` +
+      "characters, the most the mock takes in one stream-json line: the run ends\n";
+  }
+  const fault = error.reason.startsWith("not valid JSON")
+    ? "SyntaxError"
+    : raw.trim() === "null"
+    ? "TypeError"
+    : undefined;
+  if (fault === undefined) return undefined;
+  const type = /"type"\s*:\s*"([^"]*)"/.exec(raw)?.[1] ?? "unknown";
+  return `Error parsing streaming input line (type=${type}, ${raw.length} chars): ${fault}\n`;
 }
