@@ -2,8 +2,8 @@
 // the command a missing cassette names, a recording whose CLI never started, and the fake
 // binary's state and capture files in places it cannot write. Each error says what, why, where.
 import assert from "node:assert/strict";
-import { MockTransport, ScenarioBuilder } from "../mod.ts";
-import { cassette, SnapshotPlayer, type Tape } from "../cassette.ts";
+import { loadScenario, MockTransport, ScenarioBuilder } from "../mod.ts";
+import { cassette, loadTape, SnapshotPlayer, type Tape } from "../cassette.ts";
 import { runCliProcess } from "../src/cli/run_cli.ts";
 
 const decoder = new TextDecoder();
@@ -160,4 +160,19 @@ Deno.test("the fake binary: a stdin line that is not JSON ends it with exit 1 an
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("loadTape and loadScenario: a value that is no path is named as such", async () => {
+  for (const bad of [5, null, undefined]) {
+    await assert.rejects(
+      loadTape(bad as never),
+      new RegExp(
+        `^TypeError: Cannot load tape: expected a file path or URL, got ${
+          bad === null ? "null" : typeof bad
+        }$`,
+      ),
+    );
+  }
+  await assert.rejects(loadTape(""), /^TypeError: Cannot load tape: the path is empty$/);
+  await assert.rejects(loadScenario(""), /^TypeError: Cannot load scenario: the path is empty$/);
 });
