@@ -3,7 +3,16 @@
 // binary's state and capture files in places it cannot write. Each error says what, why, where.
 import assert from "node:assert/strict";
 import { loadScenario, MockTransport, ScenarioBuilder } from "../mod.ts";
-import { cassette, loadTape, SnapshotPlayer, type Tape } from "../cassette.ts";
+import {
+  cassette,
+  lintTape,
+  loadTape,
+  parseTape,
+  scrubTape,
+  SnapshotPlayer,
+  type Tape,
+  tapeToScenario,
+} from "../cassette.ts";
 import { runCliProcess } from "../src/cli/run_cli.ts";
 
 const decoder = new TextDecoder();
@@ -40,9 +49,8 @@ Deno.test("new SnapshotPlayer(tape): a value that is no tape is refused at once,
       () => new SnapshotPlayer(bad as unknown as Tape),
       (e: unknown) =>
         e instanceof TypeError &&
-        /^Cannot replay: new SnapshotPlayer\(tape\) needs a tape with a header and entries/.test(
-          e.message,
-        ),
+        /^Cannot replay: new SnapshotPlayer\(tape\): expected a tape \(what loadTape or parseTape gives\), got /
+          .test(e.message),
     );
   }
   const tape: Tape = { header: { format: "claude-mock-tape", version: 1 }, entries: [] };
@@ -175,4 +183,34 @@ Deno.test("loadTape and loadScenario: a value that is no path is named as such",
   }
   await assert.rejects(loadTape(""), /^TypeError: Cannot load tape: the path is empty$/);
   await assert.rejects(loadScenario(""), /^TypeError: Cannot load scenario: the path is empty$/);
+});
+
+Deno.test("scrubTape, lintTape, tapeToScenario, parseTape: a value that is no tape is named", () => {
+  const calls: [string, (t: unknown) => unknown][] = [
+    ["Cannot scrub tape", (t) => scrubTape(t as Tape)],
+    ["Cannot lint tape", (t) => lintTape(t as Tape)],
+    ["Cannot convert tape to a scenario", (t) => tapeToScenario(t as Tape)],
+  ];
+  for (const [what, call] of calls) {
+    for (
+      const [bad, got] of [
+        [null, "got null"],
+        [5, "got number"],
+        [{}, "got an object without a header object"],
+        [{ header: {} }, "got an object without an entries array"],
+      ] as const
+    ) {
+      assert.throws(
+        () => call(bad),
+        (e: unknown) =>
+          e instanceof TypeError &&
+          e.message ===
+            `${what}: expected a tape (what loadTape or parseTape gives), ${got}`,
+      );
+    }
+  }
+  assert.throws(
+    () => parseTape(5 as never),
+    /^TypeError: Cannot load tape: parseTape needs the tape's text, got number$/,
+  );
 });

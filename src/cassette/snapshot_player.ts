@@ -4,6 +4,7 @@
  * @module
  */
 
+import { requireTape } from "./tape.ts";
 import { MockProcess, type SpawnOptionsLike } from "../adapters/mock_process.ts";
 import type { MockDuplex } from "../adapters/mock_transport.ts";
 import type { ExitStatus } from "../session/engine.ts";
@@ -81,16 +82,7 @@ export class SnapshotPlayer {
 
   /** Prepares a replay of `tape`; nothing runs until `spawn` or `connect`. */
   constructor(tape: Tape, options: SnapshotPlayerOptions = {}) {
-    if (
-      typeof tape !== "object" || tape === null || !Array.isArray(tape.entries) ||
-      typeof tape.header !== "object" || tape.header === null
-    ) {
-      throw new TypeError(
-        `Cannot replay: new SnapshotPlayer(tape) needs a tape with a header and entries (what loadTape or parseTape gives), got ${
-          tape === null ? "null" : typeof tape !== "object" ? typeof tape : "an object without them"
-        }`,
-      );
-    }
+    requireTape(tape, "Cannot replay: new SnapshotPlayer(tape)");
     if (typeof options !== "object" || options === null) {
       throw new TypeError(`Cannot replay: the options must be an object, got ${options}`);
     }
