@@ -14,6 +14,7 @@ import {
   tapeToScenario,
 } from "../cassette.ts";
 import { runCliProcess } from "../src/cli/run_cli.ts";
+import { installFakeClaude, readCapture } from "../cli.ts";
 
 const decoder = new TextDecoder();
 
@@ -212,5 +213,20 @@ Deno.test("scrubTape, lintTape, tapeToScenario, parseTape: a value that is no ta
   assert.throws(
     () => parseTape(5 as never),
     /^TypeError: Cannot load tape: parseTape needs the tape's text, got number$/,
+  );
+});
+
+Deno.test("installFakeClaude and readCapture: options or a path of the wrong type are named", async () => {
+  await assert.rejects(
+    installFakeClaude(5 as never),
+    /^TypeError: Cannot install the fake claude: the options must be an object, got number$/,
+  );
+  await assert.rejects(
+    installFakeClaude({ env: { CLAUDE_MOCK_SEED: 5 as never } }),
+    /^TypeError: Cannot install the fake claude: options\.env\.CLAUDE_MOCK_SEED must be a string, got number$/,
+  );
+  await assert.rejects(
+    readCapture(5 as never),
+    /^TypeError: Cannot read the capture: expected the capture file's path, got number$/,
   );
 });
