@@ -14,6 +14,7 @@ import {
   tapeToScenario,
 } from "../cassette.ts";
 import { runCliProcess } from "../src/cli/run_cli.ts";
+import { Session } from "../session.ts";
 import { installFakeClaude, readCapture } from "../cli.ts";
 
 const decoder = new TextDecoder();
@@ -228,5 +229,13 @@ Deno.test("installFakeClaude and readCapture: options or a path of the wrong typ
   await assert.rejects(
     readCapture(5 as never),
     /^TypeError: Cannot read the capture: expected the capture file's path, got number$/,
+  );
+});
+
+Deno.test("new Session(scenario, options): options that are no object are named", () => {
+  const scenario = new ScenarioBuilder().on("hi").respond("ok").build();
+  assert.throws(
+    () => new Session(scenario, 5 as never),
+    /^TypeError: Cannot start a session: the options must be an object, got number$/,
   );
 });
