@@ -537,3 +537,52 @@ Deno.test("a CLAUDE_MOCK_* value the binary cannot use is an error naming it, ne
     assert.match(r.stderr, new RegExp(`^claude-mock: ${name} must be .+, got "${value}"\\n$`));
   });
 });
+
+Deno.test("stdin closed while a permission is pending: the tool is denied at once, as the real CLI denies it", async () => {
+  await using box = await sandbox();
+  const rec = JSON.parse(
+    await Deno.readTextFile(`${ROOT}tests/fixtures/real/print_faults/stdin_closed_permission.json`),
+  );
+  const stdin = [
+    { type: "control_request", request_id: "i1", request: { subtype: "initialize" } },
+    {
+      type: "user",
+      message: { role: "user", content: "Create out.txt with touch." },
+      parent_tool_use_id: null,
+      session_id: "",
+    },
+  ].map((f) => JSON.stringify(f) + "\n").join("");
+  const mock = await replay({
+    argv: [...rec.argv, "--scenario", "builtin:tool_with_permission"],
+    stdin,
+    exit_code: 0,
+    stdout: "",
+    stderr: "",
+  }, box.dir);
+  assert.equal(mock.code, rec.exit_code);
+  const frames = mock.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const toolResult = frames.find((f) => f.type === "user");
+  assert.deepEqual(
+    toolResult.message.content[0].content,
+    rec.tool_result_frame.message.content[0].content,
+  );
+  assert.equal(toolResult.message.content[0].is_error, true);
+  assert.equal(toolResult.tool_use_result, rec.tool_result_frame.tool_use_result);
+  assert.deepEqual(
+    toolResult.tool_result_meta.map((m: { id?: string }) => ({ ...m, id: undefined })),
+    rec.tool_result_frame.tool_result_meta.map((m: { id?: string }) => ({ ...m, id: undefined })),
+  );
+  const result = frames.at(-1);
+  assert.equal(result.result, rec.result.result);
+  assert.equal(result.num_turns, rec.result.num_turns);
+  assert.deepEqual(
+    result.permission_denials.map((d: { tool_use_id?: string }) => ({
+      ...d,
+      tool_use_id: undefined,
+    })),
+    rec.result.permission_denials.map((d: { tool_use_id?: string }) => ({
+      ...d,
+      tool_use_id: undefined,
+    })),
+  );
+});

@@ -13,7 +13,7 @@ import { encodeFrame } from "../wire/encode_frame.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
-import { sessionEnded, TurnFailure } from "./turn_state.ts";
+import { sessionEnded, StreamClosed, TurnFailure } from "./turn_state.ts";
 
 const ENCODER = new TextEncoder();
 
@@ -137,6 +137,7 @@ export class ControlChannel {
   readonly timeoutMs: number;
   #options: ControlChannelOptions;
   #pending = new Map<string, Pending>();
+  #inputClosed = false;
   #log: ClientRequest[] = [];
   #handlers = new Map<string, ControlHandler<never>>();
   #intercept?: (
@@ -189,6 +190,8 @@ export class ControlChannel {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
+    // no one can answer once stdin has closed: fail at once, writing nothing (as the CLI)
+    if (this.#inputClosed) throw new StreamClosed();
     let cancelTimer = () => {};
     let onAbort = () => {};
     const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -306,6 +309,16 @@ export class ControlChannel {
     const reply = failure(record, `Unsupported control request subtype: ${record.subtype}`);
     (reply.answer.response as Record<string, unknown>).error_code = "unsupported_request";
     return reply;
+  }
+
+  /**
+   * stdin closed: every request still waiting, and every later one, fails with
+   * {@linkcode StreamClosed} (the client can no longer answer).
+   */
+  inputClosed(): void {
+    this.#inputClosed = true;
+    for (const pending of this.#pending.values()) pending.reject(new StreamClosed());
+    this.#pending.clear();
   }
 
   /** Fails every request still waiting (the process ended). */

@@ -308,6 +308,7 @@ export class Engine {
       this.#splitter.end(this.#lineSink);
     } finally {
       this.#inputClosed = true;
+      this.control.inputClosed();
       this.#pump();
     }
   }
