@@ -239,3 +239,21 @@ Deno.test("new Session(scenario, options): options that are no object are named"
     /^TypeError: Cannot start a session: the options must be an object, got number$/,
   );
 });
+
+Deno.test("the fake binary: an empty --capture, --scenario or --failure is refused, not passed over", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const env = { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` };
+    for (const option of ["--capture", "--scenario", "--failure", "--mock-commands"]) {
+      for (const argv of [[`${option}=`, "-p", "hi"], [option, "", "-p", "hi"]]) {
+        assert.deepEqual(await fake(argv, env, dir), {
+          code: 1,
+          stdout: "",
+          stderr: `error: option '${option} <value>' argument is empty\n`,
+        });
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
