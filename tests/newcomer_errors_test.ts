@@ -257,3 +257,31 @@ Deno.test("the fake binary: an empty --capture, --scenario or --failure is refus
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("stdin closed before a hook callback: the turn fails at once, naming the hook and why", async () => {
+  const session = new Session(
+    new ScenarioBuilder().on("go").usesBash("touch out.txt").respond("Done.").build(),
+    { controlTimeoutMs: 600_000 },
+  );
+  const writer = session.writable.getWriter();
+  const reading = new Response(session.readable).text();
+  const lines = [
+    {
+      type: "control_request",
+      request_id: "i1",
+      request: {
+        subtype: "initialize",
+        hooks: { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0"] }] },
+      },
+    },
+    { type: "user", message: { role: "user", content: "go" }, parent_tool_use_id: null },
+  ];
+  await writer.write(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+  await writer.close();
+  const frames = (await reading).trim().split("\n").map((l) => JSON.parse(l));
+  const result = frames.findLast((f) => f.type === "result");
+  assert.deepEqual(result.errors, [
+    "claude-mock: cannot call the app's PreToolUse hook (callback hook_0): stdin has closed, so no answer can come",
+  ]);
+  assert.ok(!frames.some((f) => f.type === "control_request"), "no hook_callback written");
+});

@@ -10,7 +10,7 @@ import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
-import type { TurnState } from "./turn_state.ts";
+import { StreamClosed, TurnFailure, type TurnState } from "./turn_state.ts";
 
 /** The hook callback ids the client registered for `event` whose matcher covers `tool`. */
 export function hookCallbacks(engine: Engine, event: string, tool?: string): string[] {
@@ -92,7 +92,15 @@ export async function callHook(
     // hooks that are not about a tool carry a fresh uuid there, as the real CLI's do
     toolUseId: options.toolUseId ?? engine.ctx.ids.uuid(),
   });
-  return await engine.control.request(request, { signal: options.turn.abort.signal });
+  try {
+    return await engine.control.request(request, { signal: options.turn.abort.signal });
+  } catch (error) {
+    if (!(error instanceof StreamClosed)) throw error;
+    // the real CLI 2.1.332 then cancels a PreToolUse hook's tool use and goes on; not modeled
+    throw new TurnFailure(
+      `claude-mock: cannot call the app's ${name} hook (callback ${callbackId}): stdin has closed, so no answer can come`,
+    );
+  }
 }
 
 /**
