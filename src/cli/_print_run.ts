@@ -7,7 +7,8 @@
  * @module
  */
 
-import { findInstalledSdkNear } from "../adapters/installed_sdk.ts";
+import { findInstalledSdkNear, type InstalledSdk } from "../adapters/installed_sdk.ts";
+import { resolveCliVersion } from "../builders/cli_versions.ts";
 import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -15,11 +16,15 @@ import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
+import { VIRTUAL_EPOCH } from "../timing/virtual_clock.ts";
+import { errorCode } from "../host/_fs.ts";
+import { notePluginUse, prepareConfigHome } from "./_config_home.ts";
 import type { CliProcess } from "./cli_io.ts";
 import { MOCK_COMMANDS_MODES, type MockEnv } from "./cli_env.ts";
 import {
   appendCapture,
   appendTranscript,
+  configDir,
   hasTranscript,
   latestSession,
   nextInvocation,
@@ -42,6 +47,8 @@ interface RunPlan {
   parsed: ParsedArgv;
   /** The fake's own knobs (`CLAUDE_MOCK_*`). */
   knobs: MockEnv;
+  /** The Agent SDK installed beside the run (looked for once). */
+  installedSdk: () => InstalledSdk | undefined;
   /** When the run started (ms since the epoch). */
   started: number;
   /** The scenario it plays. */
@@ -83,10 +90,35 @@ export async function runSession(
   io: CliProcess,
   { parsed, knobs }: { parsed: ParsedArgv; knobs: MockEnv },
 ): Promise<number> {
-  const plan = await planRun(io, { parsed, knobs });
+  let looked = false;
+  let found: InstalledSdk | undefined;
+  const installedSdk = () => {
+    if (!looked) [looked, found] = [true, findInstalledSdkNear(io)];
+    return found;
+  };
+  // as the real CLI: its config folder is made ready once the command line is accepted; one
+  // that cannot be written to does not stop the run (a path that is not a folder is reported)
+  const home = configDir(io.env);
+  let unreadable: string | undefined;
+  try {
+    const notice = await prepareConfigHome(home, {
+      version: resolveCliVersion({ env: io.env, installedSdk }).cli.version,
+      now: knobs.timing !== undefined && knobs.timing !== "instant" ? Date.now() : VIRTUAL_EPOCH,
+      seed: knobs.seed ?? BigInt(getDefaults().seed),
+    });
+    if (notice !== undefined) await io.stdio.writeErr(encoder.encode(notice));
+  } catch (error) {
+    if (error instanceof CliUsageError) throw error;
+    if (errorCode(error) === "ENOTDIR") unreadable = settingsNotLoaded(home);
+  }
+  const plan = await planRun(io, { parsed, knobs, installedSdk });
+  if (unreadable !== undefined && plan.outputFormat === "text" && plan.input !== undefined) {
+    await io.stdio.writeErr(encoder.encode(unreadable));
+  }
   const { session, output } = startSession(plan);
   const signals = listen(plan, session);
   try {
+    await notePluginUse(home, session.ctx.sessionId).catch(() => {});
     const code = await play(plan, { session, output, signals });
     await keepRecords(plan, { session, output, code });
     return code;
@@ -98,7 +130,7 @@ export async function runSession(
 /** Checks the flags as the real CLI does, then gathers what the run needs. */
 async function planRun(
   io: CliProcess,
-  { parsed, knobs }: { parsed: ParsedArgv; knobs: MockEnv },
+  { parsed, knobs, installedSdk }: Pick<RunPlan, "parsed" | "knobs" | "installedSdk">,
 ): Promise<RunPlan> {
   const { inputFormat, outputFormat } = checkModeFlags(parsed, io);
   checkSessionFlags(parsed);
@@ -107,7 +139,8 @@ async function planRun(
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
   const sessionId = await resolveSession(parsed, projects);
-  const invocation = await nextInvocation(stateDir(io.env));
+  // a state folder that cannot be written to counts this run as the first
+  const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const args = await withSettingsFile(parsed, io.cwd);
   if (
@@ -120,6 +153,7 @@ async function planRun(
     io,
     parsed,
     knobs,
+    installedSdk,
     started,
     scenario,
     cwd,
@@ -213,7 +247,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
   }, {
     args: plan.args,
     env: io.env,
-    installedSdk: () => findInstalledSdkNear(io),
+    installedSdk: plan.installedSdk,
     stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
     invocation,
     ...options,
@@ -295,7 +329,8 @@ async function keepRecords(
   if (!parsed.options.has("--no-session-persistence")) {
     const transcript = written.filter(transcribed);
     if (prompt !== undefined) transcript.unshift(JSON.stringify(userPrompt(prompt)));
-    await appendTranscript(plan.projects, session.ctx.sessionId, transcript);
+    // as the real CLI, a config folder that cannot be written to loses the transcript only
+    await appendTranscript(plan.projects, session.ctx.sessionId, transcript).catch(() => {});
   }
   const capture = parsed.mock.capture ?? io.env.CLAUDE_MOCK_CAPTURE;
   if (!capture) return;
@@ -339,14 +374,20 @@ function promptsIn(session: Session): string[] {
   });
 }
 
-/** Seed, clock and timing of a run: invocations after the first draw other ids. */
+/**
+ * Seed, clock and timing of a run: invocations after the first draw other ids, from a seed
+ * 2^32 apart per invocation (so runs given their own small seeds, 1, 2, 3…, in one folder never
+ * meet: seed 1's second run is not seed 2's first).
+ */
 function sessionOptions(
   knobs: MockEnv,
   { scenario, invocation }: Pick<RunPlan, "scenario" | "invocation">,
 ): Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> {
   const options: Pick<SessionOptions, "seed" | "speedFactor" | "clock" | "timing"> = {};
   const seed = knobs.seed ?? BigInt(scenario.seed ?? getDefaults().seed);
-  if (knobs.seed !== undefined || invocation > 1) options.seed = seed + BigInt(invocation - 1);
+  if (knobs.seed !== undefined || invocation > 1) {
+    options.seed = seed + (BigInt(invocation - 1) << 32n);
+  }
   if (knobs.speed !== undefined) options.speedFactor = knobs.speed;
   if (knobs.timing !== undefined) {
     options.timing = knobs.timing;
@@ -402,6 +443,16 @@ async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string
   // the settings as the engine reads them: `--settings <json>` (the last one given wins)
   args.push("--settings", text);
   return args;
+}
+
+/** The real CLI's words (text output) when its config folder is a file, not a folder. */
+function settingsNotLoaded(home: string): string {
+  return "These settings did not load, so nothing in them is in effect, including hooks, " +
+    "permission rules and sandbox settings, though environment variables they already set can " +
+    `stay:\n  ${home}/settings.json: Settings file could not be read: ENOTDIR: not a ` +
+    `directory, stat '${home}/settings.json'\nFix each problem listed, then start Claude Code ` +
+    "again. For settings sent with applyFlagSettings, shown as SDK inline settings, send them " +
+    "again instead.\n";
 }
 
 /** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */

@@ -237,3 +237,30 @@ Deno.test("on Deno, the binary's print mode never reads globalThis.process (it l
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("runs with their own seeds in one config folder never share a session id (seed 2 first, then seed 1 as the second run)", async () => {
+  const dir = await Deno.makeTempDir();
+  const decoder = new TextDecoder();
+  try {
+    const ids: string[] = [];
+    for (const seed of ["2", "1", "3"]) {
+      let out = "";
+      const code = await runCli({
+        argv: ["-p", "hi", "--output-format", "json"],
+        cwd: dir,
+        env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_SEED: seed },
+        stdin: new Blob([]).stream(),
+        stdinIsTerminal: false,
+        stdinMayStall: false,
+        stdoutIsTerminal: false,
+        stdout: new WritableStream({ write: (c) => void (out += decoder.decode(c)) }),
+        stderr: new WritableStream(),
+      });
+      assert.equal(code, 0);
+      ids.push(JSON.parse(out).session_id);
+    }
+    assert.equal(new Set(ids).size, 3, ids.join(" "));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

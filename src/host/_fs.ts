@@ -19,6 +19,9 @@ interface DenoFs {
   };
   statSync(path: string): { isFile: boolean; mtime: Date | null; size: number };
   readTextFile(path: string): Promise<string>;
+  readTextFileSync(path: string): string;
+  writeFileSync(path: string, data: Uint8Array, options: { mode: number }): void;
+  renameSync(from: string, to: string): void;
 }
 
 // The small operations of a run (the invocation counter, the transcript) are synchronous:
@@ -129,6 +132,36 @@ export async function appendText(path: string, text: string): Promise<void> {
 /** A file's text. */
 export async function readText(path: string): Promise<string> {
   return deno ? await deno.readTextFile(path) : await (await nodeFs()).readFile(path, "utf8");
+}
+
+/** A small file's text, or `undefined` when there is no such file (read synchronously). */
+export async function readSmallText(path: string): Promise<string | undefined> {
+  try {
+    if (deno) return deno.readTextFileSync(path);
+    return (await syncFs()).readFileSync(path, "utf8");
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Replaces a small file's text whole (a new file beside it, renamed over it: a concurrent
+ * reader sees the old text or the new, never a mix), readable by its owner only (`0600`).
+ * Synchronous, and without `crypto` (its first use costs a process 0.2 ms): the temporary
+ * name takes its uniqueness from `Math.random`.
+ */
+export async function replaceSmallText(path: string, text: string): Promise<void> {
+  const temp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
+  const bytes = new TextEncoder().encode(text);
+  if (deno) {
+    deno.writeFileSync(temp, bytes, { mode: 0o600 });
+    deno.renameSync(temp, path);
+    return;
+  }
+  const fs = await syncFs();
+  fs.writeFileSync(temp, bytes, { mode: 0o600 });
+  fs.renameSync(temp, path);
 }
 
 /**
