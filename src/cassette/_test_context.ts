@@ -140,7 +140,8 @@ export function recordCommandOf(
         nodeFlags.map((f) => `${quoteArg(f)} `).join("")
       }--test ${shown}`;
     default:
-      return `deno test -A ${shown} -- --update`;
+      // Deno tells a module nothing of its own flags (an import map's --config above all)
+      return `deno test -A ${shown} -- --update, with the --config and other flags the tests ran with`;
   }
 }
 

@@ -71,7 +71,10 @@ Deno.test("runnerOf and recordCommandOf: the command that records, for the runne
     "CLAUDE_MOCK_RECORD=1 NODE_OPTIONS=--experimental-vm-modules npx jest t.test.js",
   );
   assert.equal(recordCommandOf("node", ""), "CLAUDE_MOCK_RECORD=1 node --test <test file>");
-  assert.equal(recordCommandOf("deno", "x_test.ts"), "deno test -A x_test.ts -- --update");
+  assert.equal(
+    recordCommandOf("deno", "x_test.ts"),
+    "deno test -A x_test.ts -- --update, with the --config and other flags the tests ran with",
+  );
 });
 
 Deno.test("recordCommandOf: under Node, with the flags that preload the hooks the tests ran with", () => {
