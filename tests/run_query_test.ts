@@ -76,6 +76,7 @@ Deno.test("runQuery: a prompt stream that throws is the run's error, not the SDK
   const run = await runQuery(
     mock,
     (async function* (): AsyncGenerator<SDKUserMessage> {
+      yield* [];
       throw boom;
     })(),
     { query },
