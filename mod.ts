@@ -182,6 +182,11 @@ export {
 // of its layer: `./session`, `./builders`, `./wire`).
 export type { MockSession } from "./src/adapters/mock_session.ts";
 export type { ExitStatus, ToolRunner } from "./src/session/engine.ts";
+export type {
+  HookCommand,
+  HookCommandResult,
+  HookCommandRunner,
+} from "./src/session/command_hooks.ts";
 export type { ClientRequest } from "./src/session/control_channel.ts";
 export type { WriteEntry } from "./src/session/write_log.ts";
 export { WireError } from "./src/wire/wire_error.ts";

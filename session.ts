@@ -31,6 +31,7 @@ import "./src/mock_commands/_eager.ts";
 
 export { Session, type SessionOptions } from "./src/session/session.ts";
 export type { SessionSettings } from "./src/session/session_settings.ts";
+export type { ModelUsageEntry } from "./src/builders/usage.ts";
 export { sessionOf } from "./src/adapters/mock_transport.ts";
 export type { MockSession } from "./src/adapters/mock_session.ts";
 export {
@@ -63,6 +64,11 @@ export {
 } from "./src/builders/cli_versions.ts";
 export { type CliFlags } from "./src/session/cli_args.ts";
 export { type ExitStatus, type ToolRunner } from "./src/session/engine.ts";
+export {
+  type HookCommand,
+  type HookCommandResult,
+  type HookCommandRunner,
+} from "./src/session/command_hooks.ts";
 export { type WriteEntry, WriteLog } from "./src/session/write_log.ts";
 export { type HookEventName } from "./src/testing/hook_types.ts";
 export { type Clock, type WaitOptions } from "./src/timing/clock.ts";

@@ -96,7 +96,12 @@ export async function runCase(
   const format = how.mode.slice("print:".length) as "text" | "json" | "stream-json";
   return await printRun(c, {
     ...run,
-    print: { prompt: plan.prompt, args: plan.args, format },
+    print: {
+      prompt: plan.prompt,
+      args: plan.args,
+      format,
+      ...(plan.stdin ? { stdin: plan.stdin } : {}),
+    },
     fake,
   });
 }

@@ -81,6 +81,117 @@ Deno.test("cli sessions: new ids per run, --session-id, --resume, -c, --fork-ses
   assert.match(again.stderr, /^Error: --resume requires a valid session ID/);
 });
 
+Deno.test("cli sessions: --resume of an unknown session in stream-json also writes an error result", async () => {
+  await using fake = await installFakeClaude();
+  const unknown = "00000000-0000-4000-8000-000000000000";
+  const message = `No conversation found with session ID: ${unknown}`;
+  for (const fork of [false, true]) {
+    const run = await claude(fake, [
+      "-p",
+      "x",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--resume",
+      unknown,
+      ...(fork ? ["--fork-session"] : []),
+    ]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, `${message}\n`);
+    const lines = run.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.equal(lines.length, 1, "only the result (as the real CLI 2.1.332)");
+    const [result] = lines;
+    assert.deepEqual(Object.keys(result), [
+      "type",
+      "subtype",
+      "duration_ms",
+      "duration_api_ms",
+      "is_error",
+      "num_turns",
+      "stop_reason",
+      "session_id",
+      "total_cost_usd",
+      "usage",
+      "modelUsage",
+      "permission_denials",
+      "uuid",
+      "errors",
+      "result_index",
+    ]);
+    assert.equal(result.subtype, "error_during_execution");
+    assert.deepEqual(result.errors, [message]);
+    assert.equal(result.is_error, true);
+    if (fork) assert.notEqual(result.session_id, unknown, "a forked resume names its new id");
+    else assert.equal(result.session_id, unknown);
+  }
+  // json and text: the message on stderr only
+  const json = await claude(fake, ["-p", "x", "--output-format", "json", "--resume", unknown]);
+  assert.deepEqual(json, { code: 1, stdout: "", stderr: `${message}\n` });
+});
+
+Deno.test("cli sessions: a resumed, continued or forked session's cost goes on from the earlier run's", async () => {
+  for (const how of ["--resume", "-c", "--fork-session"]) {
+    await using fake = await installFakeClaude();
+    const first = await json(fake, []);
+    const cost = first.total_cost_usd;
+    const model = Object.keys(first.modelUsage)[0];
+    const input = first.modelUsage[model].inputTokens;
+    assert.ok(cost > 0);
+    const args = how === "-c"
+      ? ["-c"]
+      : how === "--resume"
+      ? ["--resume", first.session_id]
+      : ["--resume", first.session_id, "--fork-session"];
+    const again = await json(fake, args);
+    // as the real CLI 2.1.332: the session's totals include the earlier run, the turn's do not
+    assert.equal(again.total_cost_usd.toFixed(8), (2 * cost).toFixed(8), how);
+    assert.equal(again.modelUsage[model].inputTokens, 2 * input, how);
+    assert.equal(again.usage.input_tokens, input, "the turn's own usage");
+  }
+});
+
+Deno.test("cli sessions: --resume-session-at a message the session has, or has not", async () => {
+  await using fake = await installFakeClaude();
+  const first = await claude(fake, ["-p", "hello", "--output-format", "stream-json", "--verbose"]);
+  const frames = first.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const id = frames.at(-1).session_id;
+  const assistant = frames.find((f) => f.type === "assistant").uuid;
+  const at = await json(fake, ["--resume", id, "--resume-session-at", assistant]);
+  assert.equal(at.session_id, id);
+  assert.equal(at.is_error, false);
+  const unknown = "11111111-2222-4333-8444-555555555555";
+  const message = `No message found with message.uuid of: ${unknown}`;
+  assert.deepEqual(
+    await claude(fake, [
+      "-p",
+      "x",
+      "--output-format",
+      "json",
+      "--resume",
+      id,
+      "--resume-session-at",
+      unknown,
+    ]),
+    { code: 1, stdout: "", stderr: `${message}\n` },
+  );
+  const stream = await claude(fake, [
+    "-p",
+    "x",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--resume",
+    id,
+    "--resume-session-at",
+    unknown,
+  ]);
+  assert.equal(stream.code, 1);
+  const result = JSON.parse(stream.stdout);
+  assert.equal(result.subtype, "error_during_execution");
+  assert.deepEqual(result.errors, [message]);
+  assert.equal(result.session_id, id);
+});
+
 Deno.test("cli sessions: -c with no earlier session starts a new one", async () => {
   await using fake = await installFakeClaude();
   const run = await json(fake, ["-c"]);

@@ -15,6 +15,10 @@ Deno.test("tool_result_meta: a tool an allow rule runs says so (reason_type rule
   assert.deepEqual(at(diffs, { path: /^tool_result_meta/ }), []);
 });
 
+Deno.test("tool_result_meta: a Bash command the whole-tool rule 'Bash' runs is allowed by the rule (reason_type rule, not subcommandResults; perm_allowed_bash_whole_tool)", async () => {
+  assert.deepEqual(await diffWithRecording("perm_allowed_bash_whole_tool"), []);
+});
+
 for (const name of ["perm_default_readonly", "limit_max_turns", "hooks_posttooluse_context"]) {
   Deno.test(`a read-only Bash command (echo) runs unasked without canUseTool, as recorded (${name})`, async () => {
     assert.deepEqual(await diffWithRecording(name), []);
@@ -91,4 +95,43 @@ Deno.test("a thinking block's signature raises the thinking-token estimate to it
     diffs.filter((d) => d.kind !== "cli->sdk stream_event/message_stop").map((d) => d.kind),
     [],
   );
+});
+
+// Command hooks of the settings, run by the mock as by the real CLI (FINDINGS_command_hooks.md).
+for (
+  const name of [
+    "hooks_command_pretooluse_exit2",
+    "hooks_command_pretooluse_deny_json",
+    "hooks_command_user_prompt_context",
+    "hooks_command_stop_block",
+    "hooks_command_user_prompt_block",
+    "hooks_user_prompt_stop",
+    "hooks_user_prompt_block",
+    "hooks_command_system_message",
+    "hooks_system_message",
+    "hooks_command_hook_events",
+    "hooks_hook_events",
+  ]
+) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`command hooks of the settings run as the real CLI ${cli} runs them (${name})`, async () => {
+      assert.deepEqual(await diffWithRecording(name, { cli }), []);
+    });
+  }
+}
+Deno.test("a Stop command hook that blocks, in print mode: the feedback and the notice, as recorded (hooks_command_stop_block)", async () => {
+  for (const cli of ["2.1.328", "2.1.331", "2.1.332"]) {
+    assert.deepEqual(
+      await diffWithRecording("hooks_command_stop_block", { cli, mode: "print:stream-json" }),
+      [],
+    );
+  }
+});
+Deno.test("a SessionStart command hook: its hook_started and hook_response frames before system/init, as recorded (hooks_command_session_start)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    assert.deepEqual(
+      await diffWithRecording("hooks_command_session_start", { cli, mode: "print:stream-json" }),
+      [],
+    );
+  }
 });

@@ -39,6 +39,16 @@ const SUBAGENT = new RegExp(
 const FAILURE =
   /stdout|exit|api_retry|(assistant|result\/\w+) \w+ (message\.content\.\d+\.text|result)$/;
 
+/** All but a resumed session's totals (the in-process mock keeps no transcripts). */
+const NOT_RESUMED_TOTALS = /^(?!cli->sdk result\/\S+ value (total_cost_usd|modelUsage\.))/;
+
+/** All but the project settings' warning (the in-process mock reads no files). */
+const NOT_STDERR = /^(?!stderr)/;
+
+/** What an interrupted turn and the next one say, but where the interrupt landed (its tokens). */
+const INTERRUPTED_TURNS =
+  /^cli->sdk (user|system\/\S+|result\/\S+ \w+ (num_turns|subtype|is_error|terminal_reason|stop_reason|result_index|permission_denials|usage\.\w*input\w*))( |$)/;
+
 const CASES: RecordingCase[] = [
   {
     name: "example_chat",
@@ -202,7 +212,254 @@ const CASES: RecordingCase[] = [
       what: "a stream with a bad first delta bills what message_start reported",
     },
   ]),
+  ...sessionCases(),
 ];
+
+/**
+ * Sessions, system prompts, slash commands, multi-turn and stream-json input
+ * (FINDINGS_sessions.md): every recording of those cases, every difference, but what the
+ * in-process mock cannot know (conformance/exceptions.json: in-process-*) and where an
+ * interrupt lands.
+ */
+function sessionCases(): RecordingCase[] {
+  const EVERYTHING = /./;
+  const cases: Array<[string, string, string, RegExp, string]> = [
+    [
+      "session_continue_fresh",
+      "*",
+      "2.1.328",
+      EVERYTHING,
+      "continue with no earlier session: a new one",
+    ],
+    ["session_id_given", "*", "2.1.328", EVERYTHING, "sessionId / --session-id used as given"],
+    [
+      "session_resume_unknown",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "--resume of an unknown id: stderr, stream-json's error result, exit 1",
+    ],
+    [
+      "session_resume_unknown",
+      "print",
+      "2.1.332",
+      EVERYTHING,
+      "--resume of an unknown id (2.1.332)",
+    ],
+    [
+      "session_fork_unknown",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "--fork-session of an unknown id: a new id in the error result",
+    ],
+    [
+      "session_id_in_use",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "--session-id of an earlier run: refused",
+    ],
+    [
+      "session_resume_after_run",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "resume after a run: the id kept, the cost cumulative",
+    ],
+    ["session_resume_after_run", "print", "2.1.332", EVERYTHING, "resume after a run (2.1.332)"],
+    [
+      "session_continue_after_run",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "-c after a run: its session goes on, the cost cumulative",
+    ],
+    [
+      "session_fork_after_run",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "--fork-session after a run: a new id, the cost cumulative",
+    ],
+    [
+      "session_resume_after_run",
+      "duplex",
+      "2.1.328",
+      NOT_RESUMED_TOTALS,
+      "resume after a run, but the earlier run's totals",
+    ],
+    [
+      "session_resume_after_run",
+      "duplex",
+      "2.1.332",
+      NOT_RESUMED_TOTALS,
+      "resume after a run (2.1.332), but the totals",
+    ],
+    [
+      "session_continue_after_run",
+      "duplex",
+      "2.1.328",
+      NOT_RESUMED_TOTALS,
+      "continue after a run, but the totals",
+    ],
+    [
+      "session_fork_after_run",
+      "duplex",
+      "2.1.328",
+      NOT_RESUMED_TOTALS,
+      "fork after a run, but the totals",
+    ],
+    [
+      "session_resume_at_unknown",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "resumeSessionAt a missing message",
+    ],
+    [
+      "session_resume_at_message_after_run",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "resumeSessionAt a message",
+    ],
+    [
+      "session_resume_at_message_after_run",
+      "duplex",
+      "2.1.328",
+      NOT_RESUMED_TOTALS,
+      "resumeSessionAt in process, but the totals",
+    ],
+    ["system_prompt_string", "*", "2.1.328", EVERYTHING, "systemPrompt as a string"],
+    [
+      "system_prompt_preset_append",
+      "*",
+      "2.1.328",
+      EVERYTHING,
+      "the claude_code preset with append",
+    ],
+    [
+      "system_additional_directories",
+      "*",
+      "2.1.328",
+      EVERYTHING,
+      "additionalDirectories / --add-dir",
+    ],
+    [
+      "system_setting_sources_user",
+      "*",
+      "2.1.328",
+      EVERYTHING,
+      "setting sources without project: nothing read",
+    ],
+    [
+      "system_setting_sources_project",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "project settings of an untrusted workspace: the warning",
+    ],
+    [
+      "system_project_settings_untrusted",
+      "print",
+      "2.1.328",
+      EVERYTHING,
+      "the warning counts the allow entries only",
+    ],
+    [
+      "system_setting_sources_project",
+      "duplex",
+      "2.1.328",
+      NOT_STDERR,
+      "project settings in process: all but the warning",
+    ],
+    [
+      "system_project_settings_untrusted",
+      "duplex",
+      "2.1.328",
+      NOT_STDERR,
+      "project settings in process: all but the warning",
+    ],
+    [
+      "slash_cost",
+      "duplex",
+      "2.1.328",
+      EVERYTHING,
+      "/cost: the usage report, a local_command result",
+    ],
+    [
+      "slash_cost_after_turn",
+      "duplex",
+      "2.1.328",
+      EVERYTHING,
+      "/cost after a turn: tokens and cost by model",
+    ],
+    ["slash_cost_after_turn", "duplex", "2.1.332", EVERYTHING, "/cost after a turn (2.1.332)"],
+    [
+      "slash_compact_first",
+      "duplex",
+      "2.1.328",
+      EVERYTHING,
+      "/compact with nothing to compact: the failed command",
+    ],
+    [
+      "slash_compact_first",
+      "duplex",
+      "2.1.332",
+      EVERYTHING,
+      "/compact with nothing to compact (2.1.332)",
+    ],
+    ["slash_unknown", "duplex", "2.1.328", EVERYTHING, "an unknown /foo goes to the model"],
+    [
+      "turns_tool_second",
+      "duplex",
+      "2.1.328",
+      EVERYTHING,
+      "three turns, a tool in the second: each result's accounting",
+    ],
+    [
+      "turns_interrupt_middle",
+      "duplex",
+      "2.1.328",
+      INTERRUPTED_TURNS,
+      "an interrupted middle turn, then another: results",
+    ],
+    ["print_stdin_prompts", "*", "2.1.328", EVERYTHING, "two user lines on stdin in print mode"],
+    ["print_stdin_replay", "*", "2.1.328", EVERYTHING, "--replay-user-messages: each line echoed"],
+    [
+      "print_stdin_replay",
+      "print:stream-json",
+      "2.1.332",
+      EVERYTHING,
+      "--replay-user-messages (2.1.332)",
+    ],
+    [
+      "print_replay_without_stdin",
+      "*",
+      "2.1.328",
+      EVERYTHING,
+      "--replay-user-messages without stream-json: refused",
+    ],
+  ];
+  const modes = (name: string, which: string): string[] => {
+    const prints = ["print:text", "print:json", "print:stream-json"];
+    const has = (mode: string) => {
+      const file = `${name}.${mode.replace(":", "-")}.v`;
+      return [...Deno.readDirSync(new URL("./fixtures/real/conform/", import.meta.url))]
+        .some((e) => e.name.startsWith(file));
+    };
+    const all = which === "*" ? ["duplex", ...prints] : which === "print" ? prints : [which];
+    return all.filter(has);
+  };
+  return cases.flatMap(([name, which, cli, about, what]) =>
+    modes(name, which).map((mode) => ({ name, mode, cli, about, what }))
+  ).filter((c) =>
+    [...Deno.readDirSync(new URL("./fixtures/real/conform/", import.meta.url))].some((e) =>
+      e.name === `${c.name}.${c.mode.replace(":", "-")}.v${c.cli}.jsonl`
+    )
+  );
+}
 
 for (const c of CASES) {
   Deno.test(`conform recording ${c.name} (${c.mode}, CLI ${c.cli}): ${c.what}`, async () => {

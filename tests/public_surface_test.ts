@@ -20,7 +20,7 @@ const SURFACE_TEXT: Record<string, string> = {
     CliVersionFacts ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
     ClientRequest Clock CompactOptions ContextUsageBaseline CrashPoint Delay Exchange
     ExchangeBuilder ExitStatus FAILURE_NAMES FailureName Frame HookCallbackFunction
-    HookCallbackInput HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions
+    HookCallbackInput HookCommand HookCommandResult HookCommandRunner HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions
     HookOutput HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
     IdGenerator InterceptionOptions LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher MessageOf
     MessageOptions MessagePart MockClaudeOptions MockDefaults MockDuplex MockSdkOptions
@@ -117,7 +117,8 @@ const SURFACE_TEXT: Record<string, string> = {
     timelineHtml
   `,
   "./cli": `
-    AgentSdk AssistantContentBlock BuildContext CLAIMED_VERSION CaptureLog CapturedInvocation
+    AgentSdk AssistantContentBlock BeforeRun BuildContext CLAIMED_VERSION CaptureLog
+    CapturedInvocation
     CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions ConformCase
     ConformException ConformReport ContextUsageBaseline CrashPoint Delay Difference
     DifferenceContext Exchange FAILURE_NAMES FailureName FakeClaude Frame HookAnswer IdGenerator
@@ -169,8 +170,8 @@ const SURFACE_TEXT: Record<string, string> = {
     AnswerThen AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags CliVersion
     CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline ControlError
     ControlHandler ControlRequestFrame CrashPoint Delay ErrorListener Exchange ExitListener
-    ExitStatus FAILURE_NAMES FailureName Frame HOOK_EVENT_NAMES HookEventName IdGenerator
-    InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement
+    ExitStatus FAILURE_NAMES FailureName Frame HOOK_EVENT_NAMES HookCommand HookCommandResult HookCommandRunner HookEventName IdGenerator
+    InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement ModelUsageEntry
     PermissionDecisionName PermissionRules PermissionVerdict ProcessBody RecordedAnswer
     RedactedThinkingBlock ResolveCliVersionOptions ResultOptions ResultSubtype RuleSource Scenario
     ScriptedToolCall Session SessionOptions SessionSettings SkillSpec SpawnOptionsLike Step

@@ -24,6 +24,8 @@ import type {
   ClientPermissionAnswer,
 } from "./client_answers.ts";
 import { findInstalledSdk } from "./installed_sdk.ts";
+import { commandHooksAllowed } from "../session/command_hooks.ts";
+import { hostHookRunner } from "../host/_hook_runner.ts";
 import type { MockSession } from "./mock_session.ts";
 import { directStdio, MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 
@@ -154,6 +156,7 @@ export class MockTransport {
     // unless the session's lines go to an `output` function of the caller's
     const direct = this.#options.output ? undefined : directStdio();
     const session = this.#start(options.args ?? [], "spawn()", options.env, {
+      cwd: options.cwd,
       stderr: (text) => stderr.push(text),
       ...(direct ? { output: direct.output } : {}),
     });
@@ -353,6 +356,7 @@ export class MockTransport {
     by: string,
     env: Record<string, string | undefined> | undefined,
     io: {
+      cwd?: string;
       stderr?: (text: string) => void;
       output?: (line: Uint8Array) => void | Promise<void>;
     } = {},
@@ -373,6 +377,7 @@ export class MockTransport {
     const session = new Session(this.scenario, {
       installedSdk,
       ...(io.stderr ? { stderr: io.stderr } : {}),
+      ...hookRunnerOption(this.#options, env ?? {}, io.cwd),
       ...this.#options,
       args,
       env,
@@ -386,6 +391,21 @@ export class MockTransport {
   #label(): string {
     return this.scenario.name ? ` '${this.scenario.name}'` : "";
   }
+}
+
+/**
+ * The host's runner of the settings' command hooks, in the process's folder (the SDK's `cwd`,
+ * else this process's), unless the options give one, turn them off (`commandHooks: false`), or
+ * the environment does (`CLAUDE_MOCK_COMMAND_HOOKS=0`).
+ */
+function hookRunnerOption(
+  options: MockTransportOptions,
+  env: Record<string, string | undefined>,
+  cwd: string | undefined,
+): Pick<MockTransportOptions, "runHookCommand"> {
+  if (options.runHookCommand || options.commandHooks === false) return {};
+  if (!commandHooksAllowed(env)) return {};
+  return { runHookCommand: hostHookRunner(cwd || currentDir() || ".") };
 }
 
 function currentDir(): string {

@@ -59,6 +59,11 @@ export interface CliVersionFacts {
   /** The CLI calls `PreSkillShellCommand` hooks before a skill's inline shell command (2.1.332). */
   readonly preSkillShellCommand: boolean;
   /**
+   * The text of the `stop-hook-error` notification after a Stop hook blocked
+   * (`stop hook reported a problem · ctrl+o to see` in 2.1.328; shorter from 2.1.331).
+   */
+  readonly stopHookNotice: string;
+  /**
    * What a turn says when the stream broke and the non-streaming fallback's body is not a
    * message either: the JSON parser's words (`"parse_error"`), or from 2.1.332 a description
    * of the malformed response (`"malformed_response"`).
@@ -169,6 +174,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       mcpCallSoftErrors: false,
       fileToolServerPolicy: true,
       begunMessageIds: false,
+      stopHookNotice: "stop hook reported a problem · ctrl+o to see",
       preSkillShellCommand: false,
       unusableFallback: "parse_error",
       buildTime: "2026-11-18T21:07:35Z",
@@ -235,6 +241,7 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       mcpCallSoftErrors: true,
       fileToolServerPolicy: false,
       begunMessageIds: true,
+      stopHookNotice: "stop hook problem · ctrl+o to see",
       buildTime: "2026-11-23T15:17:48Z",
       modelRetirements: RETIREMENTS_331,
     },

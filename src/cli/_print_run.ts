@@ -9,6 +9,7 @@
 
 import { findInstalledSdkNear, type InstalledSdk } from "../adapters/installed_sdk.ts";
 import { resolveCliVersion } from "../builders/cli_versions.ts";
+import type { ModelUsageEntry } from "../builders/usage.ts";
 import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -25,15 +26,17 @@ import {
   appendCapture,
   appendTranscript,
   configDir,
-  hasTranscript,
-  latestSession,
+  lastModelUsage,
   nextInvocation,
   projectDir,
   stateDir,
 } from "./cli_state.ts";
+import { hostHookRunner } from "../host/_hook_runner.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 import { PrintOutput } from "./_print_output.ts";
+import { untrustedSettingsWarning } from "./_project_settings.ts";
+import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
 import { chooseScenario } from "./_run_scenario.ts";
 import { readAllStdin, type Stdio } from "./_stdio.ts";
 
@@ -59,6 +62,8 @@ interface RunPlan {
   projects: string;
   /** The session id to use or resume; none for a new session. */
   sessionId?: string;
+  /** What the resumed or continued session had used, by model. */
+  resumedUsage?: Record<string, ModelUsageEntry>;
   /** Which run of the binary this is (1 for the first in its state folder). */
   invocation: number;
   /** Print mode's prompt, and what piped stdin carried; none in duplex mode. */
@@ -138,7 +143,16 @@ async function planRun(
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
-  const sessionId = await resolveSession(parsed, projects);
+  const { sessionId, resumed } = await resolveSession(parsed, { projects, outputFormat, scenario });
+  const resumedUsage = resumed === undefined ? undefined : await lastModelUsage(projects, resumed);
+  const sources = parsed.options.get("--setting-sources");
+  const warning = await untrustedSettingsWarning({
+    dir: io.cwd,
+    cwd,
+    config: configDir(io.env),
+    ...(typeof sources === "string" ? { sources } : {}),
+  });
+  if (warning !== undefined) await io.stdio.writeErr(encoder.encode(warning));
   // a state folder that cannot be written to counts this run as the first
   const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
@@ -159,6 +173,7 @@ async function planRun(
     cwd,
     projects,
     ...(sessionId !== undefined ? { sessionId } : {}),
+    ...(resumedUsage !== undefined ? { resumedUsage } : {}),
     invocation,
     ...(input !== undefined ? { input } : {}),
     args,
@@ -193,6 +208,14 @@ function checkModeFlags(
   if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
     throw new CliUsageError(
       "Error: --input-format=stream-json requires output-format=stream-json.",
+    );
+  }
+  if (
+    has("--replay-user-messages") &&
+    (inputFormat !== "stream-json" || outputFormat !== "stream-json")
+  ) {
+    throw new CliUsageError(
+      "Error: --replay-user-messages requires both --input-format=stream-json and --output-format=stream-json.",
     );
   }
   if (outputFormat === "stream-json" && !has("--verbose")) {
@@ -246,12 +269,15 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
   }, {
     args: plan.args,
+    ...(plan.resumedUsage ? { resumedUsage: plan.resumedUsage } : {}),
     env: io.env,
     installedSdk: plan.installedSdk,
     stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
     invocation,
     ...options,
     ...liveOption(io, knobs, { scenario, cwd }),
+    // the settings' command hooks run in the folder the binary runs in, as the real CLI's
+    ...(knobs.commandHooks ? { runHookCommand: hostHookRunner(io.cwd) } : {}),
     ...(plan.mockCommands !== undefined ? { mockCommands: plan.mockCommands } : {}),
     output: output.push,
   });
@@ -455,30 +481,6 @@ function settingsNotLoaded(home: string): string {
     "again instead.\n";
 }
 
-/** `--session-id`, `--resume`, `-c`: the session id to use, or none for a new one. */
-async function resolveSession(parsed: ParsedArgv, projects: string): Promise<string | undefined> {
-  const fork = parsed.options.has("--fork-session");
-  const id = parsed.options.get("--session-id");
-  if (typeof id === "string") {
-    if (await hasTranscript(projects, id)) {
-      throw new CliUsageError(`Error: Session ID ${id} is already in use.`);
-    }
-    return id;
-  }
-  const resume = parsed.options.get("--resume");
-  if (typeof resume === "string") {
-    if (!(await hasTranscript(projects, resume))) {
-      throw new CliUsageError(`No conversation found with session ID: ${resume}`);
-    }
-    return fork ? undefined : resume;
-  }
-  if (parsed.options.has("--continue")) {
-    const latest = await latestSession(projects);
-    return latest !== undefined && !fork ? latest : undefined;
-  }
-  return undefined;
-}
-
 /**
  * After the result: stay alive until a signal ends the run: SIGTERM (unless ignored) with
  * 143, SIGINT with 0 (nothing runs to interrupt).
@@ -499,24 +501,6 @@ function hang(
     if (terminated && !ignoreTerm) terminated.onAbort(() => end(143));
     interrupted?.onAbort(() => end(0));
   });
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function checkSessionFlags(parsed: ParsedArgv): void {
-  const id = parsed.options.get("--session-id");
-  if (typeof id === "string" && !UUID.test(id)) {
-    throw new CliUsageError("Error: Invalid session ID. Must be a valid UUID.");
-  }
-  const resume = parsed.options.get("--resume");
-  if (typeof resume === "string" && !UUID.test(resume)) {
-    throw new CliUsageError(
-      `Error: --resume requires a valid session ID or session title ` +
-        `when used with --print. Usage: claude -p --resume <session-id|title>. ` +
-        `Provided value "${resume}" is not a UUID and does not match ` +
-        `any session title.`,
-    );
-  }
 }
 
 /**

@@ -34,6 +34,8 @@ export interface MockEnv {
   ignoreSigterm: boolean;
   /** `CLAUDE_MOCK_COMMANDS`: how `__mock__` prompts are taken, when set. */
   commands?: "on" | "off" | "live";
+  /** `CLAUDE_MOCK_COMMAND_HOOKS`: whether the settings' command hooks run (default on). */
+  commandHooks: boolean;
   /** Warnings for the run's stderr (unknown `CLAUDE_MOCK_*` names). */
   warnings: string[];
 }
@@ -57,6 +59,7 @@ export const MOCK_ENV_VARIABLES: Readonly<Record<string, string>> = {
   CLAUDE_MOCK_HANG: "1 or 0 (true or false)",
   CLAUDE_MOCK_IGNORE_SIGTERM: "1 or 0 (true or false)",
   CLAUDE_MOCK_COMMANDS: "on, off or live",
+  CLAUDE_MOCK_COMMAND_HOOKS: "1 or 0 (true or false)",
   CLAUDE_MOCK_RECORD: "1 or 0 (true or false)",
   CLAUDE_MOCK_REAL_CLAUDE: "a command path",
 };
@@ -94,6 +97,8 @@ export function readMockEnv(env: Record<string, string | undefined>): MockEnv {
     crashAfter: Infinity,
     hang: flag("CLAUDE_MOCK_HANG"),
     ignoreSigterm: flag("CLAUDE_MOCK_IGNORE_SIGTERM"),
+    commandHooks: set("CLAUDE_MOCK_COMMAND_HOOKS") === undefined ||
+      flag("CLAUDE_MOCK_COMMAND_HOOKS"),
     warnings: [],
   };
   flag("CLAUDE_MOCK_RECORD");
@@ -141,18 +146,25 @@ export function readMockEnv(env: Record<string, string | undefined>): MockEnv {
     }
     out.commands = commands as MockEnv["commands"];
   }
+  out.warnings.push(...unknownNames(env));
+  return out;
+}
+
+/** Warnings for the `CLAUDE_MOCK_*` names of `env` the project does not know (typos). */
+function unknownNames(env: Record<string, string | undefined>): string[] {
+  const warnings: string[] = [];
   for (const name of Object.keys(env)) {
     if (!name.startsWith("CLAUDE_MOCK_") || name in MOCK_ENV_VARIABLES || env[name] === undefined) {
       continue;
     }
     const closest = closestName(name);
-    out.warnings.push(
+    warnings.push(
       `claude-mock: warning: ${name} is not a claude-mock variable, and is ignored${
         closest ? ` (did you mean ${closest}?)` : ""
       }`,
     );
   }
-  return out;
+  return warnings;
 }
 
 /** The known name nearest to `name` (edit distance at most 3), if any. */

@@ -44,6 +44,7 @@ Deno.test("readMockEnv: good values, and unset or empty ones, give the knobs", (
     crashAfter: Infinity,
     hang: false,
     ignoreSigterm: false,
+    commandHooks: true,
     warnings: [],
   });
   const knobs = readMockEnv({
@@ -55,6 +56,7 @@ Deno.test("readMockEnv: good values, and unset or empty ones, give the knobs", (
     CLAUDE_MOCK_HANG: "true",
     CLAUDE_MOCK_IGNORE_SIGTERM: "0",
     CLAUDE_MOCK_COMMANDS: "off",
+    CLAUDE_MOCK_COMMAND_HOOKS: "0",
     CLAUDE_MOCK_SPEED_UNUSED: undefined,
   });
   assert.deepEqual(knobs, {
@@ -66,8 +68,14 @@ Deno.test("readMockEnv: good values, and unset or empty ones, give the knobs", (
     hang: true,
     ignoreSigterm: false,
     commands: "off",
+    commandHooks: false,
     warnings: [],
   });
+  assert.equal(readMockEnv({ CLAUDE_MOCK_COMMAND_HOOKS: "TRUE" }).commandHooks, true);
+  assert.throws(
+    () => readMockEnv({ CLAUDE_MOCK_COMMAND_HOOKS: "no" }),
+    /CLAUDE_MOCK_COMMAND_HOOKS must be 1 or 0 \(true or false\), got "no"/,
+  );
   assert.equal(readMockEnv({ CLAUDE_MOCK_LIVE: "1" }).live, true);
   assert.equal(readMockEnv({ CLAUDE_MOCK_LIVE: "false" }).live, false);
   assert.equal(readMockEnv({ CLAUDE_MOCK_CRASH_AFTER: "" }).crashAfter, Infinity);

@@ -8,7 +8,16 @@
  * @module
  */
 
-import { appendRecord, appendText, errorCode, fileTime, mkdirp, readDir } from "../host/_fs.ts";
+import {
+  appendRecord,
+  appendText,
+  errorCode,
+  fileTime,
+  mkdirp,
+  readDir,
+  readText,
+} from "../host/_fs.ts";
+import type { ModelUsageEntry } from "../builders/usage.ts";
 import { projectSlug } from "../builders/project_paths.ts";
 
 /**
@@ -106,6 +115,53 @@ export async function latestSession(dir: string): Promise<string | undefined> {
     if (!best || at >= best.at) best = { id: name.slice(0, -".jsonl".length), at };
   }
   return best?.id;
+}
+
+/**
+ * The `modelUsage` of a transcript's last result: what the session had used by model when it
+ * last ended (`undefined` without a transcript or a result in it).
+ */
+export async function lastModelUsage(
+  dir: string,
+  sessionId: string,
+): Promise<Record<string, ModelUsageEntry> | undefined> {
+  let text: string;
+  try {
+    text = await readText(`${dir}/${sessionId}.jsonl`);
+  } catch {
+    return undefined;
+  }
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i].includes('"type":"result"')) continue;
+    try {
+      const frame = JSON.parse(lines[i]);
+      if (frame.type === "result" && frame.modelUsage && typeof frame.modelUsage === "object") {
+        return frame.modelUsage;
+      }
+    } catch {
+      // a torn line: look further up
+    }
+  }
+  return undefined;
+}
+
+/** Whether a session's transcript has a message whose `uuid` is `uuid` (`--resume-session-at`). */
+export async function hasMessage(dir: string, sessionId: string, uuid: string): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readText(`${dir}/${sessionId}.jsonl`);
+  } catch {
+    return false;
+  }
+  return text.split("\n").some((line) => {
+    if (!line.includes(uuid)) return false;
+    try {
+      return JSON.parse(line).uuid === uuid;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Appends `lines` to a session's transcript. */

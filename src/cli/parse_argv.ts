@@ -14,11 +14,14 @@ import { CLI_OPTIONS, type CliOption } from "./cli_options.ts";
 export class CliUsageError extends Error {
   /** The exit code (1, as the real CLI). */
   readonly exitCode: number;
-  /** Keeps the message and the exit code. */
-  constructor(message: string, exitCode = 1) {
+  /** What the CLI also writes to stdout (after the message), if anything. */
+  readonly stdout?: string;
+  /** Keeps the message, the exit code and what goes to stdout. */
+  constructor(message: string, exitCode = 1, stdout?: string) {
     super(message);
     this.name = "CliUsageError";
     this.exitCode = exitCode;
+    if (stdout !== undefined) this.stdout = stdout;
   }
 }
 

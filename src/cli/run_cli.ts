@@ -109,6 +109,9 @@ export async function runCliProcess(io: CliProcess): Promise<number> {
       ? error.message
       : `claude-mock: ${error instanceof Error ? error.message : String(error)}`;
     await io.stdio.writeErr(encoder.encode(`${message}\n`)).catch(() => {});
+    if (error instanceof CliUsageError && error.stdout !== undefined) {
+      await io.stdio.write(encoder.encode(error.stdout)).catch(() => {});
+    }
     return error instanceof CliUsageError ? error.exitCode : 1;
   }
 }

@@ -23,7 +23,7 @@ import { DUMMY_API_KEY } from "../messages_api/serve_messages_api.ts";
 import type { FakeClaude } from "../fake_claude/install_fake_claude.ts";
 import { mkdirp, writeText } from "../host/_fs.ts";
 import { realTimeout } from "../timing/real_time.ts";
-import type { ConformCase, PrintFormat } from "./conform_case.ts";
+import { BEFORE_FACTS, type ConformCase, type PrintFormat } from "./conform_case.ts";
 import type { RunPlaces } from "./_normalize.ts";
 import { appSide } from "./_sdk_side.ts";
 import type { AgentSdk } from "./load_agent_sdk.ts";
@@ -105,8 +105,8 @@ export interface RunPlan {
 
 /** A print run's plan: the run's, the prompt and flags, and the mock binary installed. */
 export interface PrintRunPlan extends RunPlan {
-  /** The prompt, the case's flags and the output format. */
-  print: { prompt: string; args: string[]; format: PrintFormat };
+  /** The prompt (or the prompts sent on stdin as stream-json lines), the flags, the format. */
+  print: { prompt: string; args: string[]; format: PrintFormat; stdin?: string[] };
   /** The mock binary (mock runs). */
   fake: FakeClaude;
 }
@@ -153,11 +153,16 @@ export async function duplexRun(c: ConformCase, run: RunPlan): Promise<RecordedR
   const started = Date.now();
   await mkdirp(run.work);
   const env = sharedEnv(c);
-  const app = appSide(c, run.sdk.module, run.sdk.zod);
   const site = await duplexSite(c, { run, env });
   site.places.home = env.HOME;
   const spawner = recordingSpawn({ out: `${run.work}/tape.jsonl`, spawn: site.spawn });
   try {
+    const before = c.before ? await beforeQuery(c, { run, site, env }) : undefined;
+    const app = appSide(
+      before === undefined ? c : { ...c, options: withBefore(c.options, before) },
+      run.sdk.module,
+      run.sdk.zod,
+    );
     const { tape, error } = await queryThrough(app, { run, site, env, spawner });
     return {
       tape,
@@ -201,6 +206,86 @@ async function duplexSite(
     ...site,
     spawn: (o) => defaultSpawn({ ...o, cwd: site.cwd, env: { ...o.env, ...site.env } }),
   };
+}
+
+/** What a case's earlier run leaves for the case to name: its session id, its last message's uuid. */
+type BeforeFacts = { session_id: string; assistant_uuid?: string };
+
+/**
+ * The case's earlier run through the SDK, in the same site (the mock: a transport of its own,
+ * as a second process would be), not recorded; its session id and last assistant message's uuid.
+ */
+async function beforeQuery(
+  c: ConformCase,
+  { run, site, env }: {
+    run: RunPlan;
+    site: RunSite & { spawn: Spawn };
+    env: Record<string, string>;
+  },
+): Promise<BeforeFacts> {
+  const before = c.before!;
+  const spawn = run.side === "mock"
+    ? (new MockTransport(c.scenario).spawn as unknown as Spawn)
+    : site.spawn;
+  const abort = new AbortController();
+  const cancel = realTimeout(() => abort.abort(), run.timeoutMs);
+  const messages: Array<{ type?: string; session_id?: string; uuid?: string }> = [];
+  try {
+    const query = run.sdk.module.query({
+      prompt: before.prompt,
+      options: {
+        ...before.options,
+        cwd: site.cwd,
+        env,
+        abortController: abort,
+        pathToClaudeCodeExecutable: run.sdk.claude,
+        stderr: () => {},
+        spawnClaudeCodeProcess: spawn,
+      },
+    });
+    for await (const message of query) messages.push(message as (typeof messages)[number]);
+  } finally {
+    cancel();
+  }
+  return beforeFacts(c, messages, run.side);
+}
+
+/** The facts of an earlier run's messages (an `Error` when it ended without a result). */
+function beforeFacts(
+  c: ConformCase,
+  messages: ReadonlyArray<{ type?: string; session_id?: string; uuid?: string }>,
+  side: string,
+): BeforeFacts {
+  const result = messages.findLast((m) => m.type === "result");
+  if (typeof result?.session_id !== "string") {
+    throw new Error(`${c.name}: the 'before' run (${side}) ended without a result`);
+  }
+  const assistant = messages.findLast((m) => m.type === "assistant")?.uuid;
+  return { session_id: result.session_id, ...(assistant ? { assistant_uuid: assistant } : {}) };
+}
+
+/** `value` with every `$before.<fact>` in its strings replaced by that fact of the earlier run. */
+function withBefore<T>(value: T, facts: BeforeFacts): T {
+  if (typeof value === "string") {
+    return value.replace(/\$before\.(\w+)/g, (whole, key: string) => {
+      const fact = (facts as Record<string, string | undefined>)[key];
+      if (fact === undefined) {
+        throw new TypeError(
+          `Cannot run the case: '${whole}' names no fact of the earlier run (${
+            BEFORE_FACTS.join(", ")
+          })`,
+        );
+      }
+      return fact;
+    }) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => withBefore(v, facts)) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, withBefore(v, facts)]),
+    ) as T;
+  }
+  return value;
 }
 
 /**
@@ -274,17 +359,26 @@ export async function printRun(
   const started = Date.now();
   await mkdirp(run.work);
   const env = sharedEnv(c);
-  const { print } = run;
+  const site = await printSite(c, { run, env });
+  site.places.home = process.env.HOME;
+  const before = c.before
+    ? await beforePrint(c, { site, env, timeoutMs: run.timeoutMs }).catch(async (error) => {
+      await site.close();
+      throw error;
+    })
+    : undefined;
+  const print = before === undefined
+    ? run.print
+    : { ...run.print, args: withBefore(run.print.args, before) };
   const args = [
     "-p",
-    print.prompt,
+    ...(print.stdin ? [] : [print.prompt]),
     "--output-format",
     print.format,
     ...(print.format === "stream-json" ? ["--verbose"] : []),
+    ...(print.stdin ? ["--input-format", "stream-json"] : []),
     ...print.args,
   ];
-  const site = await printSite(c, { run, env });
-  site.places.home = process.env.HOME;
   const abort = linkedAbort(run.stop);
   const spawner = recordingSpawn({ out: `${run.work}/tape.jsonl`, spawn: defaultSpawn });
   try {
@@ -295,7 +389,12 @@ export async function printRun(
       env,
       signal: abort.signal,
     });
-    const { tape, stdout } = await childRun(child, { spawner, abort, timeoutMs: run.timeoutMs });
+    const { tape, stdout } = await childRun(child, {
+      spawner,
+      abort,
+      timeoutMs: run.timeoutMs,
+      stdin: (print.stdin ?? []).map((text) => `${JSON.stringify(userLine(text))}\n`).join(""),
+    });
     return {
       tape,
       places: site.places,
@@ -348,17 +447,78 @@ async function printSite(
   return { ...site, command: sdk.claude };
 }
 
-/** A print run's child to its end or the time limit: its tape and what it printed. */
+/**
+ * The case's earlier run in print mode (`-p <prompt> --output-format stream-json --verbose` and
+ * its flags), in the same site, not recorded; its session id and last assistant message's uuid.
+ */
+async function beforePrint(
+  c: ConformCase,
+  { site, env, timeoutMs }: {
+    site: RunSite & { command: string };
+    env: Record<string, string>;
+    timeoutMs: number;
+  },
+): Promise<BeforeFacts> {
+  const before = c.before!;
+  const abort = new AbortController();
+  const child = nodeSpawn(
+    site.command,
+    [
+      "-p",
+      before.prompt,
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      ...(before.args ?? []),
+    ],
+    { cwd: site.cwd, env, signal: abort.signal, stdio: ["pipe", "pipe", "ignore"] },
+  );
+  child.on("error", () => {});
+  child.stdin.on("error", () => {});
+  child.stdin.end();
+  let stdout = "";
+  child.stdout.on("data", (chunk: Uint8Array | string) => (stdout += String(chunk)));
+  const cancel = realTimeout(() => abort.abort(), timeoutMs);
+  try {
+    await new Promise<void>((resolve) => child.on("close", () => resolve()));
+  } finally {
+    cancel();
+  }
+  const messages = stdout.split("\n").flatMap((line) => {
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
+  });
+  return beforeFacts(c, messages, "print");
+}
+
+/** A prompt as a stream-json user line, as the Agent SDK writes one. */
+function userLine(text: string): Record<string, unknown> {
+  return {
+    type: "user",
+    message: { role: "user", content: text },
+    parent_tool_use_id: null,
+    session_id: "",
+  };
+}
+
+/**
+ * A print run's child, given `stdin` (all of it at once, then closed), to its end or the time
+ * limit: its tape and what it printed.
+ */
 async function childRun(
   child: RecordedProcess,
-  { spawner, abort, timeoutMs }: {
+  { spawner, abort, timeoutMs, stdin }: {
     spawner: ReturnType<typeof recordingSpawn>;
     abort: AbortController;
     timeoutMs: number;
+    stdin: string;
   },
 ): Promise<{ tape: Tape; stdout: string }> {
   child.stdin.on("error", () => {});
-  child.stdin.end();
+  child.stdin.end(stdin === "" ? undefined : stdin);
   let stdout = "";
   child.stdout.on("data", (chunk: Uint8Array | string) => (stdout += String(chunk)));
   child.on("error", () => {});

@@ -79,12 +79,42 @@ export interface ConformCase {
   /** Environment for both runs. */
   env?: Record<string, string>;
   /** Print mode (`-p`) runs: off, or the prompt, extra flags and formats. */
-  print?: false | { prompt?: string; args?: string[]; formats?: PrintFormat[] };
+  print?: false | {
+    prompt?: string;
+    args?: string[];
+    formats?: PrintFormat[];
+    /** Send the case's prompts on stdin as stream-json user lines (`--input-format stream-json`). */
+    stdin?: boolean;
+  };
   /** Whether the SDK (duplex) runs happen (default true). */
   duplex?: boolean;
+  /**
+   * A run made first in the same project and config folder, not compared: through the SDK
+   * (with its `options`) before duplex runs, as `-p <prompt>` (with its `args`) before print
+   * runs. `$before.session_id` and `$before.assistant_uuid` in the case's options and print
+   * arguments stand for its session id and its last assistant message's uuid
+   * ({@linkcode BEFORE_FACTS}).
+   */
+  before?: BeforeRun;
   /** The file it came from. */
   source: string;
 }
+
+/** A case's earlier run (see {@linkcode ConformCase.before}). */
+export interface BeforeRun {
+  /** Its prompt. */
+  prompt: string;
+  /** Its query options (duplex runs). */
+  options?: Record<string, unknown>;
+  /** Its extra flags (print runs). */
+  args?: string[];
+}
+
+/**
+ * What a case's options and print arguments can name of its earlier run, as `$before.<fact>`:
+ * its session id, and the uuid of its last assistant message (for `resumeSessionAt`).
+ */
+export const BEFORE_FACTS: readonly string[] = ["session_id", "assistant_uuid"];
 
 /** A print-mode output format. */
 export type PrintFormat = "text" | "json" | "stream-json";
@@ -106,6 +136,7 @@ const CASE_FIELDS = new Set([
   "env",
   "print",
   "duplex",
+  "before",
 ]);
 
 /** The files of a corpus folder that are not cases: its exceptions and known differences. */
@@ -240,6 +271,7 @@ export async function loadConformCase(file: string): Promise<ConformCase> {
     if (typeof data.duplex !== "boolean") fail("'duplex' must be true or false");
     out.duplex = data.duplex as boolean;
   }
+  if (data.before !== undefined) out.before = beforeRun(data.before, fail);
   return out;
 }
 
@@ -302,13 +334,42 @@ function casePrompt(
   return "hello";
 }
 
+/** The case's `before`: the prompt, options and flags of the run made first. */
+function beforeRun(b: unknown, fail: (what: string) => never): BeforeRun {
+  const shape = "'before' must be { prompt: <string>, options?: <object>, args?: <strings> }";
+  if (!isObject(b) || typeof b.prompt !== "string") return fail(shape);
+  for (const key of Object.keys(b)) {
+    if (!["prompt", "options", "args"].includes(key)) {
+      fail(`'before.${key}' is not allowed; ${shape}`);
+    }
+  }
+  if (b.options !== undefined && !isObject(b.options)) fail(shape);
+  if (
+    b.args !== undefined && (!Array.isArray(b.args) || b.args.some((a) => typeof a !== "string"))
+  ) {
+    fail(shape);
+  }
+  return b as unknown as BeforeRun;
+}
+
 /** The case's `print`: false, or the prompt, arguments and formats of the print-mode runs. */
 function printOption(
   p: unknown,
   fail: (what: string) => never,
 ): NonNullable<ConformCase["print"]> {
   if (p === false) return false;
-  if (!isObject(p)) return fail("'print' must be false or { prompt?, args?, formats? }");
+  if (!isObject(p)) return fail("'print' must be false or { prompt?, args?, formats?, stdin? }");
+  for (const key of Object.keys(p)) {
+    if (!["prompt", "args", "formats", "stdin"].includes(key)) {
+      fail(`'print.${key}' is not a print field; expected prompt, args, formats or stdin`);
+    }
+  }
+  if (p.stdin !== undefined && typeof p.stdin !== "boolean") {
+    fail("'print.stdin' must be true or false");
+  }
+  if (p.stdin === true && p.prompt !== undefined) {
+    fail("give 'print.prompt' or 'print.stdin', not both (stdin sends the case's prompts)");
+  }
   const formats = p.formats ?? ["text", "json", "stream-json"];
   if (
     !Array.isArray(formats) || formats.some((f) => !["text", "json", "stream-json"].includes(f))
@@ -329,11 +390,12 @@ function printOption(
 
 /**
  * Whether a case runs in print mode, and how: by default a case with one prompt and no
- * SDK-side callbacks (permission answers, hooks, MCP servers, an interrupt) does.
+ * SDK-side callbacks (permission answers, hooks, MCP servers, an interrupt) does. With
+ * `print.stdin`, the prompts go on stdin as stream-json user lines (and `prompt` is unused).
  */
 export function printPlan(
   c: ConformCase,
-): { prompt: string; args: string[]; formats: PrintFormat[] } | undefined {
+): { prompt: string; args: string[]; formats: PrintFormat[]; stdin?: string[] } | undefined {
   if (c.print === false) return undefined;
   const single = typeof c.prompt === "string"
     ? c.prompt
@@ -348,6 +410,7 @@ export function printPlan(
     prompt,
     args: [...printFlags(c.options), ...(c.print?.args ?? [])],
     formats: c.print?.formats ?? ["text", "json", "stream-json"],
+    ...(c.print?.stdin ? { stdin: typeof c.prompt === "string" ? [c.prompt] : [...c.prompt] } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConformCase } from "./conform_case.ts";
+import { loadConformCase, printPlan } from "./conform_case.ts";
 
 Deno.test("loadConformCase: each wrong field is named, in the order the case is read", async () => {
   const dir = await Deno.makeTempDir();
@@ -17,6 +17,12 @@ Deno.test("loadConformCase: each wrong field is named, in the order the case is 
       [{ scenario: "builtin:multi_tool", print: { formats: ["x"] } }, /'print.formats' must/],
       [{ scenario: "builtin:multi_tool", print: { args: [1] } }, /'print.args' must be/],
       [{ scenario: "builtin:multi_tool", print: { prompt: 1 } }, /'print.prompt' must be/],
+      [{ scenario: "builtin:multi_tool", print: { stdin: 1 } }, /'print.stdin' must be true/],
+      [{ scenario: "builtin:multi_tool", print: { input: [] } }, /'print.input' is not a print/],
+      [
+        { scenario: "builtin:multi_tool", print: { stdin: true, prompt: "a" } },
+        /'print.prompt' or 'print.stdin', not both/,
+      ],
       [{ scenario: "builtin:multi_tool", duplex: 1 }, /'duplex' must be true or false/],
     ];
     for (const [i, [data, message]] of cases.entries()) {
@@ -62,6 +68,27 @@ Deno.test("loadConformCase: prompts, print and a scenario beside the case", asyn
     const plain = await loadConformCase(`${dir}/plain.json`);
     assert.equal(plain.prompt, "hello");
     assert.equal(plain.print, undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("printPlan: print.stdin sends the case's prompts on stdin, in every format", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/stdin.json`;
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({
+        scenario: "builtin:simple_conversation",
+        prompts: ["hello", "bye"],
+        print: { stdin: true, args: ["--replay-user-messages"] },
+      }),
+    );
+    const plan = printPlan(await loadConformCase(file));
+    assert.deepEqual(plan?.stdin, ["hello", "bye"]);
+    assert.deepEqual(plan?.args, ["--replay-user-messages"]);
+    assert.deepEqual(plan?.formats, ["text", "json", "stream-json"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -185,7 +185,12 @@ async function printModes(c: ConformCase, { options, dir }: CaseRun): Promise<Mo
     for (const format of plan.formats) {
       if (options.signal?.aborted) break;
       options.log?.(`${c.name}: print ${format}`);
-      const print = { prompt: plan.prompt, args: plan.args, format };
+      const print = {
+        prompt: plan.prompt,
+        args: plan.args,
+        format,
+        ...(plan.stdin ? { stdin: plan.stdin } : {}),
+      };
       const run = (side: "mock" | "real") =>
         printRun(c, {
           side,

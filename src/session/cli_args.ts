@@ -8,6 +8,8 @@
 export interface CliFlags {
   /** `--include-partial-messages`. */
   includePartialMessages: boolean;
+  /** `--include-hook-events` (the SDK's `includeHookEvents`): command hooks' lifecycle frames. */
+  includeHookEvents?: boolean;
   /** `--model`. */
   model?: string;
   /** `--permission-mode`. */
@@ -20,6 +22,8 @@ export interface CliFlags {
   permissionPromptTool?: string;
   /** `--settings` (a JSON string or a path). */
   settings?: string;
+  /** `--setting-sources`: which settings files are read (`user,project,local`; default all). */
+  settingSources?: string;
   /** `--allowedTools` / `--allowed-tools`, split on commas and spaces. */
   allowedTools: string[];
   /** `--disallowedTools` / `--disallowed-tools`. */
@@ -45,6 +49,8 @@ export interface CliFlags {
   resume?: string;
   /** `--fork-session`: a resumed session gets a new id. */
   forkSession?: boolean;
+  /** `--replay-user-messages`: each user line is echoed back after the turn's init. */
+  replayUserMessages?: boolean;
 }
 
 const VALUE_FLAGS = new Set([
@@ -57,6 +63,7 @@ const VALUE_FLAGS = new Set([
   "max-budget-usd",
   "permission-prompt-tool",
   "settings",
+  "setting-sources",
   "session-id",
   "resume",
 ]);
@@ -87,7 +94,9 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
     if (name === "include-partial-messages") flags.includePartialMessages = true;
+    else if (name === "include-hook-events") flags.includeHookEvents = true;
     else if (name === "fork-session") flags.forkSession = true;
+    else if (name === "replay-user-messages") flags.replayUserMessages = true;
     else if (
       name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"
     ) flags.bypassAvailable = true;
@@ -108,6 +117,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       } else if (name === "permission-mode") flags.permissionMode = value;
       else if (name === "permission-prompt-tool") flags.permissionPromptTool = value;
       else if (name === "settings") flags.settings = value;
+      else if (name === "setting-sources") flags.settingSources = value;
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
       else if (name === "max-turns") {

@@ -115,6 +115,8 @@ interface Pending {
   resolve: (response: Record<string, unknown>) => void;
   reject: (error: Error) => void;
   subtype: string;
+  /** The request, for the error once stdin has closed. */
+  frame: ControlRequestFrame;
 }
 
 /** What a {@linkcode ControlChannel} needs from the session. */
@@ -191,11 +193,11 @@ export class ControlChannel {
     const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
     // no one can answer once stdin has closed: fail at once, writing nothing (as the CLI)
-    if (this.#inputClosed) throw new StreamClosed();
+    if (this.#inputClosed) throw streamClosed(frame);
     let cancelTimer = () => {};
     let onAbort = () => {};
     const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, subtype });
+      this.#pending.set(id, { resolve, reject, subtype, frame });
       onAbort = () => reject(signal!.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
@@ -317,7 +319,7 @@ export class ControlChannel {
    */
   inputClosed(): void {
     this.#inputClosed = true;
-    for (const pending of this.#pending.values()) pending.reject(new StreamClosed());
+    for (const pending of this.#pending.values()) pending.reject(streamClosed(pending.frame));
     this.#pending.clear();
   }
 
@@ -392,4 +394,24 @@ function encoded(reply: Reply, record: ClientRequest): Reply {
     }`;
     return failure(record, text);
   }
+}
+
+/**
+ * Why a request fails once stdin has closed: a `can_use_tool` with {@linkcode StreamClosed}
+ * (its tool is denied, as the real CLI 2.1.332 denies it), any other (a hook callback, an MCP
+ * message) fails the turn naming it. (The real CLI cancels a PreToolUse hook's tool use then:
+ * not modeled.)
+ */
+function streamClosed(frame: ControlRequestFrame): Error {
+  const request = frame.request as Record<string, unknown>;
+  if (request.subtype === "can_use_tool") return new StreamClosed();
+  const input = isObject(request.input) ? request.input : {};
+  const what = request.subtype === "hook_callback"
+    ? `the app's ${String(input.hook_event_name ?? "")} hook (callback ${
+      String(request.callback_id)
+    })`
+    : `control request '${String(request.subtype)}'`;
+  return new TurnFailure(
+    `claude-mock: cannot call ${what}: stdin has closed, so no answer can come`,
+  );
 }

@@ -30,6 +30,7 @@ import { ContextTally } from "./context_tally.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
 import { type EngineOptions, engineStart } from "./engine_options.ts";
 import type { ToolRunner } from "./session_settings.ts";
+import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
 
 /**
  * The longest stdin line the engine takes, in characters: 64 MiB (the real CLI took a 17 MiB
@@ -83,6 +84,12 @@ export class Engine {
   readonly env: Record<string, string | undefined>;
   /** Runs tools for real (the binary's live mode), if set. */
   readonly runTool?: ToolRunner;
+  /** Runs the settings' command hooks, if the host can and they are on. */
+  readonly runHookCommand?: HookCommandRunner;
+  /** The settings' command hooks (read as the first turn starts: `commandHooksReady`). */
+  readonly commandHooks: CommandHook[] = [];
+  /** Whether the settings' command hooks were read. */
+  commandHooksRead = false;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */
@@ -196,6 +203,9 @@ export class Engine {
     this.env = options.env;
     this.#stderr = options.stderr;
     this.runTool = options.runTool;
+    if (options.commandHooks !== false && options.runHookCommand) {
+      this.runHookCommand = options.runHookCommand;
+    }
     this.writes = options.writes;
     const start = engineStart(options);
     this.mockCommands = start.mockCommands;

@@ -6,35 +6,43 @@
  */
 
 import { hookCallbackRequest, hookInput } from "../builders/control.ts";
+import { userText } from "../builders/user.ts";
 import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
+import { type CommandHook, matcherCovers } from "./command_hooks.ts";
+import { runCommandHook } from "./command_hook_run.ts";
+import { hookNotice } from "./hook_notices.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
-import { StreamClosed, TurnFailure, type TurnState } from "./turn_state.ts";
+import type { TurnState } from "./turn_state.ts";
 
-/** The hook callback ids the client registered for `event` whose matcher covers `tool`. */
-export function hookCallbacks(engine: Engine, event: string, tool?: string): string[] {
+/**
+ * One hook an event reaches: the id of a callback the client registered in `initialize`, or a
+ * command hook of the settings (run by the session's `HookCommandRunner`).
+ */
+export type HookHandle = string | CommandHook;
+
+/**
+ * The hooks registered for `event` whose matcher covers `tool`: the client's callbacks (their
+ * ids), then the settings' command hooks when the session runs them, as the real CLI runs both.
+ */
+export function hookCallbacks(engine: Engine, event: string, tool?: string): HookHandle[] {
+  const found: HookHandle[] = [];
   const hooks = engine.initializeRequest?.hooks;
-  if (!isObject(hooks)) return [];
-  const matchers = hooks[event];
-  if (!Array.isArray(matchers)) return [];
-  const ids: string[] = [];
-  for (const m of matchers) {
-    if (!isObject(m) || !Array.isArray(m.hookCallbackIds)) continue;
-    if (
-      tool !== undefined && typeof m.matcher === "string" && m.matcher !== "" && m.matcher !== "*"
-    ) {
-      let re: RegExp;
-      try {
-        re = new RegExp(`^(?:${m.matcher})$`);
-      } catch {
-        continue;
-      }
-      if (!re.test(tool)) continue;
+  const matchers = isObject(hooks) ? hooks[event] : undefined;
+  if (Array.isArray(matchers)) {
+    for (const m of matchers) {
+      if (!isObject(m) || !Array.isArray(m.hookCallbackIds)) continue;
+      if (!matcherCovers(m.matcher, tool)) continue;
+      for (const id of m.hookCallbackIds) if (typeof id === "string") found.push(id);
     }
-    for (const id of m.hookCallbackIds) if (typeof id === "string") ids.push(id);
   }
-  return ids;
+  if (engine.runHookCommand) {
+    for (const hook of engine.commandHooks) {
+      if (hook.event === event && matcherCovers(hook.matcher, tool)) found.push(hook);
+    }
+  }
+  return found;
 }
 
 /**
@@ -65,7 +73,7 @@ export interface HookAgent {
  */
 export async function callHook(
   engine: Engine,
-  callbackId: string,
+  callbackId: HookHandle,
   event: { hook_event_name: string; [key: string]: unknown },
   options: { turn: TurnState; toolUseId?: string; agent?: HookAgent },
 ): Promise<Record<string, unknown>> {
@@ -87,20 +95,33 @@ export async function callHook(
     ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
     ...own,
   };
+  const output = typeof callbackId !== "string"
+    ? await runCommandHook(engine, callbackId, input, options)
+    : await callbackHook(engine, callbackId, input, options);
+  const noticed = hookNotice(engine, options.turn, {
+    event: name,
+    ...(typeof event.tool_name === "string" ? { tool: event.tool_name } : {}),
+    ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
+  }, output);
+  if (noticed) await noticed;
+  return output;
+}
+
+/** The `hook_callback` round trip of one of the client's hook callbacks. */
+function callbackHook(
+  engine: Engine,
+  callbackId: string,
+  input: Record<string, unknown>,
+  options: { turn: TurnState; toolUseId?: string },
+): Promise<Record<string, unknown>> {
   const request = hookCallbackRequest(engine.ctx, callbackId, {
     input,
     // hooks that are not about a tool carry a fresh uuid there, as the real CLI's do
     toolUseId: options.toolUseId ?? engine.ctx.ids.uuid(),
   });
-  try {
-    return await engine.control.request(request, { signal: options.turn.abort.signal });
-  } catch (error) {
-    if (!(error instanceof StreamClosed)) throw error;
-    // the real CLI 2.1.332 then cancels a PreToolUse hook's tool use and goes on; not modeled
-    throw new TurnFailure(
-      `claude-mock: cannot call the app's ${name} hook (callback ${callbackId}): stdin has closed, so no answer can come`,
-    );
-  }
+  // the request's own promise, not another layer: a callback's answer arrives in as many
+  // steps as before command hooks existed (interrupt races count them)
+  return engine.control.request(request, { signal: options.turn.abort.signal });
 }
 
 /**
@@ -218,21 +239,54 @@ export function keepContext(engine: Engine, output: Record<string, unknown>): vo
   }
 }
 
-/** The Stop hooks before a turn's result; one that says `continue: false` ends the turn. */
-export async function stopHooks(engine: Engine, turn: TurnState): Promise<void> {
+/**
+ * The Stop hooks where the model's reply would end the turn. One that says `continue: false`
+ * ends the turn (`"stopped"`); one that blocks (`decision: "block"`, a command hook's exit 2)
+ * keeps it going as the real CLI 2.1.332 does: its reason reaches the model in a synthetic
+ * user frame (`Stop hook feedback:\n<reason>`), a `stop-hook-error` notification follows, and
+ * the next Stop hooks are told `stop_hook_active: true` (`"blocked"`).
+ */
+export async function stopHooks(
+  engine: Engine,
+  turn: TurnState,
+): Promise<"stopped" | "blocked" | undefined> {
+  const blocks: string[] = [];
   for (const callbackId of hookCallbacks(engine, "Stop")) {
     const output = await callHook(engine, callbackId, {
       hook_event_name: "Stop",
-      stop_hook_active: false,
+      stop_hook_active: turn.stopHookActive === true,
       last_assistant_message: turn.lastText,
       background_tasks: [],
       session_crons: [],
     }, { turn });
     if (output.continue === false) {
       await stopByHook(engine, turn, String(output.stopReason ?? ""));
-      return;
+      return "stopped";
     }
+    if (output.decision === "block") blocks.push(String(output.reason ?? ""));
   }
+  if (blocks.length === 0) return undefined;
+  turn.stopHookActive = true;
+  turn.userMessages++; // the feedback, as the real CLI counts it in `num_turns`
+  const ctx = engine.ctx;
+  const feedback = {
+    ...userText(ctx, `Stop hook feedback:\n${blocks.join("\n")}`),
+    isSynthetic: true,
+  };
+  await engine.send({ frame: feedback, delay: 0 });
+  await engine.send({
+    frame: {
+      type: "system",
+      subtype: "notification",
+      key: "stop-hook-error",
+      text: ctx.cli.facts.stopHookNotice,
+      priority: "immediate",
+      session_id: ctx.sessionId,
+      uuid: ctx.ids.uuid(),
+    },
+    delay: 0,
+  });
+  return "blocked";
 }
 
 /** Ends the turn because a hook said so (`terminal_reason: "hook_stopped"`). */

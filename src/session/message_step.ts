@@ -26,6 +26,7 @@ import type { Engine } from "./engine.ts";
 import { execute, postToolHooks } from "./tool_flow.ts";
 import { authorize, immediateDenial } from "./tool_permission.ts";
 import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
+import { flushHookNotices } from "./hook_notices.ts";
 import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
@@ -499,10 +500,16 @@ async function runTool(
 async function sendToolResult(engine: Engine, turn: TurnState, frame: UserFrame): Promise<void> {
   const content = frame.message.content;
   const block = Array.isArray(content) ? content[0] : undefined;
-  if (block !== undefined && typeof block.tool_use_id === "string") {
-    turn.batchResults?.set(block.tool_use_id, block.content);
+  const toolUseId = typeof block?.tool_use_id === "string" ? block.tool_use_id : undefined;
+  if (toolUseId !== undefined) turn.batchResults?.set(toolUseId, block?.content);
+  // the hooks' systemMessage notices about this tool use: PreToolUse's before, PostToolUse's after
+  if (toolUseId !== undefined && turn.hookNotices?.length) {
+    await flushHookNotices(engine, turn, ["PreToolUse"], toolUseId);
   }
   await engine.send({ frame, delay: engine.delayFor({ type: "user" }, turn) });
+  if (toolUseId !== undefined && turn.hookNotices?.length) {
+    await flushHookNotices(engine, turn, ["PostToolUse", "PostToolUseFailure"], toolUseId);
+  }
 }
 
 /**

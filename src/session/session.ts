@@ -10,6 +10,7 @@
  * @module
  */
 
+import type { ModelUsageEntry } from "../builders/usage.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { Clock } from "../timing/clock.ts";
@@ -42,6 +43,12 @@ export interface SessionOptions extends SessionSettings {
    * `CLAUDE_CODE_MAX_RETRIES` bounds the retries of named failures, as for the real CLI.
    */
   env?: Record<string, string | undefined>;
+  /**
+   * What a resumed or continued session had used so far, by model (its transcript's last
+   * `modelUsage`): its results' `modelUsage` and `total_cost_usd` go on from there, as the
+   * real CLI's do.
+   */
+  resumedUsage?: Readonly<Record<string, ModelUsageEntry>>;
 }
 
 /**
@@ -108,9 +115,12 @@ export class Session {
       recordSent: options.recordSent,
       invocation: options.invocation,
       runTool: options.runTool,
+      runHookCommand: options.runHookCommand,
+      commandHooks: options.commandHooks,
       output: options.output,
       mockCommands: options.mockCommands,
     });
+    if (options.resumedUsage) engine.ledger.restore(options.resumedUsage);
     this.#engine = engine;
     this.scenario = scenario;
     this.flags = flags;

@@ -9,6 +9,7 @@ import type { Clock } from "../timing/clock.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import type { ToolCall } from "../builders/tools.ts";
+import type { HookCommandRunner } from "./command_hooks.ts";
 
 /**
  * How a mock session behaves, besides the command line and environment its client gives:
@@ -79,6 +80,19 @@ export interface SessionSettings {
    * binary's live mode); `undefined` from it keeps the scripted result.
    */
   runTool?: ToolRunner;
+  /**
+   * Runs the command hooks of the settings (`--settings`, the SDK's `settings`, the project's
+   * `.claude/settings.json` and `.claude/settings.local.json` as `--setting-sources` allows),
+   * as the real CLI does: the fake binary and `MockTransport` give the host's runner on Deno and
+   * Node; the browser has none. Without a runner, command hooks are not run.
+   */
+  runHookCommand?: HookCommandRunner;
+  /**
+   * Whether the settings' command hooks run (default `true` where the host can run them;
+   * `CLAUDE_MOCK_COMMAND_HOOKS=0` in the environment turns them off too): `false` for tests that
+   * want the scripted session without the project's hooks.
+   */
+  commandHooks?: boolean;
   /**
    * How a prompt whose whole text is a `__mock__` command is taken (default `"on"`): `"on"`
    * runs it as the command (a tool use it asks for gets the command's result, never a live

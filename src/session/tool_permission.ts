@@ -107,10 +107,13 @@ function allowedBy(
   mode: string,
 ): "readOnlyAllowed" | "modeAllowed" | "ruleAllowed" | "configAllowed" {
   // as the real CLI: a read-only tool is allowed by the mode; a read-only command by its
-  // subcommands, and so is a Bash command a rule allowed
+  // subcommands, and so is a Bash command a content rule (`Bash(touch:*)`) allowed; the
+  // whole-tool rule `Bash` allows it as a rule
+  const wholeTool = "rule" in verdict && typeof verdict.rule === "string" &&
+    !verdict.rule.includes("(");
   return verdict.reason === "readOnly" ||
       (tool === "Bash" &&
-        (verdict.reason === "rule" ||
+        ((verdict.reason === "rule" && !wholeTool) ||
           (verdict.reason === "mode" && mode === "acceptEdits")))
     ? tool === "Bash" ? "readOnlyAllowed" : "modeAllowed"
     : verdict.reason === "mode"

@@ -21,8 +21,11 @@ export interface ResultOverride {
   apiCalls?: ApiCallUsage[];
   /** `duration_api_ms` instead of the turn's time. */
   durationApiMs?: number;
-  /** The local command (`compact`) the result reports. */
-  localCommand?: string;
+  /**
+   * The local command (`compact`) the result reports; `null`: the same shape without
+   * `local_command` (a prompt a UserPromptSubmit hook stopped).
+   */
+  localCommand?: string | null;
   /** An API failure without an HTTP status (`api_error_status: null`). */
   apiFailure?: { apiError?: "connection_failed" };
   /** The API error type of an HTTP failure. */
@@ -54,7 +57,7 @@ export async function sendResult(
       numTurns: override.numTurns ?? turn.userMessages,
       durationMs: elapsed,
       durationApiMs: override.durationApiMs ?? elapsed,
-      ...(override.localCommand !== undefined ? { localCommand: override.localCommand } : {}),
+      ...(override.localCommand !== undefined ? { localCommand: override.localCommand ?? "" } : {}),
       apiCalls: override.apiCalls ?? [...turn.failedCalls, ...turn.calls],
       modelUsage: engine.ledger.modelUsage(),
       modelUsageSinceLastResult: engine.ledger.takeSinceLastResult(),
@@ -86,6 +89,7 @@ export async function sendResult(
       }`,
     );
   }
+  if (override.localCommand === null) delete (frame as { local_command?: string }).local_command;
   engine.resultCount++;
   turn.resultSent = true;
   engine.lastResultError = isError;

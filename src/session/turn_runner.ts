@@ -7,7 +7,7 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import { sessionStateChanged, systemInit } from "../builders/system.ts";
+import { sessionStateChanged, systemInformational, systemInit } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
@@ -17,14 +17,18 @@ import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
+import { commandHooksReady, sessionStartHooks } from "./command_hook_run.ts";
+import { flushHookNotices } from "./hook_notices.ts";
 import { compactCommand, runCompact } from "./compact.ts";
+import { localCommandOf, runLocalCommand } from "./local_command.ts";
+import { userReplay } from "../builders/_user_replay.ts";
 import { runApiError, runFailure } from "./failure_step.ts";
 import { StepCursor } from "./step_cursor.ts";
-import { warnIfUnreachable } from "./unreachable_step.ts";
+import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext, stopByHook, stopHooks } from "./hook_runner.ts";
+import { callHook, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
@@ -61,10 +65,23 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 }
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
-  const instructions = engine.scenario.verbatim ? undefined : compactCommand(turn.text);
+  // the settings' command hooks are read before the first turn uses them
+  commandHooksReady(engine);
+  // the session's start: its SessionStart command hooks, before the first turn's frames
+  if (turn.index === 0 && engine.scenario.verbatim !== true && engine.commandHooks.length > 0) {
+    await sessionStartHooks(engine, turn);
+  }
+  const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
+    ? undefined
+    : compactCommand(turn.text);
   if (instructions !== undefined) {
     // as the real CLI: a local command, never matched against the exchanges
     return await runCompact(engine, turn, { instructions, init: () => initFrame(engine) });
+  }
+  const command = engine.scenario.verbatim ? undefined : localCommandOf(turn.text, engine);
+  if (command) {
+    // as the real CLI: answered locally (/cost, /compact with nothing to compact)
+    return await runLocalCommand(engine, turn, { command, init: () => initFrame(engine) });
   }
   // a recording's turn (verbatim) carries its own states, init frame and hook calls; the opening
   // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
@@ -75,6 +92,12 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = await skillShellHooks(engine, turn);
     await engine.send(initFrame(engine));
+    if (engine.flags.replayUserMessages) {
+      // as the real CLI: the user line echoed after the turn's init
+      await engine.send({ frame: userReplay(engine.ctx, turn.input), delay: 0 });
+    }
+    const said = flushHookNotices(engine, turn, ["UserPromptSubmit"]);
+    if (said) await said;
     for (const frame of notices) await engine.send({ frame, delay: 0 });
     if (promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
   }
@@ -94,7 +117,12 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   if (!turn.resultSent && engine.scenario.verbatim !== true) await endSteps(engine, turn);
 }
 
-/** The UserPromptSubmit hooks; true when one stopped the turn (then ended by the hook). */
+/**
+ * The UserPromptSubmit hooks; true when one stopped the prompt. As the real CLI 2.1.332 (for a
+ * callback and a command hook alike): `system/init`, no API call, a `system/informational`
+ * notice (`prevent_continuation`, the `prompt_submit_outcome`), then a result of no turns whose
+ * text is the notice's.
+ */
 async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
   for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
     const output = await callHook(engine, callbackId, {
@@ -102,13 +130,64 @@ async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<b
       prompt: turn.text,
     }, { turn });
     keepContext(engine, output);
-    if (output.continue === false || output.decision === "block") {
-      await engine.send(initFrame(engine));
-      await stopByHook(engine, turn, String(output.stopReason ?? output.reason ?? ""));
+    if (output.continue === false) {
+      const reason = String(output.stopReason ?? "");
+      await promptStopped(engine, turn, `Operation stopped by hook: ${reason}`, {
+        kind: "stopped_by_hook",
+        prompt_kept: true,
+        reason,
+      });
+      return true;
+    }
+    if (output.decision === "block") {
+      const reason = String(output.reason ?? "");
+      await promptStopped(
+        engine,
+        turn,
+        `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${turn.text}`,
+        {
+          kind: "blocked_by_hook",
+          prompt_kept: false,
+          reason: typeof output.outcomeReason === "string" ? output.outcomeReason : reason,
+        },
+      );
       return true;
     }
   }
   return false;
+}
+
+/** A prompt a hook stopped: the notice, then the result of no turns that repeats it. */
+async function promptStopped(
+  engine: Engine,
+  turn: TurnState,
+  text: string,
+  outcome: { kind: string; prompt_kept: boolean; reason: string },
+): Promise<void> {
+  await engine.send(initFrame(engine));
+  const said = flushHookNotices(engine, turn, ["UserPromptSubmit"]);
+  if (said) await said;
+  const { uuid, session_id, tag: _tag, ...head } = systemInformational(engine.ctx, text, {
+    level: "warning",
+    tag: "",
+  });
+  await engine.send({
+    frame: {
+      ...head,
+      prevent_continuation: true,
+      prompt_submit_outcome: outcome,
+      uuid,
+      session_id,
+    },
+    delay: 0,
+  });
+  turn.stopped = true;
+  await sendResult(engine, turn, { result: text, stopReason: null }, {
+    numTurns: 0,
+    apiCalls: [],
+    durationApiMs: 0,
+    localCommand: null,
+  });
 }
 
 /** The steps a turn runs, where they come from, and what they are told of the turn. */
@@ -169,7 +248,15 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
         n++;
         if (turn.abort.aborted) throw turn.abort.reason;
         if (lazy) checkProduced(engine, step, `${path}[${k}]`);
-        if (isObject(step)) warnIfUnreachable(engine, turn, step, `${path}[${k}]`);
+        if (isObject(step) && unreachable(engine, turn, step)) {
+          // the model's reply would end the turn here: a Stop hook may keep it going
+          const stop = hookCallbacks(engine, "Stop").length > 0
+            ? await stopHooks(engine, turn)
+            : undefined;
+          if (stop === "stopped") break;
+          if (stop === "blocked") turn.textOnly = false;
+          else warnIfUnreachable(engine, turn, step, `${path}[${k}]`);
+        }
         k++;
         await runStep(engine, step, turn, n);
         if (turn.stopped) break;
@@ -192,7 +279,13 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
 async function endSteps(engine: Engine, turn: TurnState): Promise<void> {
   // After tool results the CLI would call the API again, which `--max-turns` may forbid.
   if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
-  await stopHooks(engine, turn);
+  if (await stopHooks(engine, turn) === "blocked") {
+    engine.warn(
+      `claude-mock: warning: a Stop hook kept ${
+        describeTurn(engine, turn)
+      } going, but its steps ran out: the real CLI would ask the model again (script the reply after the one the hook blocked)`,
+    );
+  }
   if (!turn.resultSent && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   if (!turn.resultSent) await sendResult(engine, turn, {});
 }

@@ -14,6 +14,7 @@ import type { TimingProfile } from "../timing/timing_profile.ts";
 import type {
   AssistantContentBlock,
   AssistantFrame,
+  Frame,
   ToolUseBlock,
   UserFrame,
 } from "../wire/frame.ts";
@@ -54,6 +55,11 @@ export interface TurnState {
   messageIds?: string[];
   /** The results (`tool_result` content) of the running message's tools, by tool use id. */
   batchResults?: Map<string, unknown>;
+  /**
+   * The notices of hooks' `systemMessage`s not written yet, each with its hook's event and tool
+   * use: written where the real CLI writes them (`hook_notices.ts`).
+   */
+  hookNotices?: Array<{ event: string; toolUseId?: string; frame: Frame }>;
   /** The `turn_id` MessageDisplay hooks get (one uuid for the turn, made when first asked). */
   displayTurnId?: string;
   /** API calls that failed but were billed (partial streams before a named failure). */
@@ -102,6 +108,8 @@ export interface TurnState {
   awaitingReply?: boolean;
   /** A PreToolUse hook answered `continue: false`: the turn ends after this message's tools. */
   hookStop?: boolean;
+  /** Whether a Stop hook kept this turn going (the next ones are told `stop_hook_active`). */
+  stopHookActive?: boolean;
   /**
    * Written before the `running` state frame that follows a permission answer (a streamed
    * message's `message_stop`, which the real CLI writes after the first answer).

@@ -56,6 +56,17 @@ export class UsageLedger {
   }
 
   /**
+   * Starts from what a resumed session had used (its last `modelUsage`): the totals and the
+   * cost go on from there; the context and the calls since the last result do not.
+   */
+  restore(totals: Readonly<Record<string, ModelUsageEntry>>): void {
+    for (const [name, entry] of Object.entries(totals)) {
+      this.#totals[name] = { ...entry };
+      this.#cost += entry.costUSD;
+    }
+  }
+
+  /**
    * The `modelUsage` of the calls since the last result (a result's
    * `model_usage_since_last_result`), and a fresh count from here.
    */

@@ -1,0 +1,187 @@
+/**
+ * The host's runner of command hooks (Deno or Node): `sh -c <command>` in the project folder,
+ * the hook input on stdin, the environment the engine gives over the host's, in a process
+ * group of its own so that an abort (the session's real-time deadline for the hook, or an
+ * interrupt) kills the command and whatever it started (`sleep 30 &` included), and every wait
+ * ends with it. Internal: the fake
+ * binary and `MockTransport` give it to their sessions.
+ *
+ * @module
+ */
+
+// The shapes of the engine's `HookCommandRunner` (src/session/command_hooks.ts), structurally:
+// the host sits below the engine and imports nothing from it.
+
+/** One run of a command hook. */
+interface HookCommand {
+  command: string;
+  stdin: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** How it ended. */
+interface HookCommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The runner the engine is given. */
+interface HookCommandRunner {
+  readonly cwd: string;
+  run(command: HookCommand): Promise<HookCommandResult>;
+  readText(path: string): string | undefined;
+}
+
+interface DenoChild {
+  pid: number;
+  stdin: WritableStream<Uint8Array>;
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  status: Promise<{ code: number; signal: string | null }>;
+}
+
+interface DenoHost {
+  Command: new (cmd: string, options: {
+    args: string[];
+    cwd: string;
+    env: Record<string, string>;
+    stdin: "piped";
+    stdout: "piped";
+    stderr: "piped";
+    detached: boolean;
+  }) => { spawn(): DenoChild };
+  kill(pid: number, signal: string): void;
+}
+
+const deno = (globalThis as { Deno?: DenoHost }).Deno;
+
+/**
+ * The host's {@linkcode HookCommandRunner} for a project folder: runs hooks there and reads
+ * the project's settings files.
+ */
+export function hostHookRunner(cwd: string): HookCommandRunner {
+  return {
+    cwd,
+    run: (command) => (deno ? runOnDeno(deno, cwd, command) : runOnNode(cwd, command)),
+    readText: (path) => readTextNow(`${cwd.replace(/\/+$/, "")}/${path}`),
+  };
+}
+
+/**
+ * A file's text, read synchronously (Deno, or Node's `process.getBuiltinModule`), or
+ * `undefined` when it cannot be read (none there, a folder, no way to read synchronously).
+ */
+function readTextNow(path: string): string | undefined {
+  try {
+    if (deno) {
+      return (deno as unknown as { readTextFileSync(p: string): string }).readTextFileSync(path);
+    }
+    const proc = (globalThis as {
+      process?: { getBuiltinModule?(id: string): unknown };
+    }).process;
+    const fs = proc?.getBuiltinModule?.("node:fs") as
+      | { readFileSync(p: string, encoding: "utf8"): string }
+      | undefined;
+    return fs?.readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Kills a process group, if it still runs. */
+function killGroup(kill: (pid: number) => void, pid: number): void {
+  try {
+    kill(-pid);
+  } catch {
+    // already gone
+  }
+}
+
+/** Kills the group when `signal` aborts (the hook's time is up, or the turn was interrupted). */
+function onAbort(
+  signal: AbortSignal | undefined,
+  kill: () => void,
+): { killed: () => boolean; stop: () => void } {
+  let killed = false;
+  const abort = () => {
+    killed = true;
+    kill();
+  };
+  if (signal?.aborted) abort();
+  signal?.addEventListener("abort", abort, { once: true });
+  return {
+    killed: () => killed,
+    stop: () => signal?.removeEventListener("abort", abort),
+  };
+}
+
+async function runOnDeno(
+  host: DenoHost,
+  cwd: string,
+  command: HookCommand,
+): Promise<HookCommandResult> {
+  const child = new host.Command("sh", {
+    args: ["-c", command.command],
+    cwd,
+    env: command.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  const limits = onAbort(
+    command.signal,
+    () => killGroup((pid) => host.kill(pid, "SIGKILL"), child.pid),
+  );
+  try {
+    const writer = child.stdin.getWriter();
+    // a hook that does not read its stdin may end before it is written: a broken pipe
+    const wrote = writer.write(new TextEncoder().encode(command.stdin))
+      .then(() => writer.close())
+      .catch(() => writer.abort().catch(() => {}));
+    const [stdout, stderr, status] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.status,
+      wrote,
+    ]);
+    return { code: limits.killed() ? null : status.code, stdout, stderr };
+  } finally {
+    limits.stop();
+  }
+}
+
+/** The Node way (`node:child_process`), exported for its test under Deno. */
+export async function runOnNode(cwd: string, command: HookCommand): Promise<HookCommandResult> {
+  const { spawn } = await import("node:child_process");
+  const proc = (globalThis as unknown as {
+    process: { env: Record<string, string | undefined>; kill(pid: number, s: string): void };
+  }).process;
+  const child = spawn("sh", ["-c", command.command], {
+    cwd,
+    env: { ...proc.env, ...command.env },
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const limits = onAbort(command.signal, () => {
+    if (child.pid !== undefined) killGroup((pid) => proc.kill(pid, "SIGKILL"), child.pid);
+  });
+  try {
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdin.on("error", () => {});
+    child.stdin.end(command.stdin);
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (c: number | null) => resolve(c));
+    });
+    return { code: limits.killed() ? null : code, stdout, stderr };
+  } finally {
+    limits.stop();
+  }
+}

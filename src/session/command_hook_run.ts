@@ -1,0 +1,251 @@
+/**
+ * Running a command hook of the settings in a session: loading the settings' hooks once, the
+ * environment a hook runs with, and its run through the session's `HookCommandRunner`,
+ * whose result reads as an SDK hook callback's answer (`commandHookOutput`).
+ *
+ * @module
+ */
+
+import { systemInformational } from "../builders/system.ts";
+import { isObject } from "../wire/frame.ts";
+import { hookInput } from "../builders/control.ts";
+import { realTimeout } from "../timing/real_time.ts";
+import {
+  type CommandHook,
+  commandHookOutput,
+  commandHooksOf,
+  type HookCommandResult,
+  type HookCommandRunner,
+  matcherCovers,
+} from "./command_hooks.ts";
+import type { Engine } from "./engine.ts";
+import type { TurnState } from "./turn_state.ts";
+
+/**
+ * The settings sources the real CLI reads hooks from, by `--setting-sources` name: the
+ * project's shared and local files (relative to the project folder). The user's own settings
+ * (`~/.claude/settings.json`) are never read: a test must not depend on the machine.
+ */
+const PROJECT_FILES: ReadonlyArray<[source: string, path: string]> = [
+  ["project", ".claude/settings.json"],
+  ["local", ".claude/settings.local.json"],
+];
+
+/**
+ * Reads the command hooks of the session's settings (the project's files the setting sources
+ * name, then `--settings`), once, into `engine.commandHooks`. A settings file that is not JSON
+ * is skipped with a warning on stderr.
+ */
+export function loadCommandHooks(engine: Engine): void {
+  const runner = engine.runHookCommand;
+  if (!runner) return;
+  const hooks: CommandHook[] = [];
+  const sources = engine.flags.settingSources?.split(",").map((s) => s.trim());
+  if (runner.readText) {
+    for (const [source, path] of PROJECT_FILES) {
+      if (sources !== undefined && !sources.includes(source)) continue;
+      let text: string | undefined;
+      try {
+        text = runner.readText(path);
+      } catch {
+        text = undefined;
+      }
+      if (text === undefined) continue;
+      try {
+        hooks.push(...commandHooksOf(JSON.parse(text)));
+      } catch (error) {
+        engine.warn(
+          `claude-mock: warning: ${path} is not JSON, its hooks are not run (${
+            (error as Error).message
+          })`,
+        );
+      }
+    }
+  }
+  const flag = engine.flags.settings?.trim();
+  if (flag?.startsWith("{")) {
+    try {
+      hooks.push(...commandHooksOf(JSON.parse(flag)));
+    } catch {
+      // a bad --settings fails the start elsewhere
+    }
+  }
+  engine.commandHooks.push(...hooks);
+}
+
+/** Reads the settings' command hooks the first time a session that runs them needs them. */
+export function commandHooksReady(engine: Engine): void {
+  if (!engine.runHookCommand || engine.commandHooksRead) return;
+  engine.commandHooksRead = true;
+  loadCommandHooks(engine);
+}
+
+/**
+ * Runs one command hook with `input` on its stdin: how it ended (no runner: `undefined`). As
+ * the real CLI 2.1.332, a SessionStart hook's run (always) and any other's (with
+ * `--include-hook-events`, the SDK's `includeHookEvents`) sit between a `system/hook_started`
+ * and a `system/hook_response` frame named `<Event>[:<query>]` (`PreToolUse:Bash`,
+ * `SessionStart:startup`); SDK callbacks get none.
+ */
+async function execCommandHook(
+  engine: Engine,
+  hook: CommandHook,
+  input: Record<string, unknown>,
+  turn: TurnState,
+): Promise<HookCommandResult | undefined> {
+  const runner = engine.runHookCommand;
+  if (!runner) return undefined;
+  const framed = hook.event === "SessionStart" || engine.flags.includeHookEvents === true;
+  const query = typeof input.tool_name === "string"
+    ? input.tool_name
+    : typeof input.source === "string"
+    ? input.source
+    : undefined;
+  const ctx = engine.ctx;
+  const named = {
+    hook_id: framed ? ctx.ids.uuid() : "",
+    hook_name: query !== undefined ? `${hook.event}:${query}` : hook.event,
+    hook_event: hook.event,
+  };
+  if (framed) {
+    await engine.send({
+      frame: {
+        type: "system",
+        subtype: "hook_started",
+        ...named,
+        uuid: ctx.ids.uuid(),
+        session_id: ctx.sessionId,
+      },
+      delay: 0,
+    });
+  }
+  const ran = await spawnCommandHook(engine, runner, hook, input, turn);
+  if (framed && !turn.abort.aborted) {
+    await engine.send({
+      frame: {
+        type: "system",
+        subtype: "hook_response",
+        ...named,
+        output: ran.stdout + ran.stderr,
+        stdout: ran.stdout,
+        stderr: ran.stderr,
+        exit_code: ran.code,
+        outcome: ran.code === 0 ? "success" : "error",
+        uuid: ctx.ids.uuid(),
+        session_id: ctx.sessionId,
+      },
+      delay: 0,
+    });
+  }
+  return ran;
+}
+
+/** The run itself: the environment, the real-time deadline, the turn's abort. */
+async function spawnCommandHook(
+  engine: Engine,
+  runner: HookCommandRunner,
+  hook: CommandHook,
+  input: Record<string, unknown>,
+  turn: TurnState,
+): Promise<HookCommandResult> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(engine.env)) {
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, {
+    CLAUDECODE: "1",
+    CLAUDE_CODE_ENTRYPOINT: engine.env.CLAUDE_CODE_ENTRYPOINT ?? "sdk-cli",
+    CLAUDE_CODE_SESSION_ID: engine.ctx.sessionId,
+    CLAUDE_PROJECT_DIR: runner.cwd,
+    CLAUDE_EFFORT: engine.flags.effort ?? "medium",
+  });
+  // the hook's time is real time (a process runs on the host's clock, not a fake one)
+  const timeoutMs = Math.ceil(hook.timeout * 1000);
+  const stop = new AbortController();
+  let timedOut = false;
+  const cancel = realTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, timeoutMs);
+  const onAbort = () => stop.abort();
+  const signal = turn.abort.signal;
+  if (signal.aborted) stop.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const ran = await runner.run({
+      command: hook.command,
+      stdin: JSON.stringify(input),
+      env,
+      timeoutMs,
+      signal: stop.signal,
+    });
+    return { ...ran, code: stop.signal.aborted ? null : ran.code, timedOut };
+  } finally {
+    cancel();
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * The SessionStart command hooks of a new session (source `startup`, matchers matching it), as
+ * the first turn starts: each between a `system/hook_started` and a `system/hook_response`
+ * frame (the real CLI writes them for SessionStart hooks whether or not the SDK asked for hook
+ * events), its plain stdout or `additionalContext` kept as context.
+ */
+export async function sessionStartHooks(engine: Engine, turn: TurnState): Promise<void> {
+  const ctx = engine.ctx;
+  for (const hook of engine.commandHooks) {
+    if (hook.event !== "SessionStart" || !matcherCovers(hook.matcher, "startup")) continue;
+    const { prompt_id: _p, permission_mode: _m, effort: _e, ...input } = hookInput(ctx, {
+      hook_event_name: "SessionStart",
+      source: "startup",
+    }, { promptId: turn.promptId });
+    const ran = await execCommandHook(engine, hook, input, turn);
+    if (turn.abort.aborted) throw turn.abort.reason;
+    if (ran === undefined) continue;
+    const output = commandHookOutput(hook, ran);
+    const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+    if (typeof specific.additionalContext === "string") {
+      engine.hookContext.push(specific.additionalContext);
+    }
+  }
+}
+
+/**
+ * Runs one command hook with `input` on its stdin, in the project folder, with the variables
+ * the real CLI sets (`CLAUDE_PROJECT_DIR`, `CLAUDECODE`, `CLAUDE_CODE_ENTRYPOINT`,
+ * `CLAUDE_CODE_SESSION_ID`, `CLAUDE_EFFORT`), bounded by its timeout and killed when the turn
+ * is interrupted. Resolves with what it means, in an SDK hook callback's terms. A PreToolUse
+ * hook that runs past its timeout is reported as the real CLI reports it
+ * (`system/informational`, tag `hook_no_verdict`); the tool use goes on.
+ */
+export async function runCommandHook(
+  engine: Engine,
+  hook: CommandHook,
+  input: Record<string, unknown>,
+  options: { turn: TurnState; toolUseId?: string },
+): Promise<Record<string, unknown>> {
+  const ran = await execCommandHook(engine, hook, input, options.turn);
+  if (ran === undefined) return {};
+  if (options.turn.abort.aborted) throw options.turn.abort.reason;
+  if (ran.timedOut && hook.event === "PreToolUse" && options.toolUseId !== undefined) {
+    const frame = systemInformational(
+      engine.ctx,
+      "A hook didn't answer in time, so it didn't check this action.",
+      { level: "warning", tag: "hook_no_verdict" },
+    );
+    const { uuid, session_id, ...head } = frame;
+    const hookNoVerdict = {
+      hook_event: "PreToolUse",
+      tool_use_id: options.toolUseId,
+      timed_out: true,
+    };
+    await engine.send({
+      frame: { ...head, hook_no_verdict: hookNoVerdict, uuid, session_id },
+      delay: 0,
+    });
+  }
+  return commandHookOutput(hook, ran, {
+    ...(typeof input.tool_name === "string" ? { tool: input.tool_name } : {}),
+  });
+}
