@@ -408,6 +408,42 @@ Deno.test("a piped prompt over 10 MiB is refused as the real CLI refuses it; 10 
   assert.equal(JSON.parse(mock.stdout).result, JSON.parse(rec.stdout).result);
 });
 
+Deno.test("a stdin line that is not JSON ends the run as the recording of the real CLI shows", async () => {
+  await using box = await sandbox();
+  const rec = await record("stream_json_bad_line");
+  const mock = await replay(rec, box.dir);
+  assert.deepEqual(
+    [mock.code, mock.stdout, mock.stderr],
+    [rec.exit_code, rec.stdout, rec.stderr],
+  );
+});
+
+Deno.test("a 17 MiB user frame in duplex mode is a prompt too long, as for the real CLI; 65 MiB is refused", async () => {
+  await using box = await sandbox();
+  const rec = await record("stream_json_huge_user");
+  const chars = (rec.stdin as unknown as { chars: number }).chars;
+  const head = '{"type":"user","message":{"role":"user","content":"';
+  const tail = '"},"parent_tool_use_id":null,"session_id":""}\n';
+  const frame = head + "x".repeat(chars - head.length - tail.length) + tail;
+  assert.equal(frame.length, chars);
+  const mock = await replay({ ...rec, stdin: frame }, box.dir);
+  assert.equal(mock.code, rec.exit_code);
+  assert.equal(mock.stderr, rec.stderr);
+  const last = (text: string) => JSON.parse(text.trim().split("\n").at(-1)!);
+  assert.equal(
+    last(mock.stdout).result,
+    last((rec as unknown as { stdout: string }).stdout).result,
+  );
+  // over the mock's own limit: said, exit 1, never a line dropped in silence
+  const huge = head + "x".repeat(65 * 1024 * 1024) + tail;
+  const refused = await replay({ ...rec, stdin: huge }, box.dir);
+  assert.deepEqual([refused.code, refused.stdout], [1, ""]);
+  assert.equal(
+    refused.stderr,
+    "claude-mock: stdin line 1 is longer than 67108864 characters, the most the mock takes in one stream-json line: the run ends\n",
+  );
+});
+
 Deno.test("a 17 MiB prompt through a real pipe: the error, exit 1, never exit 0 with nothing", async () => {
   await using box = await sandbox();
   const [command, ...prefix] = ENTRIES["dist/bin.js"];
@@ -500,4 +536,53 @@ Deno.test("a CLAUDE_MOCK_* value the binary cannot use is an error naming it, ne
     assert.equal(r.stdout, "", `${name}=${value}: nothing runs`);
     assert.match(r.stderr, new RegExp(`^claude-mock: ${name} must be .+, got "${value}"\\n$`));
   });
+});
+
+Deno.test("stdin closed while a permission is pending: the tool is denied at once, as the real CLI denies it", async () => {
+  await using box = await sandbox();
+  const rec = JSON.parse(
+    await Deno.readTextFile(`${ROOT}tests/fixtures/real/print_faults/stdin_closed_permission.json`),
+  );
+  const stdin = [
+    { type: "control_request", request_id: "i1", request: { subtype: "initialize" } },
+    {
+      type: "user",
+      message: { role: "user", content: "Create out.txt with touch." },
+      parent_tool_use_id: null,
+      session_id: "",
+    },
+  ].map((f) => JSON.stringify(f) + "\n").join("");
+  const mock = await replay({
+    argv: [...rec.argv, "--scenario", "builtin:tool_with_permission"],
+    stdin,
+    exit_code: 0,
+    stdout: "",
+    stderr: "",
+  }, box.dir);
+  assert.equal(mock.code, rec.exit_code);
+  const frames = mock.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const toolResult = frames.find((f) => f.type === "user");
+  assert.deepEqual(
+    toolResult.message.content[0].content,
+    rec.tool_result_frame.message.content[0].content,
+  );
+  assert.equal(toolResult.message.content[0].is_error, true);
+  assert.equal(toolResult.tool_use_result, rec.tool_result_frame.tool_use_result);
+  assert.deepEqual(
+    toolResult.tool_result_meta.map((m: { id?: string }) => ({ ...m, id: undefined })),
+    rec.tool_result_frame.tool_result_meta.map((m: { id?: string }) => ({ ...m, id: undefined })),
+  );
+  const result = frames.at(-1);
+  assert.equal(result.result, rec.result.result);
+  assert.equal(result.num_turns, rec.result.num_turns);
+  assert.deepEqual(
+    result.permission_denials.map((d: { tool_use_id?: string }) => ({
+      ...d,
+      tool_use_id: undefined,
+    })),
+    rec.result.permission_denials.map((d: { tool_use_id?: string }) => ({
+      ...d,
+      tool_use_id: undefined,
+    })),
+  );
 });

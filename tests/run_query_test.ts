@@ -70,6 +70,40 @@ Deno.test("runQuery: the default query is the app's own SDK, loaded on first use
   assert.equal(run.messages[0].model, "claude-opus-4-5"); // the SDK's options reach the mock
 });
 
+Deno.test("runQuery: a prompt stream that throws is the run's error, not the SDK's 'aborted by user'", async () => {
+  const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
+  const boom = new Error("the app's prompt source failed");
+  const run = await runQuery(
+    mock,
+    (async function* (): AsyncGenerator<SDKUserMessage> {
+      yield* [];
+      throw boom;
+    })(),
+    { query },
+  );
+  assert.ok(run.error instanceof Error);
+  assert.equal(run.error.cause, boom);
+  assert.match(
+    run.error.message,
+    /^runQuery\(mock, prompt, options\): the prompt stream threw: the app's prompt source failed; the SDK then ended the query: /,
+  );
+  // a stream that ends well changes nothing
+  const fine = await runQuery(
+    new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build()),
+    (async function* (): AsyncGenerator<SDKUserMessage> {
+      yield {
+        type: "user",
+        message: { role: "user", content: "hi" },
+        parent_tool_use_id: null,
+        session_id: "",
+      };
+    })(),
+    { query },
+  );
+  assert.equal(fine.error, undefined);
+  assert.equal(fine.result?.subtype === "success" && fine.result.result, "Hello!");
+});
+
 Deno.test("runQuery: an array prompt sends each message after the previous turn's result", async () => {
   const userFramesSeen: number[] = [];
   const seeing = (reply: string) =>

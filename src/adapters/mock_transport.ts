@@ -126,6 +126,20 @@ export class MockTransport {
    * prompt gets the usual unmatched-message error.
    */
   constructor(scenario?: Scenario, options: MockTransportOptions = {}) {
+    if (scenario !== undefined && (typeof scenario !== "object" || scenario === null)) {
+      throw new TypeError(
+        `Cannot create a MockTransport: the scenario must be an object (ScenarioBuilder's build(), loadScenario's result) or absent, got ${
+          scenario === null ? "null" : typeof scenario
+        }`,
+      );
+    }
+    if (typeof options !== "object" || options === null || Array.isArray(options)) {
+      throw new TypeError(
+        `Cannot create a MockTransport: the options must be an object, got ${
+          options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
+        }`,
+      );
+    }
     this.scenario = scenario ?? { exchanges: [] };
     this.#options = options;
     this.#exited = new Promise((resolve) => (this.#resolveExited = resolve));

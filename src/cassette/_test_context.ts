@@ -119,17 +119,54 @@ export function tapeNameOf(testName: string): string {
   return testName.replace(/[^\w.@+-]+/g, "-").replace(/^[-.]+|-+$/g, "").replace(/\.{2,}/g, ".");
 }
 
-/** The command that runs `file` again recording its cassettes, for `runner`. */
-export function recordCommandOf(runner: Runner, file: string): string {
-  const shown = file || "<test file>";
+/**
+ * The command that runs `file` again recording its cassettes, for `runner`; under Node with
+ * the flags that preload modules (`--import @x/claude-mock/register`: without it the run that
+ * records would fail at its first `mockClaude()`).
+ */
+export function recordCommandOf(
+  runner: Runner,
+  file: string,
+  nodeFlags: readonly string[] = nodePreloadFlags(),
+): string {
+  const shown = file ? quoteArg(file) : "<test file>";
   switch (runner) {
     case "vitest":
       return `CLAUDE_MOCK_RECORD=1 npx vitest run ${shown}`;
     case "jest":
       return `CLAUDE_MOCK_RECORD=1 NODE_OPTIONS=--experimental-vm-modules npx jest ${shown}`;
     case "node":
-      return `CLAUDE_MOCK_RECORD=1 node --test ${shown}`;
+      return `CLAUDE_MOCK_RECORD=1 node ${
+        nodeFlags.map((f) => `${quoteArg(f)} `).join("")
+      }--test ${shown}`;
     default:
-      return `deno test -A ${shown} -- --update`;
+      // Deno tells a module nothing of its own flags (an import map's --config above all)
+      return `deno test -A ${shown} -- --update, with the --config and other flags the tests ran with`;
   }
+}
+
+/** The flags of `execArgv` (this Node process's by default) that preload modules. */
+export function nodePreloadFlags(
+  execArgv: readonly string[] | undefined = (globalThis as {
+      Deno?: unknown;
+      process?: { execArgv?: string[] };
+    }).Deno === undefined
+    ? (globalThis as { process?: { execArgv?: string[] } }).process?.execArgv
+    : undefined,
+): string[] {
+  const kept: string[] = [];
+  const args = execArgv ?? [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (/^(--import|--require|-r|--loader|--experimental-loader)=/.test(arg)) kept.push(arg);
+    else if (/^(--import|--require|-r|--loader|--experimental-loader)$/.test(arg)) {
+      if (i + 1 < args.length) kept.push(arg, args[++i]);
+    }
+  }
+  return kept;
+}
+
+/** `arg` as a POSIX shell word. */
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   insideNodeModules,
+  nodePreloadFlags,
   recordCommandOf,
   runnerOf,
   tapeNameOf,
@@ -70,7 +71,44 @@ Deno.test("runnerOf and recordCommandOf: the command that records, for the runne
     "CLAUDE_MOCK_RECORD=1 NODE_OPTIONS=--experimental-vm-modules npx jest t.test.js",
   );
   assert.equal(recordCommandOf("node", ""), "CLAUDE_MOCK_RECORD=1 node --test <test file>");
-  assert.equal(recordCommandOf("deno", "x_test.ts"), "deno test -A x_test.ts -- --update");
+  assert.equal(
+    recordCommandOf("deno", "x_test.ts"),
+    "deno test -A x_test.ts -- --update, with the --config and other flags the tests ran with",
+  );
+});
+
+Deno.test("recordCommandOf: under Node, with the flags that preload the hooks the tests ran with", () => {
+  assert.equal(
+    recordCommandOf("node", "/app/test/a.test.mjs", ["--import", "@x/claude-mock/register"]),
+    "CLAUDE_MOCK_RECORD=1 node --import @x/claude-mock/register --test /app/test/a.test.mjs",
+  );
+  assert.deepEqual(
+    nodePreloadFlags([
+      "--import",
+      "@x/claude-mock/register",
+      "--test-concurrency=1",
+      "--require=./setup.cjs",
+      "-r",
+      "./b.cjs",
+      "--experimental-loader",
+      "tsx",
+      "--inspect",
+    ]),
+    [
+      "--import",
+      "@x/claude-mock/register",
+      "--require=./setup.cjs",
+      "-r",
+      "./b.cjs",
+      "--experimental-loader",
+      "tsx",
+    ],
+  );
+  // a path the shell would split is quoted
+  assert.equal(
+    recordCommandOf("node", "/my app/a.test.mjs", ["--import", "./my hooks.mjs"]),
+    "CLAUDE_MOCK_RECORD=1 node --import './my hooks.mjs' --test '/my app/a.test.mjs'",
+  );
 });
 
 Deno.test("insideNodeModules: a folder of node_modules, not a name that contains it", () => {

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { requireTape } from "./tape.ts";
 import type { Detector } from "./_detector.ts";
 import {
   detect,
@@ -124,6 +125,7 @@ function describe(entry: TapeEntry): string {
  * ```
  */
 export function lintTape(tape: Tape, options: LintOptions = {}): TapeProblem[] {
+  requireTape(tape, "Cannot lint tape");
   const lint = linter(tape, options);
   lintHeader(tape, lint);
   const requests: ControlRequests = new Map();

@@ -25,6 +25,13 @@ async function open(
   pathOrUrl: string | URL,
   options: LoadTapeOptions,
 ): Promise<{ source: string; stream: ReadableStream<Uint8Array> }> {
+  if (typeof pathOrUrl !== "string" && !(pathOrUrl instanceof URL)) {
+    throw new TypeError(
+      `Cannot load tape: expected a file path or URL, got ${
+        pathOrUrl === null ? "null" : typeof pathOrUrl
+      }`,
+    );
+  }
   const url = pathOrUrl instanceof URL
     ? pathOrUrl
     : URL_LIKE.test(pathOrUrl)

@@ -449,6 +449,13 @@ function messageOf(error: unknown): string {
  * ```
  */
 export function parseTape(text: string, options: ParseTapeOptions = {}): Tape {
+  if (typeof text !== "string") {
+    throw new TypeError(
+      `Cannot load tape: parseTape needs the tape's text, got ${
+        text === null ? "null" : typeof text
+      }${options?.source ? ` (in ${options.source})` : ""}`,
+    );
+  }
   const parser = new TapeLineParser(options);
   const entries: TapeEntry[] = [];
   let start = 0;

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { requireTape } from "./tape.ts";
 import { detectorValues, scrubJson, scrubText, valueDetectors } from "./_detectors.ts";
 import { SECRET_DETECTORS } from "./_secret_patterns.ts";
 import { scrubSplitSecrets } from "./_split_secrets.ts";
@@ -70,6 +71,7 @@ import type { Tape, TapeEntry, TapeHeader } from "./tape.ts";
  * ```
  */
 export function scrubTape(tape: Tape, options: ScrubOptions = {}): Tape {
+  requireTape(tape, "Cannot scrub tape");
   const detectors = valueDetectors(detectorValues(tape, options, options.machine ?? true));
   const entries = tape.entries.map((entry): TapeEntry => {
     if ("frame" in entry) {

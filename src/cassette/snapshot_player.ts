@@ -4,6 +4,7 @@
  * @module
  */
 
+import { requireTape } from "./tape.ts";
 import { MockProcess, type SpawnOptionsLike } from "../adapters/mock_process.ts";
 import type { MockDuplex } from "../adapters/mock_transport.ts";
 import type { ExitStatus } from "../session/engine.ts";
@@ -81,6 +82,10 @@ export class SnapshotPlayer {
 
   /** Prepares a replay of `tape`; nothing runs until `spawn` or `connect`. */
   constructor(tape: Tape, options: SnapshotPlayerOptions = {}) {
+    requireTape(tape, "Cannot replay: new SnapshotPlayer(tape)");
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`Cannot replay: the options must be an object, got ${options}`);
+    }
     this.tape = tape;
     this.mode = options.mode ?? "inert";
     const waitMs = options.waitMs ?? 5000;

@@ -118,3 +118,22 @@ export interface Tape {
 export function isFrameEntry(entry: TapeEntry): entry is TapeFrameEntry {
   return "frame" in entry;
 }
+
+/**
+ * Throws a `TypeError` starting with `what` (such as "Cannot scrub tape") unless `tape` has a
+ * header object and an entries array: a value that is no tape is named, never read blindly.
+ * Internal. @internal
+ */
+export function requireTape(tape: unknown, what: string): asserts tape is Tape {
+  const t = tape as Partial<Tape> | null;
+  const problem = t === null || typeof t !== "object"
+    ? `got ${t === null ? "null" : Array.isArray(t) ? "an array" : typeof t}`
+    : t.header === null || typeof t.header !== "object"
+    ? "got an object without a header object"
+    : !Array.isArray(t.entries)
+    ? "got an object without an entries array"
+    : undefined;
+  if (problem !== undefined) {
+    throw new TypeError(`${what}: expected a tape (what loadTape or parseTape gives), ${problem}`);
+  }
+}

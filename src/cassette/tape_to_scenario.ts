@@ -4,6 +4,7 @@
  * @module
  */
 
+import { requireTape } from "./tape.ts";
 import type {
   ConnectStepFile,
   ExchangeFile,
@@ -56,6 +57,7 @@ export function tapeToScenario(
   tape: Tape,
   options: TapeToScenarioOptions = {},
 ): ConvertedScenario {
+  requireTape(tape, "Cannot convert tape to a scenario");
   const name = options.name ?? tape.header.scenario ?? tape.source;
   const conversion: Conversion = {
     file: {

@@ -189,8 +189,19 @@ export class TapeWriter {
   async #open(): Promise<FileSink> {
     const slash = Math.max(this.path.lastIndexOf("/"), this.path.lastIndexOf("\\"));
     let sink: FileSink;
+    if (slash > 0) {
+      const folder = this.path.slice(0, slash);
+      try {
+        await mkdirp(folder);
+      } catch (cause) {
+        // (EEXIST here is a file where a folder should be, not another recording)
+        throw new Error(
+          `Cannot write tape ${this.path}: cannot make its folder ${folder} (${messageOf(cause)})`,
+          { cause },
+        );
+      }
+    }
     try {
-      if (slash > 0) await mkdirp(this.path.slice(0, slash));
       sink = await openNewFile(this.partialPath);
     } catch (cause) {
       const why = errorCode(cause) === "EEXIST"

@@ -105,6 +105,20 @@ Deno.test("TapeWriter: a second writer of the same path fails; the first is unto
     assert.deepEqual(tape.entries.map((e) => "raw" in e && e.raw), ["mine"]);
   }));
 
+Deno.test("TapeWriter: a file where its folder should be is named as such, not as another recording", () =>
+  withDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/afile`, "");
+    const writer = new TapeWriter(`${dir}/afile/t.jsonl`);
+    await assert.rejects(
+      writer.write({ t: 0, dir: "cli->sdk", raw: "x" }),
+      (e: unknown) =>
+        e instanceof Error &&
+        e.message.startsWith(
+          `Cannot write tape ${dir}/afile/t.jsonl: cannot make its folder ${dir}/afile (`,
+        ) && !e.message.includes("another recording"),
+    );
+  }));
+
 Deno.test("TapeWriter: a finished tape replaces an older one at the path", () =>
   withDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/t.jsonl`, "old\n");

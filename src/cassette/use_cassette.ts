@@ -263,7 +263,7 @@ async function replayCassette(
   if (!exists) {
     throw new Error(
       `Cannot replay cassette '${name}': ${path} does not exist\n` +
-        `Record it with: ${recordCommand(test)} (or CLAUDE_MOCK_RECORD=1)`,
+        `Record it with: ${recordCommand(test)} (or give cassette() the option mode: "record")`,
     );
   }
   const tape = await loadTape(path);
@@ -296,9 +296,15 @@ async function recordCassette(
     ...(api ? { api } : {}),
   });
   let used = false;
+  let command = "";
+  let failedToStart: unknown;
   const spawn: ClaudeSpawn = (spawnOptions) => {
     used = true;
-    return recorder(spawnOptions);
+    command = spawnOptions.command;
+    const child = recorder(spawnOptions);
+    // a CLI that cannot start (ENOENT, EACCES) never exits: its error says why
+    child.on("error", (error) => (failedToStart ??= error));
+    return child;
   };
   return finished({
     mode: "record",
@@ -309,6 +315,18 @@ async function recordCassette(
         throw new Error(`Cassette '${name}' recorded nothing: the SDK never spawned the CLI`);
       }
       const tape = await recorder.finished;
+      if (!tape.ending) {
+        // nothing ran: keep the tape already there (if any), never replace it with a stub
+        await removeFile(`${path}.recording`).catch(() => {});
+        const why = failedToStart instanceof Error ? failedToStart.message : "it never exited";
+        throw new Error(
+          `Cannot record cassette '${name}': the CLI ${
+            JSON.stringify(command)
+          } did not run (${why}); ` +
+            `${path} is left as it was. Put the real claude on PATH, or give the query ` +
+            "pathToClaudeCodeExecutable",
+        );
+      }
       const kept = options.scrub === false ? tape : scrubTape(tape, options.scrub ?? {});
       try {
         await writeWhole(path, serializeTape(kept));

@@ -71,12 +71,24 @@ export async function nextInvocation(dir: string): Promise<number> {
     .padEnd(15, "0").slice(0, 15);
   const record = `${token}\n`;
   try {
-    return await appendRecord(file, record) + 1;
+    try {
+      return await appendRecord(file, record) + 1;
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT") throw error;
+      await mkdirp(dir);
+      return await appendRecord(file, record) + 1;
+    }
   } catch (error) {
-    if (errorCode(error) !== "ENOENT") throw error;
-    await mkdirp(dir);
-    return await appendRecord(file, record) + 1;
+    throw new Error(
+      `Cannot count this run in the state folder ${dir} (CLAUDE_MOCK_STATE_DIR names another): ${
+        messageOf(error)
+      }`,
+    );
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The folder of a project's transcripts. */
@@ -159,13 +171,25 @@ export async function appendTranscript(
   lines: readonly string[],
 ): Promise<void> {
   if (lines.length === 0) return;
-  await mkdirp(dir);
-  await appendText(`${dir}/${sessionId}.jsonl`, lines.map((l) => `${l}\n`).join(""));
+  try {
+    await mkdirp(dir);
+    await appendText(`${dir}/${sessionId}.jsonl`, lines.map((l) => `${l}\n`).join(""));
+  } catch (error) {
+    throw new Error(`Cannot keep the session's transcript in ${dir}: ${messageOf(error)}`);
+  }
 }
 
 /** Appends one JSON line to a capture file (one write: whole lines under concurrent runs). */
 export async function appendCapture(file: string, entry: unknown): Promise<void> {
   const folder = file.slice(0, file.lastIndexOf("/"));
-  if (folder !== "") await mkdirp(folder);
-  await appendText(file, `${JSON.stringify(entry)}\n`);
+  try {
+    if (folder !== "") await mkdirp(folder);
+    await appendText(file, `${JSON.stringify(entry)}\n`);
+  } catch (error) {
+    throw new Error(
+      `Cannot write the capture file ${file} (--capture or CLAUDE_MOCK_CAPTURE): ${
+        messageOf(error)
+      }`,
+    );
+  }
 }

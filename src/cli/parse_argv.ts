@@ -75,6 +75,10 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
       if (value === undefined) {
         throw new CliUsageError(`error: option '${name} <value>' argument missing`);
       }
+      if (value.trim() === "") {
+        // an empty file or name would be passed over in silence (no capture, the default scenario)
+        throw new CliUsageError(`error: option '${name} <value>' argument is empty`);
+      }
       mock[name.slice(2) as keyof ParsedArgv["mock"]] = value;
       continue;
     }

@@ -116,6 +116,13 @@ function flagValues(argv: readonly string[], flag: string): string[] {
  * ```
  */
 export async function readCapture(path: string): Promise<CaptureLog> {
+  if (typeof path !== "string" || path === "") {
+    throw new TypeError(
+      `Cannot read the capture: expected the capture file's path, got ${
+        path === "" ? "an empty string" : path === null ? "null" : typeof path
+      }`,
+    );
+  }
   let text: string;
   try {
     text = await readText(path);

@@ -65,6 +65,22 @@ export interface FakeClaude extends AsyncDisposable {
 export async function installFakeClaude(
   options: InstallFakeClaudeOptions = {},
 ): Promise<FakeClaude> {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(
+      `Cannot install the fake claude: the options must be an object, got ${
+        options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
+      }`,
+    );
+  }
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (typeof value !== "string") {
+      throw new TypeError(
+        `Cannot install the fake claude: options.env.${name} must be a string, got ${
+          value === null ? "null" : typeof value
+        }`,
+      );
+    }
+  }
   const dir = await makeTempDir("fake-claude-");
   const captureFile = `${dir}/capture.jsonl`;
   // its own config and state folders: transcripts and invocation counts stay in the folder

@@ -49,10 +49,42 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** `mkdir -p`. */
+/**
+ * `mkdir -p`. On Node, one folder at a time: Node's own `recursive` loops forever where a
+ * parent exists but refuses children with `ENOENT` (`/proc/x` on Node 20).
+ */
 export async function mkdirp(path: string): Promise<void> {
   if (deno) deno.mkdirSync(path, { recursive: true });
-  else (await syncFs()).mkdirSync(path, { recursive: true });
+  else mkdirEach(await syncFs(), path);
+}
+
+/** Node's `mkdir -p` by single `mkdir`s (exported for its test). Internal. */
+export function mkdirEach(
+  fs: { mkdirSync(path: string): unknown; statSync(path: string): { isDirectory(): boolean } },
+  path: string,
+): void {
+  const mkdir = (p: string) => fs.mkdirSync(p);
+  const isFolder = (p: string) => {
+    try {
+      return fs.statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  try {
+    mkdir(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "EEXIST" && isFolder(path)) return;
+    const parent = path.replace(/[\\/]+[^\\/]*[\\/]*$/, "");
+    if (code !== "ENOENT" || parent === "" || parent === path) throw error;
+    mkdirEach(fs, parent);
+    try {
+      mkdir(path); // once more, now that the parent is there: its error is the answer
+    } catch (again) {
+      if (!(errorCode(again) === "EEXIST" && isFolder(path))) throw again;
+    }
+  }
 }
 
 /** The names in a folder. */

@@ -23,6 +23,11 @@ export interface ActiveMock {
   spawnFor(options: SpawnOptionsLike): unknown;
   /** SDK options laid over the app's for every query (may be empty). */
   readonly sdkOptions: Record<string, unknown>;
+  /**
+   * Whether its processes run the real CLI (a cassette that records or passes through): the
+   * SDK then finds the executable as it would without a mock.
+   */
+  readonly runsRealCli?: boolean;
 }
 
 /** A door through which the app's `import` of the SDK reaches the wrapper. */

@@ -183,6 +183,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   readonly label: string;
   readonly replaced: ActiveMock | undefined;
   readonly sdkOptions: Record<string, unknown>;
+  readonly runsRealCli: boolean = false;
   #scenario: Scenario | undefined;
   #spawnSource: ((options: SpawnOptionsLike) => unknown) | undefined;
   #options: MockTransportOptions;
@@ -213,6 +214,8 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     } else if (isObject(given) && typeof given.spawn === "function") {
       const spawn = given.spawn as (options: SpawnOptionsLike) => unknown;
       this.#spawnSource = (o) => spawn(o);
+      // a cassette that records (or passes through) runs the CLI the SDK resolves
+      this.runsRealCli = given.mode === "record" || given.mode === "passthrough";
       this.label = typeof given.path === "string"
         ? `cassette ${given.path}`
         : `${(given.constructor as { name?: string } | undefined)?.name ?? "spawn source"}`;

@@ -283,3 +283,28 @@ Deno.test("mockClaude: a mock made in another async context (a hook) is not this
     await global.close();
   }
 });
+
+Deno.test("mockClaude: a recording cassette runs the CLI the SDK resolves, a replaying one a placeholder", async () => {
+  // a stand-in SDK whose query() gives back what it was called with
+  const standIn = wrapClaudeSdk({ query: (params: unknown) => params });
+  const optionsOf = (params: unknown) => (params as { options: Record<string, unknown> }).options;
+  const dir = await Deno.makeTempDir();
+  try {
+    const recording = await cassette({ name: "r" }, "r", { dir, env: {}, mode: "record" });
+    const claude = mockClaude(recording);
+    // the SDK finds its native binary, or takes the app's own path: never a bare "claude"
+    assert.equal(optionsOf(standIn.query({ prompt: "hi" })).pathToClaudeCodeExecutable, undefined);
+    assert.equal(
+      optionsOf(standIn.query({ prompt: "hi", options: { pathToClaudeCodeExecutable: "/opt/c" } }))
+        .pathToClaudeCodeExecutable,
+      "/opt/c",
+    );
+    await claude.close();
+    for (const source of [greeter, { mode: "replay", path: "x.jsonl", spawn: () => {} }]) {
+      await using _claude = mockClaude(source);
+      assert.equal(optionsOf(standIn.query({ prompt: "hi" })).pathToClaudeCodeExecutable, "claude");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -32,7 +32,9 @@ function route(call: string, params: Params): Params {
         ...options,
         ...mock.sdkOptions,
         spawnClaudeCodeProcess: (spawn: SpawnOptionsLike) => mock.spawnFor(spawn),
-        pathToClaudeCodeExecutable: MOCK_EXECUTABLE_PATH,
+        // never run by a mock; a recording cassette runs what the SDK resolves (its native
+        // binary, or the app's own pathToClaudeCodeExecutable)
+        ...(mock.runsRealCli ? {} : { pathToClaudeCodeExecutable: MOCK_EXECUTABLE_PATH }),
       },
     };
   }

@@ -101,6 +101,7 @@ function asUrl(value: string | URL): URL | undefined {
       }`,
     );
   }
+  if (value === "") throw new TypeError("Cannot load scenario: the path is empty");
   return /^[a-z][a-z0-9+.-]+:/i.test(value) ? new URL(value) : undefined;
 }
 

@@ -13,7 +13,7 @@ import { encodeFrame } from "../wire/encode_frame.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import type { Outgoing } from "./outbox.ts";
-import { sessionEnded, TurnFailure } from "./turn_state.ts";
+import { sessionEnded, StreamClosed, TurnFailure } from "./turn_state.ts";
 
 const ENCODER = new TextEncoder();
 
@@ -115,6 +115,8 @@ interface Pending {
   resolve: (response: Record<string, unknown>) => void;
   reject: (error: Error) => void;
   subtype: string;
+  /** The request, for the error once stdin has closed. */
+  frame: ControlRequestFrame;
 }
 
 /** What a {@linkcode ControlChannel} needs from the session. */
@@ -137,6 +139,7 @@ export class ControlChannel {
   readonly timeoutMs: number;
   #options: ControlChannelOptions;
   #pending = new Map<string, Pending>();
+  #inputClosed = false;
   #log: ClientRequest[] = [];
   #handlers = new Map<string, ControlHandler<never>>();
   #intercept?: (
@@ -189,10 +192,12 @@ export class ControlChannel {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
+    // no one can answer once stdin has closed: fail at once, writing nothing (as the CLI)
+    if (this.#inputClosed) throw streamClosed(frame);
     let cancelTimer = () => {};
     let onAbort = () => {};
     const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, subtype });
+      this.#pending.set(id, { resolve, reject, subtype, frame });
       onAbort = () => reject(signal!.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
@@ -308,6 +313,16 @@ export class ControlChannel {
     return reply;
   }
 
+  /**
+   * stdin closed: every request still waiting, and every later one, fails with
+   * {@linkcode StreamClosed} (the client can no longer answer).
+   */
+  inputClosed(): void {
+    this.#inputClosed = true;
+    for (const pending of this.#pending.values()) pending.reject(streamClosed(pending.frame));
+    this.#pending.clear();
+  }
+
   /** Fails every request still waiting (the process ended). */
   rejectAll(): void {
     for (const pending of this.#pending.values()) pending.reject(sessionEnded());
@@ -379,4 +394,24 @@ function encoded(reply: Reply, record: ClientRequest): Reply {
     }`;
     return failure(record, text);
   }
+}
+
+/**
+ * Why a request fails once stdin has closed: a `can_use_tool` with {@linkcode StreamClosed}
+ * (its tool is denied, as the real CLI 2.1.332 denies it), any other (a hook callback, an MCP
+ * message) fails the turn naming it. (The real CLI cancels a PreToolUse hook's tool use then:
+ * not modeled.)
+ */
+function streamClosed(frame: ControlRequestFrame): Error {
+  const request = frame.request as Record<string, unknown>;
+  if (request.subtype === "can_use_tool") return new StreamClosed();
+  const input = isObject(request.input) ? request.input : {};
+  const what = request.subtype === "hook_callback"
+    ? `the app's ${String(input.hook_event_name ?? "")} hook (callback ${
+      String(request.callback_id)
+    })`
+    : `control request '${String(request.subtype)}'`;
+  return new TurnFailure(
+    `claude-mock: cannot call ${what}: stdin has closed, so no answer can come`,
+  );
 }

@@ -14,6 +14,7 @@ import { callHook, hookCallbacks } from "./hook_runner.ts";
 import {
   Interrupted,
   type PermissionOutcome,
+  StreamClosed,
   type ToolDecision,
   TurnFailure,
   type TurnState,
@@ -95,6 +96,7 @@ export async function askWith(
     }
     answer = await answering;
   } catch (error) {
+    if (error instanceof StreamClosed) return await unanswerable(engine, error);
     if (turn.abort.reason instanceof Interrupted) {
       turn.rejectedTool = block;
       turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
@@ -141,4 +143,18 @@ export async function askWith(
       JSON.stringify(answer.behavior)
     }`,
   );
+}
+
+/**
+ * stdin closed: no one can answer a `can_use_tool` request; the real CLI (2.1.332) denies the
+ * tool so, and the turn goes on.
+ */
+async function unanswerable(engine: Engine, error: StreamClosed): Promise<PermissionOutcome> {
+  await engine.send({ frame: sessionStateChanged(engine.ctx, "running"), delay: 0 });
+  return {
+    kind: "deny",
+    message: `Tool permission request failed: ${error.name}: ${error.message}`,
+    meta: { decision: "reject", source: "config", reason_type: "other" },
+    nonExecutionKind: "permission-rule",
+  };
 }

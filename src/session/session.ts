@@ -90,6 +90,13 @@ export class Session {
 
   /** Starts the process. */
   constructor(scenario: Scenario, options: SessionOptions = {}) {
+    if (typeof options !== "object" || options === null || Array.isArray(options)) {
+      throw new TypeError(
+        `Cannot start a session: the options must be an object, got ${
+          options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
+        }`,
+      );
+    }
     checkScenarioOnce(scenario);
     const flags = parseCliFlags(options.args ?? []);
     const engine = new Engine({

@@ -272,18 +272,48 @@ Deno.test("Session: an unknown control request gets an error response, never sil
   assert.deepEqual(session.clientRequests().map((r) => r.subtype), ["frobnicate", ""]);
 });
 
-Deno.test("Session: malformed stdin lines are logged with their line number, the session goes on", async () => {
-  const session = new Session(new ScenarioBuilder().on("hi").respond("ok").build());
-  const writer = session.writable.getWriter();
-  await writer.write("{broken\n");
-  await writer.write(prompt("hi"));
-  await writer.close();
-  const frames = await readAll(session.readable);
-  assert.equal(types(frames).filter((t) => t === "assistant").length, 1);
-  const [bad, good] = session.writes.entries();
-  assert.equal(bad.error?.line, 1);
-  assert.match(bad.error!.message, /line 1: not valid JSON/);
-  assert.equal(good.frame?.type, "user");
+Deno.test("Session: a stdin line that is not JSON ends the process with exit 1, as the real CLI", async () => {
+  // the real CLI 2.1.332 on `not json`: "Error parsing streaming input line (type=unknown, 8
+  // chars): SyntaxError" on stderr, exit 1; on `null` the same with TypeError
+  for (
+    const [line, note] of [
+      ["{broken", "(type=unknown, 7 chars): SyntaxError"],
+      ['{"type":"user","message":', "(type=user, 25 chars): SyntaxError"],
+      ["null", "(type=unknown, 4 chars): TypeError"],
+    ]
+  ) {
+    let stderr = "";
+    const session = new Session(new ScenarioBuilder().on("hi").respond("ok").build(), {
+      stderr: (text) => (stderr += text),
+    });
+    const writer = session.writable.getWriter();
+    await writer.write(`${line}\n`);
+    await writer.write(prompt("hi")).catch(() => {});
+    await writer.close().catch(() => {});
+    const frames = await readAll(session.readable);
+    assert.deepEqual(types(frames), []);
+    assert.deepEqual(await session.exited, { code: 1, signal: null });
+    assert.equal(stderr, `Error parsing streaming input line ${note}\n`);
+    const [bad] = session.writes.entries();
+    assert.equal(bad.error?.line, 1);
+  }
+});
+
+Deno.test("Session: JSON that is no frame is logged with its line number, the session goes on", async () => {
+  for (const line of ["[1,2]", '{"a":1}', '"text"', "5"]) {
+    const session = new Session(new ScenarioBuilder().on("hi").respond("ok").build());
+    const writer = session.writable.getWriter();
+    await writer.write(`${line}\n`);
+    await writer.write(prompt("hi"));
+    await writer.close();
+    const frames = await readAll(session.readable);
+    assert.equal(types(frames).filter((t) => t === "assistant").length, 1);
+    const [bad, good] = session.writes.entries();
+    assert.equal(bad.error?.line, 1);
+    assert.match(bad.error!.message, /line 1: expected a JSON object/);
+    assert.equal(good.frame?.type, "user");
+    assert.deepEqual(await session.exited, { code: 0, signal: null });
+  }
 });
 
 Deno.test("Session: closing mid-stream leaves no timers or pending promises behind", async () => {

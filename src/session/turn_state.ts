@@ -207,6 +207,18 @@ export function sessionEnded(): SessionEnded {
   return ended ??= new SessionEnded();
 }
 
+/**
+ * Why a request to the client fails once stdin has closed: the client can no longer answer.
+ * The real CLI (2.1.332) says `AbortError: Stream closed` and writes no request.
+ */
+export class StreamClosed extends Error {
+  /** Creates the reason. */
+  constructor() {
+    super("Stream closed");
+    this.name = "AbortError";
+  }
+}
+
 /** A failure a turn reports as an error result (and keeps the session alive). */
 export class TurnFailure extends Error {
   /** Creates the failure; `message` is what the error result carries. */

@@ -104,7 +104,10 @@ export interface QueryRun<M = QueryMessage> {
   results: ResultOf<M>[];
   /** The last result message, if any. */
   result: ResultOf<M> | undefined;
-  /** What the SDK threw (the run itself never throws it); `undefined` if nothing. */
+  /**
+   * What the SDK threw (the run itself never throws it), or what the prompt stream threw (the
+   * SDK's own error in its message, the stream's as `cause`); `undefined` if nothing.
+   */
   error: Error | undefined;
   /**
    * How the mock process ended; `undefined` when the SDK never started it (or, rarely, it

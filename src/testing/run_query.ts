@@ -17,6 +17,7 @@ import type {
   QueryHandle,
   QueryPrompt,
   QueryRun,
+  QueryUserMessage,
   RunQueryOptions,
 } from "./query_types.ts";
 
@@ -90,11 +91,15 @@ export async function runQuery<Q extends AnyQueryFunction = QueryFunction>(
     );
   }
   const query = await queryFunction((options as { query?: unknown } | undefined)?.query, where);
+  // the SDK reports a prompt stream that throws as an abort ("aborted by user"): kept to say so
+  const watched = typeof prompt === "string"
+    ? undefined
+    : watchedStream(prompt as AsyncIterable<QueryUserMessage>);
   let handle: QueryHandle<MessageOf<Q>> | undefined;
   let loop: QueryLoop<MessageOf<Q>>;
   try {
     handle = (query as unknown as (params: unknown) => QueryHandle<MessageOf<Q>>)({
-      prompt,
+      prompt: watched?.stream ?? prompt,
       options: sdk,
     });
     loop = new QueryLoop(handle);
@@ -104,5 +109,32 @@ export async function runQuery<Q extends AnyQueryFunction = QueryFunction>(
       interrupt: () => Promise.resolve(),
     });
   }
-  return await finishRun(mock, handle, loop);
+  const run = await finishRun(mock, handle, loop);
+  if (watched?.failed) {
+    const why = watched.error instanceof Error ? watched.error.message : String(watched.error);
+    run.error = new Error(
+      `${where}: the prompt stream threw: ${why}${
+        run.error ? `; the SDK then ended the query: ${run.error.message}` : ""
+      }`,
+      { cause: watched.error },
+    );
+  }
+  return run;
+}
+
+/** `prompt` passed through as it is, with what it threw, if it threw. */
+function watchedStream<T>(
+  prompt: AsyncIterable<T>,
+): { stream: AsyncIterable<T>; failed: boolean; error: unknown } {
+  const watched = { stream: prompt, failed: false, error: undefined as unknown };
+  watched.stream = (async function* () {
+    try {
+      yield* prompt;
+    } catch (error) {
+      watched.failed = true;
+      watched.error = error;
+      throw error;
+    }
+  })();
+  return watched;
 }
