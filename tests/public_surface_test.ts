@@ -20,20 +20,20 @@ const SURFACE_TEXT: Record<string, string> = {
     CliVersionFacts ClientAnswer ClientHookAnswer ClientMcpAnswer ClientPermissionAnswer
     ClientRequest Clock CompactOptions ContextUsageBaseline CrashPoint Delay Exchange
     ExchangeBuilder ExitStatus FAILURE_NAMES FailureName Frame HookCallbackFunction
-    HookCallbackInput HookCommand HookCommandResult HookCommandRunner HookContextEvent HookEventName HookInvocation HookMatcherEntry HookOnOptions
-    HookOutput HookOutputResponder HookRecorder HookRecorderOptions HookSpecificOutput HooksOption
-    IdGenerator InterceptionOptions LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher MessageOf
-    MessageOptions MessagePart MockClaudeOptions MockDefaults MockDuplex MockSdkOptions
-    MockSession MockTransport MockTransportOptions ModelRetirement PermissionDecisionName
-    PermissionMode PermissionRecord PermissionRecorder PermissionRecorderOptions
-    PermissionResponder PermissionResponderContext PermissionResponse PermissionRules
-    PermissionSuggestion QueryFunction QueryHandle QueryMessage QueryOptionsOf QueryPrompt
-    QueryResultMessage QueryRun QueryUserMessage RecordedAnswer RedactedThinkingBlock
-    RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype RunQueryOptions
-    RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions ScriptedToolCall
-    SessionSettings SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step StepSource
-    SteppableFakeTime SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock Timing
-    TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
+    HookCallbackInput HookCommand HookCommandResult HookCommandRunner HookContextEvent
+    HookEventName HookInvocation HookMatcherEntry HookOnOptions HookOutput HookOutputResponder
+    HookRecorder HookRecorderOptions HookSpecificOutput HooksOption IdGenerator
+    InterceptionOptions LoadScenarioOptions MOCK_EXECUTABLE_PATH Matcher MessageOf MessageOptions
+    MessagePart MockClaudeOptions MockDefaults MockDuplex MockSdkOptions MockSession MockTransport
+    MockTransportOptions ModelRetirement PermissionDecisionName PermissionMode PermissionRecord
+    PermissionRecorder PermissionRecorderOptions PermissionResponder PermissionResponderContext
+    PermissionResponse PermissionRules PermissionSuggestion QueryFunction QueryHandle QueryMessage
+    QueryOptionsOf QueryPrompt QueryResultMessage QueryRun QueryUserMessage RecordedAnswer
+    RedactedThinkingBlock RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype
+    RunQueryOptions RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions
+    ScriptedToolCall SessionSettings SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step
+    StepSource SteppableFakeTime SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock
+    Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
     ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
     UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
     UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions WaitOptions
@@ -48,36 +48,37 @@ const SURFACE_TEXT: Record<string, string> = {
     AssistantMessageBody AssistantMessageBodyOut AssistantMessageError AssistantMessageFrame
     AssistantMessageOptions AssistantUsage BashToolOptions BuildContext BuildContextOptions
     BuiltContentBlock CLAUDE_CODE_VERSION CLI_VERSION_HISTORY CanUseToolRequest
-    CanUseToolRequestOptions CliUserFrame CliVersion CliVersionFacts CliVersionRow CliVersionSource
-    Clock CompactBoundaryFrame CompactBoundaryOptions ContentDelta ContextUsageBaseline
-    ControlErrorFrame ControlRequestFrame ControlRequestFrameOut ControlResponseBody
-    ControlResponseFrame ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL DEFAULT_TEMP_DIR
-    DecisionReasonType EditToolOptions FastModeDisabledReason FastModeState Frame GenericToolOptions
-    GlobToolOptions GrepOutputMode GrepToolOptions HookCallbackRequest HookCallbackRequestOptions
-    HookEventFields IdGenerator IdGeneratorOptions InitializeResponse InitializeResponseOptions
-    InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry MessageUsage ModelInfoEntry
-    ModelRetirement ModelUsageEntry NEWEST_CLI_VERSION NotebookEditMode NotebookEditToolOptions
-    PartialSequenceFrame PatchHunk PermissionDecision PermissionDecisionName PermissionDenial
-    PermissionDeniedFrame PermissionMode PermissionSuggestion PlainTextBlock PluginEntry Prng
-    ReadToolOptions RedactedThinkingBlock ResolveCliVersionOptions ResultErrorFrame
-    ResultErrorSubtype ResultFrame ResultFrameBase ResultFrameOptions ResultFrameOut ResultSubtype
-    ResultSuccessFrame ResultTiming ResultUsage SessionState SessionStateChangedFrame SessionStatus
-    SlashCommandInfo StartContentBlock StartMessage StopReason StreamEvent StreamEventFrame
-    StreamEventFrameOut StreamEventsOptions SubagentInfo SubagentStats SyntheticUsage SystemFrame
-    SystemInformationalFrame SystemInitFrame SystemInitOptions SystemStatusFrame SystemStatusOptions
-    TaskInfo TaskNotificationFrame TaskNotificationOptions TaskProgressFrame TaskProgressOptions
-    TaskStartedFrame TaskStatus TaskToolCall TaskToolOptions TaskUpdatedFrame TaskUsage
-    TerminalReason TextBlock ThinkingBlock ThinkingDisplay ThinkingTokensFrame ToolCall
-    ToolCallResult ToolResultBlockOut ToolResultContent ToolResultMeta ToolResultOptions
-    ToolUseBlock ToolUseInput ToolUseMeta UserFrame UserImageBlock UserPromptFrame UserTextBlock
-    UserTextOptions Uuid WaitOptions WriteToolOptions abortedStreamEnd apiErrorMessage
-    apiFailureMessage apiRetry assistantMessage bashTool canUseToolRequest cliVersionFacts
-    cliVersionOfSdk compactBoundary controlError controlRequest controlSuccess createBuildContext
-    editTool genericTool globTool grepTool hookCallbackRequest hookInput initializeResponse
-    mcpToolCallRequest modelUsage newTask notebookEditTool permissionDenied readTool
-    resolveCliVersion resultFrame resultUsage sessionStateChanged streamEvents structuredPatch
-    systemInformational systemInit systemStatus taskNotification taskProgress taskStarted taskTool
-    taskUpdated text thinking thinkingTokens toolResult toolUse userPrompt userText writeTool
+    CanUseToolRequestOptions CliUserFrame CliVersion CliVersionFacts CliVersionRow
+    CliVersionSource Clock CompactBoundaryFrame CompactBoundaryOptions ContentDelta
+    ContextUsageBaseline ControlErrorFrame ControlRequestFrame ControlRequestFrameOut
+    ControlResponseBody ControlResponseFrame ControlSuccessFrame DEFAULT_CWD DEFAULT_MODEL
+    DEFAULT_TEMP_DIR DecisionReasonType EditToolOptions FastModeDisabledReason FastModeState Frame
+    GenericToolOptions GlobToolOptions GrepOutputMode GrepToolOptions HookCallbackRequest
+    HookCallbackRequestOptions HookEventFields IdGenerator IdGeneratorOptions InitializeResponse
+    InitializeResponseOptions InstalledSdkInfo KNOWN_CLI_VERSIONS McpMessageRequest McpServerEntry
+    MessageUsage ModelInfoEntry ModelRetirement ModelUsageEntry NEWEST_CLI_VERSION
+    NotebookEditMode NotebookEditToolOptions PartialSequenceFrame PatchHunk PermissionDecision
+    PermissionDecisionName PermissionDenial PermissionDeniedFrame PermissionMode
+    PermissionSuggestion PlainTextBlock PluginEntry Prng ReadToolOptions RedactedThinkingBlock
+    ResolveCliVersionOptions ResultErrorFrame ResultErrorSubtype ResultFrame ResultFrameBase
+    ResultFrameOptions ResultFrameOut ResultSubtype ResultSuccessFrame ResultTiming ResultUsage
+    SessionState SessionStateChangedFrame SessionStatus SlashCommandInfo StartContentBlock
+    StartMessage StopReason StreamEvent StreamEventFrame StreamEventFrameOut StreamEventsOptions
+    SubagentInfo SubagentStats SyntheticUsage SystemFrame SystemInformationalFrame SystemInitFrame
+    SystemInitOptions SystemStatusFrame SystemStatusOptions TaskInfo TaskNotificationFrame
+    TaskNotificationOptions TaskProgressFrame TaskProgressOptions TaskStartedFrame TaskStatus
+    TaskToolCall TaskToolOptions TaskUpdatedFrame TaskUsage TerminalReason TextBlock ThinkingBlock
+    ThinkingDisplay ThinkingTokensFrame ToolCall ToolCallResult ToolResultBlockOut
+    ToolResultContent ToolResultMeta ToolResultOptions ToolUseBlock ToolUseInput ToolUseMeta
+    UserFrame UserImageBlock UserPromptFrame UserTextBlock UserTextOptions Uuid WaitOptions
+    WriteToolOptions abortedStreamEnd apiErrorMessage apiFailureMessage apiRetry assistantMessage
+    bashTool canUseToolRequest cliVersionFacts cliVersionOfSdk compactBoundary controlError
+    controlRequest controlSuccess createBuildContext editTool genericTool globTool grepTool
+    hookCallbackRequest hookInput initializeResponse mcpToolCallRequest modelUsage newTask
+    notebookEditTool permissionDenied readTool resolveCliVersion resultFrame resultUsage
+    sessionStateChanged streamEvents structuredPatch systemInformational systemInit systemStatus
+    taskNotification taskProgress taskStarted taskTool taskUpdated text thinking thinkingTokens
+    toolResult toolUse userPrompt userText writeTool
   `,
   "./wire": `
     AssistantContentBlock AssistantFrame AssistantMessageBody Clock ControlRequestFrame
@@ -97,30 +98,30 @@ const SURFACE_TEXT: Record<string, string> = {
     EmitStepFile ErrorListener Exchange ExchangeFile ExitListener ExitStatus ExitStepFile
     FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile GlobStepFile GrepStepFile
     IdGenerator JournalAnswer JournalEntry JournalKind JournalPlace LintOptions LoadTapeOptions
-    Matcher MessageFileOptions MessagePart MessagesApi MessagesApiOptions MockDuplex ModelRetirement
-    NotebookEditStepFile ParseTapeOptions PermissionDecisionName PermissionRules ProcessExitListener
-    ProcessSpawnOptions QuestionFile RawStepFile ReadStepFile RecordableDuplex RecordedAnswer
-    RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner RedactedThinkingBlock
-    ReplayMode ReplayStubOptions RequestStepFile ResultOptions ResultStepFile ResultSubtype
-    SayStepFile Scenario ScenarioFile ScenarioSandbox ScenarioSandboxOptions ScriptedToolCall
-    ScrubOptions SkillSpec SnapshotPlayer SnapshotPlayerOptions SnapshotRecorder
-    SnapshotRecorderOptions SpawnOptionsLike SpawnedProcessLike Step StepFile StepSource
-    StubCanUseTool StubHook StubMcpInstance StubMcpTransport TAPE_FORMAT TAPE_VERSION Tape
-    TapeDirection TapeEnding TapeEntry TapeEntryInit TapeFrameEntry TapeHeader TapeProblem
-    TapeProblemCode TapeRawEntry TapeStderrEntry TapeSummary TapeToScenarioOptions TapeUserMessage
-    TapeWriter TapeWriterOptions TaskStepFile TerminalReason TextBlock ThinkingBlock
-    TimelineHtmlOptions Timing TimingProfile TimingProfileName TogetherStepFile ToolCall
-    ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile
-    TurnInfo TypeChecker TypeDiagnostic UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock Uuid WaitForStepFile WriteStepFile cassette driftCheck isFrameEntry
-    lintTape loadTape parseTape readTapeEntries recordingSpawn scenarioSandbox scrubTape
-    serializeTape tapeToScenario timelineDiffAnchor timelineHtml
+    Matcher MessageFileOptions MessagePart MessagesApi MessagesApiOptions MockDuplex
+    ModelRetirement NotebookEditStepFile ParseTapeOptions PermissionDecisionName PermissionRules
+    ProcessExitListener ProcessSpawnOptions QuestionFile RawStepFile ReadStepFile RecordableDuplex
+    RecordedAnswer RecordedProcess RecordingApiOptions RecordingSpawnOptions RecordingSpawner
+    RedactedThinkingBlock ReplayMode ReplayStubOptions RequestStepFile ResultOptions
+    ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScenarioSandbox
+    ScenarioSandboxOptions ScriptedToolCall ScrubOptions SkillSpec SnapshotPlayer
+    SnapshotPlayerOptions SnapshotRecorder SnapshotRecorderOptions SpawnOptionsLike
+    SpawnedProcessLike Step StepFile StepSource StubCanUseTool StubHook StubMcpInstance
+    StubMcpTransport TAPE_FORMAT TAPE_VERSION Tape TapeDirection TapeEnding TapeEntry
+    TapeEntryInit TapeFrameEntry TapeHeader TapeProblem TapeProblemCode TapeRawEntry
+    TapeStderrEntry TapeSummary TapeToScenarioOptions TapeUserMessage TapeWriter TapeWriterOptions
+    TaskStepFile TerminalReason TextBlock ThinkingBlock TimelineHtmlOptions Timing TimingProfile
+    TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions ToolResultContent
+    ToolUseBlock ToolUseStepFile TriggerFile TurnInfo TypeChecker TypeDiagnostic UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
+    WriteStepFile cassette driftCheck isFrameEntry lintTape loadTape parseTape readTapeEntries
+    recordingSpawn scenarioSandbox scrubTape serializeTape tapeToScenario timelineDiffAnchor
+    timelineHtml
   `,
   "./cli": `
     AgentSdk AssistantContentBlock BeforeRun BuildContext CLAIMED_VERSION CaptureLog
-    CapturedInvocation
-    CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions ConformCase
-    ConformException ConformReport ContextUsageBaseline CrashPoint Delay Difference
+    CapturedInvocation CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions
+    ConformCase ConformException ConformReport ContextUsageBaseline CrashPoint Delay Difference
     DifferenceContext Exchange FAILURE_NAMES FailureName FakeClaude Frame HookAnswer IdGenerator
     InstallFakeClaudeOptions LoadAgentSdkOptions Matcher McpToolData MessagePart ModeResult
     ModelRetirement PermissionAnswer PermissionDecisionName PermissionRules PrintFormat
@@ -145,40 +146,41 @@ const SURFACE_TEXT: Record<string, string> = {
     Scenario ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile
     TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile
     ToolCall ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile
-    TriggerFile TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock
-    UserTextBlock Uuid WaitForStepFile WriteStepFile isFailureName scenarioToJSON
+    TriggerFile TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
+    UserImageBlock UserTextBlock Uuid WaitForStepFile WriteStepFile isFailureName scenarioToJSON
   `,
   "./mock-command": `
     AgentOption ApiErrorStepFile AskUserQuestionItem AskUserQuestionStepFile AssistantContentBlock
-    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName CliVersion CliVersionFacts
-    CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile Delay DelayFile
-    DelayStepFile EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile FAILURE_NAMES
-    FailureName FailureStepFile Frame GenericToolStepFile GlobStepFile GrepStepFile IdGenerator
-    MOCK_COMMAND_NAMES Matcher MessageFileOptions MessagePart MockCommand MockCommandBuilders
-    MockCommandName MockCompactBoundaryOptions MockErrorOptions MockPermissionRequestOptions
-    MockResultOptions MockSystemInitOptions MockToolResultOptions MockToolUseOptions ModelRetirement
-    NotebookEditStepFile PermissionDecisionName PermissionMode PermissionRules PermissionSuggestion
-    QuestionFile RawStepFile ReadStepFile RecordedAnswer RedactedThinkingBlock RequestStepFile
-    ResultOptions ResultStepFile ResultSubtype SayStepFile Scenario ScenarioFile ScriptedToolCall
-    SkillSpec Step StepFile StepSource TaskStepFile TerminalReason TextBlock ThinkingBlock Timing
-    TimingProfile TimingProfileName TogetherStepFile ToolCall ToolCallResult ToolFileOptions
-    ToolResultContent ToolUseBlock ToolUseStepFile TriggerFile TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitForStepFile
-    WriteStepFile mockCommand
+    BUILTIN_SCENARIO_NAMES BashStepFile BuildContext BuiltinScenarioName CliVersion
+    CliVersionFacts CompactOptions ConnectStepFile ContextUsageBaseline CrashPoint CrashStepFile
+    Delay DelayFile DelayStepFile EditStepFile EmitStepFile Exchange ExchangeFile ExitStepFile
+    FAILURE_NAMES FailureName FailureStepFile Frame GenericToolStepFile GlobStepFile GrepStepFile
+    IdGenerator MOCK_COMMAND_NAMES Matcher MessageFileOptions MessagePart MockCommand
+    MockCommandBuilders MockCommandName MockCompactBoundaryOptions MockErrorOptions
+    MockPermissionRequestOptions MockResultOptions MockSystemInitOptions MockToolResultOptions
+    MockToolUseOptions ModelRetirement NotebookEditStepFile PermissionDecisionName PermissionMode
+    PermissionRules PermissionSuggestion QuestionFile RawStepFile ReadStepFile RecordedAnswer
+    RedactedThinkingBlock RequestStepFile ResultOptions ResultStepFile ResultSubtype SayStepFile
+    Scenario ScenarioFile ScriptedToolCall SkillSpec Step StepFile StepSource TaskStepFile
+    TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName TogetherStepFile
+    ToolCall ToolCallResult ToolFileOptions ToolResultContent ToolUseBlock ToolUseStepFile
+    TriggerFile TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
+    UserImageBlock UserTextBlock Uuid WaitForStepFile WriteStepFile mockCommand
   `,
   "./session": `
     AnswerThen AssistantContentBlock BuildContext ClaudeProcess ClaudeSpawn CliFlags CliVersion
     CliVersionFacts ClientRequest Clock CompactOptions ContextUsageBaseline ControlError
     ControlHandler ControlRequestFrame CrashPoint Delay ErrorListener Exchange ExitListener
-    ExitStatus FAILURE_NAMES FailureName Frame HOOK_EVENT_NAMES HookCommand HookCommandResult HookCommandRunner HookEventName IdGenerator
-    InstalledSdkInfo Matcher MessagePart MockProcess MockSession ModelRetirement ModelUsageEntry
-    PermissionDecisionName PermissionRules PermissionVerdict ProcessBody RecordedAnswer
-    RedactedThinkingBlock ResolveCliVersionOptions ResultOptions ResultSubtype RuleSource Scenario
-    ScriptedToolCall Session SessionOptions SessionSettings SkillSpec SpawnOptionsLike Step
-    StepSource TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName
-    ToolCall ToolCallResult ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer
-    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitOptions
-    WireError WriteEntry WriteLog decidePermission ruleMatches sessionOf
+    ExitStatus FAILURE_NAMES FailureName Frame HOOK_EVENT_NAMES HookCommand HookCommandResult
+    HookCommandRunner HookEventName IdGenerator InstalledSdkInfo Matcher MessagePart MockProcess
+    MockSession ModelRetirement ModelUsageEntry PermissionDecisionName PermissionRules
+    PermissionVerdict ProcessBody RecordedAnswer RedactedThinkingBlock ResolveCliVersionOptions
+    ResultOptions ResultSubtype RuleSource Scenario ScriptedToolCall Session SessionOptions
+    SessionSettings SkillSpec SpawnOptionsLike Step StepSource TerminalReason TextBlock
+    ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent
+    ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
+    UserImageBlock UserTextBlock Uuid WaitOptions WireError WriteEntry WriteLog decidePermission
+    ruleMatches sessionOf
   `,
   "./messages-api": `
     AssistantContentBlock BuildContext CliVersion CliVersionFacts CompactOptions
