@@ -54,6 +54,31 @@ interface Report {
   ms: number;
 }
 
+/** The page's introduction: how it is made, what a case is, what CI runs. */
+const INTRO: readonly string[] = [
+  "Written by `deno run -A scripts/conform_matrix.ts` (do not edit by hand). Each case of",
+  "`conformance/` runs through the real Agent SDK's `query()` with the mock and with the real",
+  "`claude` the SDK ships (against the scenario's Messages API), and in print mode (`-p`, text,",
+  "json, stream-json) with the mock binary and the real binary; both wires are compared after",
+  "normalizing ids, times, durations, paths and the API's port. `explained` means every",
+  "difference matches a named exception of `conformance/exceptions.json`; `N diffs` counts the",
+  "unexplained ones, listed below with their frame numbers (mock/real).",
+  "",
+  "A case (`conformance/case.schema.json`) names a scenario and what the app does with it: its",
+  "prompt or prompts, query options, permission answers, hooks, MCP servers, an interrupt, the",
+  "project's files, its print runs (`print.args`, `print.formats`, and `print.stdin`: the",
+  "prompts sent as stream-json lines on stdin), and `before`: a run made first in the same",
+  "project and config folder and not compared, whose session id and last assistant message's",
+  "uuid `$before.session_id` and `$before.assistant_uuid` stand for in the options and print",
+  "arguments (to resume, continue or fork it, or resume it at a message).",
+  "",
+  "CI runs `deno task conform` (the corpus against the pinned SDK), which fails on any",
+  "unexplained difference. When a new CLI differs before the mock catches up, the difference",
+  "can be listed in `conformance/known_differences.json` (case, mode, SDK, and the reason) and",
+  "the corpus run with `--known conformance/known_differences.json`: listed differences are",
+  "marked `(known)` here and still reported, but do not fail that run.",
+];
+
 const reports: Report[] = [];
 const work = values.reports ?? await Deno.makeTempDir({ prefix: "conform-matrix-" });
 await Deno.mkdir(work, { recursive: true });
@@ -209,31 +234,6 @@ function commonPatterns(r: Report): Map<string, { count: number; example: Differ
   }
   return out;
 }
-
-/** The page's introduction: how it is made, what a case is, what CI runs. */
-const INTRO: readonly string[] = [
-  "Written by `deno run -A scripts/conform_matrix.ts` (do not edit by hand). Each case of",
-  "`conformance/` runs through the real Agent SDK's `query()` with the mock and with the real",
-  "`claude` the SDK ships (against the scenario's Messages API), and in print mode (`-p`, text,",
-  "json, stream-json) with the mock binary and the real binary; both wires are compared after",
-  "normalizing ids, times, durations, paths and the API's port. `explained` means every",
-  "difference matches a named exception of `conformance/exceptions.json`; `N diffs` counts the",
-  "unexplained ones, listed below with their frame numbers (mock/real).",
-  "",
-  "A case (`conformance/case.schema.json`) names a scenario and what the app does with it: its",
-  "prompt or prompts, query options, permission answers, hooks, MCP servers, an interrupt, the",
-  "project's files, its print runs (`print.args`, `print.formats`, and `print.stdin`: the",
-  "prompts sent as stream-json lines on stdin), and `before`: a run made first in the same",
-  "project and config folder and not compared, whose session id and last assistant message's",
-  "uuid `$before.session_id` and `$before.assistant_uuid` stand for in the options and print",
-  "arguments (to resume, continue or fork it, or resume it at a message).",
-  "",
-  "CI runs `deno task conform` (the corpus against the pinned SDK), which fails on any",
-  "unexplained difference. When a new CLI differs before the mock catches up, the difference",
-  "can be listed in `conformance/known_differences.json` (case, mode, SDK, and the reason) and",
-  "the corpus run with `--known conformance/known_differences.json`: listed differences are",
-  "marked `(known)` here and still reported, but do not fail that run.",
-];
 
 function markdown(all: Report[]): string {
   const names = [...new Set(all.flatMap((r) => r.cases.map((c) => c.case)))].sort();
