@@ -10,6 +10,7 @@
  */
 
 import { timestampOf } from "./_common.ts";
+import { syntheticUsage } from "./api_error_message.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { BuildContext } from "./build_context.ts";
 
@@ -43,20 +44,7 @@ export function localCommandMessage(
       stop_reason: "end_turn",
       stop_sequence: null,
       type: "message",
-      usage: {
-        output_tokens_details: null,
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
-        service_tier: null,
-        cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
-        inference_geo: null,
-        iterations: null,
-        speed: null,
-        fallback_credit: null,
-      },
+      usage: syntheticUsage(),
       content: [{ type: "text", text: output.text }],
       context_management: null,
     },

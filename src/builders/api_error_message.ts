@@ -41,6 +41,27 @@ export type SyntheticUsage = {
   fallback_credit: null;
 };
 
+/**
+ * The usage of a message the CLI makes itself (`model: "<synthetic>"`: an API error's text, a
+ * local command's output): no tokens, and nulls where a real answer has values.
+ */
+export function syntheticUsage(): SyntheticUsage {
+  return {
+    output_tokens_details: null,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+    service_tier: null,
+    cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+    inference_geo: null,
+    iterations: null,
+    speed: null,
+    fallback_credit: null,
+  };
+}
+
 /** The error categories of assistant frames (the SDK's `SDKAssistantMessageError`). */
 export type AssistantMessageError =
   | "authentication_failed"
@@ -219,20 +240,7 @@ export function apiFailureMessage(
       stop_reason: "stop_sequence",
       stop_sequence: "",
       type: "message",
-      usage: {
-        output_tokens_details: null,
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
-        service_tier: null,
-        cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
-        inference_geo: null,
-        iterations: null,
-        speed: null,
-        fallback_credit: null,
-      },
+      usage: syntheticUsage(),
       content: [{ type: "text", text: options.text }],
       context_management: null,
     },
