@@ -34,6 +34,7 @@ import {
 import { hostHookRunner } from "../host/_hook_runner.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
+import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
@@ -156,7 +157,11 @@ async function planRun(
   // a state folder that cannot be written to counts this run as the first
   const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
-  const args = await withSettingsFile(parsed, io.cwd);
+  const { readText } = await import("../host/_fs.ts");
+  const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd), {
+    cwd: io.cwd,
+    readText,
+  });
   if (
     parsed.options.has("--dangerously-skip-permissions") && !parsed.options.has("--permission-mode")
   ) {
