@@ -27,6 +27,7 @@ import type {
 import { findInstalledSdk } from "./installed_sdk.ts";
 import { commandHooksAllowed } from "../session/command_hooks.ts";
 import { hostHookRunner } from "../host/_hook_runner.ts";
+import { commandOnPath } from "../host/_which.ts";
 import type { MockSession } from "./mock_session.ts";
 import { directStdio, MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 
@@ -379,6 +380,9 @@ export class MockTransport {
       installedSdk,
       ...(io.stderr ? { stderr: io.stderr } : {}),
       ...hookRunnerOption(this.#options, env ?? {}, io.cwd),
+      // a stdio MCP server whose command is not on the PATH the SDK spawns with failed
+      mcpCommandFound: (command: string) =>
+        commandOnPath(command, { path: env?.PATH ?? processPath() }),
       ...this.#options,
       args,
       env,
@@ -408,6 +412,19 @@ function hookRunnerOption(
   if (!commandHooksAllowed(env)) return {};
   // node:fs is loaded with node:stream here: its check saves failed reads of absent files
   return { runHookCommand: hostHookRunner(cwd || currentDir() || ".", { exists: existsSync }) };
+}
+
+/** This process's `PATH`. */
+function processPath(): string | undefined {
+  const g = globalThis as {
+    Deno?: { env: { get(key: string): string | undefined } };
+    process?: { env: Record<string, string | undefined> };
+  };
+  try {
+    return g.Deno?.env.get("PATH") ?? g.process?.env.PATH;
+  } catch {
+    return undefined;
+  }
 }
 
 function currentDir(): string {

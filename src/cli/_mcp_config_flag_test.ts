@@ -31,7 +31,7 @@ Deno.test("--mcp-config: a value that is not JSON is a path, read relative to th
     ["--model", "m", "--mcp-config", files["/p/good.json"], files["/p/good.json"]],
   );
   assert.deepEqual(
-    await withMcpConfigFiles(["--mcp-config={\"mcpServers\":{}}", "--verbose"], {
+    await withMcpConfigFiles(['--mcp-config={"mcpServers":{}}', "--verbose"], {
       cwd: "/p",
       readText,
     }),

@@ -115,6 +115,7 @@ export class Session {
       recordSent: options.recordSent,
       invocation: options.invocation,
       runTool: options.runTool,
+      mcpCommandFound: options.mcpCommandFound,
       runHookCommand: options.runHookCommand,
       commandHooks: options.commandHooks,
       output: options.output,

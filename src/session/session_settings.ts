@@ -81,6 +81,13 @@ export interface SessionSettings {
    */
   runTool?: ToolRunner;
   /**
+   * Whether the command of a stdio MCP server the CLI runs (`--mcp-config`, `initialize`,
+   * `mcp_set_servers`) can be found: one that cannot is `failed`, as the real CLI lists it (the
+   * fake binary and `MockTransport` look on the `PATH` of the process's environment; without
+   * this, every command is found).
+   */
+  mcpCommandFound?: (command: string) => boolean;
+  /**
    * Runs the command hooks of the settings (`--settings`, the SDK's `settings`, the project's
    * `.claude/settings.json` and `.claude/settings.local.json` as `--setting-sources` allows),
    * as the real CLI does: the fake binary and `MockTransport` give the host's runner on Deno and

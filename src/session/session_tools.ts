@@ -10,7 +10,7 @@
 import { hasTool, noSuchToolError, sessionTools } from "../builders/tool_availability.ts";
 import { rulesFromSettings, type RuleSource } from "../scenario/permission_rules.ts";
 import type { Engine } from "./engine.ts";
-import { hasExternalMcpServer, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { mcpConfigHas, mcpServerOf } from "./mcp_servers.ts";
 
 const BUILT_IN = new WeakMap<
   Engine,
@@ -76,9 +76,12 @@ export function unavailableTool(engine: Engine, name: string): string | undefine
   if (engine.scenario.tools?.includes(name)) return undefined;
   const server = mcpServerOf(name);
   if (server !== undefined || name.startsWith("mcp__")) {
-    const there = server !== undefined &&
-      (sdkMcpServers(engine.initializeRequest).includes(server) ||
-        hasExternalMcpServer(engine.flags.mcpConfig, engine.initializeRequest, server));
+    // a server that failed, is disabled or pending has no tools; a config file the session
+    // did not read (a path given to a Session directly) could name any server
+    const entry = server === undefined ? undefined : engine.mcpRoster.find(server);
+    const there = entry !== undefined
+      ? entry.status === "connected"
+      : server !== undefined && mcpConfigHas(engine.flags.mcpConfig, server);
     return there ? undefined : `Error: No such tool available: ${name}`;
   }
   const tools = builtInTools(engine);
