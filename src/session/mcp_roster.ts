@@ -158,7 +158,19 @@ export class McpRoster {
       if (entry.status === "failed") answer.errors[name] = entry.error!;
       remaining.push(entry);
     }
-    this.entries.splice(0, this.entries.length, ...remaining);
+    // listed as ever: the servers the CLI runs, then the SDK's; removed: the SDK's first
+    const sdkFirst = (list: McpRosterEntry[]) => [
+      ...list.filter((e) => e.source === "sdk"),
+      ...list.filter((e) => e.source !== "sdk"),
+    ];
+    const gone = new Set(answer.removed);
+    answer.removed = sdkFirst(this.entries.filter((e) => gone.has(e.name))).map((e) => e.name);
+    this.entries.splice(
+      0,
+      this.entries.length,
+      ...remaining.filter((e) => e.source !== "sdk"),
+      ...remaining.filter((e) => e.source === "sdk"),
+    );
     this.changes++;
     return answer;
   }
