@@ -87,6 +87,11 @@ function check(config: unknown): void {
     throw invalid(`Invalid input: expected object, received ${kind(config)}`);
   }
   const servers = (config as { mcpServers?: unknown }).mcpServers;
+  if (servers === undefined && Object.hasOwn(config, "servers")) {
+    throw invalid(
+      'mcpServers: Missing "mcpServers" — found "servers" instead. Claude Code reads MCP servers from the "mcpServers" key.',
+    );
+  }
   if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
     throw invalid(`mcpServers: Invalid input: expected record, received ${kind(servers)}`);
   }

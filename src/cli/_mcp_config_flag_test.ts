@@ -60,6 +60,14 @@ Deno.test("--mcp-config: the real CLI's refusals, word for word", async () => {
     await refusal('{"mcpServers":5}'),
     `${head}mcpServers: Invalid input: expected record, received number`,
   );
+  const hint =
+    'mcpServers: Missing "mcpServers" — found "servers" instead. Claude Code reads MCP servers from the "mcpServers" key.';
+  assert.equal(await refusal('{"servers":{}}'), `${head}${hint}`);
+  assert.equal(await refusal('{"x":1,"servers":5}'), `${head}${hint}`);
+  assert.equal(
+    await refusal('{"mcp_servers":{}}'),
+    `${head}mcpServers: Invalid input: expected record, received undefined`,
+  );
   // server entries are not checked
   assert.equal(await refusal('{"mcpServers":{"a":5}}'), undefined);
 });

@@ -35,7 +35,7 @@ import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
 import { mcpServerOf, mcpToolNames } from "./mcp_servers.ts";
-import { builtInTools } from "./session_tools.ts";
+import { builtInTools, mcpToolDenied } from "./session_tools.ts";
 import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
@@ -466,7 +466,7 @@ function initFrame(engine: Engine): Outgoing {
     // tools of a server that is not connected (disabled, failed, pending) are not there
     const servers = roster.entries.map(({ name, status, source }) => ({ name, status, source }));
     const mcpTools = mcpToolNames(initialize).filter((tool) =>
-      roster.usable(mcpServerOf(tool) ?? "")
+      roster.usable(mcpServerOf(tool) ?? "") && !mcpToolDenied(engine, tool)
     );
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
