@@ -106,8 +106,10 @@ export class McpRoster {
   /** `mcp_toggle`. */
   toggle(name: string, enabled: boolean): void {
     const entry = this.#named(name);
-    if (!enabled) entry.status = "disabled";
-    else if (entry.status === "disabled") this.#connect(entry);
+    if (!enabled) {
+      entry.status = "disabled";
+      delete entry.error;
+    } else if (entry.status === "disabled") this.#connect(entry);
     this.changes++;
   }
 
@@ -146,7 +148,8 @@ export class McpRoster {
       answer.added.push(name);
       const existing = remaining.find((e) => e.name === name);
       if (existing) {
-        // a server of the command line keeps its place and its state
+        // a server of the command line keeps its place and its state, and is the calls' now
+        existing.replaceable = true;
         if (existing.status !== "connected") {
           answer.errors[name] = existing.error ?? `Server status: ${existing.status}`;
         }
