@@ -7,7 +7,7 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 // its sessions answer `__mock__` command prompts (the machinery loads on the first one)
 import "../mock_commands/mock_commands.ts";
@@ -383,6 +383,7 @@ export class MockTransport {
       // a stdio MCP server whose command is not on the PATH the SDK spawns with failed
       mcpCommandFound: (command: string) =>
         commandOnPath(command, { path: env?.PATH ?? processPath() }),
+      ...projectMcpOption(io.cwd || currentDir()),
       ...this.#options,
       args,
       env,
@@ -412,6 +413,16 @@ function hookRunnerOption(
   if (!commandHooksAllowed(env)) return {};
   // node:fs is loaded with node:stream here: its check saves failed reads of absent files
   return { runHookCommand: hostHookRunner(cwd || currentDir() || ".", { exists: existsSync }) };
+}
+
+/** The project's `.mcp.json` in the process's folder, as the real CLI reads it. */
+function projectMcpOption(cwd: string): { projectMcpConfig?: string } {
+  if (!cwd) return {};
+  try {
+    return { projectMcpConfig: readFileSync(`${cwd.replace(/\/$/, "")}/.mcp.json`, "utf8") };
+  } catch {
+    return {};
+  }
 }
 
 /** This process's `PATH`. */

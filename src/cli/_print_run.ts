@@ -76,6 +76,8 @@ interface RunPlan {
   outputFormat: string;
   /** `--mock-commands` / `CLAUDE_MOCK_COMMANDS`, when given. */
   mockCommands?: "on" | "off" | "live";
+  /** The text of the project's `.mcp.json`, if it has one. */
+  projectMcpConfig?: string;
 }
 
 /** The run's signal handlers: SIGTERM ends the session, SIGINT interrupts its turn. */
@@ -158,7 +160,7 @@ async function planRun(
   // a state folder that cannot be written to counts this run as the first
   const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
-  const { readText } = await import("../host/_fs.ts");
+  const { readText, readSmallText } = await import("../host/_fs.ts");
   const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd), {
     cwd: io.cwd,
     readText,
@@ -169,7 +171,11 @@ async function planRun(
     args.push("--permission-mode", "bypassPermissions");
   }
   const mockCommands = mockCommandsOf(parsed, knobs);
+  // the project's MCP servers (the session leaves them out under --strict-mcp-config)
+  const projectMcpConfig = await readSmallText(`${io.cwd.replace(/\/$/, "")}/.mcp.json`)
+    .catch(() => undefined);
   return {
+    ...(projectMcpConfig !== undefined ? { projectMcpConfig } : {}),
     io,
     parsed,
     knobs,
@@ -286,6 +292,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     ...(knobs.commandHooks ? { runHookCommand: hostHookRunner(io.cwd) } : {}),
     // a stdio MCP server whose command is not on PATH failed, as the real CLI's
     mcpCommandFound: (command) => commandOnPath(command, { path: io.env.PATH }),
+    ...(plan.projectMcpConfig !== undefined ? { projectMcpConfig: plan.projectMcpConfig } : {}),
     ...(plan.mockCommands !== undefined ? { mockCommands: plan.mockCommands } : {}),
     output: output.push,
   });
@@ -460,7 +467,7 @@ async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string
     // not JSON: a path
   }
   const path = value.startsWith("/") ? value : `${cwd}/${value}`;
-  const { readText } = await import("../host/_fs.ts");
+  const { readText, readSmallText } = await import("../host/_fs.ts");
   let text: string;
   try {
     text = await readText(path);

@@ -88,6 +88,8 @@ export class Engine {
   readonly runTool?: ToolRunner;
   /** Whether a stdio MCP server's command can be found (every one, without it). */
   readonly mcpCommandFound?: (command: string) => boolean;
+  /** The text of the project's `.mcp.json`, if it has one. */
+  readonly projectMcpConfig?: string;
   #roster?: { initialize: Record<string, unknown> | undefined; roster: McpRoster };
   /** Runs the settings' command hooks, if the host can and they are on. */
   readonly runHookCommand?: HookCommandRunner;
@@ -141,6 +143,9 @@ export class Engine {
     if (!this.#roster || this.#roster.initialize !== initialize) {
       const roster = new McpRoster(this.flags.mcpConfig, {
         ...(initialize ? { initialize } : {}),
+        ...(this.projectMcpConfig !== undefined && !this.flags.strictMcpConfig
+          ? { project: this.projectMcpConfig }
+          : {}),
         ...(this.mcpCommandFound ? { commandFound: this.mcpCommandFound } : {}),
       });
       this.#roster = { initialize, roster };
@@ -227,6 +232,7 @@ export class Engine {
     this.#stderr = options.stderr;
     this.runTool = options.runTool;
     if (options.mcpCommandFound) this.mcpCommandFound = options.mcpCommandFound;
+    if (options.projectMcpConfig !== undefined) this.projectMcpConfig = options.projectMcpConfig;
     if (options.commandHooks !== false && options.runHookCommand) {
       this.runHookCommand = options.runHookCommand;
     }

@@ -23,8 +23,11 @@ export type McpServerStatus = "connected" | "failed" | "disabled" | "pending";
 export interface McpRosterEntry {
   /** Its name. */
   name: string;
-  /** `sdk`: the app's in-process server; `dynamic`: one the CLI runs. */
-  source: "sdk" | "dynamic";
+  /**
+   * `sdk`: the app's in-process server; `dynamic`: one the CLI runs (`--mcp-config`,
+   * `initialize`, `mcp_set_servers`); `project`: one of the project's `.mcp.json`.
+   */
+  source: "sdk" | "dynamic" | "project";
   /** A server the CLI runs: its configuration as given. */
   config?: Record<string, unknown>;
   /** Its status. */
@@ -67,19 +70,29 @@ export class McpRoster {
   /** The servers `--mcp-config` and `initialize` configure. */
   constructor(
     configs: readonly string[] | undefined,
-    { initialize, commandFound }: {
+    { initialize, commandFound, project }: {
       initialize?: Record<string, unknown>;
       commandFound?: CommandFound;
+      /** The text of the project's `.mcp.json`. */
+      project?: string;
     } = {},
   ) {
     this.#commandFound = commandFound ?? (() => true);
     const flagNames = new Set(externalMcpServers(configs, undefined).map((s) => s.name));
-    for (const { name, config } of externalMcpServers(configs, initialize)) {
-      this.entries.push(this.#external(name, config, {
-        replaceable: false,
-        fromFlag: flagNames.has(name),
-      }));
+    const dynamic = externalMcpServers(configs, initialize).map(({ name, config }) =>
+      this.#external(name, config, { replaceable: false, fromFlag: flagNames.has(name) })
+    );
+    // the project's servers first, one the command line names again in its place
+    for (const { name, config } of externalMcpServers([project ?? "{}"], undefined)) {
+      const again = dynamic.findIndex((e) => e.name === name);
+      if (again >= 0) this.entries.push(...dynamic.splice(again, 1));
+      else {
+        this.entries.push(
+          this.#external(name, config, { replaceable: false, fromFlag: true }, "project"),
+        );
+      }
     }
+    this.entries.push(...dynamic);
     for (const name of sdkMcpServers(initialize)) {
       if (this.find(name)) continue;
       this.entries.push({
@@ -188,10 +201,11 @@ export class McpRoster {
     name: string,
     config: Record<string, unknown>,
     where: { replaceable: boolean; fromFlag: boolean },
+    source: "dynamic" | "project" = "dynamic",
   ): McpRosterEntry {
     const entry: McpRosterEntry = {
       name,
-      source: "dynamic",
+      source,
       config,
       status: "connected",
       ...where,
@@ -213,7 +227,11 @@ export class McpRoster {
       entry.error = NO_ARGS;
     } else if (typeof config.command === "string" && !this.#commandFound(config.command)) {
       entry.status = "failed";
-      entry.error = COMMAND_NOT_FOUND;
+      // the real CLI names the transport for the command line's servers, the command for the
+      // project's
+      entry.error = entry.source === "project"
+        ? `Executable not found in $PATH: ${JSON.stringify(config.command)}`
+        : COMMAND_NOT_FOUND;
     }
   }
 }

@@ -90,3 +90,29 @@ Deno.test("McpRoster.set: replaces the SDK's and the set servers; a named comman
   assert.deepEqual(roster.set({}), { added: [], removed: ["ext", "ext2"], errors: {} });
   assert.deepEqual(statuses(roster), ["gone:failed"]);
 });
+
+Deno.test("McpRoster: the project's .mcp.json first, a name the command line gives again as its", () => {
+  const project = JSON.stringify({
+    mcpServers: { proj: { command: "no-such" }, both: { command: "no-such" } },
+  });
+  const roster = new McpRoster([flag], { initialize, commandFound, project });
+  assert.deepEqual(
+    roster.entries.map((e) => `${e.name}:${e.source}`),
+    ["proj:project", "both:project", "ext:dynamic", "gone:dynamic", "calc:sdk"],
+  );
+  assert.equal(roster.find("proj")?.error, 'Executable not found in $PATH: "no-such"');
+  assert.deepEqual(shownConfig(roster.find("proj")!), {
+    type: "stdio",
+    command: "no-such",
+    args: [],
+  });
+  const again = new McpRoster([JSON.stringify({ mcpServers: { both: { command: "node" } } })], {
+    project,
+  });
+  assert.deepEqual(again.entries.map((e) => `${e.name}:${e.source}:${e.status}`), [
+    "proj:project:connected",
+    "both:dynamic:connected",
+  ]);
+  // text that is not JSON configures nothing
+  assert.deepEqual(new McpRoster(undefined, { project: "{nope" }).entries, []);
+});

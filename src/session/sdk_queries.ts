@@ -171,8 +171,8 @@ function mcpStatus(engine: Engine): Record<string, unknown>[] {
       ...(entry.error !== undefined ? { error: entry.error } : {}),
       config,
       transport: config.type,
-      scope: "dynamic",
-      source: "dynamic",
+      scope: entry.source,
+      source: entry.source,
     };
   });
 }

@@ -116,6 +116,7 @@ export class Session {
       invocation: options.invocation,
       runTool: options.runTool,
       mcpCommandFound: options.mcpCommandFound,
+      projectMcpConfig: options.projectMcpConfig,
       runHookCommand: options.runHookCommand,
       commandHooks: options.commandHooks,
       output: options.output,

@@ -88,6 +88,13 @@ export interface SessionSettings {
    */
   mcpCommandFound?: (command: string) => boolean;
   /**
+   * The text of the project's `.mcp.json` (in the folder the process runs in), if it has one:
+   * its servers are the session's (`source: "project"`) unless `--strict-mcp-config`, as the
+   * real CLI's. The fake binary and `MockTransport` read it; text that is not JSON configures
+   * nothing.
+   */
+  projectMcpConfig?: string;
+  /**
    * Runs the command hooks of the settings (`--settings`, the SDK's `settings`, the project's
    * `.claude/settings.json` and `.claude/settings.local.json` as `--setting-sources` allows),
    * as the real CLI does: the fake binary and `MockTransport` give the host's runner on Deno and
