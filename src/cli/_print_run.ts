@@ -467,7 +467,7 @@ async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string
     // not JSON: a path
   }
   const path = value.startsWith("/") ? value : `${cwd}/${value}`;
-  const { readText, readSmallText } = await import("../host/_fs.ts");
+  const { readText } = await import("../host/_fs.ts");
   let text: string;
   try {
     text = await readText(path);

@@ -8,7 +8,6 @@
 
 import { mcpToolOutcome } from "./mcp_tool_result.ts";
 import { mcpToolCallRequest } from "../builders/control.ts";
-import type { ToolResultContent } from "../builders/user.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { billSubagent } from "./subagent_billing.ts";
 import { contentAfter, resultOnFile } from "./file_contents.ts";
