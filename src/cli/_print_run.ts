@@ -161,7 +161,7 @@ async function planRun(
   const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const { readText, readSmallText } = await import("../host/_fs.ts");
-  const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd), {
+  const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
     cwd: io.cwd,
     readText,
   });
@@ -456,7 +456,11 @@ function liveOption(
  * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
  * before anything runs: `--settings '{not json'` is such a path.
  */
-async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string[]> {
+async function withSettingsFile(
+  parsed: ParsedArgv,
+  cwd: string,
+  readText: (path: string) => Promise<string>,
+): Promise<string[]> {
   const args = [...parsed.args];
   const value = parsed.options.get("--settings");
   if (typeof value !== "string") return args;
@@ -467,7 +471,6 @@ async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string
     // not JSON: a path
   }
   const path = value.startsWith("/") ? value : `${cwd}/${value}`;
-  const { readText } = await import("../host/_fs.ts");
   let text: string;
   try {
     text = await readText(path);
