@@ -210,3 +210,19 @@ Deno.test("a tool of a server that failed is not there: 'No such tool available'
   );
   assert.equal(block.is_error, true);
 });
+
+Deno.test("system/init lists the SDK servers' tools sorted by name, as the real CLI", async () => {
+  const zcalc = createSdkMcpServer({
+    name: "zcalc",
+    version: "1.0.0",
+    tools: ["zeta", "alpha"].map((n) =>
+      tool(n, n, { a: z.number() }, () => Promise.resolve({ content: [] }))
+    ),
+  });
+  const acalc = server("acalc", "1.0.0", "mul");
+  const { inits } = await afterOneTurn({ mcpServers: { zcalc, acalc } }, []);
+  assert.deepEqual(
+    (inits[0].tools as string[]).filter((t) => t.startsWith("mcp__")),
+    ["mcp__acalc__mul", "mcp__zcalc__alpha", "mcp__zcalc__zeta"],
+  );
+});

@@ -465,9 +465,10 @@ function initFrame(engine: Engine): Outgoing {
     // those the CLI runs (--mcp-config, initialize), then the SDK's in-process servers; the
     // tools of a server that is not connected (disabled, failed, pending) are not there
     const servers = roster.entries.map(({ name, status, source }) => ({ name, status, source }));
+    // sorted by name, as the real CLI lists them (2.1.328, 2.1.332)
     const mcpTools = mcpToolNames(initialize).filter((tool) =>
       roster.usable(mcpServerOf(tool) ?? "") && !mcpToolDenied(engine, tool)
-    );
+    ).sort();
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
