@@ -27,7 +27,7 @@ import type {
 import { findInstalledSdk } from "./installed_sdk.ts";
 import { commandHooksAllowed } from "../session/command_hooks.ts";
 import { hostHookRunner } from "../host/_hook_runner.ts";
-import { commandOnPath } from "../host/_which.ts";
+import { commandState } from "../host/_which.ts";
 import type { MockSession } from "./mock_session.ts";
 import { directStdio, MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 
@@ -380,9 +380,10 @@ export class MockTransport {
       installedSdk,
       ...(io.stderr ? { stderr: io.stderr } : {}),
       ...hookRunnerOption(this.#options, env ?? {}, io.cwd),
-      // a stdio MCP server whose command is not on the PATH the SDK spawns with failed
-      mcpCommandFound: (command: string) =>
-        commandOnPath(command, { path: env?.PATH ?? processPath() }),
+      // a stdio MCP server whose command is not on the PATH the SDK spawns with (or a path
+      // that is not an executable file) failed
+      mcpCommandCheck: (command: string) =>
+        commandState(command, { path: env?.PATH ?? processPath(), cwd: io.cwd || currentDir() }),
       ...projectMcpOption(io.cwd || currentDir()),
       ...this.#options,
       args,

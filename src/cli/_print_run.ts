@@ -32,7 +32,7 @@ import {
   stateDir,
 } from "./cli_state.ts";
 import { hostHookRunner } from "../host/_hook_runner.ts";
-import { commandOnPath } from "../host/_which.ts";
+import { commandState } from "../host/_which.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
@@ -290,8 +290,8 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     ...liveOption(io, knobs, { scenario, cwd }),
     // the settings' command hooks run in the folder the binary runs in, as the real CLI's
     ...(knobs.commandHooks ? { runHookCommand: hostHookRunner(io.cwd) } : {}),
-    // a stdio MCP server whose command is not on PATH failed, as the real CLI's
-    mcpCommandFound: (command) => commandOnPath(command, { path: io.env.PATH }),
+    // a stdio MCP server whose command is not on PATH (or not an executable file) failed
+    mcpCommandCheck: (command) => commandState(command, { path: io.env.PATH, cwd: io.cwd }),
     ...(plan.projectMcpConfig !== undefined ? { projectMcpConfig: plan.projectMcpConfig } : {}),
     ...(plan.mockCommands !== undefined ? { mockCommands: plan.mockCommands } : {}),
     output: output.push,

@@ -1,28 +1,43 @@
 /**
- * Whether a command can be found as a program to run: a bare name on the `PATH` of the
- * environment given (the real CLI's check before it starts a stdio MCP server); a name with a
- * slash is taken as found. The host layer: it imports nothing of the project. Internal.
+ * Whether a stdio MCP server's command can be started, as the real CLI finds out before it
+ * starts one: a bare name is looked up on the `PATH` of the environment given; a path (a name
+ * with a slash, relative to the cwd) must be an executable file. The host layer: it imports
+ * nothing of the project. Internal.
  *
  * @module
  */
 
-/** Whether `path` is an executable file. */
-export type IsExecutable = (path: string) => boolean;
+/** What a path is: an executable file, something else that is there, or nothing. */
+export type PathKind = "executable" | "other" | "missing";
 
-/** Whether `command` is found on `PATH` (a name with a `/` always is). */
-export function commandOnPath(
+/** Whether a command can be started: `found`, `missing`, or there but `denied`. */
+export type CommandState = "found" | "missing" | "denied";
+
+/** The state of `command` (a bare name on `path`, or a path relative to `cwd`). */
+export function commandState(
   command: string,
-  { path, isExecutable = isExecutableFile }: {
-    path: string | undefined;
-    isExecutable?: IsExecutable;
-  },
-): boolean {
-  if (command.includes("/")) return true;
-  if (command === "") return false;
-  for (const dir of (path ?? "").split(":")) {
-    if (dir !== "" && isExecutable(`${dir.replace(/\/$/, "")}/${command}`)) return true;
+  { path, cwd, kind = pathKind }: { path: string | undefined; cwd: string; kind?: typeof pathKind },
+): CommandState {
+  if (command === "") return "missing";
+  if (command.includes("/")) {
+    const found = kind(normalized(command.startsWith("/") ? command : `${cwd}/${command}`));
+    return found === "executable" ? "found" : found === "missing" ? "missing" : "denied";
   }
-  return false;
+  for (const dir of (path ?? "").split(":")) {
+    if (dir !== "" && kind(`${dir.replace(/\/$/, "")}/${command}`) === "executable") return "found";
+  }
+  return "missing";
+}
+
+/** An absolute path without `.` and `..` segments or doubled slashes. */
+function normalized(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return `/${out.join("/")}`;
 }
 
 interface StatLike {
@@ -30,20 +45,20 @@ interface StatLike {
   mode?: number | null;
 }
 
-/** Whether `path` is a file anyone may execute (Deno's or Node's synchronous stat). */
-export function isExecutableFile(path: string): boolean {
+/** What `path` is (Deno's or Node's synchronous stat); with no way to look, an executable. */
+export function pathKind(path: string): PathKind {
   const g = globalThis as {
     Deno?: { statSync(path: string): StatLike };
     process?: { getBuiltinModule?: (id: string) => { statSync(path: string): StatLike } };
   };
   const stat = g.Deno?.statSync ?? g.process?.getBuiltinModule?.("node:fs")?.statSync;
-  // no way to look: every command is taken as there
-  if (!stat) return true;
+  if (!stat) return "executable";
+  let s: StatLike;
   try {
-    const s = stat(path);
-    const file = typeof s.isFile === "function" ? s.isFile() : s.isFile;
-    return file === true && ((s.mode ?? 0o777) & 0o111) !== 0;
+    s = stat(path);
   } catch {
-    return false;
+    return "missing";
   }
+  const file = typeof s.isFile === "function" ? s.isFile() : s.isFile;
+  return file === true && ((s.mode ?? 0o777) & 0o111) !== 0 ? "executable" : "other";
 }

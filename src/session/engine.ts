@@ -86,8 +86,8 @@ export class Engine {
   readonly env: Record<string, string | undefined>;
   /** Runs tools for real (the binary's live mode), if set. */
   readonly runTool?: ToolRunner;
-  /** Whether a stdio MCP server's command can be found (every one, without it). */
-  readonly mcpCommandFound?: (command: string) => boolean;
+  /** Whether a stdio MCP server's command can be started (every one, without it). */
+  readonly mcpCommandCheck?: (command: string) => "found" | "missing" | "denied";
   /** The text of the project's `.mcp.json`, if it has one. */
   readonly projectMcpConfig?: string;
   #roster?: { initialize: Record<string, unknown> | undefined; roster: McpRoster };
@@ -146,7 +146,7 @@ export class Engine {
         ...(this.projectMcpConfig !== undefined && !this.flags.strictMcpConfig
           ? { project: this.projectMcpConfig }
           : {}),
-        ...(this.mcpCommandFound ? { commandFound: this.mcpCommandFound } : {}),
+        ...(this.mcpCommandCheck ? { commandCheck: this.mcpCommandCheck } : {}),
       });
       this.#roster = { initialize, roster };
     }
@@ -231,7 +231,7 @@ export class Engine {
     this.env = options.env;
     this.#stderr = options.stderr;
     this.runTool = options.runTool;
-    if (options.mcpCommandFound) this.mcpCommandFound = options.mcpCommandFound;
+    if (options.mcpCommandCheck) this.mcpCommandCheck = options.mcpCommandCheck;
     if (options.projectMcpConfig !== undefined) this.projectMcpConfig = options.projectMcpConfig;
     if (options.commandHooks !== false && options.runHookCommand) {
       this.runHookCommand = options.runHookCommand;

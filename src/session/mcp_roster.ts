@@ -7,7 +7,8 @@
  * command line's stay). An unknown name is `Server not found: <name>`.
  *
  * The mock runs no MCP server: a stdio server is `connected` unless the session's
- * `commandFound` says its command is not there (then `failed`, with the real CLI's error).
+ * `commandCheck` says its command is missing or cannot be run (then `failed`, with the real
+ * CLI's error).
  *
  * @module
  */
@@ -46,8 +47,11 @@ export const COMMAND_NOT_FOUND = 'Executable not found in $PATH: "stdio"';
 /** The real CLI's error for a stdio server `mcp_set_servers` adds without `args`. */
 export const NO_ARGS = "Spread syntax requires ...iterable not be null or undefined";
 
-/** Whether a stdio server's command can be run (the default: every command can). */
-export type CommandFound = (command: string) => boolean;
+/**
+ * Whether a stdio server's command can be started: `found`, `missing`, or there but `denied`
+ * (the default: every command is found).
+ */
+export type CommandCheck = (command: string) => "found" | "missing" | "denied";
 
 /** What `mcp_set_servers` answers. */
 export interface McpSetServersAnswer {
@@ -65,19 +69,19 @@ export class McpRoster {
   readonly entries: McpRosterEntry[] = [];
   /** Bumped on every change (what caches `system/init` looks at). */
   changes = 0;
-  #commandFound: CommandFound;
+  #commandCheck: CommandCheck;
 
   /** The servers `--mcp-config` and `initialize` configure. */
   constructor(
     configs: readonly string[] | undefined,
-    { initialize, commandFound, project }: {
+    { initialize, commandCheck, project }: {
       initialize?: Record<string, unknown>;
-      commandFound?: CommandFound;
+      commandCheck?: CommandCheck;
       /** The text of the project's `.mcp.json`. */
       project?: string;
     } = {},
   ) {
-    this.#commandFound = commandFound ?? (() => true);
+    this.#commandCheck = commandCheck ?? (() => "found");
     const flagNames = new Set(externalMcpServers(configs, undefined).map((s) => s.name));
     const dynamic = externalMcpServers(configs, initialize).map(({ name, config }) =>
       this.#external(name, config, { replaceable: false, fromFlag: flagNames.has(name) })
@@ -225,15 +229,25 @@ export class McpRoster {
       // the real CLI spreads the args of a server mcp_set_servers added: without any, it fails so
       entry.status = "failed";
       entry.error = NO_ARGS;
-    } else if (typeof config.command === "string" && !this.#commandFound(config.command)) {
-      entry.status = "failed";
-      // the real CLI names the transport for the command line's servers, the command for the
-      // project's
-      entry.error = entry.source === "project"
-        ? `Executable not found in $PATH: ${JSON.stringify(config.command)}`
-        : COMMAND_NOT_FOUND;
+    } else if (typeof config.command === "string") {
+      const state = this.#commandCheck(config.command);
+      if (state !== "found") {
+        entry.status = "failed";
+        entry.error = startError(config.command, state, entry.source === "project");
+      }
     }
   }
+}
+
+/**
+ * The real CLI's error for a stdio command it cannot start: it names the transport (`stdio`)
+ * where it means the command of a server of the command line, the command for the project's.
+ */
+function startError(command: string, state: "missing" | "denied", project: boolean): string {
+  const named = project ? command : "stdio";
+  if (state === "denied") return `EACCES: permission denied, posix_spawn '${named}'`;
+  if (command.includes("/")) return `ENOENT: no such file or directory, posix_spawn '${named}'`;
+  return project ? `Executable not found in $PATH: ${JSON.stringify(command)}` : COMMAND_NOT_FOUND;
 }
 
 /**

@@ -11,7 +11,7 @@ const flag = JSON.stringify({
   },
 });
 const initialize = { sdkMcpServers: ["calc"] };
-const commandFound = (command: string) => command !== "no-such";
+const commandCheck = (command: string) => command === "no-such" ? "missing" : "found" as const;
 const statuses = (r: McpRoster) => r.entries.map((e) => `${e.name}:${e.status}`);
 const refusal = (run: () => unknown) => {
   try {
@@ -24,7 +24,7 @@ const refusal = (run: () => unknown) => {
 };
 
 Deno.test("McpRoster: the servers the CLI runs, then the SDK's; a command not found failed", () => {
-  const roster = new McpRoster([flag], { initialize, commandFound });
+  const roster = new McpRoster([flag], { initialize, commandCheck });
   assert.deepEqual(statuses(roster), ["ext:connected", "gone:failed", "calc:connected"]);
   assert.equal(roster.find("gone")?.error, COMMAND_NOT_FOUND);
   assert.deepEqual(shownConfig(roster.find("ext")!), {
@@ -40,7 +40,7 @@ Deno.test("McpRoster: the servers the CLI runs, then the SDK's; a command not fo
 });
 
 Deno.test("McpRoster: toggle and reconnect, their refusals, a disabled server without its error", () => {
-  const roster = new McpRoster([flag], { initialize, commandFound });
+  const roster = new McpRoster([flag], { initialize, commandCheck });
   assert.equal(refusal(() => roster.toggle("nope", false)), "Server not found: nope");
   assert.equal(refusal(() => roster.reconnect("nope")), "Server not found: nope");
   assert.equal(
@@ -61,7 +61,7 @@ Deno.test("McpRoster: toggle and reconnect, their refusals, a disabled server wi
 });
 
 Deno.test("McpRoster.set: replaces the SDK's and the set servers; a named command-line server becomes the calls'", () => {
-  const roster = new McpRoster([flag], { initialize, commandFound });
+  const roster = new McpRoster([flag], { initialize, commandCheck });
   assert.deepEqual(
     roster.set({
       ext2: { command: "node", args: [] },
@@ -95,7 +95,7 @@ Deno.test("McpRoster: the project's .mcp.json first, a name the command line giv
   const project = JSON.stringify({
     mcpServers: { proj: { command: "no-such" }, both: { command: "no-such" } },
   });
-  const roster = new McpRoster([flag], { initialize, commandFound, project });
+  const roster = new McpRoster([flag], { initialize, commandCheck, project });
   assert.deepEqual(
     roster.entries.map((e) => `${e.name}:${e.source}`),
     ["proj:project", "both:project", "ext:dynamic", "gone:dynamic", "calc:sdk"],
@@ -115,4 +115,20 @@ Deno.test("McpRoster: the project's .mcp.json first, a name the command line giv
   ]);
   // text that is not JSON configures nothing
   assert.deepEqual(new McpRoster(undefined, { project: "{nope" }).entries, []);
+});
+
+Deno.test("McpRoster: a command path that is not there, or cannot be run, as the real CLI says it", () => {
+  const states: Record<string, "missing" | "denied"> = { "/no/bin": "missing", "/tmp": "denied" };
+  const commandCheck = (command: string) => states[command] ?? "found";
+  const servers = { abs: { command: "/no/bin", args: [] }, dir: { command: "/tmp", args: [] } };
+  const json = JSON.stringify({ mcpServers: servers });
+  const errors = (r: McpRoster) => r.entries.map((e) => `${e.name} ${e.source}: ${e.error}`);
+  assert.deepEqual(errors(new McpRoster([json], { commandCheck })), [
+    "abs dynamic: ENOENT: no such file or directory, posix_spawn 'stdio'",
+    "dir dynamic: EACCES: permission denied, posix_spawn 'stdio'",
+  ]);
+  assert.deepEqual(errors(new McpRoster(undefined, { commandCheck, project: json })), [
+    "abs project: ENOENT: no such file or directory, posix_spawn '/no/bin'",
+    "dir project: EACCES: permission denied, posix_spawn '/tmp'",
+  ]);
 });

@@ -115,7 +115,7 @@ export class Session {
       recordSent: options.recordSent,
       invocation: options.invocation,
       runTool: options.runTool,
-      mcpCommandFound: options.mcpCommandFound,
+      mcpCommandCheck: options.mcpCommandCheck,
       projectMcpConfig: options.projectMcpConfig,
       runHookCommand: options.runHookCommand,
       commandHooks: options.commandHooks,

@@ -81,12 +81,13 @@ export interface SessionSettings {
    */
   runTool?: ToolRunner;
   /**
-   * Whether the command of a stdio MCP server the CLI runs (`--mcp-config`, `initialize`,
-   * `mcp_set_servers`) can be found: one that cannot is `failed`, as the real CLI lists it (the
-   * fake binary and `MockTransport` look on the `PATH` of the process's environment; without
-   * this, every command is found).
+   * Whether the command of a stdio MCP server the CLI runs (`--mcp-config`, `.mcp.json`,
+   * `initialize`, `mcp_set_servers`) can be started: `found`, `missing` (a name not on `PATH`,
+   * a path not there), or `denied` (there, but not an executable file). One that cannot is
+   * `failed` with the real CLI's error. The fake binary and `MockTransport` look on the `PATH`
+   * of the process's environment and in its folder; without this, every command is found.
    */
-  mcpCommandFound?: (command: string) => boolean;
+  mcpCommandCheck?: (command: string) => "found" | "missing" | "denied";
   /**
    * The text of the project's `.mcp.json` (in the folder the process runs in), if it has one:
    * its servers are the session's (`source: "project"`) unless `--strict-mcp-config`, as the
