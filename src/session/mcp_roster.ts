@@ -37,7 +37,10 @@ export interface McpRosterEntry {
   error?: string;
   /** Whether `mcp_set_servers` replaces it (the SDK's servers and those it added). */
   replaceable: boolean;
-  /** Whether it came from the command line (`args` defaults to `[]` in its shown config). */
+  /**
+   * Whether the session started with it (`--mcp-config`, `.mcp.json`, `initialize`): `args`
+   * defaults to `[]` in its shown config, not in that of one `mcp_set_servers` added.
+   */
   fromFlag: boolean;
 }
 
@@ -82,9 +85,8 @@ export class McpRoster {
     } = {},
   ) {
     this.#commandCheck = commandCheck ?? (() => "found");
-    const flagNames = new Set(externalMcpServers(configs, undefined).map((s) => s.name));
     const dynamic = externalMcpServers(configs, initialize).map(({ name, config }) =>
-      this.#external(name, config, { replaceable: false, fromFlag: flagNames.has(name) })
+      this.#external(name, config, { replaceable: false, fromFlag: true })
     );
     // the project's servers first, one the command line names again in its place
     for (const { name, config } of externalMcpServers([project ?? "{}"], undefined)) {

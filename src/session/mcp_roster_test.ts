@@ -132,3 +132,17 @@ Deno.test("McpRoster: a command path that is not there, or cannot be run, as the
     "dir project: EACCES: permission denied, posix_spawn '/tmp'",
   ]);
 });
+
+Deno.test("McpRoster: servers delivered in initialize are the session's own, args [] shown", () => {
+  const roster = new McpRoster(undefined, {
+    initialize: { mcpServers: { gone: { command: "no-such" } } },
+    commandCheck,
+  });
+  assert.deepEqual(shownConfig(roster.find("gone")!), {
+    type: "stdio",
+    command: "no-such",
+    args: [],
+  });
+  assert.deepEqual(roster.set({}), { added: [], removed: [], errors: {} });
+  assert.deepEqual(statuses(roster), ["gone:failed"]);
+});
