@@ -30,6 +30,8 @@ export interface CliFlags {
   disallowedTools: string[];
   /** `--tools`: the built-in tools to offer (`[]` for none, `["default"]` the default set). */
   tools?: string[];
+  /** `--strict-mcp-config`: only `--mcp-config`'s servers (not the project's `.mcp.json`). */
+  strictMcpConfig?: boolean;
   /** `--mcp-config`: MCP server configs (JSON strings or file paths), as given. */
   mcpConfig?: string[];
   /** `--json-schema`: the JSON Schema of the structured output (the SDK's `outputFormat`). */
@@ -102,6 +104,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     if (name === "include-partial-messages") flags.includePartialMessages = true;
     else if (name === "include-hook-events") flags.includeHookEvents = true;
     else if (name === "fork-session") flags.forkSession = true;
+    else if (name === "strict-mcp-config") flags.strictMcpConfig = true;
     else if (name === "replay-user-messages") flags.replayUserMessages = true;
     else if (
       name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"

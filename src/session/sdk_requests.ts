@@ -18,6 +18,7 @@ import type { Engine } from "./engine.ts";
 import { sdkMcpServers } from "./mcp_servers.ts";
 import { installSdkQueries } from "./sdk_queries.ts";
 import { installMcpCall } from "./mcp_call.ts";
+import { installMcpControls } from "./mcp_controls.ts";
 import { Interrupted } from "./turn_state.ts";
 import { canonicalJson } from "../wire/_canonical_json.ts";
 
@@ -70,6 +71,7 @@ export function installSdkRequests(engine: Engine): void {
   control.handle("set_max_thinking_tokens", (request) => setMaxThinkingTokens(engine, request));
   installSdkQueries(engine);
   installMcpCall(engine);
+  installMcpControls(engine);
 }
 
 /** A converted recording: the app's requests get the recorded answers, each once. */

@@ -6,8 +6,8 @@
  * @module
  */
 
+import { mcpToolOutcome } from "./mcp_tool_result.ts";
 import { mcpToolCallRequest } from "../builders/control.ts";
-import type { ToolResultContent } from "../builders/user.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { billSubagent } from "./subagent_billing.ts";
 import { contentAfter, resultOnFile } from "./file_contents.ts";
@@ -115,11 +115,7 @@ async function runTool(
         toolUseResult: `Error: ${said}`,
       };
     }
-    return {
-      content: result.content as ToolResultContent,
-      isError: false,
-      toolUseResult: result.content,
-    };
+    return mcpToolOutcome(result, { server, tool: block.name, ctx: engine.ctx, env: engine.env });
   }
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     return await structuredOutput(engine, input, turn);

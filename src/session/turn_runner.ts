@@ -34,8 +34,8 @@ import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
-import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
-import { builtInTools } from "./session_tools.ts";
+import { mcpServerOf, mcpToolNames } from "./mcp_servers.ts";
+import { builtInTools, mcpToolDenied } from "./session_tools.ts";
 import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
@@ -460,22 +460,21 @@ function initFrame(engine: Engine): Outgoing {
   const ctx = engine.ctx;
   const initialize = engine.initializeRequest;
   let base = engine.initBase;
-  if (!base || base.initialize !== initialize) {
-    // the SDK's in-process servers, then those the CLI runs (--mcp-config, initialize)
-    const servers = [
-      ...sdkMcpServers(initialize).map((name) => ({ name, status: "connected", source: "sdk" })),
-      ...externalMcpServers(engine.flags.mcpConfig, initialize).map(({ name }) => ({
-        name,
-        status: "connected",
-        source: "dynamic",
-      })),
-    ];
+  const roster = engine.mcpRoster;
+  if (!base || base.initialize !== initialize || base.mcpChanges !== roster.changes) {
+    // those the CLI runs (--mcp-config, initialize), then the SDK's in-process servers; the
+    // tools of a server that is not connected (disabled, failed, pending) are not there
+    const servers = roster.entries.map(({ name, status, source }) => ({ name, status, source }));
+    // sorted by name, as the real CLI lists them (2.1.328, 2.1.332)
+    const mcpTools = mcpToolNames(initialize).filter((tool) =>
+      roster.usable(mcpServerOf(tool) ?? "") && !mcpToolDenied(engine, tool)
+    ).sort();
     const options = {
-      tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpToolNames(initialize)],
+      tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
     };
     const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
-    base = { initialize, options, key };
+    base = { initialize, mcpChanges: roster.changes, options, key };
     engine.initBase = base;
   }
   let line = base.line;
