@@ -63,11 +63,12 @@ const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
 export async function runSubagent(
   engine: Engine,
   run: AgentRun,
-  options: { turn: TurnState; flow: ToolFlow },
+  options: { turn: TurnState; flow: ToolFlow; model?: string },
 ): Promise<Frame[]> {
-  const { turn, flow } = options;
+  const { turn, flow, model } = options;
   const sent: Frame[] = [];
-  const send = subagentSender(engine, turn, sent);
+  const write = subagentSender(engine, turn, sent);
+  const send = model === undefined ? write : (frame: Frame) => write(onModel(frame, model));
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
   const restore = keepFileContext(engine);
   try {
@@ -92,6 +93,17 @@ export async function runSubagent(
     restore();
   }
   return sent;
+}
+
+/**
+ * A subagent's frame as it is written when the subagent runs on `model` (its agent's): its
+ * assistant messages name that model.
+ */
+export function onModel(frame: Frame, model: string): Frame {
+  if (frame.type !== "assistant") return frame;
+  const message = (frame as { message?: { model?: unknown } }).message;
+  if (!message || message.model === model || typeof message.model !== "string") return frame;
+  return { ...frame, message: { ...message, model } } as Frame;
 }
 
 /**

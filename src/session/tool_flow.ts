@@ -17,7 +17,8 @@ import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { AGENT_RUN, type AgentRun } from "../builders/_agent_run.ts";
-import { runSubagent } from "./subagent_run.ts";
+import { onModel, runSubagent } from "./subagent_run.ts";
+import { subagentModel } from "./session_agents.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { TurnFailure, type TurnState } from "./turn_state.ts";
 
@@ -127,24 +128,79 @@ async function runTool(
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
     if (live) return live;
   }
+  if (block.name === "Agent" || block.name === "Task") {
+    return await runAgentTool(engine, call, { input, turn, changed });
+  }
+  if (call.frames) {
+    for (const frame of call.frames(engine.ctx)) {
+      if (turn.abort.aborted) throw turn.abort.reason;
+      await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+    }
+  }
+  return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
+}
+
+/**
+ * The Agent tool: the subagent of its `subagent_type` runs on its agent's model (its frames
+ * written, its tools through this same flow, its calls billed), or, when the session has no
+ * agent of that type, the CLI's error.
+ */
+async function runAgentTool(
+  engine: Engine,
+  call: ScriptedToolCall,
+  options: { input: Record<string, unknown>; turn: TurnState; changed: boolean },
+): Promise<ScriptedToolCall["result"]> {
+  const { input, turn, changed } = options;
+  const type = String(input.subagent_type ?? "general-purpose");
+  if (!engine.agents.some((a) => a.name === type)) {
+    // as the real CLI 2.1.328 and 2.1.332: no subagent starts
+    return unknownAgent(engine, type);
+  }
+  const model = subagentModel(engine.agents, type, engine.ctx.model);
   const run = (call as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
   if (run !== undefined) {
     // the subagent's run, its tools through this same flow
     const sent = await runSubagent(engine, run, {
       turn,
       flow: { authorize, execute, postToolHooks },
+      model,
     });
-    billSubagent(engine, call, sent);
+    billSubagent(engine, call, sent, model);
   } else if (call.frames) {
     const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
-      sent.push(frame);
-      await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+      const out = onModel(frame, model);
+      sent.push(out);
+      await engine.send({ frame: out, delay: engine.delayFor(out, turn) });
     }
-    if (block.name === "Agent" || block.name === "Task") billSubagent(engine, call, sent);
+    billSubagent(engine, call, sent, model);
   }
-  return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
+  const result = changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
+  return withResolvedModel(result, model);
+}
+
+/** The Agent tool's result for a `subagent_type` the session has no agent of. */
+function unknownAgent(engine: Engine, type: string): ScriptedToolCall["result"] {
+  const text = `Agent type '${type}' not found. Available agents: ${
+    engine.agents.map((a) => a.name).join(", ")
+  }`;
+  return {
+    content: text,
+    isError: true,
+    toolUseResult: `Error: ${text}`,
+    permissionDecision: "configAllowed",
+  };
+}
+
+/** The Agent tool's result naming the model its subagent ran on (`resolvedModel`). */
+function withResolvedModel(
+  result: ScriptedToolCall["result"],
+  model: string,
+): ScriptedToolCall["result"] {
+  const tur = result.toolUseResult;
+  if (!isObject(tur) || !("resolvedModel" in tur) || tur.resolvedModel === model) return result;
+  return { ...result, toolUseResult: { ...tur, resolvedModel: model } };
 }
 
 /** PostToolUse (or PostToolUseFailure) hooks after a tool ran. */

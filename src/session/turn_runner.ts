@@ -471,6 +471,7 @@ function initFrame(engine: Engine): Outgoing {
     ).sort();
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
+      agents: engine.agents.map((a) => a.name),
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
     };
     const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);

@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { text } from "../builders/assistant.ts";
+import { readTool, taskTool } from "../builders/tools.ts";
+import { any } from "../scenario/matcher.ts";
+import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
+import type { Frame } from "../wire/frame.ts";
+import { Session } from "./session.ts";
+import { customAgents, listedAgents, parseAgentsFlag, subagentModel } from "./session_agents.ts";
+
+const line = (frame: unknown) => JSON.stringify(frame) + "\n";
+
+const REVIEWER = {
+  description: "Reviews text for problems.",
+  prompt: "You are a careful reviewer.",
+  tools: ["Read", "Grep"],
+  model: "haiku",
+};
+
+/** One prompt that starts a subagent of `type`; the frames written, control answered `{}`. */
+async function run(
+  type: string,
+  options: { initialize?: Record<string, unknown>; args?: string[] } = {},
+): Promise<Frame[]> {
+  const scenario = new ScenarioBuilder({ cwd: "/home/user/project" })
+    .on(any())
+    .respond((ctx) =>
+      taskTool(ctx, "Review the notes", {
+        prompt: "Review notes.txt.",
+        result: "No problems found.",
+        subagentType: type,
+        tools: [readTool(ctx, "/home/user/project/notes.txt", { content: "notes\n" })],
+      })
+    )
+    .respond(text("Reviewed."))
+    .build();
+  const session = new Session(scenario, { args: options.args ?? [] });
+  const writer = session.writable.getWriter();
+  if (options.initialize) {
+    await writer.write(line({
+      type: "control_request",
+      request_id: "init",
+      request: { subtype: "initialize", ...options.initialize },
+    }));
+  }
+  await writer.write(line({
+    type: "user",
+    session_id: "",
+    message: { role: "user", content: "review the notes" },
+    parent_tool_use_id: null,
+  }));
+  const frames: Frame[] = [];
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of session.readable) {
+    buffered += decoder.decode(chunk, { stream: true });
+    const lines = buffered.split("\n");
+    buffered = lines.pop()!;
+    for (const text of lines.filter((l) => l.trim() !== "")) {
+      const frame = JSON.parse(text) as Frame;
+      frames.push(frame);
+      if (frame.type === "control_request") {
+        await writer.write(line({
+          type: "control_response",
+          response: { subtype: "success", request_id: frame.request_id, response: {} },
+        }));
+      }
+      if (frame.type === "result") await writer.close();
+    }
+  }
+  await session.exited;
+  return frames;
+}
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+Deno.test("a custom agent from initialize is listed among the built-in ones, sorted by name", async () => {
+  const frames = await run("reviewer", { initialize: { agents: { reviewer: REVIEWER } } });
+  const answer = frames.find((f) => f.type === "control_response") as Any;
+  assert.deepEqual(answer.response.response.agents.map((a: Any) => a.name), [
+    "claude",
+    "Explore",
+    "general-purpose",
+    "Plan",
+    "reviewer",
+    "statusline-setup",
+  ]);
+  assert.deepEqual(
+    answer.response.response.agents.find((a: Any) => a.name === "reviewer"),
+    { name: "reviewer", description: "Reviews text for problems.", model: "haiku" },
+  );
+  const init = frames.find((f) => f.type === "system" && f.subtype === "init") as Any;
+  assert.ok(init.agents.includes("reviewer"));
+});
+
+Deno.test("--agents lists its agents in system/init", async () => {
+  const frames = await run("reviewer", {
+    args: ["--agents", JSON.stringify({ reviewer: REVIEWER })],
+  });
+  const init = frames.find((f) => f.type === "system" && f.subtype === "init") as Any;
+  assert.deepEqual(init.agents, [
+    "claude",
+    "Explore",
+    "general-purpose",
+    "Plan",
+    "reviewer",
+    "statusline-setup",
+  ]);
+});
+
+Deno.test("a custom agent's model: the subagent's messages, resolvedModel, modelUsage by model", async () => {
+  const frames = await run("reviewer", { initialize: { agents: { reviewer: REVIEWER } } });
+  const sub = frames.filter((f) =>
+    f.type === "assistant" && (f as Any).parent_tool_use_id !== null
+  ) as Any[];
+  assert.ok(sub.length > 0);
+  for (const f of sub) assert.equal(f.message.model, "claude-haiku-5-5");
+  const main = frames.filter((f) =>
+    f.type === "assistant" && (f as Any).parent_tool_use_id === null
+  ) as Any[];
+  for (const f of main) assert.equal(f.message.model, "claude-opus-5-5");
+  const handBack = frames.find((f) =>
+    f.type === "user" && (f as Any).tool_use_result?.agentType === "reviewer"
+  ) as Any;
+  assert.equal(handBack.tool_use_result.resolvedModel, "claude-haiku-5-5");
+  const result = frames.find((f) => f.type === "result") as Any;
+  assert.deepEqual(Object.keys(result.modelUsage), ["claude-opus-5-5", "claude-haiku-5-5"]);
+  // the main loop's two calls on opus, the subagent's on haiku
+  assert.equal(result.modelUsage["claude-opus-5-5"].inputTokens, 240);
+  assert.ok(result.modelUsage["claude-haiku-5-5"].inputTokens > 0);
+});
+
+Deno.test("an unknown subagent_type: the CLI's error, no subagent runs", async () => {
+  const frames = await run("nobody", { initialize: { agents: { reviewer: REVIEWER } } });
+  assert.equal(
+    frames.some((f) => f.type === "system" && f.subtype === "task_started"),
+    false,
+  );
+  const error = frames.find((f) =>
+    f.type === "user" && typeof (f as Any).tool_use_result === "string"
+  ) as Any;
+  const message =
+    "Agent type 'nobody' not found. Available agents: claude, Explore, general-purpose, Plan, reviewer, statusline-setup";
+  assert.deepEqual(error.message.content[0].content, message);
+  assert.equal(error.message.content[0].is_error, true);
+  assert.equal(error.tool_use_result, `Error: ${message}`);
+  const result = frames.find((f) => f.type === "result") as Any;
+  assert.deepEqual(Object.keys(result.modelUsage), ["claude-opus-5-5"]);
+});
+
+Deno.test("customAgents: --agents then initialize, invalid definitions left out", () => {
+  const agents = customAgents({
+    flag: JSON.stringify({ a: { description: "A", model: "sonnet" }, bad: { prompt: "x" } }),
+    initialize: { agents: { a: { description: "A2" }, b: { description: "B" } } },
+  });
+  assert.deepEqual(Object.keys(agents), ["a", "b"]);
+  assert.equal(agents.a.description, "A2");
+});
+
+Deno.test("parseAgentsFlag rejects what is not a JSON object", () => {
+  assert.throws(() => parseAgentsFlag("{nope"), SyntaxError);
+  assert.throws(() => parseAgentsFlag("[]"), /expected a JSON object/);
+});
+
+Deno.test("listedAgents: a custom agent takes a built-in one's place; subagentModel resolves", () => {
+  const listed = listedAgents({ Plan: { description: "Mine.", model: "sonnet" } });
+  assert.equal(listed.filter((a) => a.name === "Plan").length, 1);
+  assert.equal(subagentModel(listed, "Plan", "claude-opus-5-5"), "claude-sonnet-5-5");
+  assert.equal(subagentModel(listed, "Explore", "claude-opus-5-5"), "claude-opus-5-5");
+  assert.equal(subagentModel(listed, "general-purpose", "claude-opus-5-5"), "claude-opus-5-5");
+});
