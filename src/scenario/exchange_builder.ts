@@ -295,10 +295,34 @@ export class ExchangeBuilder {
     });
   }
 
-  /** The assistant starts a subagent: tool_use `Task`, the subagent's frames, its result. */
+  /**
+   * The assistant starts a subagent: tool_use `Agent`, the subagent's frames, its result.
+   * `tools` adds the subagent's own tool uses with the `uses*` helpers (run through the
+   * session's tool flow: hooks, rules, `can_use_tool` with its `agent_id`).
+   *
+   * @example A subagent that reads a file
+   * ```ts
+   * import { ScenarioBuilder } from "@x/claude-mock";
+   * const scenario = new ScenarioBuilder()
+   *   .on("review")
+   *   .usesTask("Review the notes", {
+   *     prompt: "Review notes.txt.",
+   *     result: "Fine.",
+   *     tools: (t) => t.usesRead("/home/user/project/notes.txt", { content: "notes" }),
+   *   })
+   *   .respond("Reviewed.")
+   *   .build();
+   * console.log(scenario.exchanges[0].steps.length); // 2
+   * ```
+   */
   usesTask(
     description: string,
-    options: UsesOptions & { prompt: string; result: string; subagentType?: string },
+    options: UsesOptions & {
+      prompt: string;
+      result: string;
+      subagentType?: string;
+      tools?: (tools: ExchangeBuilder) => unknown;
+    },
   ): this {
     checkUses({ name: this.#name, path: this.#path }, "usesTask", options, [
       ["a description", description, "string"],
@@ -306,14 +330,47 @@ export class ExchangeBuilder {
       ["options.result", options?.result, "text"],
       ["options.subagentType", options?.subagentType, "string?"],
     ]);
+    if (options.tools !== undefined && typeof options.tools !== "function") {
+      this.#fail(
+        TypeError,
+        `usesTask options.tools must be a function that adds the subagent's tool uses, got ${
+          kindOf(options.tools)
+        }`,
+      );
+    }
     const task = {
       prompt: options.prompt,
       result: options.result,
       ...(options.subagentType !== undefined ? { subagentType: options.subagentType } : {}),
     };
+    const steps: Step[] = [];
+    if (options.tools) {
+      options.tools(
+        new ExchangeBuilder(this.#parent, this.#exchange, {
+          steps,
+          index: this.#position.index,
+          name: this.#name,
+        }),
+      );
+    }
+    const calls = steps.flatMap((step) => {
+      const parts = step.kind === "message" ? step.parts : [];
+      const fns = parts.filter((p) => typeof p === "function");
+      if (fns.length === 0) {
+        this.#fail(
+          TypeError,
+          `usesTask options.tools takes only uses* tool helpers, got a '${step.kind}' step`,
+        );
+      }
+      return fns as Array<(ctx: BuildContext) => ScriptedToolCall>;
+    });
     return this.#tool(options, {
-      make: (ctx) => taskTool(ctx, description, task),
-      form: { task: { description, ...task } },
+      make: (ctx) =>
+        taskTool(ctx, description, {
+          ...task,
+          ...(calls.length > 0 ? { tools: calls.map((call) => call(ctx)) } : {}),
+        }),
+      form: { task: { description, ...task, ...(steps.length > 0 ? { tools: steps } : {}) } },
     });
   }
 

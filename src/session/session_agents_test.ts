@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { text } from "../builders/assistant.ts";
-import { readTool, taskTool } from "../builders/tools.ts";
+import { bashTool, readTool, taskTool, writeTool } from "../builders/tools.ts";
 import { any } from "../scenario/matcher.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Frame } from "../wire/frame.ts";
 import { Session } from "./session.ts";
+import type { BuildContext } from "../builders/build_context.ts";
+import type { ToolCall } from "../builders/tools.ts";
 import { customAgents, listedAgents, parseAgentsFlag, subagentModel } from "./session_agents.ts";
 
 const line = (frame: unknown) => JSON.stringify(frame) + "\n";
@@ -19,8 +21,15 @@ const REVIEWER = {
 /** One prompt that starts a subagent of `type`; the frames written, control answered `{}`. */
 async function run(
   type: string,
-  options: { initialize?: Record<string, unknown>; args?: string[] } = {},
+  options: {
+    initialize?: Record<string, unknown>;
+    args?: string[];
+    tools?: (ctx: BuildContext) => ToolCall[];
+    answer?: (request: Any) => Record<string, unknown>;
+  } = {},
 ): Promise<Frame[]> {
+  const tools = options.tools ??
+    ((ctx) => [readTool(ctx, "/home/user/project/notes.txt", { content: "notes\n" })]);
   const scenario = new ScenarioBuilder({ cwd: "/home/user/project" })
     .on(any())
     .respond((ctx) =>
@@ -28,7 +37,7 @@ async function run(
         prompt: "Review notes.txt.",
         result: "No problems found.",
         subagentType: type,
-        tools: [readTool(ctx, "/home/user/project/notes.txt", { content: "notes\n" })],
+        tools: tools(ctx),
       })
     )
     .respond(text("Reviewed."))
@@ -61,7 +70,11 @@ async function run(
       if (frame.type === "control_request") {
         await writer.write(line({
           type: "control_response",
-          response: { subtype: "success", request_id: frame.request_id, response: {} },
+          response: {
+            subtype: "success",
+            request_id: frame.request_id,
+            response: options.answer ? options.answer(frame.request) : {},
+          },
         }));
       }
       if (frame.type === "result") await writer.close();
@@ -168,4 +181,72 @@ Deno.test("listedAgents: a custom agent takes a built-in one's place; subagentMo
   assert.equal(subagentModel(listed, "Plan", "claude-opus-5-5"), "claude-sonnet-5-5");
   assert.equal(subagentModel(listed, "Explore", "claude-opus-5-5"), "claude-opus-5-5");
   assert.equal(subagentModel(listed, "general-purpose", "claude-opus-5-5"), "claude-opus-5-5");
+});
+
+Deno.test("a custom agent's tools: a tool it lacks gets the CLI's error, unasked; not among the tools used", async () => {
+  const frames = await run("reviewer", {
+    initialize: { agents: { reviewer: REVIEWER } },
+    tools: (ctx) => [
+      bashTool(ctx, "cat notes.txt", { stdout: "notes" }),
+      readTool(ctx, "/home/user/project/notes.txt", { content: "notes\n" }),
+    ],
+  });
+  assert.equal(frames.some((f) => f.type === "control_request"), false);
+  const message =
+    "Error: No such tool available: Bash. Bash is not among the tools available here. Continue with the tools you have.";
+  const error = frames.find((f) =>
+    f.type === "user" && (f as Any).parent_tool_use_id !== null &&
+    (f as Any).message.content[0].is_error === true
+  ) as Any;
+  assert.equal(error.message.content[0].content, `<tool_use_error>${message}</tool_use_error>`);
+  assert.equal(error.tool_use_result, message);
+  assert.equal("tool_result_meta" in error, false);
+  const progress = frames.filter((f) => f.type === "system" && f.subtype === "task_progress");
+  assert.deepEqual(progress.map((f) => (f as Any).usage.total_tokens), [122, 123]);
+  const handBack = frames.find((f) =>
+    f.type === "user" && (f as Any).tool_use_result?.agentType === "reviewer"
+  ) as Any;
+  assert.deepEqual(handBack.tool_use_result.toolsUsed, ["Read"]);
+  assert.equal(handBack.tool_use_result.toolStats.bashCount, 1);
+  assert.equal(handBack.tool_use_result.totalToolUseCount, 2);
+  assert.match(
+    handBack.message.content[0].content[0].text,
+    /<tools-used-before-summary>Read<\/tools-used-before-summary>/,
+  );
+});
+
+Deno.test("a subagent's denied tool: tool_use_result on its error, the session's permission_denials", async () => {
+  const frames = await run("cleaner", {
+    args: ["--permission-prompt-tool", "stdio"],
+    initialize: {
+      agents: { cleaner: { description: "Cleans.", prompt: "Clean.", tools: ["Bash", "Write"] } },
+    },
+    tools: (ctx) => [
+      bashTool(ctx, "rm -rf build", { stdout: "" }),
+      writeTool(ctx, "/home/user/project/NOTE.md", { content: "cleaned\n" }),
+    ],
+    answer: (request) =>
+      request.subtype !== "can_use_tool"
+        ? {}
+        : request.tool_name === "Write"
+        ? { behavior: "deny", message: "No notes, please." }
+        : { behavior: "allow", updatedInput: request.input },
+  });
+  const asks = frames.filter((f) =>
+    f.type === "control_request" && (f as Any).request.subtype === "can_use_tool"
+  ) as Any[];
+  assert.deepEqual(asks.map((f) => f.request.tool_name), ["Bash", "Write"]);
+  assert.ok(asks.every((f) => typeof f.request.agent_id === "string"));
+  const denied = frames.find((f) =>
+    f.type === "user" && (f as Any).parent_tool_use_id !== null &&
+    (f as Any).message.content[0].is_error === true
+  ) as Any;
+  assert.equal(denied.tool_use_result, "Error: No notes, please.");
+  const result = frames.find((f) => f.type === "result") as Any;
+  assert.deepEqual(result.permission_denials.map((d: Any) => d.tool_name), ["Write"]);
+  const handBack = frames.find((f) =>
+    f.type === "user" && (f as Any).tool_use_result?.agentType === "cleaner"
+  ) as Any;
+  assert.deepEqual(handBack.tool_use_result.toolsUsed, ["Bash", "Write"]);
+  assert.equal(handBack.tool_use_result.toolStats.linesAdded, 2);
 });

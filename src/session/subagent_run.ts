@@ -9,6 +9,7 @@
 
 import { type AgentRun, agentRunMoments } from "../builders/_agent_run.ts";
 import { toolResult } from "../builders/user.ts";
+import { subagentNoSuchToolError } from "../builders/tool_availability.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { SubagentInfo } from "../builders/subagent.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
@@ -64,12 +65,13 @@ export async function runSubagent(
   engine: Engine,
   run: AgentRun,
   options: { turn: TurnState; flow: ToolFlow; model?: string },
-): Promise<Frame[]> {
+): Promise<{ sent: Frame[]; missing: Set<string> }> {
   const { turn, flow, model } = options;
   const sent: Frame[] = [];
   const write = subagentSender(engine, turn, sent);
   const send = model === undefined ? write : (frame: Frame) => write(onModel(frame, model));
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
+  const missing = new Set<string>();
   const restore = keepFileContext(engine);
   try {
     for (const moment of agentRunMoments(engine.ctx, run)) {
@@ -78,7 +80,11 @@ export async function runSubagent(
       else if (moment.kind === "stop") {
         await subagentStopHooks(engine, turn, { agent, lastMessage: moment.report });
       } else {
-        await subagentCall(engine, moment.call as ScriptedToolCall, {
+        const call = moment.call as ScriptedToolCall;
+        const lacking = agentLacks(engine, run.subagentType, call.block.name);
+        if (lacking !== undefined) missing.add(call.block.id);
+        await subagentCall(engine, call, {
+          ...(lacking !== undefined ? { decide: () => Promise.resolve(lacking) } : {}),
           progress: moment.progress,
           frames: moment.frames,
           turn,
@@ -92,7 +98,22 @@ export async function runSubagent(
   } finally {
     restore();
   }
-  return sent;
+  return { sent, missing };
+}
+
+/**
+ * Whether a subagent of `type` lacks the tool `name` (its custom agent's `tools` leave it out,
+ * or its `disallowedTools` name it): the CLI's error, unasked and unhooked (2.1.328, 2.1.332).
+ */
+function agentLacks(engine: Engine, type: string, name: string): ToolDecision | undefined {
+  const def = engine.customAgents[type];
+  if (!def) return undefined;
+  const allowed = Array.isArray(def.tools) && !def.tools.includes("*")
+    ? def.tools.includes(name)
+    : true;
+  const denied = Array.isArray(def.disallowedTools) && def.disallowedTools.includes(name);
+  if (allowed && !denied) return undefined;
+  return { kind: "unavailable", message: subagentNoSuchToolError(name) };
 }
 
 /**
@@ -209,6 +230,8 @@ async function runCall(
     return { frame: toolResult(engine.ctx, block.id, { ...decision.result, subagent }) };
   }
   if (decision.kind === "deny") {
+    // the subagent's denials are the session's (`permission_denials`), as 2.1.332 reports them
+    turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
     return {
       frame: toolResult(engine.ctx, block.id, {
         content: decision.message,

@@ -16,7 +16,7 @@ import { type Frame, isObject } from "../wire/frame.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
 import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
-import { AGENT_RUN, type AgentRun } from "../builders/_agent_run.ts";
+import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts";
 import { onModel, runSubagent } from "./subagent_run.ts";
 import { subagentModel } from "./session_agents.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
@@ -160,12 +160,16 @@ async function runAgentTool(
   const run = (call as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
   if (run !== undefined) {
     // the subagent's run, its tools through this same flow
-    const sent = await runSubagent(engine, run, {
+    const { sent, missing } = await runSubagent(engine, run, {
       turn,
       flow: { authorize, execute, postToolHooks },
       model,
     });
     billSubagent(engine, call, sent, model);
+    if (missing.size > 0 && !changed) {
+      // the tools its agent lacks are not among those it used
+      return { ...call.result, ...agentResult(engine.ctx, run, { missing, model }) };
+    }
   } else if (call.frames) {
     const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
