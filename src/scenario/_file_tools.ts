@@ -185,6 +185,11 @@ export class ToolSteps {
     });
   }
 
+  /** A task step's subagent tools, checked (none: `undefined`). */
+  #subagentTools(list: unknown, at: string): ToolItem[] | undefined {
+    return list === undefined ? undefined : this.#toolItems(list, at);
+  }
+
   /** A tool step of `kind` (its keys already checked): the `uses*` helper. */
   add(builder: ExchangeBuilder, kind: string, step: Fields, path: string): void {
     const c: Checker = this.#c;
@@ -264,9 +269,7 @@ export class ToolSteps {
       case "askUserQuestion":
         this.#questions(t.questions, `${at}.questions`);
     }
-    const items = kind === "task" && t.tools !== undefined
-      ? this.#toolItems(t.tools, `${at}.tools`)
-      : undefined;
+    const items = kind === "task" ? this.#subagentTools(t.tools, `${at}.tools`) : undefined;
     this.#call(builder, kind, t, { options: this.#options(step, path), items });
   }
 

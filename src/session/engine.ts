@@ -33,6 +33,7 @@ import type { WriteEntry, WriteLog } from "./write_log.ts";
 import { type EngineOptions, engineStart } from "./engine_options.ts";
 import { type CustomAgent, customAgents, listedAgents } from "./session_agents.ts";
 import type { AgentInfoEntry } from "../builders/agents.ts";
+import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
 
@@ -131,6 +132,8 @@ export class Engine {
   waitCursor = 0;
   /** What the client sent in `initialize`. */
   initializeRequest?: Record<string, unknown>;
+  /** The mode `EnterPlanMode` left (ExitPlanMode goes back to it). */
+  modeBeforePlan?: PermissionMode;
 
   /**
    * The JSON Schema of the structured output (`--json-schema`, else `initialize`'s

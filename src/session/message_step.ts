@@ -6,6 +6,7 @@
  * @module
  */
 
+import { askedInput } from "./plan_mode.ts";
 import { assistantMessage, mcpToolUseMeta } from "../builders/assistant.ts";
 import { permissionDenied } from "../builders/permission_denied.ts";
 import type { BuildContext } from "../builders/build_context.ts";
@@ -422,7 +423,11 @@ async function sendDenial(
   turn: TurnState,
 ): Promise<void> {
   const block = scripted.block;
-  turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+  turn.denials.push({
+    tool_name: block.name,
+    tool_use_id: block.id,
+    tool_input: askedInput(block.name, block.input),
+  });
   turn.userMessages++;
   if (decision.deniedFrame) {
     const { reasonType, reason } = decision.deniedFrame;

@@ -19,6 +19,7 @@ import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_run
 import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts";
 import { onModel, runSubagent } from "./subagent_run.ts";
 import { subagentModel } from "./session_agents.ts";
+import { PLAN_MODE_TOOLS, runPlanModeTool } from "./plan_mode.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { TurnFailure, type TurnState } from "./turn_state.ts";
 
@@ -123,6 +124,8 @@ async function runTool(
   }
   // the task tools run on the session's task list, as the real CLI runs them
   if (TASK_TOOL_NAMES.has(block.name)) return engine.tasks.run(block.name, input);
+  // plan mode's tools switch the mode, as the real CLI's
+  if (PLAN_MODE_TOOLS.has(block.name)) return await runPlanModeTool(engine, call, turn);
   // a tool a `__mock__` prompt asked for runs live only with the explicit opt-in
   if (engine.runTool && (!turn.byCommand || engine.mockCommands === "live")) {
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
