@@ -135,3 +135,9 @@ Deno.test("a SessionStart command hook: its hook_started and hook_response frame
     );
   }
 });
+
+for (const mode of ["print:json", "print:stream-json"]) {
+  Deno.test(`--max-turns 0 is no limit, as the real CLI: the tool runs and the run succeeds (limit_max_turns_zero, ${mode})`, async () => {
+    assert.deepEqual(await diffWithRecording("limit_max_turns_zero", { mode }), []);
+  });
+}

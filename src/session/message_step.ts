@@ -34,10 +34,14 @@ import { sendResult } from "./turn_result.ts";
 import { stateChange } from "./line_templates.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
-/** Whether `--max-turns` forbids another API call in this turn. */
+/**
+ * Whether `--max-turns` forbids another API call in this turn: as the real CLI, the first call
+ * is always made, and a next one only while its number stays within the limit (so `-1` and `1.5`
+ * both end after one call, `2` after two).
+ */
 export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
   const maxTurns = engine.flags.maxTurns;
-  return maxTurns !== undefined && turn.calls.length >= maxTurns;
+  return maxTurns !== undefined && turn.calls.length > 0 && turn.calls.length + 1 > maxTurns;
 }
 
 /**
