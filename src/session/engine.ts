@@ -91,6 +91,13 @@ export class Engine {
   readonly commandHooks: CommandHook[] = [];
   /** Whether the settings' command hooks were read. */
   commandHooksRead = false;
+  /** The start-up's SessionStart command hooks once started (`null`: none to run). */
+  startupHooks?: Promise<void> | null;
+  /**
+   * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
+   * after it is written.
+   */
+  initializeAnswer?: Promise<unknown>;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */

@@ -18,6 +18,7 @@ import type { Engine } from "./engine.ts";
 import { sdkMcpServers } from "./mcp_servers.ts";
 import { installSdkQueries } from "./sdk_queries.ts";
 import { installMcpCall } from "./mcp_call.ts";
+import { startupHooks } from "./command_hook_run.ts";
 import { Interrupted } from "./turn_state.ts";
 import { canonicalJson } from "../wire/_canonical_json.ts";
 
@@ -58,8 +59,15 @@ export function installSdkRequests(engine: Engine): void {
   control.handle(
     "initialize",
     // an EncodedAnswer: the channel knows it, the public type not
-    ((request: Record<string, unknown>) =>
-      answerInitialize(engine, request)) as unknown as ControlHandler,
+    ((request: Record<string, unknown>) => {
+      const answer = answerInitialize(engine, request);
+      // as the real CLI: the start-up's SessionStart command hooks run before the answer (a
+      // failure among them fails the first turn, not the handshake)
+      const starting = startupHooks(engine);
+      if (!starting) return answer;
+      engine.initializeAnswer = starting.then(() => answer, () => answer);
+      return engine.initializeAnswer;
+    }) as unknown as ControlHandler,
   );
   control.handle("interrupt", async () => {
     await interruptTurn(engine);
