@@ -14,7 +14,7 @@ import { runCommandHook } from "./command_hook_run.ts";
 import { hookNotice } from "./hook_notices.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
-import type { TurnState } from "./turn_state.ts";
+import { StreamClosed, type TurnState } from "./turn_state.ts";
 
 /**
  * One hook an event reaches: the id of a callback the client registered in `initialize`, or a
@@ -95,9 +95,17 @@ export async function callHook(
     ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
     ...own,
   };
-  const output = typeof callbackId !== "string"
-    ? await runCommandHook(engine, callbackId, input, options)
-    : await callbackHook(engine, callbackId, input, options);
+  let output: Record<string, unknown>;
+  try {
+    output = typeof callbackId !== "string"
+      ? await runCommandHook(engine, callbackId, input, options)
+      : await callbackHook(engine, callbackId, input, options);
+  } catch (error) {
+    // stdin closed, so the app cannot answer: as the real CLI (2.1.328 to 2.1.332), a
+    // PreToolUse hook's tool use is cancelled (the caller's to do), any other hook passed over
+    if (!(error instanceof StreamClosed) || name === "PreToolUse") throw error;
+    return {};
+  }
   const noticed = hookNotice(engine, options.turn, {
     event: name,
     ...(typeof event.tool_name === "string" ? { tool: event.tool_name } : {}),

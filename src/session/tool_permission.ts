@@ -28,7 +28,12 @@ import type { Engine } from "./engine.ts";
 import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { askWith, permissionRequestHooks } from "./permission_request.ts";
-import type { PermissionOutcome, ToolDecision, TurnState } from "./turn_state.ts";
+import {
+  type PermissionOutcome,
+  StreamClosed,
+  type ToolDecision,
+  type TurnState,
+} from "./turn_state.ts";
 
 /**
  * A tool the session does not have is neither hooked nor asked about: `unavailable`, with
@@ -134,6 +139,23 @@ function allowedBy(
     : "configAllowed";
 }
 
+const CANCELLED_TOOL_USE = "The user doesn't want to take this action right now. STOP what " +
+  "you are doing and wait for the user to tell you how to proceed.";
+
+/**
+ * A PreToolUse hook callback no one can answer (stdin closed before or while it was asked):
+ * the real CLI (2.1.328 to 2.1.332) cancels the tool use, not a permission denial, and the
+ * turn goes on.
+ */
+const CANCELLED_BY_CLOSED_STDIN: ToolDecision = {
+  kind: "deny",
+  message: CANCELLED_TOOL_USE,
+  toolUseResult: CANCELLED_TOOL_USE,
+  meta: null,
+  nonExecutionKind: "cancelled",
+  cancelled: true,
+};
+
 /**
  * The PreToolUse hooks of a tool use, in order: the input they leave, the last allow or ask
  * among them, or the denial of the first that denies.
@@ -149,12 +171,18 @@ async function preToolUseHooks(
   let input = block.input;
   let last: "allow" | "ask" | undefined;
   for (const callbackId of hookCallbacks(engine, "PreToolUse", block.name)) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "PreToolUse",
-      tool_name: block.name,
-      tool_input: input,
-      tool_use_id: block.id,
-    }, { turn, toolUseId: block.id, ...agent });
+    let output: Record<string, unknown>;
+    try {
+      output = await callHook(engine, callbackId, {
+        hook_event_name: "PreToolUse",
+        tool_name: block.name,
+        tool_input: input,
+        tool_use_id: block.id,
+      }, { turn, toolUseId: block.id, ...agent });
+    } catch (error) {
+      if (!(error instanceof StreamClosed)) throw error;
+      return { input, denial: CANCELLED_BY_CLOSED_STDIN };
+    }
     // As the real CLI: `continue: false` lets this tool use go on (asked and run as usual)
     // and ends the turn after the message's tools, with no further API call.
     if (output.continue === false) turn.hookStop = true;

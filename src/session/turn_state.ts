@@ -145,7 +145,13 @@ export type ToolDecision =
   | {
     kind: "deny";
     message: string;
-    meta: PermissionDecisionName | PermissionDecision;
+    /** The permission decision of the result's meta (`null`: none, a cancelled use). */
+    meta: PermissionDecisionName | PermissionDecision | null;
+    /**
+     * The use was cancelled, not denied (a PreToolUse hook callback no one can answer): it is
+     * not one of the result's `permission_denials`.
+     */
+    cancelled?: boolean;
     nonExecutionKind?: string;
     /** The result's `tool_use_result` (default `"Error: <message>"`). */
     toolUseResult?: string;
