@@ -28,7 +28,7 @@ import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
+import { callHooksTogether, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
@@ -128,11 +128,11 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
  * text is the notice's.
  */
 async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
-  for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "UserPromptSubmit",
-      prompt: turn.text,
-    }, { turn });
+  const outputs = await callHooksTogether(engine, hookCallbacks(engine, "UserPromptSubmit"), {
+    hook_event_name: "UserPromptSubmit",
+    prompt: turn.text,
+  }, { turn });
+  for (const output of outputs) {
     keepContext(engine, output);
     if (output.continue === false) {
       const reason = String(output.stopReason ?? "");
