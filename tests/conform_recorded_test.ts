@@ -147,3 +147,9 @@ for (const mode of ["print:json", "print:stream-json"]) {
     assert.deepEqual(await diffWithRecording("limit_max_turns_zero", { mode }), []);
   });
 }
+
+Deno.test("/context sent as a prompt is answered locally, as recorded: the report, context_usage, a local_command result (slash_context)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    assert.deepEqual(await diffWithRecording("slash_context", { cli }), []);
+  }
+});
