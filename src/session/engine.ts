@@ -142,6 +142,8 @@ export class Engine {
   readonly hookContext: string[] = [];
   /** `set_max_thinking_tokens`. */
   maxThinkingTokens: number | null = null;
+  /** The thinking display `set_max_thinking_tokens` chose (`undefined`: the default). */
+  thinkingDisplay?: string;
   /** The session's tasks (the task tools of older models). */
   readonly tasks: TaskList;
   /** The running turn. */
