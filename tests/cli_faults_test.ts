@@ -673,3 +673,41 @@ async function duplexUntil(
   });
   return { code, signal: null, stdout, stderr };
 }
+
+Deno.test("stdin closed while a written permission request waits: denied with the real CLI's text for it", async () => {
+  // recorded by hand with the real CLI 2.1.328 and 2.1.332 (FINDINGS_gaps.md): stdin ends as
+  // the can_use_tool request comes
+  await using box = await sandbox();
+  const rec = JSON.parse(
+    await Deno.readTextFile(`${ROOT}tests/fixtures/real/print_faults/stdin_closed_permission.json`),
+  );
+  const mock = await duplexUntil(
+    {
+      argv: rec.argv,
+      stdin: [
+        { type: "control_request", request_id: "i1", request: { subtype: "initialize" } },
+        {
+          type: "user",
+          message: { role: "user", content: "Create out.txt with touch." },
+          parent_tool_use_id: null,
+          session_id: "",
+        },
+      ],
+    },
+    box.dir,
+    { scenario: "builtin:tool_with_permission", cli: "2.1.332", closeOn: '"can_use_tool"' },
+  );
+  assert.equal(mock.code, 0);
+  const frames = mock.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const user = frames.find((f) => f.type === "user");
+  const text = "Tool permission request failed: AbortError: Tool permission stream closed before " +
+    "response received";
+  assert.equal(user.message.content[0].content, text);
+  assert.equal(user.tool_use_result, `Error: ${text}`);
+  assert.deepEqual(user.tool_result_meta[0].permission_decision, {
+    decision: "reject",
+    source: "config",
+    reason_type: "other",
+  });
+  assert.equal(frames.at(-1).permission_denials.length, 1);
+});

@@ -319,7 +319,9 @@ export class ControlChannel {
    */
   inputClosed(): void {
     this.#inputClosed = true;
-    for (const pending of this.#pending.values()) pending.reject(streamClosed(pending.frame));
+    for (const pending of this.#pending.values()) {
+      pending.reject(streamClosed(pending.frame, { written: true }));
+    }
     this.#pending.clear();
   }
 
@@ -402,8 +404,12 @@ function encoded(reply: Reply, record: ClientRequest): Reply {
  * PreToolUse hook's tool use is cancelled, any other hook passed over), any other (an MCP
  * message) fails the turn naming it.
  */
-function streamClosed(frame: ControlRequestFrame): Error {
+function streamClosed(frame: ControlRequestFrame, options: { written?: boolean } = {}): Error {
   const request = frame.request as Record<string, unknown>;
+  if (request.subtype === "can_use_tool" && options.written) {
+    // a question already asked (2.1.328, 2.1.332)
+    return new StreamClosed("Tool permission stream closed before response received");
+  }
   if (request.subtype === "can_use_tool" || request.subtype === "hook_callback") {
     return new StreamClosed();
   }

@@ -215,12 +215,14 @@ export function sessionEnded(): SessionEnded {
 
 /**
  * Why a request to the client fails once stdin has closed: the client can no longer answer.
- * The real CLI (2.1.332) says `AbortError: Stream closed` and writes no request.
+ * The real CLI (2.1.328 to 2.1.332) says `AbortError: Stream closed` and writes no request;
+ * of a permission request it had written, `AbortError: Tool permission stream closed before
+ * response received`.
  */
 export class StreamClosed extends Error {
-  /** Creates the reason. */
-  constructor() {
-    super("Stream closed");
+  /** Creates the reason (`Stream closed` unless told). */
+  constructor(message = "Stream closed") {
+    super(message);
     this.name = "AbortError";
   }
 }
