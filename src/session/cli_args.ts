@@ -143,11 +143,12 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
       else if (name === "max-turns") {
+        // as the real CLI: any number (0 is no limit; -1 or 1.5 end after the first call)
         const n = Number(value);
-        if (!Number.isInteger(n) || n < 1) {
-          throw new RangeError(`Invalid --max-turns: expected a positive integer, got '${value}'`);
+        if (value.trim() === "" || !Number.isFinite(n)) {
+          throw new RangeError(`Invalid --max-turns: expected a number, got '${value}'`);
         }
-        flags.maxTurns = n;
+        if (n !== 0) flags.maxTurns = n;
       } else if (name === "max-budget-usd") {
         const n = Number(value);
         if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {

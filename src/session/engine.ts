@@ -100,6 +100,13 @@ export class Engine {
   readonly commandHooks: CommandHook[] = [];
   /** Whether the settings' command hooks were read. */
   commandHooksRead = false;
+  /** The start-up's SessionStart command hooks once started (`null`: none to run). */
+  startupHooks?: Promise<void> | null;
+  /**
+   * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
+   * after it is written.
+   */
+  initializeAnswer?: Promise<unknown>;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */
@@ -186,6 +193,8 @@ export class Engine {
   readonly hookContext: string[] = [];
   /** `set_max_thinking_tokens`. */
   maxThinkingTokens: number | null = null;
+  /** The thinking display `set_max_thinking_tokens` chose (`undefined`: the default). */
+  thinkingDisplay?: string;
   /** The session's tasks (the task tools of older models). */
   readonly tasks: TaskList;
   /** The running turn. */

@@ -10,6 +10,7 @@
 import { type AgentRun, agentRunMoments } from "../builders/_agent_run.ts";
 import { toolResult } from "../builders/user.ts";
 import { subagentNoSuchToolError } from "../builders/tool_availability.ts";
+import { deniedResult } from "./denied_result.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { SubagentInfo } from "../builders/subagent.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
@@ -231,16 +232,11 @@ async function runCall(
   }
   if (decision.kind === "deny") {
     // the subagent's denials are the session's (`permission_denials`), as 2.1.332 reports them
-    turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+    if (!decision.cancelled) {
+      turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+    }
     return {
-      frame: toolResult(engine.ctx, block.id, {
-        content: decision.message,
-        isError: true,
-        permissionDecision: decision.meta,
-        ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
-        ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
-        subagent,
-      }),
+      frame: toolResult(engine.ctx, block.id, { ...deniedResult(block.id, decision), subagent }),
     };
   }
   const started = engine.clock.now();

@@ -15,7 +15,7 @@ import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts";
 import { onModel, runSubagent } from "./subagent_run.ts";
 import { subagentModel } from "./session_agents.ts";
@@ -221,23 +221,19 @@ export async function postToolHooks(
   const block = call.block;
   const { input, result, durationMs } = ran;
   const event = result.isError ? "PostToolUseFailure" : "PostToolUse";
-  for (const callbackId of hookCallbacks(engine, event, block.name)) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: event,
-      tool_name: block.name,
-      tool_input: input,
-      ...(result.isError
-        ? {
-          error: typeof result.content === "string"
-            ? result.content
-            : JSON.stringify(result.content),
-        }
-        : { tool_response: result.toolUseResult ?? result.content }),
-      tool_use_id: block.id,
-      duration_ms: durationMs,
-    }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
-    keepContext(engine, output);
-  }
+  const outputs = await callHooksTogether(engine, hookCallbacks(engine, event, block.name), {
+    hook_event_name: event,
+    tool_name: block.name,
+    tool_input: input,
+    ...(result.isError
+      ? {
+        error: typeof result.content === "string" ? result.content : JSON.stringify(result.content),
+      }
+      : { tool_response: result.toolUseResult ?? result.content }),
+    tool_use_id: block.id,
+    duration_ms: durationMs,
+  }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
+  for (const output of outputs) keepContext(engine, output);
 }
 
 /** The reason the real CLI gives when it denies a tool use it would have asked about. */

@@ -17,7 +17,7 @@ import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
-import { commandHooksReady, sessionStartHooks } from "./command_hook_run.ts";
+import { startupHooks } from "./command_hook_run.ts";
 import { flushHookNotices } from "./hook_notices.ts";
 import { compactCommand, runCompact } from "./compact.ts";
 import { localCommandOf, runLocalCommand } from "./local_command.ts";
@@ -28,7 +28,7 @@ import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
+import { callHooksTogether, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
@@ -65,11 +65,15 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 }
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
-  // the settings' command hooks are read before the first turn uses them
-  commandHooksReady(engine);
-  // the session's start: its SessionStart command hooks, before the first turn's frames
-  if (turn.index === 0 && engine.scenario.verbatim !== true && engine.commandHooks.length > 0) {
-    await sessionStartHooks(engine, turn);
+  // the session's start-up (its SessionStart command hooks), before the first turn's frames;
+  // the settings' command hooks are read by then
+  const starting = startupHooks(engine);
+  if (starting) {
+    await starting;
+    // and the `initialize` answer that waited for them goes first (the channel writes it as
+    // the answer settles, ahead of this later wait)
+    if (engine.initializeAnswer) await engine.initializeAnswer;
+    if (turn.abort.aborted) throw turn.abort.reason;
   }
   const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
     ? undefined
@@ -124,11 +128,11 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
  * text is the notice's.
  */
 async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
-  for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "UserPromptSubmit",
-      prompt: turn.text,
-    }, { turn });
+  const outputs = await callHooksTogether(engine, hookCallbacks(engine, "UserPromptSubmit"), {
+    hook_event_name: "UserPromptSubmit",
+    prompt: turn.text,
+  }, { turn });
+  for (const output of outputs) {
     keepContext(engine, output);
     if (output.continue === false) {
       const reason = String(output.stopReason ?? "");
