@@ -269,8 +269,7 @@ export class ToolSteps {
       case "askUserQuestion":
         this.#questions(t.questions, `${at}.questions`);
     }
-    const items = kind === "task" ? this.#subagentTools(t.tools, `${at}.tools`) : undefined;
-    this.#call(builder, kind, t, { options: this.#options(step, path), items });
+    this.#call(builder, kind, t, { options: this.#options(step, path), at });
   }
 
   /** Adds a checked tool step with its `uses*` helper. */
@@ -278,7 +277,7 @@ export class ToolSteps {
     builder: ExchangeBuilder,
     kind: string,
     t: Fields,
-    { options, items }: { options: UsesOptions; items?: ToolItem[] },
+    { options, at }: { options: UsesOptions; at: string },
   ): void {
     const more = (keys: string[]) => ({ ...options, ...defined(t, keys) });
     switch (kind) {
@@ -330,6 +329,7 @@ export class ToolSteps {
         );
         return;
       case "task": {
+        const items = this.#subagentTools(t.tools, `${at}.tools`);
         builder.usesTask(
           t.description as string,
           {

@@ -137,8 +137,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
         }
       } else if (name === "permission-mode") flags.permissionMode = value;
       else if (name === "permission-prompt-tool") flags.permissionPromptTool = value;
-      else if (name === "settings") flags.settings = value;
-      else if (name === "agents") flags.agents = value;
+      else if (name === "settings" || name === "agents") flags[name] = value;
       else if (name === "setting-sources") flags.settingSources = value;
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
