@@ -75,10 +75,24 @@ export async function runSubagent(
   const missing = new Set<string>();
   const restore = keepFileContext(engine);
   try {
+    // the SubagentStart hooks run while the subagent's prompt is written (a command hook's
+    // hook_response comes after it, 2.1.332)
+    let starting: Promise<void> | undefined;
     for (const moment of agentRunMoments(engine.ctx, run)) {
-      if (moment.kind === "frame") await send(moment.frame);
-      else if (moment.kind === "start") await subagentStartHooks(engine, turn, agent);
-      else if (moment.kind === "stop") {
+      if (moment.kind === "start") {
+        starting = subagentStartHooks(engine, turn, agent);
+        starting.catch(() => {});
+        continue;
+      }
+      if (moment.kind === "frame") {
+        await send(moment.frame);
+        if (starting) await starting;
+        starting = undefined;
+        continue;
+      }
+      if (starting) await starting;
+      starting = undefined;
+      if (moment.kind === "stop") {
         await subagentStopHooks(engine, turn, { agent, lastMessage: moment.report });
       } else {
         const call = moment.call as ScriptedToolCall;
