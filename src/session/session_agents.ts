@@ -61,11 +61,14 @@ export function customAgents(sources: AgentSources): Record<string, CustomAgent>
 }
 
 /**
- * Reads `--agents`' value: a JSON object of agent definitions by name.
+ * Reads `--agents`' value: a JSON object of agent definitions by name. A value that is not
+ * JSON text (not starting with `{`) names a file, which the mock does not read (as with
+ * `--settings`): no agents.
  *
- * @throws {SyntaxError} when the value is not a JSON object.
+ * @throws {SyntaxError} when the JSON text is not valid.
  */
 export function parseAgentsFlag(value: string): Record<string, unknown> {
+  if (!value.trim().startsWith("{")) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);

@@ -170,9 +170,10 @@ Deno.test("customAgents: --agents then initialize, invalid definitions left out"
   assert.equal(agents.a.description, "A2");
 });
 
-Deno.test("parseAgentsFlag rejects what is not a JSON object", () => {
+Deno.test("parseAgentsFlag rejects JSON text that is not valid; a file path gives no agents", () => {
   assert.throws(() => parseAgentsFlag("{nope"), SyntaxError);
-  assert.throws(() => parseAgentsFlag("[]"), /expected a JSON object/);
+  assert.throws(() => parseAgentsFlag("{} []"), /not valid JSON/);
+  assert.deepEqual(parseAgentsFlag("agents.json"), {});
 });
 
 Deno.test("listedAgents: a custom agent takes a built-in one's place; subagentModel resolves", () => {
