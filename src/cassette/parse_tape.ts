@@ -16,6 +16,7 @@
  * @module
  */
 
+import { MAX_NESTING_TEXT, nestedBeyond } from "../wire/_nesting.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { keepFrameText } from "./_frame_texts.ts";
 import {
@@ -126,6 +127,7 @@ export class TapeLineParser {
       } catch (cause) {
         throw this.#error(SyntaxError, this.#documentLine, `is not JSON (${messageOf(cause)})`);
       }
+      this.#nesting(value, this.#documentLine);
       if (!isSnapshot(value)) {
         throw this.#error(
           SyntaxError,
@@ -171,6 +173,7 @@ export class TapeLineParser {
       }
       throw this.#error(SyntaxError, line, `is not JSON (${messageOf(cause)})`);
     }
+    this.#nesting(value, line);
     if (!isObject(value)) throw this.#error(SyntaxError, line, "is not a JSON object");
     if (isSnapshot(value)) {
       this.#kind = "snapshot";
@@ -364,11 +367,25 @@ export class TapeLineParser {
   }
 
   #json(text: string, line: number): unknown {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (cause) {
       throw this.#error(SyntaxError, line, `is not JSON (${messageOf(cause)})`);
     }
+    this.#nesting(value, line);
+    return value;
+  }
+
+  /** Refuses a line nested deeper than the product's limit, naming where. */
+  #nesting(value: unknown, line: number): void {
+    const beyond = nestedBeyond(value);
+    if (beyond === undefined) return;
+    throw this.#error(
+      RangeError,
+      line,
+      `nests deeper than ${MAX_NESTING_TEXT} levels at '${beyond}' (the most claude-mock takes: its frames are walked recursively)`,
+    );
   }
 
   #where(): string {
@@ -481,7 +498,8 @@ export function parseTape(text: string, options: ParseTapeOptions = {}): Tape {
 }
 
 /**
- * A line that crossed the wire as an entry: a frame when it is a JSON object, else the raw
+ * A line that crossed the wire as an entry: a frame when it is a JSON object (nested at most
+ * 1,000 levels, the most a tape is read with), else the raw
  * text as written.
  *
  * @example A frame and a raw line
@@ -499,7 +517,10 @@ export function wireLineEntry(
   if (text.trimStart().startsWith("{")) {
     try {
       const value = JSON.parse(text);
-      if (isObject(value)) return { t: at.t, dir, frame: value as Frame, line: at.line };
+      // a frame nested deeper than the tape reader takes is kept as written, as a raw line
+      if (isObject(value) && nestedBeyond(value) === undefined) {
+        return { t: at.t, dir, frame: value as Frame, line: at.line };
+      }
     } catch {
       // not JSON: kept as written
     }
