@@ -16,7 +16,7 @@
  * @module
  */
 
-import { MAX_NESTING_TEXT, nestedBeyond } from "../wire/_nesting.ts";
+import { MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { keepFrameText } from "./_frame_texts.ts";
 import {
@@ -379,13 +379,9 @@ export class TapeLineParser {
 
   /** Refuses a line nested deeper than the product's limit, naming where. */
   #nesting(value: unknown, line: number): void {
-    const beyond = nestedBeyond(value);
-    if (beyond === undefined) return;
-    throw this.#error(
-      RangeError,
-      line,
-      `nests deeper than ${MAX_NESTING_TEXT} levels at '${beyond}' (the most claude-mock takes: its frames are walked recursively)`,
-    );
+    const at = nestedBeyond(value);
+    const deep = `nests deeper than ${MAX_NESTING_TEXT} levels at '${at}' (${NESTING_WHY})`;
+    if (at !== undefined) throw this.#error(RangeError, line, deep);
   }
 
   #where(): string {
@@ -498,9 +494,8 @@ export function parseTape(text: string, options: ParseTapeOptions = {}): Tape {
 }
 
 /**
- * A line that crossed the wire as an entry: a frame when it is a JSON object (nested at most
- * 1,000 levels, the most a tape is read with), else the raw
- * text as written.
+ * A line that crossed the wire as an entry: a frame when it is a JSON object nested at most
+ * 1,000 levels deep (as a tape is read), else the raw text as written.
  *
  * @example A frame and a raw line
  * ```ts

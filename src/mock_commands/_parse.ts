@@ -5,7 +5,7 @@
  * @module
  */
 
-import { MAX_NESTING_TEXT, nestedBeyond } from "../wire/_nesting.ts";
+import { MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 import type { PermissionSuggestion } from "../builders/control.ts";
 import { PERMISSION_MODES } from "../builders/system.ts";
 import type { AskUserQuestionItem } from "../scenario/exchange_options.ts";
@@ -116,7 +116,7 @@ export function parseMockPrompt(text: string, builtin: BuiltinLookup): ParsedCom
   const beyond = nestedBeyond(data);
   if (beyond !== undefined) {
     throw new RangeError(
-      `__mock__: '${beyond}' nests deeper than ${MAX_NESTING_TEXT} levels (the most claude-mock takes: its frames are walked recursively)`,
+      `__mock__: '${beyond}' nests deeper than ${MAX_NESTING_TEXT} levels (${NESTING_WHY})`,
     );
   }
   const extra = Object.keys(data).find((key) => key !== "__mock__");

@@ -11,7 +11,7 @@ import type { ErrorClass } from "./_checks.ts";
 import { kindOf } from "../wire/_kind_of.ts";
 import { validateStep } from "./validate_step.ts";
 import { show } from "../wire/_show.ts";
-import { MAX_NESTING_TEXT, nestedBeyond } from "../wire/_nesting.ts";
+import { MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 
 /** What a builder method's argument must be (`?`: or undefined). */
 export type Need =
@@ -195,7 +195,7 @@ export function checkNeed(
       RangeError,
       at.name,
       at.path,
-      `${method} needs ${what} nested at most ${MAX_NESTING_TEXT} levels deep, got one nested deeper at '${beyond}' (the most claude-mock takes: its frames are walked recursively)`,
+      `${method} needs ${what} nested at most ${MAX_NESTING_TEXT} levels deep, got one nested deeper at '${beyond}' (${NESTING_WHY})`,
     );
   }
   if (ok) return;

@@ -9,7 +9,7 @@
 import { isObject } from "../wire/frame.ts";
 import { kindOf } from "../wire/_kind_of.ts";
 import { show } from "../wire/_show.ts";
-import { joinPath, MAX_NESTING_TEXT, nestedBeyond } from "../wire/_nesting.ts";
+import { joinPath, MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 
 /** The error a check throws: a `TypeError` for a wrong type, a `RangeError` for a wrong value. */
@@ -71,7 +71,7 @@ export class Checker {
     this.fail(
       RangeError,
       joinPath(path, beyond),
-      `nests deeper than ${MAX_NESTING_TEXT} levels (the most claude-mock takes: its frames are walked recursively)`,
+      `nests deeper than ${MAX_NESTING_TEXT} levels (${NESTING_WHY})`,
     );
   }
 

@@ -18,6 +18,9 @@ export const MAX_NESTING = 1000;
 /** How the limit reads in messages: "1,000". */
 export const MAX_NESTING_TEXT = "1,000";
 
+/** Why the limit is there, as messages say it. */
+export const NESTING_WHY = "the most claude-mock takes: its frames are walked recursively";
+
 /** The most path segments a message shows of a too-deep value's path. */
 const SHOWN_SEGMENTS = 8;
 
