@@ -121,7 +121,7 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
       await response.body?.cancel();
       throw new Error(`GET answered ${response.status} ${response.statusText}`.trim());
     }
-    return await response.text();
+    return utf8Text(new Uint8Array(await response.arrayBuffer()));
   } catch (error) {
     throw controller.signal.aborted ? controller.signal.reason : error;
   } finally {
@@ -132,11 +132,52 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
 /** The runtime seam: Deno's reader, else Node's `fs/promises` (both take a path or a file URL). */
 async function readTextFile(path: string | URL): Promise<string> {
   const deno = (globalThis as {
-    Deno?: { readTextFile?: (path: string | URL) => Promise<string> };
+    Deno?: { readFile?: (path: string | URL) => Promise<Uint8Array> };
   }).Deno;
-  if (deno?.readTextFile) return await deno.readTextFile(path);
+  if (deno?.readFile) return utf8Text(await deno.readFile(path));
   const fs = await import("node:fs/promises");
-  return await fs.readFile(path, "utf8");
+  return utf8Text(new Uint8Array(await fs.readFile(path)));
+}
+
+/**
+ * The text of UTF-8 bytes; bytes that are not UTF-8 (JSON text is UTF-8) are an error naming
+ * the first one and its line, never a silent U+FFFD in the scenario.
+ */
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // found below: the first byte the decoder cannot take
+  }
+  // the chunk it is in, then byte by byte from the character before that chunk
+  const chunk = 65_536;
+  let from = 0;
+  const chunks = new TextDecoder("utf-8", { fatal: true });
+  for (; from < bytes.length; from += chunk) {
+    try {
+      chunks.decode(bytes.subarray(from, from + chunk), { stream: true });
+    } catch {
+      break;
+    }
+  }
+  let start = Math.max(0, Math.min(from, bytes.length) - 3);
+  while (start > 0 && (bytes[start] & 0xc0) === 0x80) start--;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let at = bytes.length;
+  for (let i = start; i < bytes.length; i++) {
+    try {
+      decoder.decode(bytes.subarray(i, i + 1), { stream: true });
+    } catch {
+      at = i;
+      break;
+    }
+  }
+  let line = 1;
+  for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) line++;
+  const byte = at < bytes.length ? `byte 0x${bytes[at].toString(16).padStart(2, "0")}` : "its end";
+  throw new Error(
+    `not UTF-8 text: ${byte} at offset ${at} (line ${line}) is not part of a UTF-8 character`,
+  );
 }
 
 /** `JSON.parse`, with a `SyntaxError` naming the line and column of the problem. */
