@@ -172,11 +172,18 @@ function utf8Text(bytes: Uint8Array): string {
       break;
     }
   }
+  const cut = at === bytes.length; // a character the end of the file cuts short
+  if (cut) { while (at > 0 && (bytes[at - 1] & 0xc0) === 0x80) at--; }
+  if (cut && at > 0) at--;
   let line = 1;
   for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) line++;
-  const byte = at < bytes.length ? `byte 0x${bytes[at].toString(16).padStart(2, "0")}` : "its end";
+  const what = cut
+    ? "starts a UTF-8 character the end of the file cuts short"
+    : "is not part of a UTF-8 character";
   throw new Error(
-    `not UTF-8 text: ${byte} at offset ${at} (line ${line}) is not part of a UTF-8 character`,
+    `not UTF-8 text: byte 0x${
+      bytes[at].toString(16).padStart(2, "0")
+    } at offset ${at} (line ${line}) ${what}`,
   );
 }
 

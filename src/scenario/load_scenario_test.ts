@@ -179,7 +179,7 @@ Deno.test("loadScenario: bytes that are not UTF-8 are an error naming the byte a
     );
     await assert.rejects(
       () => loadScenario(file("cut.json", enc.encode("{}"), new Uint8Array([0xe2, 0x82]))),
-      /not UTF-8 text: its end at offset 2 \(line 1\)/,
+      /not UTF-8 text: byte 0xe2 at offset 2 \(line 1\) starts a UTF-8 character the end of the file cuts short/,
     );
     // a BOM and CRLF line ends are fine
     const ok = file(
