@@ -5,6 +5,7 @@
  * @module
  */
 
+import { badUtf8, describeBadUtf8 } from "../wire/_utf8.ts";
 import { readChunks } from "../host/_fs.ts";
 import { TapeLineParser } from "./parse_tape.ts";
 import type { Tape, TapeEntry } from "./tape.ts";
@@ -113,9 +114,19 @@ export async function* readTapeEntries(
 ): AsyncGenerator<TapeEntry, TapeSummary, undefined> {
   const { source, stream } = await open(pathOrUrl, options);
   const parser = new TapeLineParser({ source });
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   const reader = stream.getReader();
   let ended = false;
+  let lines = 0;
+  let offset = 0;
+  /** Bytes that are not UTF-8: an error naming where, never a silent U+FFFD in a frame. */
+  const notUtf8 = (bytes?: Uint8Array): Error => {
+    const bad = bytes && badUtf8(bytes);
+    const where = bad
+      ? describeBadUtf8(bytes, bad, { line: lines + 1, offset })
+      : `the file ends in the middle of a UTF-8 character (line ${lines + 1})`;
+    return new SyntaxError(`Cannot load tape: it is not UTF-8 text: ${where} (in ${source})`);
+  };
   try {
     let rest = "";
     for (;;) {
@@ -128,17 +139,27 @@ export async function* readTapeEntries(
         });
       }
       if (chunk.done) break;
-      rest += decoder.decode(chunk.value, { stream: true });
+      try {
+        rest += decoder.decode(chunk.value, { stream: true });
+      } catch {
+        throw notUtf8(chunk.value);
+      }
+      offset += chunk.value.length;
       let start = 0;
       let nl: number;
       while ((nl = rest.indexOf("\n", start)) >= 0) {
+        lines++;
         yield* parser.push(rest.slice(start, nl));
         start = nl + 1;
       }
       rest = rest.slice(start);
     }
     ended = true;
-    rest += decoder.decode();
+    try {
+      rest += decoder.decode();
+    } catch {
+      throw notUtf8();
+    }
     if (rest !== "") yield* parser.push(rest);
     const end = parser.finish();
     yield* end.entries;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { utf8Text } from "../wire/_utf8.ts";
 import { sourceSuffix } from "./_checks.ts";
 import type { Scenario } from "./scenario.ts";
 import { scenarioFromJSON } from "./scenario_from_json.ts";
@@ -137,54 +138,6 @@ async function readTextFile(path: string | URL): Promise<string> {
   if (deno?.readFile) return utf8Text(await deno.readFile(path));
   const fs = await import("node:fs/promises");
   return utf8Text(new Uint8Array(await fs.readFile(path)));
-}
-
-/**
- * The text of UTF-8 bytes; bytes that are not UTF-8 (JSON text is UTF-8) are an error naming
- * the first one and its line, never a silent U+FFFD in the scenario.
- */
-function utf8Text(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    // found below: the first byte the decoder cannot take
-  }
-  // the chunk it is in, then byte by byte from the character before that chunk
-  const chunk = 65_536;
-  let from = 0;
-  const chunks = new TextDecoder("utf-8", { fatal: true });
-  for (; from < bytes.length; from += chunk) {
-    try {
-      chunks.decode(bytes.subarray(from, from + chunk), { stream: true });
-    } catch {
-      break;
-    }
-  }
-  let start = Math.max(0, Math.min(from, bytes.length) - 3);
-  while (start > 0 && (bytes[start] & 0xc0) === 0x80) start--;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let at = bytes.length;
-  for (let i = start; i < bytes.length; i++) {
-    try {
-      decoder.decode(bytes.subarray(i, i + 1), { stream: true });
-    } catch {
-      at = i;
-      break;
-    }
-  }
-  const cut = at === bytes.length; // a character the end of the file cuts short
-  if (cut) { while (at > 0 && (bytes[at - 1] & 0xc0) === 0x80) at--; }
-  if (cut && at > 0) at--;
-  let line = 1;
-  for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) line++;
-  const what = cut
-    ? "starts a UTF-8 character the end of the file cuts short"
-    : "is not part of a UTF-8 character";
-  throw new Error(
-    `not UTF-8 text: byte 0x${
-      bytes[at].toString(16).padStart(2, "0")
-    } at offset ${at} (line ${line}) ${what}`,
-  );
 }
 
 /** `JSON.parse`, with a `SyntaxError` naming the line and column of the problem. */
