@@ -14,7 +14,10 @@ export interface CliFlags {
   model?: string;
   /** `--permission-mode`. */
   permissionMode?: string;
-  /** `--max-turns`. */
+  /**
+   * `--max-turns`: the real CLI's reading, any number but 0 (no limit); the turn ends once the
+   * next API call would be past it (`-1` and `1` stop after one call, `2.5` after two).
+   */
   maxTurns?: number;
   /** `--max-budget-usd`. */
   maxBudgetUsd?: number;
@@ -136,11 +139,13 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
       else if (name === "max-turns") {
+        // as the real CLI reads it: any number (2.5, -1, 1e1); 0 is no limit
         const n = Number(value);
-        if (!Number.isInteger(n) || n < 1) {
-          throw new RangeError(`Invalid --max-turns: expected a positive integer, got '${value}'`);
+        if (value.trim() === "" || !Number.isFinite(n)) {
+          throw new RangeError(`Invalid --max-turns: expected a number, got '${value}'`);
         }
-        flags.maxTurns = n;
+        if (n === 0) delete flags.maxTurns;
+        else flags.maxTurns = n;
       } else if (name === "max-budget-usd") {
         const n = Number(value);
         if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {

@@ -34,22 +34,29 @@ import { sendResult } from "./turn_result.ts";
 import { stateChange } from "./line_templates.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
-/** Whether `--max-turns` forbids another API call in this turn. */
+/**
+ * Whether `--max-turns` forbids another API call in this turn: as the real CLI, the first
+ * call always runs, then none once the next turn's number would be past it (so `2.5` allows
+ * two calls, `-1` one, as `1` does).
+ */
 export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
   const maxTurns = engine.flags.maxTurns;
-  return maxTurns !== undefined && turn.calls.length >= maxTurns;
+  const calls = turn.calls.length;
+  return maxTurns !== undefined && calls > 0 && calls + 1 > maxTurns;
 }
 
 /**
  * Ends the turn with `error_max_turns`: `--max-turns` limits API calls, and the result
- * reports the last stop reason.
+ * reports the last stop reason and, as `num_turns`, the number of the turn it did not run (the
+ * calls made + 1, however many tool results the last call had: recorded with two parallel tool
+ * uses under `--max-turns 1`, `num_turns: 2`).
  */
 export async function sendMaxTurns(engine: Engine, turn: TurnState): Promise<void> {
   await sendResult(engine, turn, {
     subtype: "error_max_turns",
     errors: [`Reached maximum number of turns (${engine.flags.maxTurns})`],
     stopReason: "tool_use",
-  });
+  }, { numTurns: turn.calls.length + 1 });
   turn.stopped = true;
 }
 
