@@ -34,6 +34,7 @@ import {
 import { hostHookRunner } from "../host/_hook_runner.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
+import { checkMcpConfig } from "./_mcp_config.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
@@ -157,6 +158,7 @@ async function planRun(
   const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const args = await withSettingsFile(parsed, io.cwd);
+  await checkMcpConfig(parsed, io.cwd);
   if (
     parsed.options.has("--dangerously-skip-permissions") && !parsed.options.has("--permission-mode")
   ) {
