@@ -99,7 +99,7 @@ export interface CassetteOptions {
   expectedExit?: number;
   /** The CLI version in use: a tape recorded by another warns that it is stale. */
   cliVersion?: string;
-  /** Where warnings go (default `console.warn`). */
+  /** Where warnings go (default `console.warn`): a stale tape, a failed recording. */
   warn?: (message: string) => void;
   /** The environment to read `CI` and `CLAUDE_MOCK_RECORD` from (default the process's). */
   env?: Record<string, string | undefined>;
@@ -355,11 +355,13 @@ async function recordCassette(
         : expectedExit === 0 && tape.ending?.code !== null && tape.ending?.signal === null
         ? ". A run meant to fail: give cassette() the option expectedExit"
         : "";
-      throw new Error(
-        `Cannot record cassette '${name}': ${why}${stderrTail(tape)}; ${
-          existed ? `${path} is left as it was` : `no tape was written to ${path}`
-        }${nothing ? "" : `, and this failed recording is kept in ${failedPath}`}${hint}`,
-      );
+      const message = `Cannot record cassette '${name}': ${why}${stderrTail(tape)}; ${
+        existed ? `${path} is left as it was` : `no tape was written to ${path}`
+      }${nothing ? "" : `, and this failed recording is kept in ${failedPath}`}${hint}`;
+      // also a warning: a runner may report only the test's own error (node:test drops an
+      // `after` hook's error once the test failed)
+      (options.warn ?? console.warn)(message);
+      throw new Error(message);
     },
   });
 }
