@@ -128,7 +128,10 @@ export async function* readTapeEntries(
     return new SyntaxError(`Cannot load tape: it is not UTF-8 text: ${where} (in ${source})`);
   };
   try {
-    let rest = "";
+    // the current line's text in pieces, joined once its end comes: a line of any length is
+    // read in linear time (appending to one string and searching it from its start was
+    // quadratic: a 100 MB line took minutes)
+    let pending: string[] = [];
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
@@ -139,27 +142,32 @@ export async function* readTapeEntries(
         });
       }
       if (chunk.done) break;
+      let text: string;
       try {
-        rest += decoder.decode(chunk.value, { stream: true });
+        text = decoder.decode(chunk.value, { stream: true });
       } catch {
         throw notUtf8(chunk.value);
       }
       offset += chunk.value.length;
       let start = 0;
       let nl: number;
-      while ((nl = rest.indexOf("\n", start)) >= 0) {
+      while ((nl = text.indexOf("\n", start)) >= 0) {
+        pending.push(text.slice(start, nl));
+        const line = pending.length === 1 ? pending[0] : pending.join("");
+        pending = [];
         lines++;
-        yield* parser.push(rest.slice(start, nl));
+        yield* parser.push(line);
         start = nl + 1;
       }
-      rest = rest.slice(start);
+      if (start < text.length) pending.push(start === 0 ? text : text.slice(start));
     }
     ended = true;
     try {
-      rest += decoder.decode();
+      pending.push(decoder.decode());
     } catch {
       throw notUtf8();
     }
+    const rest = pending.join("");
     if (rest !== "") yield* parser.push(rest);
     const end = parser.finish();
     yield* end.entries;
