@@ -28,8 +28,8 @@ const SHOWN_SEGMENTS = 8;
  * The path (from `value`, as `a[0].b`, or "" for `value` itself) of a member of `value` nested
  * deeper than `max` levels, shortened to its first segments and an ellipsis; `undefined` when
  * none is. Plain objects and arrays count as levels (other objects, functions and values are
- * leaves); a cycle is not followed (it is not deep, it is a cycle: encoding reports it). Walks
- * without recursion, so any depth is measured.
+ * leaves); a cycle is not followed (it is not deep, it is a cycle: encoding reports it), nor is
+ * a getter run. Walks without recursion, so any depth is measured.
  */
 export function nestedBeyond(value: unknown, max: number = MAX_NESTING): string | undefined {
   if (!isLevel(value)) return undefined;
@@ -50,7 +50,8 @@ export function nestedBeyond(value: unknown, max: number = MAX_NESTING): string 
       continue;
     }
     const key = level.keys[level.next++];
-    const member = level.value[key];
+    // a data property only: checking never runs a getter (JSON.stringify does, later, if at all)
+    const member = Object.getOwnPropertyDescriptor(level.value, key)?.value;
     if (isLevel(member) && !onPath.has(member)) {
       enter(member, Array.isArray(level.value) ? `[${key}]` : key);
     }

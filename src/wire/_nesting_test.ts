@@ -22,6 +22,12 @@ Deno.test("nestedBeyond: scalars, class instances and functions are leaves; a cy
   const cycle: Record<string, unknown> = {};
   cycle.self = cycle;
   assert.equal(nestedBeyond(cycle, 5), undefined);
+  const getter = {
+    get boom(): unknown {
+      throw new Error("a getter ran");
+    },
+  };
+  assert.equal(nestedBeyond(getter, 1), undefined, "a getter is not run");
 });
 
 Deno.test("joinPath: a path under a prefix", () => {
