@@ -7,6 +7,7 @@
 
 import { utf8Text } from "../wire/_utf8.ts";
 import { sourceSuffix } from "./_checks.ts";
+import { duplicateKey } from "./_duplicate_key.ts";
 import type { Scenario } from "./scenario.ts";
 import { scenarioFromJSON } from "./scenario_from_json.ts";
 import { builtinFromReference, isBuiltinReference } from "./_builtin_reference.ts";
@@ -140,11 +141,15 @@ async function readTextFile(path: string | URL): Promise<string> {
   return utf8Text(new Uint8Array(await fs.readFile(path)));
 }
 
-/** `JSON.parse`, with a `SyntaxError` naming the line and column of the problem. */
+/**
+ * `JSON.parse`, with a `SyntaxError` naming the line and column of the problem; a member name
+ * an object repeats is one too (`JSON.parse` would keep the last and drop the other unseen).
+ */
 function parseJson(text: string, source: string): unknown {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  let data: unknown;
   try {
-    return JSON.parse(body);
+    data = JSON.parse(body);
   } catch (error) {
     const message = (error as Error).message;
     const at = /\(line (\d+) column (\d+)\)/.exec(message);
@@ -163,6 +168,19 @@ function parseJson(text: string, source: string): unknown {
       { cause: error },
     );
   }
+  const repeated = duplicateKey(body);
+  if (repeated !== undefined) {
+    const [line, column] = lineColumn(body, repeated.offset);
+    const where = repeated.path === "" ? "the top object" : `'${repeated.path}'`;
+    throw new SyntaxError(
+      `Cannot load scenario: ${where} has the member ${
+        JSON.stringify(repeated.key)
+      } twice (the second at line ${line}, column ${column}): JSON keeps only the last${
+        sourceSuffix(source)
+      }`,
+    );
+  }
+  return data;
 }
 
 /**

@@ -70,6 +70,28 @@ Deno.test("loadScenario: text that is not JSON is a SyntaxError with the line an
   });
 });
 
+Deno.test("loadScenario: a member name an object repeats is a SyntaxError naming it, not the last one kept", async () => {
+  // JSON.parse keeps the second `say` and drops the first without a word
+  const text =
+    '{\n  "exchanges": [\n    { "on": "hi", "steps": [{ "say": "a", "say": "b" }] }\n  ]\n}';
+  await withFile(text, async (path) => {
+    await assert.rejects(() => loadScenario(path), (error: Error) => {
+      assert.ok(error instanceof SyntaxError);
+      assert.equal(
+        error.message,
+        `Cannot load scenario: 'exchanges[0].steps[0]' has the member "say" twice (the second at line 3, column 43): JSON keeps only the last (in ${path})`,
+      );
+      return true;
+    });
+  });
+  await withFile('{"name":"a","name":"b","exchanges":[]}', async (path) => {
+    await assert.rejects(
+      () => loadScenario(path),
+      /^SyntaxError: Cannot load scenario: the top object has the member "name" twice \(the second at line 1, column 13\)/,
+    );
+  });
+});
+
 Deno.test("loadScenario: a file that does not fit names the file and the JSON path", async () => {
   const bad = { name: "deploy", exchanges: [{ on: "a" }, { on: "b" }, { on: "c", steps: [] }] };
   bad.exchanges[2].steps = [{ read: { path: 42, content: "" } }] as never;
