@@ -4,35 +4,13 @@
 import assert from "node:assert/strict";
 import { loadScenario, MockTransport, type Scenario, ScenarioBuilder } from "../mod.ts";
 import { Session } from "../session.ts";
-import { runCliProcess } from "../src/cli/run_cli.ts";
+import { runFake } from "./_fake_cli.ts";
 import { runQuery } from "./_sdk.ts";
 import { fromFileUrl } from "./_paths.ts";
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
-const decoder = new TextDecoder();
 
-/** Runs the fake binary in process; resolves with its exit code, stdout and stderr. */
-async function fake(
-  argv: string[],
-  dir: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCliProcess({
-    argv,
-    env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-    cwd: dir,
-    stdinIsTerminal: true,
-    stdoutIsTerminal: false,
-    stdio: {
-      read: () => Promise.resolve(null),
-      cancelRead: () => {},
-      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
-      writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
-    },
-  });
-  return { code, stdout, stderr };
-}
+const fake = (argv: string[], dir: string) => runFake(argv, dir);
 
 // ---- --settings ---------------------------------------------------------------------------
 

@@ -3,31 +3,14 @@
 // error_max_turns counts num_turns as the calls made + 1. The mock refused 0, -1 and 2.5
 // ("expected a positive integer") and reported num_turns 3 for two parallel tool results.
 import assert from "node:assert/strict";
-import { runCliProcess } from "../src/cli/run_cli.ts";
+import { runFake } from "./_fake_cli.ts";
 import { parseCliFlags } from "../src/session/cli_args.ts";
 
-const decoder = new TextDecoder();
 const RECORDED = JSON.parse(
   await Deno.readTextFile(new URL("./fixtures/real/max_turns/multi_tool.json", import.meta.url)),
 );
 
-async function fake(argv: string[], dir: string): Promise<{ code: number; stdout: string }> {
-  let stdout = "";
-  const code = await runCliProcess({
-    argv,
-    env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-    cwd: dir,
-    stdinIsTerminal: true,
-    stdoutIsTerminal: false,
-    stdio: {
-      read: () => Promise.resolve(null),
-      cancelRead: () => {},
-      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
-      writeErr: () => Promise.resolve(),
-    },
-  });
-  return { code, stdout };
-}
+const fake = (argv: string[], dir: string) => runFake(argv, dir);
 
 Deno.test("--max-turns 1, 0, -1 and 2.5 end as the real CLI's runs did", async () => {
   const dir = await Deno.makeTempDir();

@@ -1,33 +1,15 @@
 // --mcp-config the real CLI refuses is refused the same way (tests/fixtures/real/print_faults/
 // mcp_config.json): the fake binary took any value, and ran.
 import assert from "node:assert/strict";
-import { runCliProcess } from "../src/cli/run_cli.ts";
+import { runFake } from "./_fake_cli.ts";
 
-const decoder = new TextDecoder();
 const RECORDED = JSON.parse(
   await Deno.readTextFile(
     new URL("./fixtures/real/print_faults/mcp_config.json", import.meta.url),
   ),
 );
 
-async function fake(argv: string[], dir: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCliProcess({
-    argv,
-    env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-    cwd: dir,
-    stdinIsTerminal: true,
-    stdoutIsTerminal: false,
-    stdio: {
-      read: () => Promise.resolve(null),
-      cancelRead: () => {},
-      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
-      writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
-    },
-  });
-  return { code, stdout, stderr };
-}
+const fake = (argv: string[], dir: string) => runFake(argv, dir);
 
 Deno.test("--mcp-config: what the real CLI refuses is refused with its words, exit 1", async () => {
   const dir = await Deno.makeTempDir();
