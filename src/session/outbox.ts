@@ -16,6 +16,7 @@ import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, RawLine } from "../wire/frame.ts";
 import { encodeFrame } from "../wire/encode_frame.ts";
 import { sessionEnded } from "./turn_state.ts";
+import { encodeLine } from "./_line_slab.ts";
 
 /** One frame (or raw line) to write, with its delay instead of the profile's. */
 export interface Outgoing {
@@ -74,7 +75,6 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
-const ENCODER = new TextEncoder();
 const DONE: Promise<void> = Promise.resolve();
 /** Chunks the reader may lag behind before `send` waits for it. */
 const HIGH_WATER_MARK = 16;
@@ -260,7 +260,7 @@ export class Outbox {
   }
 
   #encode(frame: Frame | RawLine, now: number): Uint8Array {
-    return ENCODER.encode(encodeFrame(this.#stampTimes ? stamp(frame, now) : frame));
+    return encodeLine(encodeFrame(this.#stampTimes ? stamp(frame, now) : frame));
   }
 
   #delayOf(item: Outgoing): number {
