@@ -94,7 +94,7 @@ export async function runMessage(
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   engine.beforeApiCall();
-  await requestStructuredOutput(engine, turn);
+  if (engine.jsonSchema !== undefined) await requestStructuredOutput(engine, turn);
   const message = buildMessage(engine, step, turn);
   const waiting = await streamMessage(engine, { step, turn, message });
   const { blocks, calls } = message;
@@ -105,7 +105,8 @@ export async function runMessage(
   turn.textOnly = calls.size === 0;
   // a reply that spent the budget: its tools do not run (the real CLI 2.1.328)
   if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
-  await runWaitingTools(engine, waiting, turn);
+  // (each awaited only when it has something to do: a turn's awaits are most of its cost)
+  if (waiting.length > 0) await runWaitingTools(engine, waiting, turn);
   await finishMessage(engine, turn, blocks);
 }
 
@@ -195,7 +196,8 @@ async function streamMessage(
   try {
     for (const frame of sequence) {
       if (turn.abort.aborted) throw turn.abort.reason;
-      if (await tools.stopBeforeRunning(frame, progress)) continue;
+      const stopped = tools.stopBeforeRunning(frame, progress);
+      if (stopped !== false && await stopped) continue;
       if (frame.type === "assistant" && frame.parent_tool_use_id === null) {
         const shown = (frame as AssistantFrame).message.content[0];
         if (shown?.type === "text") {
@@ -204,12 +206,13 @@ async function streamMessage(
       }
       await engine.send({ frame, delay: delayOnce(frame) });
       trackProgress(progress, frame);
-      await tools.afterFrame(frame);
+      const started = tools.afterFrame(frame);
+      if (started) await started;
     }
   } finally {
     const held = turn.heldRunning;
     turn.heldRunning = undefined;
-    if (!turn.abort.aborted) await sendRunning(engine, held ?? 0);
+    if (!turn.abort.aborted && held) await sendRunning(engine, held);
   }
   turn.streaming = undefined;
   return tools.waiting;
@@ -266,8 +269,12 @@ class ToolStarts {
    * is checked after its message_delta, and message_stop follows the first permission answer,
    * before `running`. True when `frame` went out so.
    */
-  async stopBeforeRunning(frame: Frame, progress: StreamProgress): Promise<boolean> {
+  stopBeforeRunning(frame: Frame, progress: StreamProgress): false | Promise<boolean> {
     if (this.#streamed.length === 0 || !isMessageStop(frame)) return false;
+    return this.#stopBeforeRunning(frame, progress);
+  }
+
+  async #stopBeforeRunning(frame: Frame, progress: StreamProgress): Promise<boolean> {
     let stopped = false;
     this.#turn.beforeRunning = async () => {
       stopped = true;
@@ -279,9 +286,24 @@ class ToolStarts {
     return stopped;
   }
 
-  /** Starts what `frame`, just written, lets start. */
-  async afterFrame(frame: Frame): Promise<void> {
-    // its check ends one event after its block's end (as the real CLI: the next block's start)
+  /**
+   * Starts what `frame`, just written, lets start: a promise while something starts, else
+   * nothing (most frames start nothing, and are not made to wait for it).
+   */
+  afterFrame(frame: Frame): Promise<void> | undefined {
+    const head = this.#head;
+    if (head?.armed) return this.#afterFrame(frame);
+    if (frame.type !== "assistant") {
+      // its check ends one event after its block's end (as the real CLI: the next block's start)
+      if (head && isBlockStop(frame, head.index)) head.armed = true;
+      return undefined;
+    }
+    const block = (frame as AssistantFrame).message.content[0];
+    if (block?.type !== "tool_use" || !this.#message.calls.has(block.id)) return undefined;
+    return this.#afterFrame(frame);
+  }
+
+  async #afterFrame(frame: Frame): Promise<void> {
     const head = this.#head;
     if (head?.armed) {
       this.#head = undefined;

@@ -90,7 +90,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     await engine.send(stateChange(engine.ctx, "running", engine.outbox.sent !== undefined));
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
-    const notices = await skillShellHooks(engine, turn);
+    const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : NO_FRAMES;
     await engine.send(initFrame(engine));
     if (engine.flags.replayUserMessages) {
       // as the real CLI: the user line echoed after the turn's init
@@ -279,7 +279,8 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
 async function endSteps(engine: Engine, turn: TurnState): Promise<void> {
   // After tool results the CLI would call the API again, which `--max-turns` may forbid.
   if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
-  if (await stopHooks(engine, turn) === "blocked") {
+  const stop = hookCallbacks(engine, "Stop").length > 0 ? await stopHooks(engine, turn) : undefined;
+  if (stop === "blocked") {
     engine.warn(
       `claude-mock: warning: a Stop hook kept ${
         describeTurn(engine, turn)
@@ -496,6 +497,9 @@ function initFrame(engine: Engine): Outgoing {
   const bytes = LINE_TEMPLATES.line(key, frame.uuid, (slot) => ({ ...frame, uuid: slot }));
   return { frame, bytes };
 }
+
+/** No frames (a turn's skill shell notices, when the scenario has no skills). */
+const NO_FRAMES: readonly Frame[] = Object.freeze([]);
 
 /** What the output needs of an init frame it is handed already encoded. */
 const INIT_TYPE: Frame = Object.freeze({ type: "system", subtype: "init" });
