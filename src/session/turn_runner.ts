@@ -243,7 +243,11 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
     const cursor = new StepCursor(iterate(current, plan.info));
     turn.nextMessage = () => cursor.nextMessage();
     try {
-      for (let next = await cursor.next(); !next.done; next = await cursor.next()) {
+      for (;;) {
+        // a scenario's steps are an array: taken without a promise
+        const pending = cursor.next();
+        const next = pending instanceof Promise ? await pending : pending;
+        if (next.done) break;
         const step = next.value;
         n++;
         if (turn.abort.aborted) throw turn.abort.reason;
@@ -270,7 +274,8 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
       }
     } finally {
       turn.nextMessage = undefined;
-      await cursor.close();
+      const closing = cursor.close();
+      if (closing) await closing;
     }
   }
 }
