@@ -32,6 +32,7 @@ import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
 import { stateChange } from "./line_templates.ts";
+import { SENT } from "./outbox.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
 /** Whether `--max-turns` forbids another API call in this turn. */
@@ -107,7 +108,9 @@ export async function runMessage(
   if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   // (each awaited only when it has something to do: a turn's awaits are most of its cost)
   if (waiting.length > 0) await runWaitingTools(engine, waiting, turn);
-  await finishMessage(engine, turn, blocks);
+  if (turn.batchResults !== undefined || turn.structured !== undefined || turn.hookStop) {
+    await finishMessage(engine, turn, blocks);
+  }
 }
 
 /** A message step's frames, built, with what its API call cost. */
@@ -204,7 +207,8 @@ async function streamMessage(
           await messageDisplayHooks(engine, turn, { text: shown.text, index: texts++ });
         }
       }
-      await engine.send({ frame, delay: delayOnce(frame) });
+      const sent = engine.send({ frame, delay: delayOnce(frame) });
+      if (sent !== SENT) await sent;
       trackProgress(progress, frame);
       const started = tools.afterFrame(frame);
       if (started) await started;

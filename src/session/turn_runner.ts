@@ -34,6 +34,7 @@ import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
 import type { Outgoing } from "./outbox.ts";
+import { SENT } from "./outbox.ts";
 import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
 import { builtInTools } from "./session_tools.ts";
 import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
@@ -56,7 +57,8 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
     await runSteps(engine, turn);
     if (turn.abort.aborted) throw turn.abort.reason;
     if (engine.scenario.verbatim) return;
-    await engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
+    const idle = engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
+    if (idle !== SENT) await idle;
   } catch (error) {
     await endFailedTurn(engine, turn, error);
   } finally {
@@ -87,11 +89,15 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
   // its first step)
   if (engine.scenario.verbatim !== true) {
-    await engine.send(stateChange(engine.ctx, "running", engine.outbox.sent !== undefined));
+    const running = engine.send(
+      stateChange(engine.ctx, "running", engine.outbox.sent !== undefined),
+    );
+    if (running !== SENT) await running;
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : NO_FRAMES;
-    await engine.send(initFrame(engine));
+    const init = engine.send(initFrame(engine));
+    if (init !== SENT) await init;
     if (engine.flags.replayUserMessages) {
       // as the real CLI: the user line echoed after the turn's init
       await engine.send({ frame: userReplay(engine.ctx, turn.input), delay: 0 });
