@@ -99,7 +99,8 @@ export async function runMessage(
   const message = buildMessage(engine, step, turn);
   const waiting = await streamMessage(engine, { step, turn, message });
   const { blocks, calls } = message;
-  const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+  let said = "";
+  for (const b of blocks) if (b.type === "text") said += b.text;
   if (said !== "") turn.lastText = said;
   // a message with tool uses means the CLI calls the API again once the tools ran
   turn.awaitingReply = calls.size > 0;
