@@ -1,6 +1,6 @@
 /**
  * Output lines carved out of shared slabs: each line's bytes are a view of its own range of a
- * 32 KiB buffer, written straight into it (`TextEncoder.encodeInto`), instead of a buffer of
+ * 64 KiB buffer, written straight into it (`TextEncoder.encodeInto`), instead of a buffer of
  * its own per line (a typed array over 64 bytes gets memory outside the heap, which costs more
  * to make and to collect than encoding the line). No range is ever handed out twice: a view
  * stays valid, whoever keeps it; a slab is collected once no line of it is kept. Internal.
@@ -8,15 +8,17 @@
  * @module
  */
 
-const SLAB_SIZE = 32 * 1024;
+const SLAB_SIZE = 64 * 1024;
+/** The longest line carved out of a slab (an `initialize` answer is 17 KB). */
+const MAX_IN_SLAB = SLAB_SIZE >> 1;
 const ENCODER = new TextEncoder();
 
 let slab = new Uint8Array(SLAB_SIZE);
 let used = 0;
 
-/** A fresh, zeroed range of `size` bytes (its own buffer when that is over a quarter slab). */
+/** A fresh, zeroed range of `size` bytes (its own buffer when that is over half a slab). */
 export function lineBytes(size: number): Uint8Array {
-  if (size > SLAB_SIZE >> 2) return new Uint8Array(size);
+  if (size > MAX_IN_SLAB) return new Uint8Array(size);
   if (used + size > SLAB_SIZE) {
     slab = new Uint8Array(SLAB_SIZE);
     used = 0;
@@ -29,7 +31,7 @@ export function lineBytes(size: number): Uint8Array {
 /** `text` encoded as UTF-8, the same bytes `new TextEncoder().encode(text)` gives. */
 export function encodeLine(text: string): Uint8Array {
   // UTF-8 takes 1 to 3 bytes per UTF-16 unit: ASCII text fits in `length` bytes
-  if (text.length > SLAB_SIZE >> 2) return ENCODER.encode(text);
+  if (text.length > MAX_IN_SLAB) return ENCODER.encode(text);
   if (used + text.length > SLAB_SIZE) {
     slab = new Uint8Array(SLAB_SIZE);
     used = 0;

@@ -9,6 +9,9 @@ Deno.test("encodeLine: the bytes TextEncoder gives, for any text, across slab bo
     '{"type":"keep_alive"}\n',
     "héllo wörld ✓ 😀\n",
     "x".repeat(8191),
+    "x".repeat(32767),
+    "x".repeat(32769),
+    "é".repeat(20000),
     "x".repeat(8192),
     "x".repeat(8193),
     "é".repeat(5000),
@@ -26,7 +29,9 @@ Deno.test("encodeLine: the bytes TextEncoder gives, for any text, across slab bo
 });
 
 Deno.test("lineBytes: zeroed ranges that never overlap, small and large", () => {
-  const ranges = [3, 100, 9000, 5000, 30000, 1].flatMap((n) => [n, n]).map((n) => lineBytes(n));
+  const ranges = [3, 100, 9000, 5000, 30000, 40000, 1].flatMap((n) => [n, n]).map((n) =>
+    lineBytes(n)
+  );
   for (const r of ranges) assert.ok(r.every((b) => b === 0));
   ranges.forEach((r, i) => r.fill(i + 1));
   ranges.forEach((r, i) => assert.ok(r.every((b) => b === i + 1), `range ${i} was overwritten`));
