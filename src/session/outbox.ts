@@ -357,7 +357,9 @@ export class Outbox {
 
 function stamp(frame: Frame | RawLine, now: number): Frame | RawLine {
   if ("timestamp" in frame && typeof frame.timestamp === "string") {
-    return { ...frame, timestamp: isoTime(now) };
+    const timestamp = isoTime(now);
+    // built on the session clock, a frame mostly carries this time already: no copy then
+    return frame.timestamp === timestamp ? frame : { ...frame, timestamp };
   }
   return frame;
 }
