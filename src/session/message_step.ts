@@ -33,6 +33,7 @@ import { requestStructuredOutput, settleStructuredOutput } from "./structured_ou
 import { sendResult } from "./turn_result.ts";
 import { stateChange } from "./line_templates.ts";
 import { SENT } from "./outbox.ts";
+import { isBlockStop, isMessageStop, trackProgress } from "./_stream_progress.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
 /** Whether `--max-turns` forbids another API call in this turn. */
@@ -78,13 +79,6 @@ export async function sendMaxBudget(engine: Engine, turn: TurnState): Promise<vo
 
 /** Tools the real CLI runs next to each other, and starts while their message streams. */
 const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
-
-/** Whether `frame` is the `content_block_stop` of block `index`. */
-function isBlockStop(frame: Frame, index: number): boolean {
-  if (frame.type !== "stream_event") return false;
-  const event = frame.event as { type?: string; index?: number };
-  return event.type === "content_block_stop" && event.index === index;
-}
 
 /** Runs a message step. */
 export async function runMessage(
@@ -567,29 +561,6 @@ function* withThinkingTokens(
     }
     yield frame;
   }
-}
-
-function trackProgress(progress: StreamProgress, frame: Frame): void {
-  if (frame.type !== "stream_event") return;
-  const event = frame.event as {
-    type: string;
-    index?: number;
-    delta?: { type: string; text?: string };
-  };
-  if (event.type === "content_block_start") {
-    progress.blockIndex = event.index ?? progress.blockIndex + 1;
-    progress.text = "";
-  } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta") {
-    progress.text += event.delta.text ?? "";
-  } else if (event.type === "content_block_stop") {
-    progress.blockIndex = -1;
-    progress.text = "";
-  }
-}
-
-function isMessageStop(frame: Frame): boolean {
-  return frame.type === "stream_event" &&
-    (frame.event as { type?: string } | undefined)?.type === "message_stop";
 }
 
 /**

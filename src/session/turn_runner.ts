@@ -89,13 +89,12 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
   // its first step)
   if (engine.scenario.verbatim !== true) {
-    const running = engine.send(
-      stateChange(engine.ctx, "running", engine.outbox.sent !== undefined),
-    );
+    const keep = engine.outbox.sent !== undefined;
+    const running = engine.send(stateChange(engine.ctx, "running", keep));
     if (running !== SENT) await running;
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
-    const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : NO_FRAMES;
+    const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : [];
     const init = engine.send(initFrame(engine));
     if (init !== SENT) await init;
     if (engine.flags.replayUserMessages) {
@@ -250,7 +249,6 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
     turn.nextMessage = () => cursor.nextMessage();
     try {
       for (;;) {
-        // a scenario's steps are an array: taken without a promise
         const pending = cursor.next();
         const next = pending instanceof Promise ? await pending : pending;
         if (next.done) break;
@@ -508,9 +506,6 @@ function initFrame(engine: Engine): Outgoing {
   const bytes = LINE_TEMPLATES.line(key, frame.uuid, (slot) => ({ ...frame, uuid: slot }));
   return { frame, bytes };
 }
-
-/** No frames (a turn's skill shell notices, when the scenario has no skills). */
-const NO_FRAMES: readonly Frame[] = Object.freeze([]);
 
 /** What the output needs of an init frame it is handed already encoded. */
 const INIT_TYPE: Frame = Object.freeze({ type: "system", subtype: "init" });
