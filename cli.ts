@@ -49,6 +49,7 @@ export {
 
 // conformance: the mock against the real CLI the installed SDK ships (`claude-mock conform`)
 export {
+  type AppRequest,
   type BeforeRun,
   type ConformCase,
   type HookAnswer,

@@ -565,3 +565,57 @@ Deno.test("command hooks: a project settings file that is not JSON is skipped wi
     );
   });
 });
+
+Deno.test("command hooks: the hooks of one event run together, a denial wins over an allow", async () => {
+  // as the real CLI 2.1.332 (FINDINGS_gaps.md): every matching hook starts at once; `first`
+  // waits for `second` to have run, so run one after the other it would time out instead
+  const deny = '{"hookSpecificOutput":{"hookEventName":"PreToolUse",' +
+    '"permissionDecision":"deny","permissionDecisionReason":"first says no"}}';
+  const allow = '{"hookSpecificOutput":{"hookEventName":"PreToolUse",' +
+    '"permissionDecision":"allow","permissionDecisionReason":"second says yes"}}';
+  await withProject({
+    ".claude/hooks/first.sh": [
+      "#!/bin/sh",
+      "cat > /dev/null",
+      'while [ ! -f "$CLAUDE_PROJECT_DIR/second.done" ]; do sleep 0.01; done',
+      `echo '${deny}'`,
+      "",
+    ].join("\n"),
+    ".claude/hooks/second.sh": [
+      "#!/bin/sh",
+      "cat > /dev/null",
+      `echo '${allow}'`,
+      'touch "$CLAUDE_PROJECT_DIR/second.done"',
+      "",
+    ].join("\n"),
+  }, async (dir) => {
+    const hook = (name: string) => ({
+      type: "command" as const,
+      command: `sh "$CLAUDE_PROJECT_DIR/.claude/hooks/${name}.sh"`,
+      timeout: 5,
+    });
+    const mock = new MockTransport(bashScenario("touch out.txt"));
+    const messages = await collect("Touch it.", {
+      ...mock.options(),
+      cwd: dir,
+      includeHookEvents: true,
+      settings: { hooks: { PreToolUse: [{ hooks: [hook("first"), hook("second")] }] } },
+      canUseTool: (_name, input) => Promise.resolve({ behavior: "allow", updatedInput: input }),
+    });
+    const hookFrames = messages.flatMap((m) => {
+      const f = m as Record<string, unknown>;
+      if (f.type !== "system" || !String(f.subtype).startsWith("hook_")) return [];
+      return [
+        `${f.subtype} ${
+          String(f.stdout ?? "").includes("first") ? "first" : f.stdout ? "second" : ""
+        }`.trim(),
+      ];
+    });
+    // both started before either answered (in which order two processes end is the host's)
+    assert.deepEqual(hookFrames.slice(0, 2), ["hook_started", "hook_started"]);
+    assert.deepEqual(hookFrames.slice(2).sort(), ["hook_response first", "hook_response second"]);
+    const block = toolResult(messages);
+    assert.equal(block.content, "PreToolUse:Bash hook error: first says no");
+    assert.equal(result(messages).subtype, "success");
+  });
+});

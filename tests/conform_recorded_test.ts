@@ -135,3 +135,21 @@ Deno.test("a SessionStart command hook: its hook_started and hook_response frame
     );
   }
 });
+
+Deno.test("a SessionStart command hook runs at start-up, before the initialize answer and the first turn, as recorded (hooks_command_session_start, duplex)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    assert.deepEqual(await diffWithRecording("hooks_command_session_start", { cli }), []);
+  }
+});
+
+for (const mode of ["print:json", "print:stream-json"]) {
+  Deno.test(`--max-turns 0 is no limit, as the real CLI: the tool runs and the run succeeds (limit_max_turns_zero, ${mode})`, async () => {
+    assert.deepEqual(await diffWithRecording("limit_max_turns_zero", { mode }), []);
+  });
+}
+
+Deno.test("/context sent as a prompt is answered locally, as recorded: the report, context_usage, a local_command result (slash_context)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    assert.deepEqual(await diffWithRecording("slash_context", { cli }), []);
+  }
+});

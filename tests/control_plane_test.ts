@@ -561,3 +561,50 @@ Deno.test("an unknown control subtype from the SDK gets an error response, never
     error: "Unsupported control request subtype: no_such_subtype",
   });
 });
+
+Deno.test("hooks: the callbacks of one event are asked together and read as they answer (the last denial's reason; ask over allow)", async () => {
+  // as the real CLI 2.1.332 (FINDINGS_gaps.md): every matching hook is asked at once; the
+  // first callback answers only once the second has, so asked one after the other it would
+  // never answer
+  let secondAnswered: () => void = () => {};
+  const answered = new Promise<void>((resolve) => (secondAnswered = resolve));
+  const denyWith = (reason: string) => ({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse" as const,
+      permissionDecision: "deny" as const,
+      permissionDecisionReason: reason,
+    },
+  });
+  const first: HookCallback = async () => (await answered, denyWith("first says no"));
+  const second: HookCallback = () => {
+    queueMicrotask(secondAnswered);
+    return Promise.resolve(denyWith("second says no"));
+  };
+  const mock = new MockTransport(
+    new ScenarioBuilder().on("x").usesBash("ls").respond("I could not run it.").build(),
+  );
+  const { messages, error } = await runQuery(mock, "x", {
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [first, second] }] },
+  });
+  assert.equal(error, undefined);
+  assert.equal(toolResults(messages)[0].content, "PreToolUse:Bash hook error: first says no");
+
+  // ask wins over allow whichever answers last
+  let asked = 0;
+  const decide = (decision: "allow" | "ask"): HookCallback => () =>
+    Promise.resolve({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision },
+    });
+  const again = new MockTransport(
+    new ScenarioBuilder().on("x").usesRead("/tmp/a.txt", { content: "a" }).respond("Read.")
+      .build(),
+  );
+  await runQuery(again, "x", {
+    canUseTool: (
+      _n,
+      input,
+    ) => (asked++, Promise.resolve({ behavior: "allow", updatedInput: input })),
+    hooks: { PreToolUse: [{ hooks: [decide("ask"), decide("allow")] }] },
+  });
+  assert.equal(asked, 1);
+});

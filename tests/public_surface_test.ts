@@ -119,7 +119,7 @@ const SURFACE_TEXT: Record<string, string> = {
     timelineHtml
   `,
   "./cli": `
-    AgentSdk AssistantContentBlock BeforeRun BuildContext CLAIMED_VERSION CaptureLog
+    AgentSdk AppRequest AssistantContentBlock BeforeRun BuildContext CLAIMED_VERSION CaptureLog
     CapturedInvocation CaseResult CliIO CliUsageError CliVersion CliVersionFacts CompactOptions
     ConformCase ConformException ConformReport ContextUsageBaseline CrashPoint Delay Difference
     DifferenceContext Exchange FAILURE_NAMES FailureName FakeClaude Frame HookAnswer IdGenerator

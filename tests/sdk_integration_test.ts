@@ -247,6 +247,23 @@ Deno.test("MockTransport + SDK: maxTurns stops after the limit with error_max_tu
   assert.match(error.message, /Reached maximum number of turns \(1\)/);
 });
 
+for (const maxTurns of [-1, 1.5]) {
+  Deno.test(`MockTransport + SDK: maxTurns ${maxTurns} ends after the first call, as the real CLI (${maxTurns} in the error)`, async () => {
+    // recorded (CLI 2.1.328 and 2.1.332, FINDINGS_gaps.md): a next call is made only while its
+    // number stays within the limit, and the limit is printed as given
+    const mock = new MockTransport(
+      new ScenarioBuilder().on("go").usesBash("ls", { stdout: "a\nb" }).respond("Done.").build(),
+    );
+    const { messages } = await runQuery(mock, "go", { maxTurns });
+    const result = resultOf(messages);
+    assert.equal(result.subtype, "error_max_turns");
+    assert.equal(result.num_turns, 2);
+    assert.deepEqual("errors" in result && result.errors, [
+      `Reached maximum number of turns (${maxTurns})`,
+    ]);
+  });
+}
+
 async function timedRun(seed: number): Promise<{ duration: number; stamps: string[] }> {
   const fake = FakeTimers.install({
     now: Date.UTC(2026, 5, 1),

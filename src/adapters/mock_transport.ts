@@ -7,7 +7,7 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 // its sessions answer `__mock__` command prompts (the machinery loads on the first one)
 import "../mock_commands/mock_commands.ts";
@@ -27,6 +27,7 @@ import type {
 import { findInstalledSdk } from "./installed_sdk.ts";
 import { commandHooksAllowed } from "../session/command_hooks.ts";
 import { hostHookRunner } from "../host/_hook_runner.ts";
+import { commandState } from "../host/_which.ts";
 import type { MockSession } from "./mock_session.ts";
 import { directStdio, MockProcess, type SpawnOptionsLike } from "./mock_process.ts";
 
@@ -379,6 +380,11 @@ export class MockTransport {
       installedSdk,
       ...(io.stderr ? { stderr: io.stderr } : {}),
       ...hookRunnerOption(this.#options, env ?? {}, io.cwd),
+      // a stdio MCP server whose command is not on the PATH the SDK spawns with (or a path
+      // that is not an executable file) failed
+      mcpCommandCheck: (command: string) =>
+        commandState(command, { path: env?.PATH ?? processPath(), cwd: io.cwd || currentDir() }),
+      ...projectMcpOption(io.cwd || currentDir()),
       ...this.#options,
       args,
       env,
@@ -408,6 +414,29 @@ function hookRunnerOption(
   if (!commandHooksAllowed(env)) return {};
   // node:fs is loaded with node:stream here: its check saves failed reads of absent files
   return { runHookCommand: hostHookRunner(cwd || currentDir() || ".", { exists: existsSync }) };
+}
+
+/** The project's `.mcp.json` in the process's folder, as the real CLI reads it. */
+function projectMcpOption(cwd: string): { projectMcpConfig?: string } {
+  if (!cwd) return {};
+  try {
+    return { projectMcpConfig: readFileSync(`${cwd.replace(/\/$/, "")}/.mcp.json`, "utf8") };
+  } catch {
+    return {};
+  }
+}
+
+/** This process's `PATH`. */
+function processPath(): string | undefined {
+  const g = globalThis as {
+    Deno?: { env: { get(key: string): string | undefined } };
+    process?: { env: Record<string, string | undefined> };
+  };
+  try {
+    return g.Deno?.env.get("PATH") ?? g.process?.env.PATH;
+  } catch {
+    return undefined;
+  }
 }
 
 function currentDir(): string {

@@ -24,6 +24,8 @@ export interface LocalCommandOutput {
   text: string;
   /** Whether it failed (its output went to stderr). */
   failed?: boolean;
+  /** The frame's `context_usage` (`/context`). */
+  contextUsage?: Record<string, unknown>;
 }
 
 /** The synthetic assistant frame of a local command's output. */
@@ -45,7 +47,8 @@ export function localCommandMessage(
       stop_sequence: null,
       type: "message",
       usage: syntheticUsage(),
-      content: [{ type: "text", text: output.text }],
+      // the output without its closing blank lines (`/context`'s report ends with one)
+      content: [{ type: "text", text: output.text.trimEnd() }],
       context_management: null,
     },
     parent_tool_use_id: null,
@@ -53,6 +56,7 @@ export function localCommandMessage(
     session_id: ctx.sessionId,
     uuid: ctx.ids.uuid(),
     timestamp: timestampOf(ctx),
+    ...(output.contextUsage ? { context_usage: output.contextUsage } : {}),
     local_command_run: { command: output.command, args: output.args },
     ...(output.failed ? { local_command_outcome: { kind: "failed" } } : {}),
   };

@@ -42,8 +42,8 @@ export interface ContextUsageOptions {
   maxTokens?: number;
 }
 
-/** The built-in skills `get_context_usage` lists, with their tokens, as recorded. */
-const SKILL_FRONTMATTER: ReadonlyArray<{ name: string; tokens: number }> = [
+/** The built-in skills `get_context_usage` (and `/context`) list, with their tokens, as recorded. */
+export const SKILL_FRONTMATTER: ReadonlyArray<{ name: string; tokens: number }> = [
   { name: "dataviz", tokens: 482 },
   { name: "update-config", tokens: 236 },
   { name: "keybindings-help", tokens: 83 },

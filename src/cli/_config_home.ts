@@ -81,7 +81,7 @@ export async function prepareConfigHome(
   const prior: Record<string, unknown> = typeof config === "object" && config !== null
     ? { ...config }
     : {};
-  const next = completed({ ...prior, ...firstStart(options, prior) }, options);
+  const next = withoutDefaults(completed({ ...prior, ...firstStart(options, prior) }, options));
   if (JSON.stringify(next) === JSON.stringify(config)) return undefined;
   await mkdirp(`${dir}/backups`);
   await replaceSmallText(`${dir}/backups/.claude.json.backup.${options.now}`, text);
@@ -107,6 +107,58 @@ function firstStart(
     firstStartTime: prior.firstStartTime ?? isoTime(now),
     firstStartVersion: prior.firstStartVersion ?? version,
   };
+}
+
+/**
+ * The global settings' defaults of CLI 2.1.328–2.1.332 (the same in both): a key whose value is
+ * its default (compared as JSON text, so key order counts) is left out when the CLI writes the
+ * file (`"theme": "dark"`, `"verbose": false`, `"numStartups": 0`, …), as surveyed.
+ */
+const GLOBAL_DEFAULTS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries({
+    numStartups: 0,
+    theme: "dark",
+    preferredNotifChannel: "auto",
+    verbose: false,
+    editorMode: "normal",
+    autoCompactEnabled: true,
+    autoScrollEnabled: true,
+    showTurnDuration: true,
+    externalEditorContext: false,
+    showMessageTimestamps: false,
+    hasSeenTasksHint: false,
+    hasUsedStash: false,
+    hasUsedBackgroundTask: false,
+    queuedCommandUpHintCount: 0,
+    diffTool: "auto",
+    customApiKeyResponses: { approved: [], rejected: [] },
+    env: {},
+    tipsHistory: {},
+    memoryUsageCount: 0,
+    promptQueueUseCount: 0,
+    btwUseCount: 0,
+    todoFeatureEnabled: true,
+    showExpandedTodos: false,
+    briefTranscript: false,
+    messageIdleNotifThresholdMs: 60000,
+    autoConnectIde: false,
+    autoInstallIdeExtension: true,
+    fileCheckpointingEnabled: true,
+    terminalProgressBarEnabled: true,
+    cachedDynamicConfigs: {},
+    cachedFeatureFlags: {},
+    respectGitignore: true,
+    copyFullResponse: false,
+  }).map(([key, value]) => [key, JSON.stringify(value)]),
+);
+
+/** `config` without the keys whose values are the CLI's defaults. */
+function withoutDefaults(config: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(config).filter(([key, value]) =>
+      !Object.hasOwn(GLOBAL_DEFAULTS, key) || JSON.stringify(value) !== GLOBAL_DEFAULTS[key]
+    ),
+  );
 }
 
 /** The keys every run's `.claude.json` has after start-up, added where missing. */

@@ -98,9 +98,6 @@ for (const [name, real] of Object.entries(REAL.cases)) {
       ).sort();
       assert.deepEqual(files, real.files);
       for (const [file, text] of Object.entries(real.contents)) {
-        // the real CLI leaves out of .claude.json the settings that equal its defaults (the
-        // survey's "theme": "dark"); the fake does not know its defaults and keeps them
-        if (name === "prior_config" && file === ".claude.json") continue;
         const path = (await filesOf(`${root}/conf`)).find((f) => placeholders(f, root) === file);
         assert.ok(path, file);
         assert.equal(
@@ -236,5 +233,38 @@ Deno.test("a config folder that is a file: the run goes on, and text output warn
     assert.equal(JSON.parse(json.stdout).result, "Hello! How can I help?");
   } finally {
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("prepareConfigHome: settings equal to the CLI's defaults are left out, others kept (as the real CLI writes the file)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // surveyed with the real CLI 2.1.332 and 2.1.328 (FINDINGS_gaps.md): compared as JSON text
+    await Deno.writeTextFile(
+      `${dir}/.claude.json`,
+      JSON.stringify({
+        theme: "dark",
+        verbose: false,
+        numStartups: 0,
+        customApiKeyResponses: { approved: [], rejected: [] },
+        env: {},
+        editorMode: "vim",
+        autoUpdates: true,
+        diffTool: { approved: [] },
+        other: { rejected: [], approved: [] },
+        x: null,
+      }),
+    );
+    await prepareConfigHome(dir, { version: "2.1.332", now: Date.UTC(2026, 0, 1), seed: 7n });
+    const kept = JSON.parse(await Deno.readTextFile(`${dir}/.claude.json`));
+    for (const key of ["theme", "verbose", "numStartups", "customApiKeyResponses", "env"]) {
+      assert.equal(key in kept, false, key);
+    }
+    assert.equal(kept.editorMode, "vim");
+    assert.equal(kept.autoUpdates, true);
+    assert.deepEqual(kept.diffTool, { approved: [] });
+    assert.equal(kept.x, null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

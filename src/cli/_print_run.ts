@@ -32,8 +32,10 @@ import {
   stateDir,
 } from "./cli_state.ts";
 import { hostHookRunner } from "../host/_hook_runner.ts";
+import { commandState } from "../host/_which.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
+import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
@@ -74,6 +76,8 @@ interface RunPlan {
   outputFormat: string;
   /** `--mock-commands` / `CLAUDE_MOCK_COMMANDS`, when given. */
   mockCommands?: "on" | "off" | "live";
+  /** The text of the project's `.mcp.json`, if it has one. */
+  projectMcpConfig?: string;
 }
 
 /** The run's signal handlers: SIGTERM ends the session, SIGINT interrupts its turn. */
@@ -156,14 +160,22 @@ async function planRun(
   // a state folder that cannot be written to counts this run as the first
   const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
-  const args = await withSettingsFile(parsed, io.cwd);
+  const { readText, readSmallText } = await import("../host/_fs.ts");
+  const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
+    cwd: io.cwd,
+    readText,
+  });
   if (
     parsed.options.has("--dangerously-skip-permissions") && !parsed.options.has("--permission-mode")
   ) {
     args.push("--permission-mode", "bypassPermissions");
   }
   const mockCommands = mockCommandsOf(parsed, knobs);
+  // the project's MCP servers (the session leaves them out under --strict-mcp-config)
+  const projectMcpConfig = await readSmallText(`${io.cwd.replace(/\/$/, "")}/.mcp.json`)
+    .catch(() => undefined);
   return {
+    ...(projectMcpConfig !== undefined ? { projectMcpConfig } : {}),
     io,
     parsed,
     knobs,
@@ -278,6 +290,9 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     ...liveOption(io, knobs, { scenario, cwd }),
     // the settings' command hooks run in the folder the binary runs in, as the real CLI's
     ...(knobs.commandHooks ? { runHookCommand: hostHookRunner(io.cwd) } : {}),
+    // a stdio MCP server whose command is not on PATH (or not an executable file) failed
+    mcpCommandCheck: (command) => commandState(command, { path: io.env.PATH, cwd: io.cwd }),
+    ...(plan.projectMcpConfig !== undefined ? { projectMcpConfig: plan.projectMcpConfig } : {}),
     ...(plan.mockCommands !== undefined ? { mockCommands: plan.mockCommands } : {}),
     output: output.push,
   });
@@ -441,7 +456,11 @@ function liveOption(
  * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
  * before anything runs: `--settings '{not json'` is such a path.
  */
-async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string[]> {
+async function withSettingsFile(
+  parsed: ParsedArgv,
+  cwd: string,
+  readText: (path: string) => Promise<string>,
+): Promise<string[]> {
   const args = [...parsed.args];
   const value = parsed.options.get("--settings");
   if (typeof value !== "string") return args;
@@ -452,7 +471,6 @@ async function withSettingsFile(parsed: ParsedArgv, cwd: string): Promise<string
     // not JSON: a path
   }
   const path = value.startsWith("/") ? value : `${cwd}/${value}`;
-  const { readText } = await import("../host/_fs.ts");
   let text: string;
   try {
     text = await readText(path);

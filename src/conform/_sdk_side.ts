@@ -9,7 +9,13 @@
  */
 
 import { frameKind } from "../wire/_kind_of.ts";
-import type { ConformCase, HookAnswer, McpToolData, PermissionAnswer } from "./conform_case.ts";
+import type {
+  AppRequest,
+  ConformCase,
+  HookAnswer,
+  McpToolData,
+  PermissionAnswer,
+} from "./conform_case.ts";
 
 /** The parts of an Agent SDK module conformance uses. */
 export interface SdkModule {
@@ -58,7 +64,11 @@ export function appSide(c: ConformCase, sdk: SdkModule, zod?: ZodLike): AppSide 
   const options: Record<string, unknown> = { ...c.options };
   if (c.canUseTool) options.canUseTool = canUseTool(c.canUseTool);
   if (c.hooks) options.hooks = hooks(c.hooks, sdk);
-  if (c.mcpServers) options.mcpServers = mcpServers(c.mcpServers, sdk, zod);
+  if (c.mcpServers) {
+    // the in-process servers beside those the options configure (stdio, …)
+    const configured = (c.options.mcpServers ?? {}) as Record<string, unknown>;
+    options.mcpServers = { ...configured, ...mcpServers(c.mcpServers, sdk, zod) };
+  }
   const prompts = typeof c.prompt === "string" ? undefined : c.prompt;
   let results = 0;
   let seen = 0;
@@ -93,6 +103,8 @@ export function appSide(c: ConformCase, sdk: SdkModule, zod?: ZodLike): AppSide 
         }
       }
       if (message.type === "result") {
+        // the app's own requests, after the first result, before the next prompt
+        if (results === 0 && c.requests) await appRequests(c.requests, query);
         results++;
         wake();
       }
@@ -102,6 +114,20 @@ export function appSide(c: ConformCase, sdk: SdkModule, zod?: ZodLike): AppSide 
       wake();
     },
   };
+}
+
+/** Makes the case's requests through the query's methods; an error answer is the app's to see. */
+async function appRequests(
+  requests: readonly AppRequest[],
+  query: { interrupt(): Promise<void> },
+): Promise<void> {
+  const methods = query as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const { method, args = [] } of requests) {
+    if (typeof methods[method] !== "function") {
+      throw new TypeError(`The Agent SDK's query has no method ${method} (in 'requests')`);
+    }
+    await methods[method](...args).catch(() => undefined);
+  }
 }
 
 function canUseTool(rules: PermissionAnswer[]) {

@@ -74,6 +74,11 @@ export interface ConformCase {
   mcpServers?: Record<string, { tools: McpToolData[] }>;
   /** Interrupt the query after the app got `count` messages of `after` (`stream_event`, `assistant`, …). */
   interrupt?: { after: string; count?: number };
+  /**
+   * The app's own requests through the query's methods (`mcpServerStatus`, `toggleMcpServer`,
+   * …), made in order after the first result (each answer or error is on the wire).
+   */
+  requests?: AppRequest[];
   /** Files the working directory starts with. */
   files?: Record<string, string>;
   /** Environment for both runs. */
@@ -98,6 +103,22 @@ export interface ConformCase {
   before?: BeforeRun;
   /** The file it came from. */
   source: string;
+}
+
+/** The query methods a case's `requests` may call. */
+export const REQUEST_METHODS: readonly string[] = [
+  "mcpServerStatus",
+  "reconnectMcpServer",
+  "toggleMcpServer",
+  "setMcpServers",
+];
+
+/** One of a case's app requests: a query method and its arguments (JSON data). */
+export interface AppRequest {
+  /** The method (one of {@linkcode REQUEST_METHODS}). */
+  method: string;
+  /** Its arguments. */
+  args?: unknown[];
 }
 
 /** A case's earlier run (see {@linkcode ConformCase.before}). */
@@ -132,6 +153,7 @@ const CASE_FIELDS = new Set([
   "hooks",
   "mcpServers",
   "interrupt",
+  "requests",
   "files",
   "env",
   "print",
@@ -263,6 +285,19 @@ export async function loadConformCase(file: string): Promise<ConformCase> {
       fail("'interrupt' must be { after: <message type>, count?: <positive integer> }");
     }
     out.interrupt = i as ConformCase["interrupt"];
+  }
+  if (data.requests !== undefined) {
+    const r = data.requests;
+    if (
+      !Array.isArray(r) ||
+      !r.every((q) =>
+        isObject(q) && REQUEST_METHODS.includes(q.method as string) &&
+        (q.args === undefined || Array.isArray(q.args))
+      )
+    ) {
+      fail(`'requests' must be an array of { method: ${REQUEST_METHODS.join(" | ")}, args?: [] }`);
+    }
+    out.requests = r as AppRequest[];
   }
   if (data.files !== undefined) out.files = stringMap(data.files, "files", fail);
   if (data.env !== undefined) out.env = stringMap(data.env, "env", fail);
@@ -403,7 +438,7 @@ export function printPlan(
     ? c.prompt[0]
     : undefined;
   const sdkOnly = c.canUseTool !== undefined || c.hooks !== undefined ||
-    c.mcpServers !== undefined || c.interrupt !== undefined;
+    c.mcpServers !== undefined || c.interrupt !== undefined || c.requests !== undefined;
   if (c.print === undefined && (single === undefined || sdkOnly)) return undefined;
   const prompt = c.print?.prompt ?? single ?? (c.prompt as string[])[0];
   return {

@@ -24,6 +24,15 @@ Deno.test("loadConformCase: each wrong field is named, in the order the case is 
         /'print.prompt' or 'print.stdin', not both/,
       ],
       [{ scenario: "builtin:multi_tool", duplex: 1 }, /'duplex' must be true or false/],
+      [{ scenario: "builtin:multi_tool", requests: {} }, /'requests' must be an array of/],
+      [
+        { scenario: "builtin:multi_tool", requests: [{ method: "interrupt" }] },
+        /'requests' must be an array of \{ method: mcpServerStatus \| reconnectMcpServer/,
+      ],
+      [
+        { scenario: "builtin:multi_tool", requests: [{ method: "mcpServerStatus", args: 1 }] },
+        /'requests' must be an array of/,
+      ],
     ];
     for (const [i, [data, message]] of cases.entries()) {
       const file = `${dir}/c${i}.json`;
@@ -89,6 +98,23 @@ Deno.test("printPlan: print.stdin sends the case's prompts on stdin, in every fo
     assert.deepEqual(plan?.stdin, ["hello", "bye"]);
     assert.deepEqual(plan?.args, ["--replay-user-messages"]);
     assert.deepEqual(plan?.formats, ["text", "json", "stream-json"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadConformCase: requests make the case an SDK one (no print runs by default)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/r.json`;
+    const requests = [{ method: "toggleMcpServer", args: ["calc", false] }];
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({ scenario: "builtin:simple_conversation", prompt: "hello", requests }),
+    );
+    const c = await loadConformCase(file);
+    assert.deepEqual(c.requests, requests);
+    assert.equal(printPlan(c), undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

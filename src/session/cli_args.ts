@@ -30,6 +30,8 @@ export interface CliFlags {
   disallowedTools: string[];
   /** `--tools`: the built-in tools to offer (`[]` for none, `["default"]` the default set). */
   tools?: string[];
+  /** `--strict-mcp-config`: only `--mcp-config`'s servers (not the project's `.mcp.json`). */
+  strictMcpConfig?: boolean;
   /** `--mcp-config`: MCP server configs (JSON strings or file paths), as given. */
   mcpConfig?: string[];
   /** `--json-schema`: the JSON Schema of the structured output (the SDK's `outputFormat`). */
@@ -102,6 +104,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     if (name === "include-partial-messages") flags.includePartialMessages = true;
     else if (name === "include-hook-events") flags.includeHookEvents = true;
     else if (name === "fork-session") flags.forkSession = true;
+    else if (name === "strict-mcp-config") flags.strictMcpConfig = true;
     else if (name === "replay-user-messages") flags.replayUserMessages = true;
     else if (
       name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"
@@ -136,11 +139,12 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
       else if (name === "max-turns") {
+        // as the real CLI: any number (0 is no limit; -1 or 1.5 end after the first call)
         const n = Number(value);
-        if (!Number.isInteger(n) || n < 1) {
-          throw new RangeError(`Invalid --max-turns: expected a positive integer, got '${value}'`);
+        if (value.trim() === "" || !Number.isFinite(n)) {
+          throw new RangeError(`Invalid --max-turns: expected a number, got '${value}'`);
         }
-        flags.maxTurns = n;
+        if (n !== 0) flags.maxTurns = n;
       } else if (name === "max-budget-usd") {
         const n = Number(value);
         if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {

@@ -25,3 +25,14 @@ Deno.test("parseCliFlags: --mcp-config values kept as given", () => {
   assert.deepEqual(flags.allowedTools, ["Bash"]);
   assert.deepEqual(parseCliFlags([`--mcp-config=${json}`]).mcpConfig, [json]);
 });
+
+Deno.test("parseCliFlags: --max-turns takes any number as the real CLI; 0 is no limit", () => {
+  assert.equal(parseCliFlags(["--max-turns", "0"]).maxTurns, undefined);
+  assert.equal(parseCliFlags(["--max-turns=0"]).maxTurns, undefined);
+  assert.equal(parseCliFlags(["--max-turns=-1"]).maxTurns, -1);
+  assert.equal(parseCliFlags(["--max-turns", "1.5"]).maxTurns, 1.5);
+  assert.throws(() => parseCliFlags(["--max-turns", "abc"]), {
+    name: "RangeError",
+    message: "Invalid --max-turns: expected a number, got 'abc'",
+  });
+});

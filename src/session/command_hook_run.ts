@@ -21,6 +21,9 @@ import {
 import type { Engine } from "./engine.ts";
 import type { TurnState } from "./turn_state.ts";
 
+/** What a hook's run belongs to: a turn, or the session's start-up. */
+type HookRun = Pick<TurnState, "abort" | "promptId">;
+
 /**
  * The settings sources the real CLI reads hooks from, by `--setting-sources` name: the
  * project's shared and local files (relative to the project folder). The user's own settings
@@ -91,7 +94,7 @@ async function execCommandHook(
   engine: Engine,
   hook: CommandHook,
   input: Record<string, unknown>,
-  turn: TurnState,
+  turn: HookRun,
 ): Promise<HookCommandResult | undefined> {
   const runner = engine.runHookCommand;
   if (!runner) return undefined;
@@ -146,7 +149,7 @@ async function spawnCommandHook(
   runner: HookCommandRunner,
   hook: CommandHook,
   input: Record<string, unknown>,
-  turn: TurnState,
+  turn: HookRun,
 ): Promise<HookCommandResult> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(engine.env)) {
@@ -187,21 +190,39 @@ async function spawnCommandHook(
 }
 
 /**
- * The SessionStart command hooks of a new session (source `startup`, matchers matching it), as
- * the first turn starts: each between a `system/hook_started` and a `system/hook_response`
- * frame (the real CLI writes them for SessionStart hooks whether or not the SDK asked for hook
- * events), its plain stdout or `additionalContext` kept as context.
+ * The session's start-up: its SessionStart command hooks (source `startup`), run once, the
+ * first time something waits for them. As the real CLI (2.1.328 to 2.1.332) they run before it
+ * answers `initialize` (which waits for them) and before the first turn (which fails if they
+ * did); in print mode, with no `initialize`, before the first turn's frames. They end with the
+ * process, not with a turn. `undefined` when there are none to run.
  */
-export async function sessionStartHooks(engine: Engine, turn: TurnState): Promise<void> {
+export function startupHooks(engine: Engine): Promise<void> | undefined {
+  if (engine.startupHooks !== undefined) return engine.startupHooks ?? undefined;
+  commandHooksReady(engine);
+  const wanted = engine.scenario.verbatim !== true &&
+    engine.commandHooks.some((h) => h.event === "SessionStart");
+  engine.startupHooks = wanted
+    ? sessionStartHooks(engine, { abort: engine.ended, promptId: "" })
+    : null;
+  return engine.startupHooks ?? undefined;
+}
+
+/**
+ * The SessionStart command hooks of a new session (source `startup`, matchers matching it):
+ * each between a `system/hook_started` and a `system/hook_response` frame (the real CLI writes
+ * them for SessionStart hooks whether or not the SDK asked for hook events), its plain stdout
+ * or `additionalContext` kept as context.
+ */
+async function sessionStartHooks(engine: Engine, run: HookRun): Promise<void> {
   const ctx = engine.ctx;
   for (const hook of engine.commandHooks) {
     if (hook.event !== "SessionStart" || !matcherCovers(hook.matcher, "startup")) continue;
     const { prompt_id: _p, permission_mode: _m, effort: _e, ...input } = hookInput(ctx, {
       hook_event_name: "SessionStart",
       source: "startup",
-    }, { promptId: turn.promptId });
-    const ran = await execCommandHook(engine, hook, input, turn);
-    if (turn.abort.aborted) throw turn.abort.reason;
+    }, { promptId: run.promptId });
+    const ran = await execCommandHook(engine, hook, input, run);
+    if (run.abort.aborted) throw run.abort.reason;
     if (ran === undefined) continue;
     const output = commandHookOutput(hook, ran);
     const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};

@@ -318,7 +318,9 @@ export class ControlChannel {
    */
   inputClosed(): void {
     this.#inputClosed = true;
-    for (const pending of this.#pending.values()) pending.reject(streamClosed(pending.frame));
+    for (const pending of this.#pending.values()) {
+      pending.reject(streamClosed(pending.frame, { written: true }));
+    }
     this.#pending.clear();
   }
 
@@ -396,21 +398,23 @@ function encoded(reply: Reply, record: ClientRequest): Reply {
 }
 
 /**
- * Why a request fails once stdin has closed: a `can_use_tool` with {@linkcode StreamClosed}
- * (its tool is denied, as the real CLI 2.1.332 denies it), any other (a hook callback, an MCP
- * message) fails the turn naming it. (The real CLI cancels a PreToolUse hook's tool use then:
- * not modeled.)
+ * Why a request fails once stdin has closed: a `can_use_tool` or a `hook_callback` with
+ * {@linkcode StreamClosed} (as the real CLI 2.1.328 to 2.1.332: the tool is denied; a
+ * PreToolUse hook's tool use is cancelled, any other hook passed over), any other (an MCP
+ * message) fails the turn naming it.
  */
-function streamClosed(frame: ControlRequestFrame): Error {
+function streamClosed(frame: ControlRequestFrame, options: { written?: boolean } = {}): Error {
   const request = frame.request as Record<string, unknown>;
-  if (request.subtype === "can_use_tool") return new StreamClosed();
-  const input = isObject(request.input) ? request.input : {};
-  const what = request.subtype === "hook_callback"
-    ? `the app's ${String(input.hook_event_name ?? "")} hook (callback ${
-      String(request.callback_id)
-    })`
-    : `control request '${String(request.subtype)}'`;
+  if (request.subtype === "can_use_tool" && options.written) {
+    // a question already asked (2.1.328, 2.1.332)
+    return new StreamClosed("Tool permission stream closed before response received");
+  }
+  if (request.subtype === "can_use_tool" || request.subtype === "hook_callback") {
+    return new StreamClosed();
+  }
   return new TurnFailure(
-    `claude-mock: cannot call ${what}: stdin has closed, so no answer can come`,
+    `claude-mock: cannot call control request '${
+      String(request.subtype)
+    }': stdin has closed, so no answer can come`,
   );
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { McpRoster } from "./mcp_roster.ts";
 import { modelCatalogOf } from "../builders/model_catalog.ts";
 import { TaskList } from "./task_list.ts";
 import type { BuildContext } from "../builders/build_context.ts";
@@ -85,12 +86,24 @@ export class Engine {
   readonly env: Record<string, string | undefined>;
   /** Runs tools for real (the binary's live mode), if set. */
   readonly runTool?: ToolRunner;
+  /** Whether a stdio MCP server's command can be started (every one, without it). */
+  readonly mcpCommandCheck?: (command: string) => "found" | "missing" | "denied";
+  /** The text of the project's `.mcp.json`, if it has one. */
+  readonly projectMcpConfig?: string;
+  #roster?: { initialize: Record<string, unknown> | undefined; roster: McpRoster };
   /** Runs the settings' command hooks, if the host can and they are on. */
   readonly runHookCommand?: HookCommandRunner;
   /** The settings' command hooks (read as the first turn starts: `commandHooksReady`). */
   readonly commandHooks: CommandHook[] = [];
   /** Whether the settings' command hooks were read. */
   commandHooksRead = false;
+  /** The start-up's SessionStart command hooks once started (`null`: none to run). */
+  startupHooks?: Promise<void> | null;
+  /**
+   * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
+   * after it is written.
+   */
+  initializeAnswer?: Promise<unknown>;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
   /** The session clock. */
@@ -131,10 +144,27 @@ export class Engine {
   get jsonSchema(): unknown {
     return this.flags.jsonSchema ?? this.initializeRequest?.jsonSchema;
   }
+  /** The session's MCP servers and their states (made again when `initialize` arrives). */
+  get mcpRoster(): McpRoster {
+    const initialize = this.initializeRequest;
+    if (!this.#roster || this.#roster.initialize !== initialize) {
+      const roster = new McpRoster(this.flags.mcpConfig, {
+        ...(initialize ? { initialize } : {}),
+        ...(this.projectMcpConfig !== undefined && !this.flags.strictMcpConfig
+          ? { project: this.projectMcpConfig }
+          : {}),
+        ...(this.mcpCommandCheck ? { commandCheck: this.mcpCommandCheck } : {}),
+      });
+      this.#roster = { initialize, roster };
+    }
+    return this.#roster.roster;
+  }
   /** Additional context hooks returned, in order. */
   readonly hookContext: string[] = [];
   /** `set_max_thinking_tokens`. */
   maxThinkingTokens: number | null = null;
+  /** The thinking display `set_max_thinking_tokens` chose (`undefined`: the default). */
+  thinkingDisplay?: string;
   /** The session's tasks (the task tools of older models). */
   readonly tasks: TaskList;
   /** The running turn. */
@@ -174,6 +204,8 @@ export class Engine {
   /** What `system/init` is built from, worked out once per `initialize` request. */
   initBase?: {
     initialize: Record<string, unknown> | undefined;
+    /** The MCP roster's changes it was built at. */
+    mcpChanges?: number;
     options: SystemInitOptions;
     key: string;
     /** The template key for the last model and permission mode (one string, hashed once). */
@@ -210,6 +242,8 @@ export class Engine {
     this.env = options.env;
     this.#stderr = options.stderr;
     this.runTool = options.runTool;
+    if (options.mcpCommandCheck) this.mcpCommandCheck = options.mcpCommandCheck;
+    if (options.projectMcpConfig !== undefined) this.projectMcpConfig = options.projectMcpConfig;
     if (options.commandHooks !== false && options.runHookCommand) {
       this.runHookCommand = options.runHookCommand;
     }

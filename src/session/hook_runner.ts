@@ -14,7 +14,7 @@ import { runCommandHook } from "./command_hook_run.ts";
 import { hookNotice } from "./hook_notices.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
-import type { TurnState } from "./turn_state.ts";
+import { StreamClosed, type TurnState } from "./turn_state.ts";
 
 /**
  * One hook an event reaches: the id of a callback the client registered in `initialize`, or a
@@ -28,6 +28,13 @@ export type HookHandle = string | CommandHook;
  */
 export function hookCallbacks(engine: Engine, event: string, tool?: string): HookHandle[] {
   const found: HookHandle[] = [];
+  // the settings' command hooks first: the real CLI (2.1.332) starts them (their
+  // `hook_started` frames) before it writes the callbacks' `hook_callback` requests
+  if (engine.runHookCommand) {
+    for (const hook of engine.commandHooks) {
+      if (hook.event === event && matcherCovers(hook.matcher, tool)) found.push(hook);
+    }
+  }
   const hooks = engine.initializeRequest?.hooks;
   const matchers = isObject(hooks) ? hooks[event] : undefined;
   if (Array.isArray(matchers)) {
@@ -37,12 +44,28 @@ export function hookCallbacks(engine: Engine, event: string, tool?: string): Hoo
       for (const id of m.hookCallbackIds) if (typeof id === "string") found.push(id);
     }
   }
-  if (engine.runHookCommand) {
-    for (const hook of engine.commandHooks) {
-      if (hook.event === event && matcherCovers(hook.matcher, tool)) found.push(hook);
-    }
-  }
   return found;
+}
+
+/**
+ * Runs the hooks of one event together, as the real CLI (2.1.328 to 2.1.332) runs every hook
+ * that matches (command hooks and callbacks alike): all start at once, each with the same
+ * input; resolves with their outputs in the order they finished, the order the CLI reads them
+ * in (`additionalContext`, decisions).
+ */
+export async function callHooksTogether(
+  engine: Engine,
+  handles: readonly HookHandle[],
+  event: { hook_event_name: string; [key: string]: unknown },
+  options: { turn: TurnState; toolUseId?: string; agent?: HookAgent },
+): Promise<Record<string, unknown>[]> {
+  if (handles.length === 0) return [];
+  if (handles.length === 1) return [await callHook(engine, handles[0], event, options)];
+  const finished: Record<string, unknown>[] = [];
+  await Promise.all(handles.map(async (handle) => {
+    finished.push(await callHook(engine, handle, event, options));
+  }));
+  return finished;
 }
 
 /**
@@ -95,9 +118,17 @@ export async function callHook(
     ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
     ...own,
   };
-  const output = typeof callbackId !== "string"
-    ? await runCommandHook(engine, callbackId, input, options)
-    : await callbackHook(engine, callbackId, input, options);
+  let output: Record<string, unknown>;
+  try {
+    output = typeof callbackId !== "string"
+      ? await runCommandHook(engine, callbackId, input, options)
+      : await callbackHook(engine, callbackId, input, options);
+  } catch (error) {
+    // stdin closed, so the app cannot answer: as the real CLI (2.1.328 to 2.1.332), a
+    // PreToolUse hook's tool use is cancelled (the caller's to do), any other hook passed over
+    if (!(error instanceof StreamClosed) || name === "PreToolUse") throw error;
+    return {};
+  }
   const noticed = hookNotice(engine, options.turn, {
     event: name,
     ...(typeof event.tool_name === "string" ? { tool: event.tool_name } : {}),
@@ -177,13 +208,11 @@ export async function postToolBatchHooks(
       : []
   );
   const toolUseId = `hook-${engine.ctx.ids.uuid()}`;
-  for (const callbackId of callbacks) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "PostToolBatch",
-      tool_calls: toolCalls,
-    }, { turn, toolUseId, ...(options.agent ? { agent: options.agent } : {}) });
-    keepContext(engine, output);
-  }
+  const outputs = await callHooksTogether(engine, callbacks, {
+    hook_event_name: "PostToolBatch",
+    tool_calls: toolCalls,
+  }, { turn, toolUseId, ...(options.agent ? { agent: options.agent } : {}) });
+  for (const output of outputs) keepContext(engine, output);
 }
 
 /**
@@ -196,11 +225,9 @@ export async function subagentStartHooks(
   turn: TurnState,
   agent: HookAgent,
 ): Promise<void> {
-  for (const callbackId of hookCallbacks(engine, "SubagentStart", agent.type || undefined)) {
-    const output = await callHook(engine, callbackId, { hook_event_name: "SubagentStart" }, {
-      turn,
-      agent,
-    });
+  const handles = hookCallbacks(engine, "SubagentStart", agent.type || undefined);
+  const event = { hook_event_name: "SubagentStart" };
+  for (const output of await callHooksTogether(engine, handles, event, { turn, agent })) {
     keepContext(engine, output);
   }
 }
@@ -217,18 +244,16 @@ export async function subagentStopHooks(
 ): Promise<void> {
   const { agent } = stop;
   const ctx = engine.ctx;
-  for (const callbackId of hookCallbacks(engine, "SubagentStop", agent.type || undefined)) {
-    await callHook(engine, callbackId, {
-      hook_event_name: "SubagentStop",
-      stop_hook_active: false,
-      agent_transcript_path: `${DEFAULT_HOME}/.claude/projects/${
-        projectSlug(ctx.cwd)
-      }/${ctx.sessionId}/subagents/agent-${agent.id}.jsonl`,
-      last_assistant_message: stop.lastMessage,
-      background_tasks: [],
-      session_crons: [],
-    }, { turn, agent });
-  }
+  await callHooksTogether(engine, hookCallbacks(engine, "SubagentStop", agent.type || undefined), {
+    hook_event_name: "SubagentStop",
+    stop_hook_active: false,
+    agent_transcript_path: `${DEFAULT_HOME}/.claude/projects/${
+      projectSlug(ctx.cwd)
+    }/${ctx.sessionId}/subagents/agent-${agent.id}.jsonl`,
+    last_assistant_message: stop.lastMessage,
+    background_tasks: [],
+    session_crons: [],
+  }, { turn, agent });
 }
 
 /** Keeps a hook's `additionalContext`. */
@@ -251,14 +276,14 @@ export async function stopHooks(
   turn: TurnState,
 ): Promise<"stopped" | "blocked" | undefined> {
   const blocks: string[] = [];
-  for (const callbackId of hookCallbacks(engine, "Stop")) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "Stop",
-      stop_hook_active: turn.stopHookActive === true,
-      last_assistant_message: turn.lastText,
-      background_tasks: [],
-      session_crons: [],
-    }, { turn });
+  const outputs = await callHooksTogether(engine, hookCallbacks(engine, "Stop"), {
+    hook_event_name: "Stop",
+    stop_hook_active: turn.stopHookActive === true,
+    last_assistant_message: turn.lastText,
+    background_tasks: [],
+    session_crons: [],
+  }, { turn });
+  for (const output of outputs) {
     if (output.continue === false) {
       await stopByHook(engine, turn, String(output.stopReason ?? ""));
       return "stopped";

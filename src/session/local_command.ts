@@ -9,6 +9,8 @@
  */
 
 import { localCommandMessage } from "../builders/_local_command_message.ts";
+import { contextReport } from "../builders/context_report.ts";
+import { blockTokens, SKILL_FRONTMATTER } from "../builders/context_usage.ts";
 import type { ModelUsageEntry } from "../builders/usage.ts";
 import { sessionStateChanged } from "../builders/system.ts";
 import type { Engine } from "./engine.ts";
@@ -18,18 +20,19 @@ import type { TurnState } from "./turn_state.ts";
 
 /** A local command the mock answers: its name as the result names it, and its arguments. */
 export interface LocalCommand {
-  /** `cost`, or `compact` (with nothing to compact). */
-  name: "cost" | "compact";
+  /** `cost`, `context`, or `compact` (with nothing to compact). */
+  name: "cost" | "context" | "compact";
   /** What followed the command name. */
   args: string;
 }
 
 /**
- * The local command of a prompt the mock answers here, or `undefined`: `/cost` always, and
+ * The local command of a prompt the mock answers here, or `undefined`: `/cost` and `/context`
+ * always, and
  * `/compact` only while the session has made no API call (otherwise it summarizes).
  */
 export function localCommandOf(text: string, engine: Engine): LocalCommand | undefined {
-  const match = /^\/(cost|compact)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const match = /^\/(cost|context|compact)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!match) return undefined;
   const name = match[1] as LocalCommand["name"];
   if (name === "compact" && engine.ledger.calls > 0) return undefined;
@@ -48,6 +51,8 @@ export async function runLocalCommand(
   await engine.send(init());
   const output = command.name === "cost"
     ? { command: "usage", args: command.args, text: costReport(engine), failed: false }
+    : command.name === "context"
+    ? contextOutput(engine, turn, command.args)
     : {
       command: "compact",
       args: command.args,
@@ -63,6 +68,57 @@ export async function runLocalCommand(
   });
   turn.stopped = true;
 }
+
+/**
+ * `/context`'s output, as the real CLI (2.1.328, 2.1.332) reports a session: its tools as the
+ * token counter measured them offline (154 tokens fewer than `get_context_usage` reports, and
+ * the deferred ones one more under the SDK), the system prompt only when there is one (not
+ * under the SDK's empty one), the built-in skills, and the conversation with the command's own
+ * message (21 tokens for `/context`, as recorded).
+ */
+function contextOutput(
+  engine: Engine,
+  turn: TurnState,
+  args: string,
+): {
+  command: string;
+  args: string;
+  text: string;
+  failed: boolean;
+  contextUsage: Record<string, unknown>;
+} {
+  const duplex = engine.initializeRequest !== undefined;
+  const baseline = engine.flags.permissionPromptTool === "stdio"
+    ? engine.ctx.cli.facts.contextUsage.withPermissionPrompts
+    : engine.ctx.cli.facts.contextUsage.plain;
+  const tally = engine.context;
+  const conversation = tally.userMessageTokens + tally.assistantMessageTokens +
+    tally.tools.reduce((sum, t) => sum + t.callTokens + t.resultTokens, 0) -
+    blockTokens(turn.text);
+  const prompt = engine.initializeRequest?.systemPrompt;
+  const emptyPrompt = Array.isArray(prompt) && prompt.every((p) => p === "");
+  const report = contextReport({
+    model: engine.ctx.model,
+    ...(duplex && emptyPrompt ? {} : { systemPrompt: SYSTEM_PROMPT_TOKENS }),
+    systemTools: baseline.systemTools - 154,
+    systemToolsDeferred: baseline.systemToolsDeferred + (duplex ? 1 : 0),
+    skills: SKILL_FRONTMATTER,
+    messages: Math.max(0, conversation) + CONTEXT_COMMAND_TOKENS,
+  });
+  return {
+    command: "context",
+    args,
+    text: report.text,
+    failed: false,
+    contextUsage: report.usage,
+  };
+}
+
+/** The default system prompt's tokens, as `/context` reported it in print mode (2.1.3xx). */
+const SYSTEM_PROMPT_TOKENS = 2010;
+
+/** The tokens of `/context`'s own message in the conversation, as recorded. */
+const CONTEXT_COMMAND_TOKENS = 21;
 
 /** The label column of `/cost`'s report (23 characters, as the real CLI pads it). */
 const LABEL = 23;

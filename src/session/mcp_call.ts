@@ -14,7 +14,7 @@ import { recordedStepForm } from "../scenario/_json_forms.ts";
 import { isObject } from "../wire/frame.ts";
 import { ControlError } from "./control_channel.ts";
 import type { Engine } from "./engine.ts";
-import { hasExternalMcpServer, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { mcpConfigHas, mcpServerOf } from "./mcp_servers.ts";
 
 /** Registers the `mcp_call` answer on the engine's control channel. */
 export function installMcpCall(engine: Engine): void {
@@ -25,13 +25,16 @@ export function installMcpCall(engine: Engine): void {
     if (server === undefined) {
       throw new ControlError(`Not a fully-qualified MCP tool name: ${tool}`);
     }
-    const initialize = engine.initializeRequest;
-    if (sdkMcpServers(initialize).includes(server)) {
+    const entry = engine.mcpRoster.find(server);
+    if (entry?.source === "sdk") {
       throw new ControlError(
         `mcp_call does not support SDK MCP servers. SDK servers are caller-provided — invoke ${server} directly.`,
       );
     }
-    if (!hasExternalMcpServer(engine.flags.mcpConfig, initialize, server)) {
+    const there = entry
+      ? entry.status === "connected"
+      : mcpConfigHas(engine.flags.mcpConfig, server);
+    if (!there) {
       throw new ControlError(`MCP server not connected: ${server}`);
     }
     const args = isObject(request.arguments) ? request.arguments : {};

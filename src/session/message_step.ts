@@ -19,6 +19,7 @@ import { systemStatus } from "../builders/system.ts";
 import { type ApiCallUsage, DEFAULT_INPUT_TOKENS, resultUsage } from "../builders/usage.ts";
 import { replyChunking } from "../scenario/_reply_chunking.ts";
 import { toolResult } from "../builders/user.ts";
+import { deniedResult } from "./denied_result.ts";
 import { isToolCall, type MessageStep, type ScriptedToolCall } from "../scenario/step.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import type { AssistantContentBlock, AssistantFrame, Frame, UserFrame } from "../wire/frame.ts";
@@ -36,10 +37,14 @@ import { SENT } from "./outbox.ts";
 import { isBlockStop, isMessageStop, trackProgress } from "./_stream_progress.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
-/** Whether `--max-turns` forbids another API call in this turn. */
+/**
+ * Whether `--max-turns` forbids another API call in this turn: as the real CLI, the first call
+ * is always made, and a next one only while its number stays within the limit (so `-1` and `1.5`
+ * both end after one call, `2` after two).
+ */
 export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
   const maxTurns = engine.flags.maxTurns;
-  return maxTurns !== undefined && turn.calls.length >= maxTurns;
+  return maxTurns !== undefined && turn.calls.length > 0 && turn.calls.length + 1 > maxTurns;
 }
 
 /**
@@ -443,7 +448,9 @@ async function sendDenial(
   turn: TurnState,
 ): Promise<void> {
   const block = scripted.block;
-  turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+  if (!decision.cancelled) {
+    turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+  }
   turn.userMessages++;
   if (decision.deniedFrame) {
     const { reasonType, reason } = decision.deniedFrame;
@@ -461,13 +468,7 @@ async function sendDenial(
   await sendToolResult(
     engine,
     turn,
-    toolResult(engine.ctx, block.id, {
-      content: decision.message,
-      isError: true,
-      permissionDecision: decision.meta,
-      ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
-      ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
-    }),
+    toolResult(engine.ctx, block.id, deniedResult(block.id, decision)),
   );
   if (scripted.ifDenied && !turn.continuation) turn.continuation = scripted.ifDenied;
 }

@@ -15,7 +15,8 @@ import { DEFAULT_MODELS } from "../builders/models.ts";
 import { type PermissionRules, rulesFromSettings } from "../scenario/permission_rules.ts";
 import { isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { externalMcpServers, mcpToolEntries, sdkMcpServers } from "./mcp_servers.ts";
+import { mcpToolEntries } from "./mcp_servers.ts";
+import { shownConfig } from "./mcp_roster.ts";
 
 /** Registers the read-only answers on the engine's control channel. */
 export function installSdkQueries(engine: Engine): void {
@@ -136,33 +137,44 @@ function hooksListing(engine: Engine): Record<string, unknown> {
   };
 }
 
-/** The `mcp_status` entries: the SDK's in-process servers, then the configured ones. */
+/**
+ * The `mcp_status` entries, as the session's roster lists them: a connected SDK server with its
+ * `serverInfo` and tools; a server the CLI runs with its shown config (the mock knows neither
+ * its `serverInfo` nor its tools); a failed one with its `error`; a disabled or pending one
+ * with neither.
+ */
 function mcpStatus(engine: Engine): Record<string, unknown>[] {
   const initialize = engine.initializeRequest;
-  const sdk = sdkMcpServers(initialize).map((name) => ({
-    name,
-    status: "connected",
-    serverInfo: serverInfoOf(initialize, name),
-    transport: "sdk",
-    scope: "dynamic",
-    source: "sdk",
-    tools: mcpToolEntries(initialize).filter((t) => t.serverName === name).map((t) => ({
-      name: t.tool,
-      annotations: {},
-    })),
-  }));
-  const external = externalMcpServers(engine.flags.mcpConfig, initialize).map((server) => {
-    const { env: _env, headers: _headers, ...config } = server.config;
+  return engine.mcpRoster.entries.map((entry) => {
+    const connected = entry.status === "connected";
+    if (entry.source === "sdk") {
+      return {
+        name: entry.name,
+        status: entry.status,
+        ...(connected ? { serverInfo: serverInfoOf(initialize, entry.name) } : {}),
+        transport: "sdk",
+        scope: "dynamic",
+        source: "sdk",
+        ...(connected
+          ? {
+            tools: mcpToolEntries(initialize).filter((t) => t.serverName === entry.name).map((
+              t,
+            ) => ({ name: t.tool, annotations: {} })),
+          }
+          : {}),
+      };
+    }
+    const config = shownConfig(entry);
     return {
-      name: server.name,
-      status: "connected",
+      name: entry.name,
+      status: entry.status,
+      ...(entry.error !== undefined ? { error: entry.error } : {}),
       config,
-      transport: typeof config.type === "string" ? config.type : "stdio",
-      scope: "dynamic",
-      source: "dynamic",
+      transport: config.type,
+      scope: entry.source,
+      source: entry.source,
     };
   });
-  return [...sdk, ...external];
 }
 
 function serverInfoOf(

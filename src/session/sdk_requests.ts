@@ -18,6 +18,8 @@ import type { Engine } from "./engine.ts";
 import { sdkMcpServers } from "./mcp_servers.ts";
 import { installSdkQueries } from "./sdk_queries.ts";
 import { installMcpCall } from "./mcp_call.ts";
+import { installMcpControls } from "./mcp_controls.ts";
+import { startupHooks } from "./command_hook_run.ts";
 import { Interrupted } from "./turn_state.ts";
 import { canonicalJson } from "../wire/_canonical_json.ts";
 
@@ -58,8 +60,15 @@ export function installSdkRequests(engine: Engine): void {
   control.handle(
     "initialize",
     // an EncodedAnswer: the channel knows it, the public type not
-    ((request: Record<string, unknown>) =>
-      answerInitialize(engine, request)) as unknown as ControlHandler,
+    ((request: Record<string, unknown>) => {
+      const answer = answerInitialize(engine, request);
+      // as the real CLI: the start-up's SessionStart command hooks run before the answer (a
+      // failure among them fails the first turn, not the handshake)
+      const starting = startupHooks(engine);
+      if (!starting) return answer;
+      engine.initializeAnswer = starting.then(() => answer, () => answer);
+      return engine.initializeAnswer;
+    }) as unknown as ControlHandler,
   );
   control.handle("interrupt", async () => {
     await interruptTurn(engine);
@@ -70,6 +79,7 @@ export function installSdkRequests(engine: Engine): void {
   control.handle("set_max_thinking_tokens", (request) => setMaxThinkingTokens(engine, request));
   installSdkQueries(engine);
   installMcpCall(engine);
+  installMcpControls(engine);
 }
 
 /** A converted recording: the app's requests get the recorded answers, each once. */
@@ -206,16 +216,27 @@ async function setModel(
 /** `set_max_thinking_tokens`: a non-negative integer, or null. */
 function setMaxThinkingTokens(engine: Engine, request: Record<string, unknown>): undefined {
   const tokens = request.max_thinking_tokens;
+  const display = request.thinking_display;
+  // as the real CLI (2.1.328, 2.1.332): any integer (a negative one is a budget, not off),
+  // and a display among its three or null; else this error and no change
   if (
-    tokens !== null && (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0)
+    (tokens !== null && !Number.isInteger(tokens)) ||
+    (display !== undefined && display !== null && !THINKING_DISPLAYS.has(display as string))
   ) {
-    throw new RangeError(
-      "Invalid 'max_thinking_tokens': expected a non-negative integer or null",
+    throw new Error(
+      "set_max_thinking_tokens: max_thinking_tokens must be an integer or null and " +
+        'thinking_display must be "summarized", "omitted", "highlights", or null',
     );
   }
   engine.maxThinkingTokens = tokens as number | null;
+  // `summarized` (and `highlights`) become the display the API is asked for; `omitted` left
+  // it `updates` in the real CLI 2.1.332, and null leaves it as it was
+  if (display === "summarized" || display === "highlights") engine.thinkingDisplay = display;
   return undefined;
 }
+
+/** The displays `set_max_thinking_tokens` takes. */
+const THINKING_DISPLAYS: ReadonlySet<string> = new Set(["summarized", "omitted", "highlights"]);
 
 /**
  * Interrupts the running turn as the client's `interrupt` does (an open permission question

@@ -115,6 +115,8 @@ export class Session {
       recordSent: options.recordSent,
       invocation: options.invocation,
       runTool: options.runTool,
+      mcpCommandCheck: options.mcpCommandCheck,
+      projectMcpConfig: options.projectMcpConfig,
       runHookCommand: options.runHookCommand,
       commandHooks: options.commandHooks,
       output: options.output,

@@ -81,6 +81,21 @@ export interface SessionSettings {
    */
   runTool?: ToolRunner;
   /**
+   * Whether the command of a stdio MCP server the CLI runs (`--mcp-config`, `.mcp.json`,
+   * `initialize`, `mcp_set_servers`) can be started: `found`, `missing` (a name not on `PATH`,
+   * a path not there), or `denied` (there, but not an executable file). One that cannot is
+   * `failed` with the real CLI's error. The fake binary and `MockTransport` look on the `PATH`
+   * of the process's environment and in its folder; without this, every command is found.
+   */
+  mcpCommandCheck?: (command: string) => "found" | "missing" | "denied";
+  /**
+   * The text of the project's `.mcp.json` (in the folder the process runs in), if it has one:
+   * its servers are the session's (`source: "project"`) unless `--strict-mcp-config`, as the
+   * real CLI's. The fake binary and `MockTransport` read it; text that is not JSON configures
+   * nothing.
+   */
+  projectMcpConfig?: string;
+  /**
    * Runs the command hooks of the settings (`--settings`, the SDK's `settings`, the project's
    * `.claude/settings.json` and `.claude/settings.local.json` as `--setting-sources` allows),
    * as the real CLI does: the fake binary and `MockTransport` give the host's runner on Deno and

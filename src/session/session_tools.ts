@@ -10,7 +10,7 @@
 import { hasTool, noSuchToolError, sessionTools } from "../builders/tool_availability.ts";
 import { rulesFromSettings, type RuleSource } from "../scenario/permission_rules.ts";
 import type { Engine } from "./engine.ts";
-import { hasExternalMcpServer, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { mcpConfigHas, mcpServerOf, mcpToolNames } from "./mcp_servers.ts";
 
 const BUILT_IN = new WeakMap<
   Engine,
@@ -67,6 +67,22 @@ function chosenTools(engine: Engine): readonly string[] {
 }
 
 /**
+ * Whether a whole-tool deny rule (`--disallowedTools`, the settings' deny rules) takes MCP tool
+ * `name` (`mcp__<server>__<tool>`) out of the session, as the real CLI (2.1.328, 2.1.332) does:
+ * the tool's own name, its server's (`mcp__<server>`) or `mcp__<server>__*`. Such a tool is
+ * neither in `system/init` nor usable ("No such tool available"), not a permission denial.
+ */
+export function mcpToolDenied(engine: Engine, name: string): boolean {
+  const server = mcpServerOf(name);
+  if (server === undefined) return false;
+  return ruleSources(engine).some(({ rules }) =>
+    (rules.deny ?? []).some((rule) =>
+      rule === name || rule === `mcp__${server}` || rule === `mcp__${server}__*`
+    )
+  );
+}
+
+/**
  * The real CLI's error for a use of tool `name` when the session does not have it, else
  * `undefined`. An MCP tool (`mcp__server__tool`) is there when its server is: one the SDK
  * registered, or one `--mcp-config` or `initialize` configures (a scenario scripts what such a server's
@@ -76,9 +92,15 @@ export function unavailableTool(engine: Engine, name: string): string | undefine
   if (engine.scenario.tools?.includes(name)) return undefined;
   const server = mcpServerOf(name);
   if (server !== undefined || name.startsWith("mcp__")) {
-    const there = server !== undefined &&
-      (sdkMcpServers(engine.initializeRequest).includes(server) ||
-        hasExternalMcpServer(engine.flags.mcpConfig, engine.initializeRequest, server));
+    // a server that failed, is disabled or pending has no tools; a config file the session
+    // did not read (a path given to a Session directly) could name any server
+    // an SDK server's tools are those its manifest lists (the mock cannot know those of a
+    // server the CLI runs)
+    const entry = server === undefined ? undefined : engine.mcpRoster.find(server);
+    const there = entry !== undefined
+      ? entry.status === "connected" && !mcpToolDenied(engine, name) &&
+        (entry.source !== "sdk" || mcpToolNames(engine.initializeRequest).includes(name))
+      : server !== undefined && mcpConfigHas(engine.flags.mcpConfig, server);
     return there ? undefined : `Error: No such tool available: ${name}`;
   }
   const tools = builtInTools(engine);

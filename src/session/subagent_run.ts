@@ -9,6 +9,7 @@
 
 import { type AgentRun, agentRunMoments } from "../builders/_agent_run.ts";
 import { toolResult } from "../builders/user.ts";
+import { deniedResult } from "./denied_result.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { SubagentInfo } from "../builders/subagent.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
@@ -198,14 +199,7 @@ async function runCall(
   }
   if (decision.kind === "deny") {
     return {
-      frame: toolResult(engine.ctx, block.id, {
-        content: decision.message,
-        isError: true,
-        permissionDecision: decision.meta,
-        ...(decision.toolUseResult !== undefined ? { toolUseResult: decision.toolUseResult } : {}),
-        ...(decision.nonExecutionKind ? { nonExecutionKind: decision.nonExecutionKind } : {}),
-        subagent,
-      }),
+      frame: toolResult(engine.ctx, block.id, { ...deniedResult(block.id, decision), subagent }),
     };
   }
   const started = engine.clock.now();

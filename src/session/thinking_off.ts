@@ -35,13 +35,16 @@ export function thinkingTurnedOff(
   return catalogModel(session.model, modelCatalogOf(session.cli))?.thinkingAlwaysOn !== true;
 }
 
-/** The `thinking_display` of the session's thinking frames: `null` (none) when it is off. */
-export function thinkingDisplayOf(engine: Engine): "updates" | null {
+/**
+ * The `thinking_display` of the session's thinking frames: `null` (none) when it is off, else
+ * the one `set_max_thinking_tokens` chose, else `updates`.
+ */
+export function thinkingDisplayOf(engine: Engine): string | null {
   return thinkingTurnedOff(engine.flags, {
       model: engine.ctx.model,
       maxThinkingTokens: engine.maxThinkingTokens,
       cli: engine.ctx.cli,
     })
     ? null
-    : "updates";
+    : engine.thinkingDisplay ?? "updates";
 }

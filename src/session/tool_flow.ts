@@ -6,8 +6,8 @@
  * @module
  */
 
+import { mcpToolOutcome } from "./mcp_tool_result.ts";
 import { mcpToolCallRequest } from "../builders/control.ts";
-import type { ToolResultContent } from "../builders/user.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { billSubagent } from "./subagent_billing.ts";
 import { contentAfter, resultOnFile } from "./file_contents.ts";
@@ -15,7 +15,7 @@ import { editOfUnreadFile } from "../builders/edit_of_unread_file.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { AGENT_RUN, type AgentRun } from "../builders/_agent_run.ts";
 import { runSubagent } from "./subagent_run.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
@@ -115,11 +115,7 @@ async function runTool(
         toolUseResult: `Error: ${said}`,
       };
     }
-    return {
-      content: result.content as ToolResultContent,
-      isError: false,
-      toolUseResult: result.content,
-    };
+    return mcpToolOutcome(result, { server, tool: block.name, ctx: engine.ctx, env: engine.env });
   }
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     return await structuredOutput(engine, input, turn);
@@ -162,23 +158,19 @@ export async function postToolHooks(
   const block = call.block;
   const { input, result, durationMs } = ran;
   const event = result.isError ? "PostToolUseFailure" : "PostToolUse";
-  for (const callbackId of hookCallbacks(engine, event, block.name)) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: event,
-      tool_name: block.name,
-      tool_input: input,
-      ...(result.isError
-        ? {
-          error: typeof result.content === "string"
-            ? result.content
-            : JSON.stringify(result.content),
-        }
-        : { tool_response: result.toolUseResult ?? result.content }),
-      tool_use_id: block.id,
-      duration_ms: durationMs,
-    }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
-    keepContext(engine, output);
-  }
+  const outputs = await callHooksTogether(engine, hookCallbacks(engine, event, block.name), {
+    hook_event_name: event,
+    tool_name: block.name,
+    tool_input: input,
+    ...(result.isError
+      ? {
+        error: typeof result.content === "string" ? result.content : JSON.stringify(result.content),
+      }
+      : { tool_response: result.toolUseResult ?? result.content }),
+    tool_use_id: block.id,
+    duration_ms: durationMs,
+  }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
+  for (const output of outputs) keepContext(engine, output);
 }
 
 /** The reason the real CLI gives when it denies a tool use it would have asked about. */

@@ -25,10 +25,15 @@ import { ruleSources, unavailableTool } from "./session_tools.ts";
 import { refusedInput } from "./file_contents.ts";
 import { STRUCTURED_OUTPUT } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
+import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { askWith, permissionRequestHooks } from "./permission_request.ts";
-import type { PermissionOutcome, ToolDecision, TurnState } from "./turn_state.ts";
+import {
+  type PermissionOutcome,
+  StreamClosed,
+  type ToolDecision,
+  type TurnState,
+} from "./turn_state.ts";
 
 /**
  * A tool the session does not have is neither hooked nor asked about: `unavailable`, with
@@ -134,9 +139,28 @@ function allowedBy(
     : "configAllowed";
 }
 
+const CANCELLED_TOOL_USE = "The user doesn't want to take this action right now. STOP what " +
+  "you are doing and wait for the user to tell you how to proceed.";
+
 /**
- * The PreToolUse hooks of a tool use, in order: the input they leave, the last allow or ask
- * among them, or the denial of the first that denies.
+ * A PreToolUse hook callback no one can answer (stdin closed before or while it was asked):
+ * the real CLI (2.1.328 to 2.1.332) cancels the tool use, not a permission denial, and the
+ * turn goes on.
+ */
+const CANCELLED_BY_CLOSED_STDIN: ToolDecision = {
+  kind: "deny",
+  message: CANCELLED_TOOL_USE,
+  toolUseResult: CANCELLED_TOOL_USE,
+  meta: null,
+  nonExecutionKind: "cancelled",
+  cancelled: true,
+};
+
+/**
+ * The PreToolUse hooks of a tool use, run together as the real CLI (2.1.332) runs them, each
+ * with the use's input, their outputs read in the order they finished: the input the last
+ * `updatedInput` leaves; a denial if any denies (the reason of the last to finish), else `ask`
+ * if any asks, else `allow` if any allows.
  */
 async function preToolUseHooks(
   engine: Engine,
@@ -147,14 +171,21 @@ async function preToolUseHooks(
   const agent = options.agent ? { agent: options.agent } : {};
   const block = call.block;
   let input = block.input;
-  let last: "allow" | "ask" | undefined;
-  for (const callbackId of hookCallbacks(engine, "PreToolUse", block.name)) {
-    const output = await callHook(engine, callbackId, {
+  let outputs: Record<string, unknown>[];
+  try {
+    outputs = await callHooksTogether(engine, hookCallbacks(engine, "PreToolUse", block.name), {
       hook_event_name: "PreToolUse",
       tool_name: block.name,
       tool_input: input,
       tool_use_id: block.id,
     }, { turn, toolUseId: block.id, ...agent });
+  } catch (error) {
+    if (!(error instanceof StreamClosed)) throw error;
+    return { input, denial: CANCELLED_BY_CLOSED_STDIN };
+  }
+  let decided: "allow" | "ask" | undefined;
+  let denial: ToolDecision | undefined;
+  for (const output of outputs) {
     // As the real CLI: `continue: false` lets this tool use go on (asked and run as usual)
     // and ends the turn after the message's tools, with no further API call.
     if (output.continue === false) turn.hookStop = true;
@@ -167,19 +198,17 @@ async function preToolUseHooks(
       const reason = String(
         specific.permissionDecisionReason ?? output.reason ?? "blocked by hook",
       );
-      return {
-        input,
-        denial: {
-          kind: "deny",
-          message: `PreToolUse:${block.name} hook error: ${reason}`,
-          meta: { decision: "reject", source: "hook", reason_type: "hook" },
-          nonExecutionKind: "permission-rule",
-        },
+      denial = {
+        kind: "deny",
+        message: `PreToolUse:${block.name} hook error: ${reason}`,
+        meta: { decision: "reject", source: "hook", reason_type: "hook" },
+        nonExecutionKind: "permission-rule",
       };
-    }
-    if (decision === "allow" || decision === "ask") last = decision;
+    } else if (decision === "ask") decided = "ask";
+    else if (decision === "allow" && decided === undefined) decided = "allow";
   }
-  return { input, ...(last ? { decision: last } : {}) };
+  if (denial) return { input, denial };
+  return { input, ...(decided ? { decision: decided } : {}) };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import { systemInformational, systemInit } from "../builders/system.ts";
+import { systemInformational } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
@@ -17,7 +17,7 @@ import { timingProfile } from "../timing/timing_profile.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import type { Delay } from "../timing/timing_profile.ts";
 import { type Frame, isObject, type UserFrame } from "../wire/frame.ts";
-import { commandHooksReady, sessionStartHooks } from "./command_hook_run.ts";
+import { startupHooks } from "./command_hook_run.ts";
 import { flushHookNotices } from "./hook_notices.ts";
 import { compactCommand, runCompact } from "./compact.ts";
 import { localCommandOf, runLocalCommand } from "./local_command.ts";
@@ -28,15 +28,13 @@ import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
+import { callHooksTogether, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
-import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
+import { stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
-import type { Outgoing } from "./outbox.ts";
 import { SENT } from "./outbox.ts";
-import { externalMcpServers, mcpToolNames, sdkMcpServers } from "./mcp_servers.ts";
-import { builtInTools } from "./session_tools.ts";
+import { initFrame } from "./init_frame.ts";
 import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
@@ -67,11 +65,15 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
 }
 
 async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
-  // the settings' command hooks are read before the first turn uses them
-  commandHooksReady(engine);
-  // the session's start: its SessionStart command hooks, before the first turn's frames
-  if (turn.index === 0 && engine.scenario.verbatim !== true && engine.commandHooks.length > 0) {
-    await sessionStartHooks(engine, turn);
+  // the session's start-up (its SessionStart command hooks), before the first turn's frames;
+  // the settings' command hooks are read by then
+  const starting = startupHooks(engine);
+  if (starting) {
+    await starting;
+    // and the `initialize` answer that waited for them goes first (the channel writes it as
+    // the answer settles, ahead of this later wait)
+    if (engine.initializeAnswer) await engine.initializeAnswer;
+    if (turn.abort.aborted) throw turn.abort.reason;
   }
   const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
     ? undefined
@@ -129,11 +131,11 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
  * text is the notice's.
  */
 async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
-  for (const callbackId of hookCallbacks(engine, "UserPromptSubmit")) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "UserPromptSubmit",
-      prompt: turn.text,
-    }, { turn });
+  const outputs = await callHooksTogether(engine, hookCallbacks(engine, "UserPromptSubmit"), {
+    hook_event_name: "UserPromptSubmit",
+    prompt: turn.text,
+  }, { turn });
+  for (const output of outputs) {
     keepContext(engine, output);
     if (output.continue === false) {
       const reason = String(output.stopReason ?? "");
@@ -460,55 +462,6 @@ async function waitForWrite(
     stopListening();
   }
 }
-
-/**
- * The `system/init` frame of a turn, with its encoded line: only its uuid changes from
- * turn to turn, so the rest is encoded once per session id, model, mode, cwd and tools
- * (and, unless the session records what it sends, the frame is not even rebuilt).
- */
-function initFrame(engine: Engine): Outgoing {
-  const ctx = engine.ctx;
-  const initialize = engine.initializeRequest;
-  let base = engine.initBase;
-  if (!base || base.initialize !== initialize) {
-    // the SDK's in-process servers, then those the CLI runs (--mcp-config, initialize)
-    const servers = [
-      ...sdkMcpServers(initialize).map((name) => ({ name, status: "connected", source: "sdk" })),
-      ...externalMcpServers(engine.flags.mcpConfig, initialize).map(({ name }) => ({
-        name,
-        status: "connected",
-        source: "dynamic",
-      })),
-    ];
-    const options = {
-      tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpToolNames(initialize)],
-      ...(servers.length > 0 ? { mcpServers: servers } : {}),
-    };
-    const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
-    base = { initialize, options, key };
-    engine.initBase = base;
-  }
-  let line = base.line;
-  if (line?.model !== ctx.model || line.mode !== ctx.permissionMode) {
-    line = {
-      model: ctx.model,
-      mode: ctx.permissionMode,
-      key: `${base.key}|${ctx.model}|${ctx.permissionMode}`,
-    };
-    base.line = line;
-  }
-  const key = line.key;
-  if (!engine.outbox.sent && LINE_TEMPLATES.has(key)) {
-    const bytes = LINE_TEMPLATES.line(key, ctx.ids.uuid(), () => undefined);
-    return { frame: INIT_TYPE, bytes };
-  }
-  const frame = systemInit(ctx, base.options);
-  const bytes = LINE_TEMPLATES.line(key, frame.uuid, (slot) => ({ ...frame, uuid: slot }));
-  return { frame, bytes };
-}
-
-/** What the output needs of an init frame it is handed already encoded. */
-const INIT_TYPE: Frame = Object.freeze({ type: "system", subtype: "init" });
 
 /** Runs the scenario's `onConnect` steps; a failing one is reported and ends the process. */
 export async function runConnect(engine: Engine): Promise<void> {

@@ -145,7 +145,13 @@ export type ToolDecision =
   | {
     kind: "deny";
     message: string;
-    meta: PermissionDecisionName | PermissionDecision;
+    /** The permission decision of the result's meta (`null`: none, a cancelled use). */
+    meta: PermissionDecisionName | PermissionDecision | null;
+    /**
+     * The use was cancelled, not denied (a PreToolUse hook callback no one can answer): it is
+     * not one of the result's `permission_denials`.
+     */
+    cancelled?: boolean;
     nonExecutionKind?: string;
     /** The result's `tool_use_result` (default `"Error: <message>"`). */
     toolUseResult?: string;
@@ -209,12 +215,14 @@ export function sessionEnded(): SessionEnded {
 
 /**
  * Why a request to the client fails once stdin has closed: the client can no longer answer.
- * The real CLI (2.1.332) says `AbortError: Stream closed` and writes no request.
+ * The real CLI (2.1.328 to 2.1.332) says `AbortError: Stream closed` and writes no request;
+ * of a permission request it had written, `AbortError: Tool permission stream closed before
+ * response received`.
  */
 export class StreamClosed extends Error {
-  /** Creates the reason. */
-  constructor() {
-    super("Stream closed");
+  /** Creates the reason (`Stream closed` unless told). */
+  constructor(message = "Stream closed") {
+    super(message);
     this.name = "AbortError";
   }
 }
