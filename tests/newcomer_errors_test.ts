@@ -94,6 +94,7 @@ Deno.test("cassette in record mode: a CLI that cannot start fails close(), namin
       mode: "record",
       dir,
       env: {},
+      warn: () => {},
     });
     const child = tape.spawn({
       command: `${dir}/no-such-claude`,

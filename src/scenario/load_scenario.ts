@@ -5,6 +5,7 @@
  * @module
  */
 
+import { utf8Text } from "../wire/_utf8.ts";
 import { sourceSuffix } from "./_checks.ts";
 import type { Scenario } from "./scenario.ts";
 import { scenarioFromJSON } from "./scenario_from_json.ts";
@@ -121,7 +122,7 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
       await response.body?.cancel();
       throw new Error(`GET answered ${response.status} ${response.statusText}`.trim());
     }
-    return await response.text();
+    return utf8Text(new Uint8Array(await response.arrayBuffer()));
   } catch (error) {
     throw controller.signal.aborted ? controller.signal.reason : error;
   } finally {
@@ -132,11 +133,11 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
 /** The runtime seam: Deno's reader, else Node's `fs/promises` (both take a path or a file URL). */
 async function readTextFile(path: string | URL): Promise<string> {
   const deno = (globalThis as {
-    Deno?: { readTextFile?: (path: string | URL) => Promise<string> };
+    Deno?: { readFile?: (path: string | URL) => Promise<Uint8Array> };
   }).Deno;
-  if (deno?.readTextFile) return await deno.readTextFile(path);
+  if (deno?.readFile) return utf8Text(await deno.readFile(path));
   const fs = await import("node:fs/promises");
-  return await fs.readFile(path, "utf8");
+  return utf8Text(new Uint8Array(await fs.readFile(path)));
 }
 
 /** `JSON.parse`, with a `SyntaxError` naming the line and column of the problem. */

@@ -49,14 +49,16 @@ export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
 
 /**
  * Ends the turn with `error_max_turns`: `--max-turns` limits API calls, and the result
- * reports the last stop reason.
+ * reports the last stop reason and, as `num_turns`, the number of the turn it did not run (the
+ * calls made + 1, however many tool results the last call had: recorded with two parallel tool
+ * uses under `--max-turns 1`, `num_turns: 2`).
  */
 export async function sendMaxTurns(engine: Engine, turn: TurnState): Promise<void> {
   await sendResult(engine, turn, {
     subtype: "error_max_turns",
     errors: [`Reached maximum number of turns (${engine.flags.maxTurns})`],
     stopReason: "tool_use",
-  });
+  }, { numTurns: turn.calls.length + 1 });
   turn.stopped = true;
 }
 

@@ -1,0 +1,55 @@
+// --mcp-config the real CLI refuses is refused the same way (tests/fixtures/real/print_faults/
+// mcp_config.json): the fake binary took any value, and ran.
+import assert from "node:assert/strict";
+import { runCliProcess } from "../src/cli/run_cli.ts";
+
+const decoder = new TextDecoder();
+const RECORDED = JSON.parse(
+  await Deno.readTextFile(
+    new URL("./fixtures/real/print_faults/mcp_config.json", import.meta.url),
+  ),
+);
+
+async function fake(argv: string[], dir: string) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCliProcess({
+    argv,
+    env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
+    cwd: dir,
+    stdinIsTerminal: true,
+    stdoutIsTerminal: false,
+    stdio: {
+      read: () => Promise.resolve(null),
+      cancelRead: () => {},
+      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
+      writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+Deno.test("--mcp-config: what the real CLI refuses is refused with its words, exit 1", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const [name, text] of Object.entries(RECORDED.files as Record<string, string>)) {
+      await Deno.writeTextFile(`${dir}/${name}`, text);
+    }
+    for (const run of RECORDED.runs) {
+      const r = await fake(run.argv, dir);
+      assert.deepEqual(
+        [r.code, r.stdout, r.stderr],
+        [run.exit_code, run.stdout, run.stderr.replace("/home/user/project", dir)],
+        run.argv.join(" "),
+      );
+    }
+    // what it takes: JSON with an mcpServers record, or a file holding it
+    await Deno.writeTextFile(`${dir}/ok.json`, '{"mcpServers":{}}');
+    for (const value of ['{"mcpServers":{}}', "ok.json"]) {
+      const r = await fake(["-p", "hi", "--mcp-config", value], dir);
+      assert.equal(r.code, 0, r.stderr);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
