@@ -419,8 +419,11 @@ function hookRunnerOption(
 /** The project's `.mcp.json` in the process's folder, as the real CLI reads it. */
 function projectMcpOption(cwd: string): { projectMcpConfig?: string } {
   if (!cwd) return {};
+  const path = `${cwd.replace(/\/$/, "")}/.mcp.json`;
+  // most projects have none: a check costs a few microseconds, a failed read on Deno a hundred
+  if (!existsSync(path)) return {};
   try {
-    return { projectMcpConfig: readFileSync(`${cwd.replace(/\/$/, "")}/.mcp.json`, "utf8") };
+    return { projectMcpConfig: readFileSync(path, "utf8") };
   } catch {
     return {};
   }
