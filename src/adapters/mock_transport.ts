@@ -74,7 +74,11 @@ export type MockTransportOptions = SessionSettings;
 
 /** A Web Streams duplex: the process's stdout (`readable`) and stdin (`writable`). */
 export interface MockDuplex {
-  /** stdout: stream-json lines. */
+  /**
+   * stdout: stream-json lines, a chunk each. As with Node's pooled `Buffer`s, a chunk is a view
+   * of its own bytes in a buffer other chunks share: read it, copy it (`chunk.slice()`) before
+   * transferring its `buffer`.
+   */
   readable: ReadableStream<Uint8Array>;
   /** stdin: stream-json lines. */
   writable: WritableStream<Uint8Array | string>;
