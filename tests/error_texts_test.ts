@@ -1,38 +1,16 @@
 // Errors that say what failed, why and where, and waits that end (issue 21, items 8 and 9):
-// a bad --settings, a deeply nested tool input, an `initialize` that is not JSON data, and a
+// a bad --settings, a tool input nested beyond the product's limit, an `initialize` that is not JSON data, and a
 // scenario URL whose server never answers.
 import assert from "node:assert/strict";
 import { loadScenario, MockTransport, type Scenario, ScenarioBuilder } from "../mod.ts";
 import { Session } from "../session.ts";
-import { runCliProcess } from "../src/cli/run_cli.ts";
+import { runFake } from "./_fake_cli.ts";
 import { runQuery } from "./_sdk.ts";
 import { fromFileUrl } from "./_paths.ts";
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
-const decoder = new TextDecoder();
 
-/** Runs the fake binary in process; resolves with its exit code, stdout and stderr. */
-async function fake(
-  argv: string[],
-  dir: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCliProcess({
-    argv,
-    env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-    cwd: dir,
-    stdinIsTerminal: true,
-    stdoutIsTerminal: false,
-    stdio: {
-      read: () => Promise.resolve(null),
-      cancelRead: () => {},
-      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
-      writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
-    },
-  });
-  return { code, stdout, stderr };
-}
+const fake = (argv: string[], dir: string) => runFake(argv, dir);
 
 // ---- --settings ---------------------------------------------------------------------------
 
@@ -80,27 +58,57 @@ Deno.test("a session given --settings it cannot read fails at its start, naming 
 
 function nested(depth: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: true };
-  for (let i = 0; i < depth; i++) value = { a: value };
+  for (let i = 1; i < depth; i++) value = { a: value };
   return value;
 }
 
-Deno.test("a tool input nested 10,000 deep runs as through emit: no stack overflow", async () => {
+/** A scenario file whose tool input adds `depth` levels to the file's own 6 around it. */
+function deepFile(depth: number): string {
+  const input = '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+  return `{"exchanges":[{"on":"go","steps":[{"tool":{"name":"Frob","input":${input},"result":"ok"}},{"say":"Done."}]}]}`;
+}
+
+Deno.test("a tool input nested 200,000 deep is refused where it comes in, naming where and the limit", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const input = '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000);
-    await Deno.writeTextFile(
-      `${dir}/deep.json`,
-      `{"exchanges":[{"on":"go","steps":[{"tool":{"name":"Frob","input":${input},"result":"ok"}},{"say":"Done."}]}]}`,
+    await Deno.writeTextFile(`${dir}/deep.json`, deepFile(200_000));
+    const r = await fake(["-p", "go", "--scenario", "deep.json"], dir);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      /Cannot load scenario: 'exchanges\[0\]\.steps\[0\]\.tool\.input\.a\.a…' nests deeper than 1,000 levels \(the most claude-mock takes: .*\) \(in .*deep\.json\)/,
     );
-    const r = await fake(["-p", "go", "--scenario", "deep.json", "--output-format", "json"], dir);
-    assert.equal(r.code, 0, r.stdout);
-    assert.equal(JSON.parse(r.stdout).result, "Done.");
+    // 1,000 levels in all (the file's own 6, then the input's 994) run; one more is refused
+    await Deno.writeTextFile(`${dir}/limit.json`, deepFile(994));
+    const ok = await fake(["-p", "go", "--scenario", "limit.json", "--output-format", "json"], dir);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).result, "Done.");
+    await Deno.writeTextFile(`${dir}/over.json`, deepFile(995));
+    assert.match(
+      (await fake(["-p", "go", "--scenario", "over.json"], dir)).stderr,
+      /nests deeper than 1,000 levels/,
+    );
+    await assert.rejects(() => loadScenario(`${dir}/deep.json`), RangeError);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-  // and in process, through the real SDK
+});
+
+Deno.test("a built scenario nested too deep is refused by the builder; within the limit it runs through the SDK", async () => {
+  assert.throws(
+    () => new ScenarioBuilder().on("go").usesTool("Frob", nested(200_000)),
+    (error: Error) =>
+      error instanceof RangeError &&
+      error.message.startsWith(
+        "Cannot build scenario: 'exchanges[0].steps[0]' usesTool needs an input nested at most 1,000 levels deep, got one nested deeper at 'a.a.a.a.a.a.a.a…'",
+      ),
+  );
+  assert.throws(
+    () => new ScenarioBuilder().on("go").emit({ type: "x", deep: nested(200_000) }).build(),
+    /Cannot build scenario: 'exchanges\[0\]\.steps\[0\]\.frame\.deep\.a\.a.*' nests deeper than 1,000 levels/,
+  );
   const mock = new MockTransport(
-    new ScenarioBuilder().on("go").usesTool("Frob", nested(20_000), { result: "ok" })
+    new ScenarioBuilder().on("go").usesTool("Frob", nested(1000), { result: "ok" })
       .respond("Done.").build(),
   );
   const { messages, error } = await runQuery(mock, "go", {
@@ -108,6 +116,19 @@ Deno.test("a tool input nested 10,000 deep runs as through emit: no stack overfl
   });
   assert.equal(error, undefined);
   assert.equal((messages.at(-1) as { result?: string }).result, "Done.");
+});
+
+Deno.test("a __mock__ command nested too deep ends the turn with an error naming where", async () => {
+  const input = '{"a":'.repeat(200_000) + "1" + "}".repeat(200_000);
+  const prompt =
+    `{"__mock__":{"command":"tool_use","params":{"tool_name":"Frob","tool_input":${input}}}}`;
+  const { messages } = await runQuery(new MockTransport(), prompt);
+  const result = messages.at(-1) as { subtype?: string };
+  assert.equal(result.subtype, "error_during_execution");
+  assert.match(
+    JSON.stringify(result),
+    /__mock__: '__mock__\.params\.tool_input\.a\.a\.a\.a\.a…' nests deeper than 1,000 levels/,
+  );
 });
 
 // ---- initialize that is not JSON data -------------------------------------------------------

@@ -13,38 +13,14 @@ import {
   type Tape,
   tapeToScenario,
 } from "../cassette.ts";
-import { runCliProcess } from "../src/cli/run_cli.ts";
+import { runFake } from "./_fake_cli.ts";
 import { nextInvocation } from "../src/cli/cli_state.ts";
 import { Session } from "../session.ts";
 import { installFakeClaude, readCapture } from "../cli.ts";
 
-const decoder = new TextDecoder();
-
-/** Runs the fake binary in process with `env`; resolves with its exit code, stdout and stderr. */
-async function fake(
-  argv: string[],
-  env: Record<string, string>,
-  cwd: string,
-  stdin?: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const chunks = stdin === undefined ? [] : [new TextEncoder().encode(stdin)];
-  let stdout = "";
-  let stderr = "";
-  const code = await runCliProcess({
-    argv,
-    env,
-    cwd,
-    stdinIsTerminal: stdin === undefined,
-    stdoutIsTerminal: false,
-    stdio: {
-      read: () => Promise.resolve(chunks.shift() ?? null),
-      cancelRead: () => {},
-      write: (c) => Promise.resolve(void (stdout += decoder.decode(c))),
-      writeErr: (c) => Promise.resolve(void (stderr += decoder.decode(c))),
-    },
-  });
-  return { code, stdout, stderr };
-}
+/** Runs the fake binary in process with `env` (and piped `stdin`, if given). */
+const fake = (argv: string[], env: Record<string, string>, cwd: string, stdin?: string) =>
+  runFake(argv, cwd, { env, stdin });
 
 Deno.test("new SnapshotPlayer(tape): a value that is no tape is refused at once, naming what it needs", () => {
   for (const bad of [null, undefined, 5, {}, { entries: [] }, { header: {}, entries: "x" }]) {
@@ -94,6 +70,7 @@ Deno.test("cassette in record mode: a CLI that cannot start fails close(), namin
       mode: "record",
       dir,
       env: {},
+      warn: () => {},
     });
     const child = tape.spawn({
       command: `${dir}/no-such-claude`,

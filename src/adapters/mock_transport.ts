@@ -74,7 +74,11 @@ export type MockTransportOptions = SessionSettings;
 
 /** A Web Streams duplex: the process's stdout (`readable`) and stdin (`writable`). */
 export interface MockDuplex {
-  /** stdout: stream-json lines. */
+  /**
+   * stdout: stream-json lines, a chunk each. As with Node's pooled `Buffer`s, a chunk is a view
+   * of its own bytes in a buffer other chunks share: read it, copy it (`chunk.slice()`) before
+   * transferring its `buffer`.
+   */
   readable: ReadableStream<Uint8Array>;
   /** stdin: stream-json lines. */
   writable: WritableStream<Uint8Array | string>;
@@ -419,8 +423,11 @@ function hookRunnerOption(
 /** The project's `.mcp.json` in the process's folder, as the real CLI reads it. */
 function projectMcpOption(cwd: string): { projectMcpConfig?: string } {
   if (!cwd) return {};
+  const path = `${cwd.replace(/\/$/, "")}/.mcp.json`;
+  // most projects have none: a check costs a few microseconds, a failed read on Deno a hundred
+  if (!existsSync(path)) return {};
   try {
-    return { projectMcpConfig: readFileSync(`${cwd.replace(/\/$/, "")}/.mcp.json`, "utf8") };
+    return { projectMcpConfig: readFileSync(path, "utf8") };
   } catch {
     return {};
   }

@@ -442,8 +442,48 @@ function localResult(p: ResultParts, options: ResultFrameOptions): ResultFrameOu
   };
 }
 
+/** An answer's result (most turns'): one literal, keyed as `successResult`'s spreads key it. */
+function answerResult(p: ResultParts, options: ResultFrameOptions): ResultFrameOut {
+  const { common, fast, tail, end } = p;
+  const ttft = options.timing?.ttftMs ?? 90;
+  const ttftStream = options.timing?.ttftStreamMs ?? Math.max(0, ttft - 1);
+  return {
+    duration_api_ms: p.durationApiMs,
+    stop_reason: p.stopReason,
+    session_id: common.session_id,
+    total_cost_usd: common.total_cost_usd,
+    usage: common.usage,
+    modelUsage: common.modelUsage,
+    permission_denials: common.permission_denials,
+    terminal_reason: p.terminalReason,
+    fast_mode_state: fast.fast_mode_state,
+    fast_mode_disabled_reason: fast.fast_mode_disabled_reason,
+    subagent_stats: fast.subagent_stats,
+    safety_stops: fast.safety_stops,
+    is_error: p.isError,
+    num_turns: p.numTurns,
+    subtype: "success",
+    api_error_status: null,
+    result: options.result ?? "",
+    ttft_ms: ttft,
+    type: tail.type,
+    duration_ms: tail.duration_ms,
+    uuid: tail.uuid,
+    ttft_stream_ms: ttftStream,
+    time_to_request_ms: options.timing?.timeToRequestMs ?? Math.max(0, ttft - 10),
+    first_content_frame_ms: options.timing?.firstContentFrameMs ?? ttftStream,
+    queued_turn_count: end.queued_turn_count,
+    result_index: end.result_index,
+    model_usage_since_last_result: end.model_usage_since_last_result,
+  };
+}
+
 /** A `success` result: an answer with its latencies, or an API error (by status or none). */
 function successResult(p: ResultParts, options: ResultFrameOptions): ResultFrameOut {
+  const o = options;
+  if (o.apiErrorStatus === undefined && o.structuredOutput === undefined && !o.begunMessageIds) {
+    return answerResult(p, options);
+  }
   const head = {
     duration_api_ms: p.durationApiMs,
     stop_reason: p.stopReason,

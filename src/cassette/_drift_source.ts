@@ -26,10 +26,18 @@ const OWN = { enumerable: true, writable: true, configurable: true } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A frame with what no SDK type tells apart made equal, so that frames of the same shape are
- * checked once: UUIDs become one UUID, strings over 64 characters `"…"`, numbers `0`.
+ * How deep a frame is type-checked: below it values check as anything ({@linkcode NEVER}).
+ * No SDK type nests this deep (what is deeper is a tool's own input, typed `unknown`), and
+ * TypeScript's parser recurses: a literal nested 1,000 deep overflows its stack.
  */
-export function normalizeFrame(value: unknown): Tree {
+export const CHECKED_DEPTH = 64;
+
+/**
+ * A frame with what no SDK type tells apart made equal, so that frames of the same shape are
+ * checked once: UUIDs become one UUID, strings over 64 characters `"…"`, numbers `0`, what
+ * nests below {@linkcode CHECKED_DEPTH} {@linkcode NEVER}.
+ */
+export function normalizeFrame(value: unknown, depth = 0): Tree {
   if (typeof value === "string") {
     return UUID.test(value)
       ? "00000000-0000-0000-0000-000000000000"
@@ -39,12 +47,15 @@ export function normalizeFrame(value: unknown): Tree {
   }
   if (typeof value === "number") return 0;
   if (typeof value === "boolean" || value === null) return value;
-  if (Array.isArray(value)) return value.map(normalizeFrame);
+  if (typeof value === "object" && depth >= CHECKED_DEPTH) return NEVER;
+  if (Array.isArray(value)) return value.map((v) => normalizeFrame(v, depth + 1));
   if (typeof value === "object") {
     const out: { [key: string]: Tree } = {};
     for (const [k, v] of Object.entries(value)) {
       // defined, not assigned: a "__proto__" key stays a key
-      if (v !== undefined) Object.defineProperty(out, k, { value: normalizeFrame(v), ...OWN });
+      if (v !== undefined) {
+        Object.defineProperty(out, k, { value: normalizeFrame(v, depth + 1), ...OWN });
+      }
     }
     return out;
   }

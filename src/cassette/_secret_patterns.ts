@@ -223,7 +223,10 @@ export const ENCODED_DETECTORS: readonly Detector[] = [
   {
     code: "secret",
     what: "a percent-encoded secret",
-    pattern: /[\w.~+%=&:\/?#-]*%[0-9A-Fa-f]{2}[\w.~+%=&:\/?#-]*/g,
+    // a whole run of URL characters holding a %XX; starting only where a run starts keeps it
+    // linear (without the lookbehind, each position of a long run without "%" was tried to the
+    // run's end: a 3 MB text took minutes to lint)
+    pattern: /(?<![\w.~+%=&:\/?#-])[\w.~+%=&:\/?#-]*%[0-9A-Fa-f]{2}[\w.~+%=&:\/?#-]*/g,
     replace: (match) => {
       let decoded: string;
       try {
@@ -239,7 +242,9 @@ export const ENCODED_DETECTORS: readonly Detector[] = [
   {
     code: "secret",
     what: "a base64-encoded secret",
-    pattern: /(?<![\w+\/-])[A-Za-z0-9+\/_-]{16,}={0,2}(?![\w+\/=-])/g,
+    // up to 8192 characters (6 KB of text): a longer run is data (an image, a file), not an
+    // encoded secret, and matching a run of any length overflowed the regex engine's stack
+    pattern: /(?<![\w+\/-])[A-Za-z0-9+\/_-]{16,8192}={0,2}(?![\w+\/=-])/g,
     replace: (match) => {
       const decoded = base64Text(match);
       if (decoded === undefined) return match;

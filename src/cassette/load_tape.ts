@@ -5,6 +5,7 @@
  * @module
  */
 
+import { badUtf8, describeBadUtf8 } from "../wire/_utf8.ts";
 import { readChunks } from "../host/_fs.ts";
 import { TapeLineParser } from "./parse_tape.ts";
 import type { Tape, TapeEntry } from "./tape.ts";
@@ -113,11 +114,24 @@ export async function* readTapeEntries(
 ): AsyncGenerator<TapeEntry, TapeSummary, undefined> {
   const { source, stream } = await open(pathOrUrl, options);
   const parser = new TapeLineParser({ source });
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   const reader = stream.getReader();
   let ended = false;
+  let lines = 0;
+  let offset = 0;
+  /** Bytes that are not UTF-8: an error naming where, never a silent U+FFFD in a frame. */
+  const notUtf8 = (bytes?: Uint8Array): Error => {
+    const bad = bytes && badUtf8(bytes);
+    const where = bad
+      ? describeBadUtf8(bytes, bad, { line: lines + 1, offset })
+      : `the file ends in the middle of a UTF-8 character (line ${lines + 1})`;
+    return new SyntaxError(`Cannot load tape: it is not UTF-8 text: ${where} (in ${source})`);
+  };
   try {
-    let rest = "";
+    // the current line's text in pieces, joined once its end comes: a line of any length is
+    // read in linear time (appending to one string and searching it from its start was
+    // quadratic: a 100 MB line took minutes)
+    let pending: string[] = [];
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
@@ -128,17 +142,32 @@ export async function* readTapeEntries(
         });
       }
       if (chunk.done) break;
-      rest += decoder.decode(chunk.value, { stream: true });
+      let text: string;
+      try {
+        text = decoder.decode(chunk.value, { stream: true });
+      } catch {
+        throw notUtf8(chunk.value);
+      }
+      offset += chunk.value.length;
       let start = 0;
       let nl: number;
-      while ((nl = rest.indexOf("\n", start)) >= 0) {
-        yield* parser.push(rest.slice(start, nl));
+      while ((nl = text.indexOf("\n", start)) >= 0) {
+        pending.push(text.slice(start, nl));
+        const line = pending.length === 1 ? pending[0] : pending.join("");
+        pending = [];
+        lines++;
+        yield* parser.push(line);
         start = nl + 1;
       }
-      rest = rest.slice(start);
+      if (start < text.length) pending.push(start === 0 ? text : text.slice(start));
     }
     ended = true;
-    rest += decoder.decode();
+    try {
+      pending.push(decoder.decode());
+    } catch {
+      throw notUtf8();
+    }
+    const rest = pending.join("");
     if (rest !== "") yield* parser.push(rest);
     const end = parser.finish();
     yield* end.entries;

@@ -127,3 +127,41 @@ Deno.test("readTapeEntries: stopping early closes the file; a bad line fails whe
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("loadTape: bytes that are not UTF-8 are a SyntaxError naming the byte, its offset and line", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const enc = new TextEncoder();
+    const header = enc.encode('{"format":"claude-mock-tape","version":1}\n');
+    const entry = (text: string) =>
+      enc.encode(`{"t":0,"dir":"cli->sdk","frame":{"type":"x","text":"${text}"}}\n`);
+    // the bad byte far into the file: past the reader's first chunks
+    const many = Array.from({ length: 3000 }, () => entry("a".repeat(100)));
+    const parts = [
+      header,
+      ...many,
+      enc.encode('{"t":0,"dir":"cli->sdk","frame":{"type":"x","text":"'),
+      new Uint8Array([0xff]),
+      enc.encode('"}}\n'),
+    ];
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) (bytes.set(p, at), at += p.length);
+    const offset = bytes.indexOf(0xff);
+    await Deno.writeFile(`${dir}/bad.jsonl`, bytes);
+    await assert.rejects(
+      () => loadTape(`${dir}/bad.jsonl`),
+      (e: Error) =>
+        e instanceof SyntaxError &&
+        e.message ===
+          `Cannot load tape: it is not UTF-8 text: byte 0xff at offset ${offset} (line 3002) is not part of a UTF-8 character (in ${dir}/bad.jsonl)`,
+    );
+    await Deno.writeFile(`${dir}/cut.jsonl`, new Uint8Array([...header, 0xe2, 0x82]));
+    await assert.rejects(
+      () => loadTape(`${dir}/cut.jsonl`),
+      /not UTF-8 text: the file ends in the middle of a UTF-8 character \(line 2\)/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 import { type Frame, isObject } from "../wire/frame.ts";
 import { keepFrameText } from "./_frame_texts.ts";
 import {
@@ -126,6 +127,7 @@ export class TapeLineParser {
       } catch (cause) {
         throw this.#error(SyntaxError, this.#documentLine, `is not JSON (${messageOf(cause)})`);
       }
+      this.#nesting(value, this.#documentLine);
       if (!isSnapshot(value)) {
         throw this.#error(
           SyntaxError,
@@ -171,6 +173,7 @@ export class TapeLineParser {
       }
       throw this.#error(SyntaxError, line, `is not JSON (${messageOf(cause)})`);
     }
+    this.#nesting(value, line);
     if (!isObject(value)) throw this.#error(SyntaxError, line, "is not a JSON object");
     if (isSnapshot(value)) {
       this.#kind = "snapshot";
@@ -364,11 +367,21 @@ export class TapeLineParser {
   }
 
   #json(text: string, line: number): unknown {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (cause) {
       throw this.#error(SyntaxError, line, `is not JSON (${messageOf(cause)})`);
     }
+    this.#nesting(value, line);
+    return value;
+  }
+
+  /** Refuses a line nested deeper than the product's limit, naming where. */
+  #nesting(value: unknown, line: number): void {
+    const at = nestedBeyond(value);
+    const deep = `nests deeper than ${MAX_NESTING_TEXT} levels at '${at}' (${NESTING_WHY})`;
+    if (at !== undefined) throw this.#error(RangeError, line, deep);
   }
 
   #where(): string {
@@ -481,8 +494,8 @@ export function parseTape(text: string, options: ParseTapeOptions = {}): Tape {
 }
 
 /**
- * A line that crossed the wire as an entry: a frame when it is a JSON object, else the raw
- * text as written.
+ * A line that crossed the wire as an entry: a frame when it is a JSON object nested at most
+ * 1,000 levels deep (as a tape is read), else the raw text as written.
  *
  * @example A frame and a raw line
  * ```ts
@@ -499,7 +512,10 @@ export function wireLineEntry(
   if (text.trimStart().startsWith("{")) {
     try {
       const value = JSON.parse(text);
-      if (isObject(value)) return { t: at.t, dir, frame: value as Frame, line: at.line };
+      // a frame nested deeper than the tape reader takes is kept as written, as a raw line
+      if (isObject(value) && nestedBeyond(value) === undefined) {
+        return { t: at.t, dir, frame: value as Frame, line: at.line };
+      }
     } catch {
       // not JSON: kept as written
     }

@@ -20,6 +20,8 @@ import {
   type ScenarioSandboxOptions,
 } from "./scenario_sandbox.ts";
 import { SnapshotRecorder } from "./snapshot_recorder.ts";
+import { TapeWriter } from "./tape_writer.ts";
+import { checkExpectedExit } from "./_failed_recording.ts";
 import type {
   ProcessExitListener,
   ProcessSpawnOptions,
@@ -32,8 +34,14 @@ export type { ProcessExitListener, ProcessSpawnOptions, SpawnedProcessLike };
 
 /** Options for {@linkcode recordingSpawn}. */
 export interface RecordingSpawnOptions {
-  /** The tape file to write (`<out>.partial` while recording). */
+  /**
+   * The tape file to write (`<out>.partial` while recording). A failed run (an exit code other
+   * than `expectedExit`, a signal, no exit) never replaces a tape already at `out`: it is kept
+   * as `<name>.failed.jsonl` beside it, and `finished` rejects saying so.
+   */
   out: string;
+  /** The exit code of a run that succeeded (default 0; e.g. 1 to re-record an API error). */
+  expectedExit?: number;
   /**
    * Header fields. `args`, `recorded_at` and `sdk_version` (from the
    * `CLAUDE_AGENT_SDK_VERSION` the SDK puts in the environment) are filled in;
@@ -103,6 +111,11 @@ export type RecordingSpawner = ((options: ProcessSpawnOptions) => RecordedProces
   readonly finished: Promise<Tape>;
   /** With `api`: every request the scenario's Messages API got (empty without it). */
   readonly journal: readonly JournalEntry[];
+  /**
+   * Once `finished` settled: why the run failed (see {@linkcode RecordingSpawnOptions.out}),
+   * or `undefined` when it succeeded.
+   */
+  readonly failure: string | undefined;
 };
 
 /** How long after the exit stdout and stderr may take to end before the tape is closed. */
@@ -183,6 +196,7 @@ export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner
   if (typeof options?.out !== "string" || options.out === "") {
     throw new TypeError("Cannot record a process: recordingSpawn needs an out path for the tape");
   }
+  checkExpectedExit(options.expectedExit, `Cannot record ${options.out}`);
   let resolveFinished!: (tape: Tape) => void;
   let rejectFinished!: (error: unknown) => void;
   const finished = new Promise<Tape>((resolve, reject) => {
@@ -191,6 +205,7 @@ export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner
   });
   finished.catch(() => {}); // reported to whoever awaits it, never as an unhandled rejection
   let spawned = false;
+  let failure: string | undefined;
   const journal: JournalEntry[] = [];
   const spawner = (spawnOptions: ProcessSpawnOptions): RecordedProcess => {
     if (spawned) {
@@ -201,9 +216,7 @@ export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner
     spawned = true;
     const sdkVersion = spawnOptions.env?.CLAUDE_AGENT_SDK_VERSION;
     const api = options.api === undefined ? undefined : recordingApi(options.api);
-    const recorder = new SnapshotRecorder({
-      out: options.out,
-      ...(options.clock ? { clock: options.clock } : {}),
+    const writer = new TapeWriter(options.out, {
       header: {
         recorded_at: new Date().toISOString(),
         ...(sdkVersion ? { sdk_version: sdkVersion } : {}),
@@ -211,16 +224,31 @@ export function recordingSpawn(options: RecordingSpawnOptions): RecordingSpawner
         ...(api ? { messages_api: "scenario", scenario: api.scenario.name ?? "scenario" } : {}),
         ...options.header,
       },
+      ...(options.expectedExit !== undefined ? { expectedExit: options.expectedExit } : {}),
+    });
+    const recorder = new SnapshotRecorder({
+      out: writer,
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     const spawn = options.spawn ?? defaultSpawn;
     const child = api ? sandboxedSpawn(api, spawn, journal)(spawnOptions) : spawn(spawnOptions);
     return new Recorded(child, recorder, {
       stderr: options.stderr,
-      finish: (promise) => promise.then(resolveFinished, rejectFinished),
+      finish: (promise) =>
+        promise.then((tape) => {
+          failure = writer.failure;
+          if (writer.keptFailed === undefined) return resolveFinished(tape);
+          rejectFinished(
+            new Error(
+              `Cannot record ${options.out}: ${failure}; ${options.out} is left as it was, and this failed recording is kept in ${writer.failedPath}`,
+            ),
+          );
+        }, rejectFinished),
     });
   };
   Object.defineProperty(spawner, "finished", { value: finished, enumerable: true });
   Object.defineProperty(spawner, "journal", { value: journal, enumerable: true });
+  Object.defineProperty(spawner, "failure", { get: () => failure, enumerable: true });
   return spawner as RecordingSpawner;
 }
 
@@ -290,11 +318,11 @@ function recordedStdin(childIn: Writable, recorder: SnapshotRecorder): Writable 
       childIn.write(chunk, encoding, (error) => done(error ?? undefined));
     },
     final(done) {
-      recorder.flush("sdk->cli");
+      recorder.endInput();
       childIn.end(() => done());
     },
     destroy(error, done) {
-      recorder.flush("sdk->cli");
+      recorder.endInput();
       if (!childIn.destroyed) childIn.destroy(error ?? undefined);
       done(error);
     },

@@ -183,6 +183,17 @@ export class SnapshotRecorder {
     if (rest !== "") this.#line(dir, rest, this.#now());
   }
 
+  /**
+   * The app closed the process's stdin: its last line is recorded ({@linkcode flush}), and a
+   * file's writer learns it (a last prompt still without its result then makes the recording a
+   * failed one: the app gave up on it, as a test that throws mid-query does).
+   */
+  endInput(): void {
+    if (this.#closed) return;
+    this.flush("sdk->cli");
+    this.#writer?.inputEnded();
+  }
+
   /** Records text the process wrote to stderr (as it came: one or more lines, or part of one). */
   stderr(text: string): void {
     if (this.#closed || text === "") return;
@@ -222,7 +233,7 @@ export class SnapshotRecorder {
       entries: [...this.#entries],
       ...(this.#ending ? { ending: this.#ending } : {}),
       complete: this.#ending !== undefined,
-      ...(this.#writer ? { source: this.#writer.path } : {}),
+      ...(this.#writer ? { source: this.#writer.savedTo ?? this.#writer.path } : {}),
     };
   }
 
@@ -312,11 +323,11 @@ export class SnapshotRecorder {
         await writer.write(chunk);
       },
       close: async () => {
-        this.flush("sdk->cli");
+        this.endInput();
         await writer.close();
       },
       abort: async (reason) => {
-        this.flush("sdk->cli");
+        this.endInput();
         await writer.abort(reason);
       },
     });

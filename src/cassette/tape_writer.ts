@@ -1,13 +1,20 @@
 /**
  * Writing a tape file as the recording goes: line by line into `<path>.partial`, renamed to
- * `<path>` once the tape is closed.
+ * `<path>` once the tape is closed (a failed run kept beside a tape already there).
  *
  * @module
  */
 
 import {
+  checkExpectedExit,
+  failedTapePath,
+  PromptTracker,
+  recordingFailure,
+} from "./_failed_recording.ts";
+import {
   errorCode,
   type FileSink,
+  fileTime,
   mkdirp,
   openNewFile,
   removeFile,
@@ -35,6 +42,11 @@ export type TapeEntryInit =
 export interface TapeWriterOptions {
   /** Header fields (`format` and `version` are always this library's). */
   header?: Partial<TapeHeader>;
+  /**
+   * The exit code of a run that succeeded (default 0): a tape ending otherwise (another code,
+   * a signal, no ending) is a failed recording, which never replaces a tape at `path`.
+   */
+  expectedExit?: number;
 }
 
 const encoder = new TextEncoder();
@@ -44,7 +56,12 @@ const encoder = new TextEncoder();
  * opens (on `open()` or the first `write`), each entry is appended as its own write as soon
  * as it comes, in order, so a crash leaves every entry written so far (such a partial file
  * loads with `complete: false`). `close(ending)` writes the end line, flushes the file to
- * disk and renames it to `<path>`, replacing an older tape there. Missing folders are made.
+ * disk and renames it to `<path>`, replacing an older tape there when the run succeeded (the
+ * CLI answered the app's last prompt and exited by itself with `expectedExit`, default 0). A
+ * failed run (another exit code, a signal, no ending, a last prompt without its result) never
+ * replaces a tape already at `<path>`: it is kept beside it as
+ * `<name>.failed.jsonl` ({@linkcode TapeWriter.failedPath}), and {@linkcode TapeWriter.savedTo}
+ * and {@linkcode TapeWriter.keptFailed} say so. Missing folders are made.
  * Writers of different paths never share anything; a second writer of the same path fails
  * to open, since its `.partial` exists.
  *
@@ -78,8 +95,14 @@ export class TapeWriter {
   readonly path: string;
   /** Where it is written until it is closed (`<path>.partial`). */
   readonly partialPath: string;
+  /** Where a failed run is kept when a tape is already at `path` (`<name>.failed.jsonl`). */
+  readonly failedPath: string;
   /** The header written first. */
   readonly header: TapeHeader;
+  #expectedExit: number;
+  #savedTo?: string;
+  #failure?: string;
+  #prompts = new PromptTracker();
   #sink?: Promise<FileSink>;
   #queue: Promise<void> = Promise.resolve();
   #error?: unknown;
@@ -93,6 +116,8 @@ export class TapeWriter {
     }
     this.path = path;
     this.partialPath = `${path}.partial`;
+    this.failedPath = failedTapePath(path);
+    this.#expectedExit = checkExpectedExit(options.expectedExit, `Cannot write tape ${path}`);
     const { format: _f, version: _v, ...rest } = options.header ?? {};
     this.header = { format: TAPE_FORMAT, version: TAPE_VERSION, ...rest };
   }
@@ -100,6 +125,36 @@ export class TapeWriter {
   /** How many lines were written so far (the header counts). */
   get lines(): number {
     return this.#lines;
+  }
+
+  /** Where the tape went once `close()` resolved: `path`, or `failedPath` (see `keptFailed`). */
+  get savedTo(): string | undefined {
+    return this.#savedTo;
+  }
+
+  /**
+   * Why the run failed, when it was kept at `failedPath` because a tape was already at `path`
+   * (left as it was); `undefined` otherwise.
+   */
+  get keptFailed(): string | undefined {
+    return this.#savedTo === this.failedPath ? this.#failure : undefined;
+  }
+
+  /**
+   * Why the run failed, once `close()` resolved (`undefined`: it succeeded, or is not closed):
+   * another exit code than `expectedExit`, a signal, no ending, or a last prompt without its
+   * result (the app closed stdin before it came, or the CLI exited without it).
+   */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
+  /**
+   * The app closed the CLI's stdin (`SnapshotRecorder` and `recordingSpawn` say so): when its
+   * last prompt has no result yet, the run is a failed one (the app gave up on it).
+   */
+  inputEnded(): void {
+    this.#prompts.inputEnded();
   }
 
   /** Whether `close()` (or `abort()`) was called. */
@@ -132,13 +187,15 @@ export class TapeWriter {
     } catch (error) {
       return Promise.reject(error);
     }
+    this.#prompts.see(entry as { dir: string; frame?: unknown });
     return this.#enqueue(line);
   }
 
   /**
    * Finishes the tape: the end line (when `ending` is given; without it the tape loads with
-   * `complete: false`), a flush to disk, and the rename of `<path>.partial` to `<path>`.
-   * Calling it again returns the same promise.
+   * `complete: false`), a flush to disk, and the rename of `<path>.partial` to `<path>`; or,
+   * for a failed run (see {@linkcode recordingFailure}) when a tape is already at `<path>`, to
+   * `failedPath`, the tape at `<path>` left as it was. Calling it again returns the same promise.
    */
   close(ending?: TapeEnding): Promise<void> {
     if (this.#closing) return this.#closing;
@@ -158,16 +215,27 @@ export class TapeWriter {
         await sink.close().catch((error) => (failure ??= error));
       }
       if (failure !== undefined) throw failure;
+      this.#failure = recordingFailure({
+        ending,
+        expectedExit: this.#expectedExit,
+        unanswered: this.#prompts.unanswered,
+        abandoned: this.#prompts.abandoned,
+      });
+      // a failed run never replaces a tape already there: it is kept beside it
+      const to = this.#failure !== undefined && (await fileTime(this.path)) !== undefined
+        ? this.failedPath
+        : this.path;
       try {
-        await renameFile(this.partialPath, this.path);
+        await renameFile(this.partialPath, to);
       } catch (cause) {
         throw new Error(
-          `Cannot finish tape ${this.path}: renaming ${this.partialPath} failed (${
+          `Cannot finish tape ${this.path}: renaming ${this.partialPath} to ${to} failed (${
             messageOf(cause)
           })`,
           { cause },
         );
       }
+      this.#savedTo = to;
     })();
     return this.#closing;
   }

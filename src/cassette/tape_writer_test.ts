@@ -123,8 +123,46 @@ Deno.test("TapeWriter: a finished tape replaces an older one at the path", () =>
   withDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/t.jsonl`, "old\n");
     const writer = new TapeWriter(`${dir}/t.jsonl`);
-    await writer.close({ t: 0, code: 2, signal: null });
-    assert.equal((await loadTape(`${dir}/t.jsonl`)).ending?.code, 2);
+    await writer.close({ t: 0, code: 0, signal: null });
+    assert.equal((await loadTape(`${dir}/t.jsonl`)).ending?.code, 0);
+    assert.deepEqual([writer.savedTo, writer.keptFailed], [`${dir}/t.jsonl`, undefined]);
+    // a run that exits with the code it was expected to (recording an API error) replaces it too
+    const error = new TapeWriter(`${dir}/t.jsonl`, { expectedExit: 1 });
+    await error.close({ t: 0, code: 1, signal: null });
+    assert.equal((await loadTape(`${dir}/t.jsonl`)).ending?.code, 1);
+  }));
+
+Deno.test("TapeWriter: a failed run never replaces a tape there; it is kept beside it, named so", () =>
+  withDir(async (dir) => {
+    const path = `${dir}/good.jsonl`;
+    const failures: Array<[Parameters<TapeWriter["close"]>[0], string]> = [
+      [{ t: 5, code: 1, signal: null }, "the CLI exited with code 1"],
+      [{ t: 5, code: null, signal: "SIGKILL" }, "a signal (SIGKILL) ended the CLI"],
+      [undefined, "the CLI never exited (it crashed, did not start or was cut short)"],
+    ];
+    for (const [ending, why] of failures) {
+      await Deno.writeTextFile(path, "the good tape\n");
+      const writer = new TapeWriter(path);
+      await writer.write({ t: 1, dir: "cli->sdk", frame: { type: "system", subtype: "init" } });
+      await writer.close(ending);
+      assert.equal(await Deno.readTextFile(path), "the good tape\n", why);
+      assert.equal(writer.failedPath, `${dir}/good.failed.jsonl`);
+      assert.deepEqual([writer.savedTo, writer.keptFailed], [writer.failedPath, why]);
+      const failed = await loadTape(writer.failedPath);
+      assert.equal(failed.entries.length, 1, "the failed recording is kept whole");
+      assert.deepEqual(failed.ending, ending);
+      assert.equal(await exists(`${path}.partial`), false);
+    }
+    // with no tape there, a failed run is the only record of it: it goes to the path
+    await Deno.remove(path);
+    await Deno.remove(`${dir}/good.failed.jsonl`);
+    const first = new TapeWriter(path);
+    await first.close({ t: 0, code: 1, signal: null });
+    assert.deepEqual([first.savedTo, first.keptFailed], [path, undefined]);
+    assert.equal((await loadTape(path)).ending?.code, 1);
+    assert.equal(new TapeWriter(`${dir}/x.tape`).failedPath, `${dir}/x.tape.failed`);
+    assert.throws(() => new TapeWriter(path, { expectedExit: 256 }), RangeError);
+    assert.throws(() => new TapeWriter(path, { expectedExit: "1" as never }), TypeError);
   }));
 
 Deno.test("TapeWriter: bad entries and endings are refused, by meaning", () =>

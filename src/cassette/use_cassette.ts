@@ -24,6 +24,7 @@ import {
   type SnapshotPlayerOptions,
 } from "./snapshot_player.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
+import { checkExpectedExit, failedTapePath } from "./_failed_recording.ts";
 import {
   insideNodeModules,
   recordCommandOf,
@@ -37,8 +38,9 @@ import {
  * What a cassette does:
  * - `replay` (default): replays `<dir>/<name>.jsonl`; a missing tape fails, naming the
  *   command that records it;
- * - `record`: runs the real CLI and records it (scrubbed), replacing the tape (with `api`,
- *   against a scenario instead of the real API: no key needed);
+ * - `record`: runs the real CLI and records it (scrubbed), replacing the tape when the run
+ *   succeeds (a failed run is kept as `<name>.failed.jsonl`; with `api`, against a scenario
+ *   instead of the real API: no key needed);
  * - `auto`: replays when the tape exists, else records it;
  * - `passthrough`: runs the real CLI, records nothing.
  */
@@ -88,9 +90,16 @@ export interface CassetteOptions {
   scrub?: ScrubOptions | false;
   /** Header fields for a new recording (`cli_version`, `scenario`, …). */
   header?: Partial<TapeHeader>;
+  /**
+   * The exit code of a recording that succeeded (default 0; e.g. 1 to record an API error). A
+   * recording that ends otherwise (another code, a signal, no exit: the CLI crashed, was
+   * killed, or the test ended the query by throwing) fails `close()`: the tape already there
+   * is left as it was, and the failed recording is kept beside it as `<name>.failed.jsonl`.
+   */
+  expectedExit?: number;
   /** The CLI version in use: a tape recorded by another warns that it is stale. */
   cliVersion?: string;
-  /** Where warnings go (default `console.warn`). */
+  /** Where warnings go (default `console.warn`): a stale tape, a failed recording. */
   warn?: (message: string) => void;
   /** The environment to read `CI` and `CLAUDE_MOCK_RECORD` from (default the process's). */
   env?: Record<string, string | undefined>;
@@ -118,7 +127,10 @@ export interface Cassette {
   readonly player?: SnapshotPlayer;
   /** The SDK options a `stub` replay needs (empty when recording). */
   options(): ReplayStubOptions;
-  /** Replay: throws a mismatch or unreached frames. Record: writes the scrubbed tape. */
+  /**
+   * Replay: throws a mismatch or unreached frames. Record: writes the scrubbed tape when the run
+   * succeeded; else keeps it as `<name>.failed.jsonl` and throws, naming both files.
+   */
   close(): Promise<void>;
   /** `close()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
@@ -288,12 +300,16 @@ async function recordCassette(
   },
 ): Promise<Cassette> {
   await mkdirp(path.slice(0, path.lastIndexOf("/")));
+  const expectedExit = checkExpectedExit(options.expectedExit, `Cannot use cassette '${name}'`);
   const testName = testNameOf(test ?? {});
+  // a temporary file of this recording's own: the tape goes into place only if the run succeeded
+  const recording = `${path}.${randomSuffix()}.recording`;
   const recorder: RecordingSpawner = recordingSpawn({
-    out: `${path}.recording`,
+    out: recording,
     header: { ...(testName ? { test: testName } : {}), scenario: name, ...options.header },
     ...(options.spawn ? { spawn: options.spawn } : {}),
     ...(api ? { api } : {}),
+    expectedExit,
   });
   let used = false;
   let command = "";
@@ -315,27 +331,63 @@ async function recordCassette(
         throw new Error(`Cassette '${name}' recorded nothing: the SDK never spawned the CLI`);
       }
       const tape = await recorder.finished;
-      if (!tape.ending) {
-        // nothing ran: keep the tape already there (if any), never replace it with a stub
-        await removeFile(`${path}.recording`).catch(() => {});
-        const why = failedToStart instanceof Error ? failedToStart.message : "it never exited";
-        throw new Error(
-          `Cannot record cassette '${name}': the CLI ${
-            JSON.stringify(command)
-          } did not run (${why}); ` +
-            `${path} is left as it was. Put the real claude on PATH, or give the query ` +
-            "pathToClaudeCodeExecutable",
-        );
-      }
       const kept = options.scrub === false ? tape : scrubTape(tape, options.scrub ?? {});
-      try {
-        await writeWhole(path, serializeTape(kept));
-      } catch (error) {
-        throw new Error(`Cannot write cassette ${path}: ${errorCode(error) ?? String(error)}`);
+      const failure = recorder.failure;
+      if (failure === undefined) {
+        await write(path, kept);
+        await removeFile(recording).catch(() => {});
+        return;
       }
-      await removeFile(`${path}.recording`).catch(() => {});
+      // a failed run never becomes the test's tape: kept beside it, the tape there left as it was
+      const existed = (await fileTime(path)) !== undefined;
+      // (a CLI that never started recorded nothing: no file for it)
+      const nothing = tape.ending === undefined && tape.entries.length === 0;
+      const failedPath = failedTapePath(path);
+      if (!nothing) await write(failedPath, kept);
+      await removeFile(recording).catch(() => {});
+      const why = tape.ending === undefined && failedToStart !== undefined
+        ? `the CLI ${JSON.stringify(command)} did not run (${
+          failedToStart instanceof Error ? failedToStart.message : String(failedToStart)
+        })`
+        : failure;
+      const hint = tape.ending === undefined && failedToStart !== undefined
+        ? ". Put the real claude on PATH, or give the query pathToClaudeCodeExecutable"
+        : expectedExit === 0 && tape.ending?.code !== null && tape.ending?.signal === null
+        ? ". A run meant to fail: give cassette() the option expectedExit"
+        : "";
+      const message = `Cannot record cassette '${name}': ${why}${stderrTail(tape)}; ${
+        existed ? `${path} is left as it was` : `no tape was written to ${path}`
+      }${nothing ? "" : `, and this failed recording is kept in ${failedPath}`}${hint}`;
+      // also a warning: a runner may report only the test's own error (node:test drops an
+      // `after` hook's error once the test failed)
+      (options.warn ?? console.warn)(message);
+      throw new Error(message);
     },
   });
+}
+
+async function write(path: string, tape: Tape): Promise<void> {
+  try {
+    await writeWhole(path, serializeTape(tape));
+  } catch (error) {
+    throw new Error(`Cannot write cassette ${path}: ${errorCode(error) ?? String(error)}`);
+  }
+}
+
+/** The last of the CLI's stderr, for the message of a failed recording. */
+function stderrTail(tape: Tape): string {
+  const text = tape.entries.map((e) => e.dir === "stderr" ? e.text : "").join("").trim();
+  if (text === "") return "";
+  const tail = text.length > 300 ? `…${text.slice(-300)}` : text;
+  return ` (its stderr: ${JSON.stringify(tail)})`;
+}
+
+function randomSuffix(): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(4)),
+    (b) => b.toString(16).padStart(2, "0"),
+  )
+    .join("");
 }
 
 function replaying(tape: Tape, path: string, options: SnapshotPlayerOptions = {}): Cassette {

@@ -20,6 +20,7 @@ import { loadScenario } from "../scenario/load_scenario.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { realTimeout } from "../timing/real_time.ts";
 import { removeFile } from "../host/_fs.ts";
+import { failedTapePath } from "../cassette/_failed_recording.ts";
 import type { CliIO } from "./cli_io.ts";
 
 const encoder = new TextEncoder();
@@ -32,7 +33,9 @@ const HELP = `${USAGE}
 
 Runs the real claude with <claude args>, passing stdin, stdout and stderr through, and
 records both directions of the wire, stderr and the exit into <tape> (JSONL, written to
-<tape>.partial until the run ends). Exits with claude's exit code.
+<tape>.partial until the run ends). Exits with claude's exit code. A run that fails (a
+non-zero exit, a signal) never replaces a tape already at <tape>: it is kept beside it as
+<name>.failed.jsonl, and a line on stderr says so.
 
   --out <tape>        the tape file to write (required)
   --name <name>       the scenario name kept in the tape's header
@@ -277,27 +280,34 @@ async function recordIn(
     signal: io.signal ?? new AbortController().signal,
   });
   const result = await relay(child, { io, out });
-  let recorded = true;
+  let saved: string | undefined;
+  let failed: unknown;
   try {
-    await spawner.finished;
+    saved = (await spawner.finished).source;
   } catch (error) {
-    recorded = false;
-    errors = errors.then(() =>
-      err.write(encoder.encode(
-        `claude-mock record: ${error instanceof Error ? error.message : String(error)}\n`,
-      ))
-    ).catch(() => {});
+    failed = error;
   }
-  await errors;
   if (result instanceof Error) {
-    await removeFile(parsed.out).catch(() => {});
+    // nothing ran: no tape of it (a tape already at --out is left as it was)
+    await removeFile(failed === undefined ? saved ?? parsed.out : failedTapePath(parsed.out))
+      .catch(() => {});
+    await errors;
     await err.write(encoder.encode(
       `claude-mock record: cannot run ${command}: ${result.message} (set CLAUDE_MOCK_REAL_CLAUDE, or put claude on PATH)\n`,
     )).catch(() => {});
     return 127;
   }
+  if (failed !== undefined) {
+    // a failed run beside a tape already there (it is left as it was), or a tape not written
+    errors = errors.then(() =>
+      err.write(encoder.encode(
+        `claude-mock record: ${failed instanceof Error ? failed.message : String(failed)}\n`,
+      ))
+    ).catch(() => {});
+  }
+  await errors;
   const code = result.code ?? 128 + (SIGNALS[result.signal ?? ""] ?? 0);
-  return !recorded && code === 0 ? 1 : code;
+  return failed !== undefined && code === 0 ? 1 : code;
 }
 
 /**

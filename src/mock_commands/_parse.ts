@@ -5,6 +5,7 @@
  * @module
  */
 
+import { MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 import type { PermissionSuggestion } from "../builders/control.ts";
 import { PERMISSION_MODES } from "../builders/system.ts";
 import type { AskUserQuestionItem } from "../scenario/exchange_options.ts";
@@ -112,6 +113,12 @@ export function parseMockPrompt(text: string, builtin: BuiltinLookup): ParsedCom
     );
   }
   if (!isObject(data)) throw new TypeError("__mock__: the prompt must be a JSON object");
+  const beyond = nestedBeyond(data);
+  if (beyond !== undefined) {
+    throw new RangeError(
+      `__mock__: '${beyond}' nests deeper than ${MAX_NESTING_TEXT} levels (${NESTING_WHY})`,
+    );
+  }
   const extra = Object.keys(data).find((key) => key !== "__mock__");
   if (extra !== undefined) {
     throw new TypeError(

@@ -11,6 +11,7 @@ import type { ErrorClass } from "./_checks.ts";
 import { kindOf } from "../wire/_kind_of.ts";
 import { validateStep } from "./validate_step.ts";
 import { show } from "../wire/_show.ts";
+import { MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 
 /** What a builder method's argument must be (`?`: or undefined). */
 export type Need =
@@ -187,6 +188,16 @@ export function checkNeed(
     : base === "pieces"
     ? Array.isArray(value) && value.every((piece) => typeof piece === "string")
     : typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 255;
+  if (ok && base === "object") {
+    const beyond = nestedBeyond(value);
+    if (beyond === undefined) return;
+    fail(
+      RangeError,
+      at.name,
+      at.path,
+      `${method} needs ${what} nested at most ${MAX_NESTING_TEXT} levels deep, got one nested deeper at '${beyond}' (${NESTING_WHY})`,
+    );
+  }
   if (ok) return;
   const range = ((base === "exitCode" || base === "count" || base === "size") &&
     typeof value === "number") || (base === "string" && value === "");

@@ -9,6 +9,7 @@
 import { isObject } from "../wire/frame.ts";
 import { kindOf } from "../wire/_kind_of.ts";
 import { show } from "../wire/_show.ts";
+import { joinPath, MAX_NESTING_TEXT, nestedBeyond, NESTING_WHY } from "../wire/_nesting.ts";
 import { SCENARIO_LIMITS } from "./scenario_limits.ts";
 
 /** The error a check throws: a `TypeError` for a wrong type, a `RangeError` for a wrong value. */
@@ -57,6 +58,20 @@ export class Checker {
       RangeError,
       path,
       `must be ${expected}, got ${typeof got === "string" ? show(got) : got}`,
+    );
+  }
+
+  /**
+   * Refuses data nested deeper than the product's limit (`MAX_NESTING`), naming where: the
+   * engine and the SDK walk frames recursively, so deeper data would overflow the call stack.
+   */
+  nesting(value: unknown, path: string): void {
+    const beyond = nestedBeyond(value);
+    if (beyond === undefined) return;
+    this.fail(
+      RangeError,
+      joinPath(path, beyond),
+      `nests deeper than ${MAX_NESTING_TEXT} levels (${NESTING_WHY})`,
     );
   }
 

@@ -5,7 +5,9 @@
  * @module
  */
 
+import { utf8Text } from "../wire/_utf8.ts";
 import { sourceSuffix } from "./_checks.ts";
+import { duplicateKey } from "./_duplicate_key.ts";
 import type { Scenario } from "./scenario.ts";
 import { scenarioFromJSON } from "./scenario_from_json.ts";
 import { builtinFromReference, isBuiltinReference } from "./_builtin_reference.ts";
@@ -121,7 +123,7 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
       await response.body?.cancel();
       throw new Error(`GET answered ${response.status} ${response.statusText}`.trim());
     }
-    return await response.text();
+    return utf8Text(new Uint8Array(await response.arrayBuffer()));
   } catch (error) {
     throw controller.signal.aborted ? controller.signal.reason : error;
   } finally {
@@ -132,18 +134,22 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
 /** The runtime seam: Deno's reader, else Node's `fs/promises` (both take a path or a file URL). */
 async function readTextFile(path: string | URL): Promise<string> {
   const deno = (globalThis as {
-    Deno?: { readTextFile?: (path: string | URL) => Promise<string> };
+    Deno?: { readFile?: (path: string | URL) => Promise<Uint8Array> };
   }).Deno;
-  if (deno?.readTextFile) return await deno.readTextFile(path);
+  if (deno?.readFile) return utf8Text(await deno.readFile(path));
   const fs = await import("node:fs/promises");
-  return await fs.readFile(path, "utf8");
+  return utf8Text(new Uint8Array(await fs.readFile(path)));
 }
 
-/** `JSON.parse`, with a `SyntaxError` naming the line and column of the problem. */
+/**
+ * `JSON.parse`, with a `SyntaxError` naming the line and column of the problem; a member name
+ * an object repeats is one too (`JSON.parse` would keep the last and drop the other unseen).
+ */
 function parseJson(text: string, source: string): unknown {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  let data: unknown;
   try {
-    return JSON.parse(body);
+    data = JSON.parse(body);
   } catch (error) {
     const message = (error as Error).message;
     const at = /\(line (\d+) column (\d+)\)/.exec(message);
@@ -162,6 +168,19 @@ function parseJson(text: string, source: string): unknown {
       { cause: error },
     );
   }
+  const repeated = duplicateKey(body);
+  if (repeated !== undefined) {
+    const [line, column] = lineColumn(body, repeated.offset);
+    const where = repeated.path === "" ? "the top object" : `'${repeated.path}'`;
+    throw new SyntaxError(
+      `Cannot load scenario: ${where} has the member ${
+        JSON.stringify(repeated.key)
+      } twice (the second at line ${line}, column ${column}): JSON keeps only the last${
+        sourceSuffix(source)
+      }`,
+    );
+  }
+  return data;
 }
 
 /**

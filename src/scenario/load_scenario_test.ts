@@ -70,6 +70,28 @@ Deno.test("loadScenario: text that is not JSON is a SyntaxError with the line an
   });
 });
 
+Deno.test("loadScenario: a member name an object repeats is a SyntaxError naming it, not the last one kept", async () => {
+  // JSON.parse keeps the second `say` and drops the first without a word
+  const text =
+    '{\n  "exchanges": [\n    { "on": "hi", "steps": [{ "say": "a", "say": "b" }] }\n  ]\n}';
+  await withFile(text, async (path) => {
+    await assert.rejects(() => loadScenario(path), (error: Error) => {
+      assert.ok(error instanceof SyntaxError);
+      assert.equal(
+        error.message,
+        `Cannot load scenario: 'exchanges[0].steps[0]' has the member "say" twice (the second at line 3, column 43): JSON keeps only the last (in ${path})`,
+      );
+      return true;
+    });
+  });
+  await withFile('{"name":"a","name":"b","exchanges":[]}', async (path) => {
+    await assert.rejects(
+      () => loadScenario(path),
+      /^SyntaxError: Cannot load scenario: the top object has the member "name" twice \(the second at line 1, column 13\)/,
+    );
+  });
+});
+
 Deno.test("loadScenario: a file that does not fit names the file and the JSON path", async () => {
   const bad = { name: "deploy", exchanges: [{ on: "a" }, { on: "b" }, { on: "c", steps: [] }] };
   bad.exchanges[2].steps = [{ read: { path: 42, content: "" } }] as never;
@@ -152,4 +174,43 @@ Deno.test("scenarioFromJSON: a file without exchanges answers with its unmatched
   const scenario = scenarioFromJSON({ unmatched: { reply: "Always this." } });
   assert.deepEqual(scenario.exchanges, []);
   assert.deepEqual(scenarioToJSON(scenario).unmatched, { reply: "Always this." });
+});
+
+Deno.test("loadScenario: bytes that are not UTF-8 are an error naming the byte and its line, not a U+FFFD", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const enc = new TextEncoder();
+    const file = (name: string, ...parts: Uint8Array[]) => {
+      const path = `${dir}/${name}`;
+      Deno.writeFileSync(path, new Uint8Array(parts.flatMap((p) => [...p])));
+      return path;
+    };
+    const head = enc.encode('{"exchanges":[{"on":"hi",\n"steps":[{"say":"a');
+    const tail = enc.encode('b"}]}]}');
+    await assert.rejects(
+      () => loadScenario(file("bad.json", head, new Uint8Array([0xff]), tail)),
+      (e: Error) =>
+        e.message ===
+          `Cannot load scenario: cannot read ${dir}/bad.json (not UTF-8 text: byte 0xff at offset 44 (line 2) is not part of a UTF-8 character)`,
+    );
+    // far into a big file, in a character cut short, and at the very end
+    const long = enc.encode("é".repeat(200_000));
+    await assert.rejects(
+      () => loadScenario(file("far.json", head, long, new Uint8Array([0xc3]), tail)),
+      /byte 0x62 at offset 400045 \(line 2\)/,
+    );
+    await assert.rejects(
+      () => loadScenario(file("cut.json", enc.encode("{}"), new Uint8Array([0xe2, 0x82]))),
+      /not UTF-8 text: byte 0xe2 at offset 2 \(line 1\) starts a UTF-8 character the end of the file cuts short/,
+    );
+    // a BOM and CRLF line ends are fine
+    const ok = file(
+      "ok.json",
+      new Uint8Array([0xef, 0xbb, 0xbf]),
+      enc.encode('{\r\n"name":"é"\r\n}'),
+    );
+    assert.equal((await loadScenario(ok)).name, "é");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

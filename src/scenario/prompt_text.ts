@@ -22,8 +22,11 @@ export function promptText(frame: Frame): string {
   const content = (frame.message as { content?: unknown } | undefined)?.content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content
-    .map((b) => (b && typeof b === "object" && typeof b.text === "string" ? b.text : ""))
-    .filter((s) => s !== "")
-    .join("\n");
+  // the text blocks' texts joined with newlines (empty ones left out), without arrays
+  let text: string | undefined;
+  for (const b of content) {
+    if (!b || typeof b !== "object" || typeof b.text !== "string" || b.text === "") continue;
+    text = text === undefined ? b.text : `${text}\n${b.text}`;
+  }
+  return text ?? "";
 }

@@ -219,6 +219,7 @@ class FileLoader extends Checker {
   }
 
   scenario(data: Record<string, unknown>): Scenario {
+    this.nesting(data, "");
     this.knownKeys(data, "", FILE_KEYS, "a scenario file field");
     if (data.$schema !== undefined) this.string(data.$schema, "$schema");
     if (data.extends !== undefined) {

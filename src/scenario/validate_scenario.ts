@@ -95,6 +95,7 @@ export function validateScenario(
     note: "",
   });
   const s = scenario as Record<string, unknown>;
+  c.nesting(s, "");
   if (s.name !== undefined) c.string(s.name, "name");
   c.knownKeys(s, "", SCENARIO_KEYS, "a scenario field");
   if (s.seed !== undefined) c.seed(s.seed, "seed");

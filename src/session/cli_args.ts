@@ -14,7 +14,10 @@ export interface CliFlags {
   model?: string;
   /** `--permission-mode`. */
   permissionMode?: string;
-  /** `--max-turns`. */
+  /**
+   * `--max-turns`: the real CLI's reading, any number but 0 (no limit); the turn ends once the
+   * next API call would be past it (`-1` and `1` stop after one call, `2.5` after two).
+   */
   maxTurns?: number;
   /** `--max-budget-usd`. */
   maxBudgetUsd?: number;

@@ -12,10 +12,9 @@ import { realTimeout } from "../timing/real_time.ts";
 import { encodeFrame } from "../wire/encode_frame.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
+import { encodeLine } from "./_line_slab.ts";
 import type { Outgoing } from "./outbox.ts";
 import { sessionEnded, StreamClosed, TurnFailure } from "./turn_state.ts";
-
-const ENCODER = new TextEncoder();
 
 /** A control request the client sent the session, as recorded. */
 export interface ClientRequest {
@@ -389,7 +388,7 @@ function success(record: ClientRequest, response: unknown): Reply {
 function encoded(reply: Reply, record: ClientRequest): Reply {
   if (reply.bytes) return reply;
   try {
-    return { ...reply, bytes: ENCODER.encode(encodeFrame(reply.answer)) };
+    return { ...reply, bytes: encodeLine(encodeFrame(reply.answer)) };
   } catch (error) {
     const text = `claude-mock: cannot write the answer to control request '${record.subtype}': ${
       error instanceof Error ? error.message : String(error)

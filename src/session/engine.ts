@@ -261,6 +261,8 @@ export class Engine {
   #running = false;
   #ready: Promise<void> = Promise.resolve();
   #stderr?: (text: string) => void;
+  /** The last model `beforeApiCall` found the CLI knows. */
+  #knownModel?: string;
 
   /** Builds the state; `start` begins reading input. */
   constructor(options: EngineOptions) {
@@ -463,10 +465,13 @@ export class Engine {
    * (`[claude-code:unrecognized_model]`, as the real CLI 2.1.328 writes it).
    */
   beforeApiCall(): void {
-    if (
-      this.unrecognizedModelSaid ||
-      modelFacts(this.ctx.model, modelCatalogOf(this.ctx.cli)).known
-    ) return;
+    const model = this.ctx.model;
+    if (this.unrecognizedModelSaid || model === this.#knownModel) return;
+    if (modelFacts(model, modelCatalogOf(this.ctx.cli)).known) {
+      // looked up once per model, not once per API call
+      this.#knownModel = model;
+      return;
+    }
     this.unrecognizedModelSaid = true;
     this.stderr(
       `[claude-code:unrecognized_model] ${

@@ -10,6 +10,7 @@ import { type SessionState, sessionStateChanged } from "../builders/system.ts";
 import type { IdGenerator } from "../builders/ids.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { Outgoing } from "./outbox.ts";
+import { lineBytes } from "./_line_slab.ts";
 
 const ENCODER = new TextEncoder();
 /** Put where the varying value goes when building a template's frame. */
@@ -64,7 +65,7 @@ class LineTemplates {
     if (plainAscii(value)) {
       // an id: its JSON is itself in quotes, one byte a character (no encoder call)
       const n = value.length;
-      const out = new Uint8Array(before.length + n + 2 + after.length);
+      const out = lineBytes(before.length + n + 2 + after.length);
       out.set(before, 0);
       let at = before.length;
       out[at++] = QUOTE;
@@ -74,7 +75,7 @@ class LineTemplates {
       return out;
     }
     const middle = ENCODER.encode(JSON.stringify(value));
-    const out = new Uint8Array(before.length + middle.length + after.length);
+    const out = lineBytes(before.length + middle.length + after.length);
     out.set(before, 0);
     out.set(middle, before.length);
     out.set(after, before.length + middle.length);

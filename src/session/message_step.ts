@@ -34,6 +34,8 @@ import { unavailableTool } from "./session_tools.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
 import { stateChange } from "./line_templates.ts";
+import { SENT } from "./outbox.ts";
+import { isBlockStop, isMessageStop, trackProgress } from "./_stream_progress.ts";
 import type { EvaluatedMessage, StreamProgress, ToolDecision, TurnState } from "./turn_state.ts";
 
 /**
@@ -48,14 +50,16 @@ export function atMaxTurns(engine: Engine, turn: TurnState): boolean {
 
 /**
  * Ends the turn with `error_max_turns`: `--max-turns` limits API calls, and the result
- * reports the last stop reason.
+ * reports the last stop reason and, as `num_turns`, the number of the turn it did not run (the
+ * calls made + 1, however many tool results the last call had: recorded with two parallel tool
+ * uses under `--max-turns 1`, `num_turns: 2`).
  */
 export async function sendMaxTurns(engine: Engine, turn: TurnState): Promise<void> {
   await sendResult(engine, turn, {
     subtype: "error_max_turns",
     errors: [`Reached maximum number of turns (${engine.flags.maxTurns})`],
     stopReason: "tool_use",
-  });
+  }, { numTurns: turn.calls.length + 1 });
   turn.stopped = true;
 }
 
@@ -84,13 +88,6 @@ export async function sendMaxBudget(engine: Engine, turn: TurnState): Promise<vo
 /** Tools the real CLI runs next to each other, and starts while their message streams. */
 const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
 
-/** Whether `frame` is the `content_block_stop` of block `index`. */
-function isBlockStop(frame: Frame, index: number): boolean {
-  if (frame.type !== "stream_event") return false;
-  const event = frame.event as { type?: string; index?: number };
-  return event.type === "content_block_stop" && event.index === index;
-}
-
 /** Runs a message step. */
 export async function runMessage(
   engine: Engine,
@@ -100,19 +97,23 @@ export async function runMessage(
   if (atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
   if (turn.calls.length > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   engine.beforeApiCall();
-  await requestStructuredOutput(engine, turn);
+  if (engine.jsonSchema !== undefined) await requestStructuredOutput(engine, turn);
   const message = buildMessage(engine, step, turn);
   const waiting = await streamMessage(engine, { step, turn, message });
   const { blocks, calls } = message;
-  const said = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+  let said = "";
+  for (const b of blocks) if (b.type === "text") said += b.text;
   if (said !== "") turn.lastText = said;
   // a message with tool uses means the CLI calls the API again once the tools ran
   turn.awaitingReply = calls.size > 0;
   turn.textOnly = calls.size === 0;
   // a reply that spent the budget: its tools do not run (the real CLI 2.1.328)
   if (calls.size > 0 && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
-  await runWaitingTools(engine, waiting, turn);
-  await finishMessage(engine, turn, blocks);
+  // (each awaited only when it has something to do: a turn's awaits are most of its cost)
+  if (waiting.length > 0) await runWaitingTools(engine, waiting, turn);
+  if (turn.batchResults !== undefined || turn.structured !== undefined || turn.hookStop) {
+    await finishMessage(engine, turn, blocks);
+  }
 }
 
 /** A message step's frames, built, with what its API call cost. */
@@ -201,21 +202,24 @@ async function streamMessage(
   try {
     for (const frame of sequence) {
       if (turn.abort.aborted) throw turn.abort.reason;
-      if (await tools.stopBeforeRunning(frame, progress)) continue;
+      const stopped = tools.stopBeforeRunning(frame, progress);
+      if (stopped !== false && await stopped) continue;
       if (frame.type === "assistant" && frame.parent_tool_use_id === null) {
         const shown = (frame as AssistantFrame).message.content[0];
         if (shown?.type === "text") {
           await messageDisplayHooks(engine, turn, { text: shown.text, index: texts++ });
         }
       }
-      await engine.send({ frame, delay: delayOnce(frame) });
+      const sent = engine.send({ frame, delay: delayOnce(frame) });
+      if (sent !== SENT) await sent;
       trackProgress(progress, frame);
-      await tools.afterFrame(frame);
+      const started = tools.afterFrame(frame);
+      if (started) await started;
     }
   } finally {
     const held = turn.heldRunning;
     turn.heldRunning = undefined;
-    if (!turn.abort.aborted) await sendRunning(engine, held ?? 0);
+    if (!turn.abort.aborted && held) await sendRunning(engine, held);
   }
   turn.streaming = undefined;
   return tools.waiting;
@@ -272,8 +276,12 @@ class ToolStarts {
    * is checked after its message_delta, and message_stop follows the first permission answer,
    * before `running`. True when `frame` went out so.
    */
-  async stopBeforeRunning(frame: Frame, progress: StreamProgress): Promise<boolean> {
+  stopBeforeRunning(frame: Frame, progress: StreamProgress): false | Promise<boolean> {
     if (this.#streamed.length === 0 || !isMessageStop(frame)) return false;
+    return this.#stopBeforeRunning(frame, progress);
+  }
+
+  async #stopBeforeRunning(frame: Frame, progress: StreamProgress): Promise<boolean> {
     let stopped = false;
     this.#turn.beforeRunning = async () => {
       stopped = true;
@@ -285,9 +293,24 @@ class ToolStarts {
     return stopped;
   }
 
-  /** Starts what `frame`, just written, lets start. */
-  async afterFrame(frame: Frame): Promise<void> {
-    // its check ends one event after its block's end (as the real CLI: the next block's start)
+  /**
+   * Starts what `frame`, just written, lets start: a promise while something starts, else
+   * nothing (most frames start nothing, and are not made to wait for it).
+   */
+  afterFrame(frame: Frame): Promise<void> | undefined {
+    const head = this.#head;
+    if (head?.armed) return this.#afterFrame(frame);
+    if (frame.type !== "assistant") {
+      // its check ends one event after its block's end (as the real CLI: the next block's start)
+      if (head && isBlockStop(frame, head.index)) head.armed = true;
+      return undefined;
+    }
+    const block = (frame as AssistantFrame).message.content[0];
+    if (block?.type !== "tool_use" || !this.#message.calls.has(block.id)) return undefined;
+    return this.#afterFrame(frame);
+  }
+
+  async #afterFrame(frame: Frame): Promise<void> {
     const head = this.#head;
     if (head?.armed) {
       this.#head = undefined;
@@ -546,29 +569,6 @@ function* withThinkingTokens(
     }
     yield frame;
   }
-}
-
-function trackProgress(progress: StreamProgress, frame: Frame): void {
-  if (frame.type !== "stream_event") return;
-  const event = frame.event as {
-    type: string;
-    index?: number;
-    delta?: { type: string; text?: string };
-  };
-  if (event.type === "content_block_start") {
-    progress.blockIndex = event.index ?? progress.blockIndex + 1;
-    progress.text = "";
-  } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta") {
-    progress.text += event.delta.text ?? "";
-  } else if (event.type === "content_block_stop") {
-    progress.blockIndex = -1;
-    progress.text = "";
-  }
-}
-
-function isMessageStop(frame: Frame): boolean {
-  return frame.type === "stream_event" &&
-    (frame.event as { type?: string } | undefined)?.type === "message_stop";
 }
 
 /**

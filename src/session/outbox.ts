@@ -16,6 +16,7 @@ import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, RawLine } from "../wire/frame.ts";
 import { encodeFrame } from "../wire/encode_frame.ts";
 import { sessionEnded } from "./turn_state.ts";
+import { encodeLine } from "./_line_slab.ts";
 
 /** One frame (or raw line) to write, with its delay instead of the profile's. */
 export interface Outgoing {
@@ -74,8 +75,12 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
-const ENCODER = new TextEncoder();
-const DONE: Promise<void> = Promise.resolve();
+/**
+ * What `send` returns when the line went out at once (the instant path): a caller may go on
+ * without awaiting it, sparing the turn a microtask (a turn's awaits are much of its cost).
+ */
+export const SENT: Promise<void> = Promise.resolve();
+const DONE: Promise<void> = SENT;
 /** Chunks the reader may lag behind before `send` waits for it. */
 const HIGH_WATER_MARK = 16;
 
@@ -260,7 +265,7 @@ export class Outbox {
   }
 
   #encode(frame: Frame | RawLine, now: number): Uint8Array {
-    return ENCODER.encode(encodeFrame(this.#stampTimes ? stamp(frame, now) : frame));
+    return encodeLine(encodeFrame(this.#stampTimes ? stamp(frame, now) : frame));
   }
 
   #delayOf(item: Outgoing): number {
@@ -352,7 +357,9 @@ export class Outbox {
 
 function stamp(frame: Frame | RawLine, now: number): Frame | RawLine {
   if ("timestamp" in frame && typeof frame.timestamp === "string") {
-    return { ...frame, timestamp: isoTime(now) };
+    const timestamp = isoTime(now);
+    // built on the session clock, a frame mostly carries this time already: no copy then
+    return frame.timestamp === timestamp ? frame : { ...frame, timestamp };
   }
   return frame;
 }

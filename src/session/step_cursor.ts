@@ -19,6 +19,8 @@ function isObject(value: unknown): value is Step {
 /** One pass over a step source, with lookahead. */
 export class StepCursor {
   readonly #iterator: Iterator<Step> | AsyncIterator<Step>;
+  /** The steps are a plain iterable (an array, a generator): taken without a promise. */
+  readonly #sync: boolean;
   readonly #ahead: Step[] = [];
   #done = false;
 
@@ -38,15 +40,26 @@ export class StepCursor {
    * ```
    */
   constructor(steps: Iterable<Step> | AsyncIterable<Step>) {
-    this.#iterator = Symbol.asyncIterator in steps
-      ? (steps as AsyncIterable<Step>)[Symbol.asyncIterator]()
-      : (steps as Iterable<Step>)[Symbol.iterator]();
+    this.#sync = !(Symbol.asyncIterator in steps);
+    this.#iterator = this.#sync
+      ? (steps as Iterable<Step>)[Symbol.iterator]()
+      : (steps as AsyncIterable<Step>)[Symbol.asyncIterator]();
   }
 
-  /** The next step (`done` at the end). */
-  async next(): Promise<IteratorResult<Step, undefined>> {
+  /**
+   * The next step (`done` at the end): at once when it is known or the steps are a plain
+   * iterable, else a promise of it.
+   */
+  next(): IteratorResult<Step, undefined> | Promise<IteratorResult<Step, undefined>> {
     if (this.#ahead.length > 0) return { done: false, value: this.#ahead.shift() as Step };
-    return await this.#pull();
+    if (this.#done) return { done: true, value: undefined };
+    if (!this.#sync) return this.#pull();
+    const result = (this.#iterator as Iterator<Step>).next();
+    if (result.done) {
+      this.#done = true;
+      return { done: true, value: undefined };
+    }
+    return { done: false, value: result.value };
   }
 
   /**
@@ -67,10 +80,17 @@ export class StepCursor {
     }
   }
 
-  /** Ends the pass early (a generator's `finally` runs, as when a `for` loop breaks). */
-  async close(): Promise<void> {
-    if (this.#done) return;
+  /**
+   * Ends the pass early (a generator's `finally` runs, as when a `for` loop breaks): nothing
+   * to wait for once the steps ran out.
+   */
+  close(): Promise<void> | undefined {
+    if (this.#done) return undefined;
     this.#done = true;
+    return this.#close();
+  }
+
+  async #close(): Promise<void> {
     await this.#iterator.return?.();
   }
 

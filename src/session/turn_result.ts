@@ -12,6 +12,7 @@ import type { ResultOptions } from "../scenario/step.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { SessionEnded, TurnFailure, type TurnState } from "./turn_state.ts";
+import { SENT } from "./outbox.ts";
 
 /** Overrides of what a result counts. */
 export interface ResultOverride {
@@ -93,7 +94,8 @@ export async function sendResult(
   engine.resultCount++;
   turn.resultSent = true;
   engine.lastResultError = isError;
-  await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+  const sent = engine.send({ frame, delay: engine.delayFor(frame, turn) });
+  if (sent !== SENT) await sent;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import type { BuildContext } from "../builders/build_context.ts";
-import { systemInformational, systemInit } from "../builders/system.ts";
+import { systemInformational } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
@@ -31,11 +31,10 @@ import type { Engine } from "./engine.ts";
 import { callHooksTogether, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
-import { LINE_TEMPLATES, stateChange } from "./line_templates.ts";
+import { stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
-import type { Outgoing } from "./outbox.ts";
-import { mcpServerOf, mcpToolNames } from "./mcp_servers.ts";
-import { builtInTools, mcpToolDenied } from "./session_tools.ts";
+import { SENT } from "./outbox.ts";
+import { initFrame } from "./init_frame.ts";
 import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
 import {
@@ -56,7 +55,8 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
     await runSteps(engine, turn);
     if (turn.abort.aborted) throw turn.abort.reason;
     if (engine.scenario.verbatim) return;
-    await engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
+    const idle = engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
+    if (idle !== SENT) await idle;
   } catch (error) {
     await endFailedTurn(engine, turn, error);
   } finally {
@@ -91,11 +91,14 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   // runs here, its awaits the turn's own (an interrupt right after the prompt finds the turn at
   // its first step)
   if (engine.scenario.verbatim !== true) {
-    await engine.send(stateChange(engine.ctx, "running", engine.outbox.sent !== undefined));
+    const keep = engine.outbox.sent !== undefined;
+    const running = engine.send(stateChange(engine.ctx, "running", keep));
+    if (running !== SENT) await running;
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
-    const notices = await skillShellHooks(engine, turn);
-    await engine.send(initFrame(engine));
+    const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : [];
+    const init = engine.send(initFrame(engine));
+    if (init !== SENT) await init;
     if (engine.flags.replayUserMessages) {
       // as the real CLI: the user line echoed after the turn's init
       await engine.send({ frame: userReplay(engine.ctx, turn.input), delay: 0 });
@@ -247,7 +250,10 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
     const cursor = new StepCursor(iterate(current, plan.info));
     turn.nextMessage = () => cursor.nextMessage();
     try {
-      for (let next = await cursor.next(); !next.done; next = await cursor.next()) {
+      for (;;) {
+        const pending = cursor.next();
+        const next = pending instanceof Promise ? await pending : pending;
+        if (next.done) break;
         const step = next.value;
         n++;
         if (turn.abort.aborted) throw turn.abort.reason;
@@ -274,7 +280,8 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
       }
     } finally {
       turn.nextMessage = undefined;
-      await cursor.close();
+      const closing = cursor.close();
+      if (closing) await closing;
     }
   }
 }
@@ -283,7 +290,8 @@ async function playSteps(engine: Engine, turn: TurnState, plan: TurnPlan): Promi
 async function endSteps(engine: Engine, turn: TurnState): Promise<void> {
   // After tool results the CLI would call the API again, which `--max-turns` may forbid.
   if (turn.awaitingReply && atMaxTurns(engine, turn)) return await sendMaxTurns(engine, turn);
-  if (await stopHooks(engine, turn) === "blocked") {
+  const stop = hookCallbacks(engine, "Stop").length > 0 ? await stopHooks(engine, turn) : undefined;
+  if (stop === "blocked") {
     engine.warn(
       `claude-mock: warning: a Stop hook kept ${
         describeTurn(engine, turn)
@@ -454,55 +462,6 @@ async function waitForWrite(
     stopListening();
   }
 }
-
-/**
- * The `system/init` frame of a turn, with its encoded line: only its uuid changes from
- * turn to turn, so the rest is encoded once per session id, model, mode, cwd and tools
- * (and, unless the session records what it sends, the frame is not even rebuilt).
- */
-function initFrame(engine: Engine): Outgoing {
-  const ctx = engine.ctx;
-  const initialize = engine.initializeRequest;
-  let base = engine.initBase;
-  const roster = engine.mcpRoster;
-  if (!base || base.initialize !== initialize || base.mcpChanges !== roster.changes) {
-    // those the CLI runs (--mcp-config, initialize), then the SDK's in-process servers; the
-    // tools of a server that is not connected (disabled, failed, pending) are not there
-    const servers = roster.entries.map(({ name, status, source }) => ({ name, status, source }));
-    // sorted by name, as the real CLI lists them (2.1.328, 2.1.332)
-    const mcpTools = mcpToolNames(initialize).filter((tool) =>
-      roster.usable(mcpServerOf(tool) ?? "") && !mcpToolDenied(engine, tool)
-    ).sort();
-    const options = {
-      tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
-      agents: engine.agents.map((a) => a.name),
-      ...(servers.length > 0 ? { mcpServers: servers } : {}),
-    };
-    const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
-    base = { initialize, mcpChanges: roster.changes, options, key };
-    engine.initBase = base;
-  }
-  let line = base.line;
-  if (line?.model !== ctx.model || line.mode !== ctx.permissionMode) {
-    line = {
-      model: ctx.model,
-      mode: ctx.permissionMode,
-      key: `${base.key}|${ctx.model}|${ctx.permissionMode}`,
-    };
-    base.line = line;
-  }
-  const key = line.key;
-  if (!engine.outbox.sent && LINE_TEMPLATES.has(key)) {
-    const bytes = LINE_TEMPLATES.line(key, ctx.ids.uuid(), () => undefined);
-    return { frame: INIT_TYPE, bytes };
-  }
-  const frame = systemInit(ctx, base.options);
-  const bytes = LINE_TEMPLATES.line(key, frame.uuid, (slot) => ({ ...frame, uuid: slot }));
-  return { frame, bytes };
-}
-
-/** What the output needs of an init frame it is handed already encoded. */
-const INIT_TYPE: Frame = Object.freeze({ type: "system", subtype: "init" });
 
 /** Runs the scenario's `onConnect` steps; a failing one is reported and ends the process. */
 export async function runConnect(engine: Engine): Promise<void> {
