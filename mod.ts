@@ -91,6 +91,7 @@ export type {
   MessageOptions,
   RespondOptions,
   ResponseContent,
+  TaskOptions,
   UsesOptions,
 } from "./src/scenario/exchange_options.ts";
 export {

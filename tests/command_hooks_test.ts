@@ -619,3 +619,55 @@ Deno.test("command hooks: the hooks of one event run together, a denial wins ove
     assert.equal(result(messages).subtype, "success");
   });
 });
+
+Deno.test("command hooks: SubagentStart (named by the agent type) runs while the subagent's prompt is written; SubagentStop after", async () => {
+  await withProject({}, async (dir) => {
+    const scenario = scenarioFromJSON({
+      name: "subagent-hooks",
+      cwd: "/home/user/project",
+      exchanges: [{
+        on: "review",
+        steps: [
+          {
+            task: {
+              description: "Review",
+              prompt: "Review notes.txt.",
+              result: "Fine.",
+              subagentType: "reviewer",
+            },
+          },
+          { say: "Reviewed." },
+        ],
+      }],
+    });
+    const messages = await bothSeams(scenario, "review", {
+      cwd: dir,
+      includeHookEvents: true,
+      agents: { reviewer: { description: "Reviews.", prompt: "Review." } },
+      settings: {
+        hooks: {
+          SubagentStart: [{
+            matcher: "reviewer",
+            hooks: [{ type: "command" as const, command: "echo starting" }],
+          }],
+          SubagentStop: [{ hooks: [{ type: "command" as const, command: "echo done" }] }],
+        },
+      },
+    });
+    const seen = messages.flatMap((m) => {
+      const f = m as Record<string, unknown>;
+      if (f.subtype === "hook_started" || f.subtype === "hook_response") {
+        return [`${f.subtype} ${f.hook_name}`];
+      }
+      if (m.type === "user" && m.parent_tool_use_id !== null) return ["subagent prompt"];
+      return [];
+    });
+    assert.deepEqual(seen, [
+      "hook_started SubagentStart:reviewer",
+      "subagent prompt",
+      "hook_response SubagentStart:reviewer",
+      "hook_started SubagentStop",
+      "hook_response SubagentStop",
+    ]);
+  });
+});

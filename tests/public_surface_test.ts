@@ -32,7 +32,7 @@ const SURFACE_TEXT: Record<string, string> = {
     RedactedThinkingBlock RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype
     RunQueryOptions RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions
     ScriptedToolCall SessionSettings SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step
-    StepSource SteppableFakeTime SyncHookOutput SystemClock TerminalReason TextBlock ThinkingBlock
+    StepSource SteppableFakeTime SyncHookOutput SystemClock TaskOptions TerminalReason TextBlock ThinkingBlock
     Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
     ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
     UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame

@@ -80,13 +80,22 @@ const HANDBACK =
  *
  * @internal
  */
-export function agentResult(ctx: BuildContext, run: AgentRun): {
+export function agentResult(
+  ctx: BuildContext,
+  run: AgentRun,
+  options: { missing?: ReadonlySet<string>; model?: string } = {},
+): {
   content: ToolResultContent;
   isError: boolean;
   toolUseResult: unknown;
   permissionDecision: PermissionDecisionName;
 } {
-  const toolsUsed = [...new Set(run.tools.map((t) => t.block.name))];
+  // a tool its agent does not have is not among the tools used, though it counts in the
+  // stats (2.1.328, 2.1.332)
+  const missing = options.missing ?? new Set<string>();
+  const toolsUsed = [
+    ...new Set(run.tools.filter((t) => !missing.has(t.block.id)).map((t) => t.block.name)),
+  ];
   const notes = toolsUsed.length
     ? [{
       type: "text" as const,
@@ -115,7 +124,7 @@ export function agentResult(ctx: BuildContext, run: AgentRun): {
     harnessTailCount: 0,
     harnessSectionHash: hashHex(text),
     content: [...notes, { type: "text" as const, text: run.options.result }],
-    resolvedModel: ctx.model,
+    resolvedModel: options.model ?? ctx.model,
     totalDurationMs: run.durationMs,
     totalTokens: run.totalTokens,
     totalToolUseCount: run.tools.length,
@@ -190,7 +199,11 @@ export function* agentRunMoments(
     for (const [i, call] of run.tools.entries()) {
       const progress = taskProgress(frameCtx, run.task, {
         description: activityOf(call.block),
-        usage: { total_tokens: 123 * (i + 1), tool_uses: i + 1, duration_ms: 55 * (i + 1) },
+        usage: {
+          total_tokens: progressTokens(call.block),
+          tool_uses: i + 1,
+          duration_ms: 55 * (i + 1),
+        },
         lastToolName: call.block.name,
       });
       const frames = assistantMessage(frameCtx, call.block, { subagent: run.subagent });
@@ -237,6 +250,18 @@ export function agentRunFrames(frameCtx: BuildContext, run: AgentRun): Frame[] {
   return out;
 }
 
+/**
+ * A `task_progress` frame's `usage.total_tokens` for a subagent's tool use: not a running
+ * total. As recorded against the scenario Messages API (2.1.328, 2.1.332: a Bash use 122, a
+ * Read or a Write 123, whichever comes first); how the CLI counts them is not known
+ * (FINDINGS_agents.md).
+ *
+ * @internal
+ */
+export function progressTokens(block: ToolUseBlock): number {
+  return DEFAULT_INPUT_TOKENS + (block.name === "Bash" ? 2 : 3);
+}
+
 /** The short activity line of a task_progress frame ("Reading notes.txt" as recorded). */
 function activityOf(block: ToolUseBlock): string {
   const file = typeof block.input.file_path === "string"
@@ -276,6 +301,12 @@ function toolStats(tools: readonly AgentRunCall[]) {
       stats.editFileCount++;
       const patch = (result.toolUseResult as { structuredPatch?: PatchHunk[] } | null)
         ?.structuredPatch;
+      if (block.name === "Write" && !(Array.isArray(patch) && patch.length > 0)) {
+        // a new file, or a Write that did not run (denied): its content's lines (2.1.332)
+        const content = block.input.content;
+        if (typeof content === "string") stats.linesAdded += content.split("\n").length;
+        continue;
+      }
       for (const hunk of Array.isArray(patch) ? patch : []) {
         for (const line of hunk.lines) {
           if (line.startsWith("+")) stats.linesAdded++;

@@ -114,3 +114,20 @@ export function noSuchToolError(name: string, tools: readonly string[]): string 
   }
   return `${head}. ${name} is disabled for this session, in subagents as well as here.`;
 }
+
+/**
+ * What the real CLI (2.1.328, 2.1.332) answers a subagent's use of a tool its agent does not
+ * have (a custom agent's `tools` leave it out, or its `disallowedTools` name it): the error
+ * text of its result (`tool_use_result`; the message content wraps it in `<tool_use_error>`).
+ *
+ * @example A reviewer without Bash
+ * ```ts
+ * import { subagentNoSuchToolError } from "./tool_availability.ts";
+ * console.log(subagentNoSuchToolError("Bash"));
+ * // Error: No such tool available: Bash. Bash is not among the tools available here. Continue with the tools you have.
+ * ```
+ */
+export function subagentNoSuchToolError(name: string): string {
+  return `Error: No such tool available: ${name}. ${name} is not among the tools available here. ` +
+    "Continue with the tools you have.";
+}

@@ -195,7 +195,9 @@ export function toolResult(
     uuid: ctx.ids.uuid(),
     timestamp: timestampOf(ctx),
   };
-  if (!options.subagent) {
+  // a subagent's result carries it only when it is an error (2.1.328, 2.1.332: a denied or
+  // missing tool's), as the main agent's
+  if (!options.subagent || isError) {
     frame.tool_use_result = "toolUseResult" in options
       ? options.toolUseResult
       : typeof content === "string"

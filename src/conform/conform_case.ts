@@ -466,6 +466,7 @@ function printFlags(options: Record<string, unknown>): string[] {
     out.push("--disallowedTools", list(options.disallowedTools));
   }
   if (options.tools !== undefined) out.push("--tools", list(options.tools));
+  if (options.agents !== undefined) out.push("--agents", JSON.stringify(options.agents));
   if (options.settings !== undefined) {
     out.push(
       "--settings",

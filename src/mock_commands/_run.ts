@@ -14,6 +14,7 @@ import { compactBoundary } from "../builders/compact_boundary.ts";
 import type { PermissionSuggestion } from "../builders/control.ts";
 import { systemInit, systemStatus } from "../builders/system.ts";
 import { taskProgress } from "../builders/task_frames.ts";
+import { progressTokens } from "../builders/_agent_run.ts";
 import { genericTool } from "../builders/tools.ts";
 import { toolResult } from "../builders/user.ts";
 import { askUserQuestionInput } from "../scenario/_ask_user_question.ts";
@@ -274,7 +275,11 @@ export class CommandRun {
     const n = agent.tools.length + 1;
     const progress = taskProgress(engine.ctx, agent.task, {
       description: activityOf(block),
-      usage: { total_tokens: 123 * n, tool_uses: n, duration_ms: 55 * n },
+      usage: {
+        total_tokens: progressTokens(block),
+        tool_uses: n,
+        duration_ms: 55 * n,
+      },
       lastToolName: block.name,
     });
     const { ran } = await subagentCall(engine, call, {

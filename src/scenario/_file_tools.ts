@@ -61,13 +61,15 @@ const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
     lines: false,
     counts: false,
   },
-  task: { description: true, prompt: true, result: true, subagentType: false },
+  task: { description: true, prompt: true, result: true, subagentType: false, tools: false },
   tool: { name: true, input: true, result: false, isError: false },
   askUserQuestion: { questions: true },
 };
 
 const BLOCK_TYPES = ["text", "thinking", "redacted_thinking", "tool_use"];
 type Fields = Record<string, unknown>;
+/** A checked tool step: its kind, its object, where it is. */
+type ToolItem = { kind: string; tool: Fields; where: string };
 
 /** Checks and adds `say`, tool and `together` steps. */
 export class ToolSteps {
@@ -151,7 +153,21 @@ export class ToolSteps {
     if (step.together.length === 0) {
       c.fail(RangeError, at, "must have at least one tool step, got an empty array");
     }
-    const items = step.together.map((item, i) => {
+    const items = this.#toolItems(step.together, at);
+    if (step.say !== undefined) c.string(step.say, `${path}.say`);
+    if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
+    this.#messageOptions(step, path);
+    builder.usesTogether(
+      (tools) => items.forEach(({ kind, tool, where }) => this.add(tools, kind, tool, where)),
+      defined(step, ["say", "thinking", "delay", "outputTokens", "chunkSize"]),
+    );
+  }
+
+  /** Checks a list of tool steps (`together`, a subagent's `tools`): each one's kind and keys. */
+  #toolItems(list: unknown, at: string): ToolItem[] {
+    const c: Checker = this.#c;
+    if (!Array.isArray(list)) c.type(at, "an array of tool steps", list);
+    return list.map((item, i) => {
       const where = `${at}[${i}]`;
       const tool = c.object(item, where, "a tool step object");
       const kinds = TOOL_KINDS.filter((kind) => tool[kind] !== undefined);
@@ -167,13 +183,11 @@ export class ToolSteps {
       c.knownKeys(tool, where, toolStepKeys(kinds[0]), `a field of '${kinds[0]}' steps`);
       return { kind: kinds[0], tool, where };
     });
-    if (step.say !== undefined) c.string(step.say, `${path}.say`);
-    if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
-    this.#messageOptions(step, path);
-    builder.usesTogether(
-      (tools) => items.forEach(({ kind, tool, where }) => this.add(tools, kind, tool, where)),
-      defined(step, ["say", "thinking", "delay", "outputTokens", "chunkSize"]),
-    );
+  }
+
+  /** A task step's subagent tools, checked (none: `undefined`). */
+  #subagentTools(list: unknown, at: string): ToolItem[] | undefined {
+    return list === undefined ? undefined : this.#toolItems(list, at);
   }
 
   /** A tool step of `kind` (its keys already checked): the `uses*` helper. */
@@ -255,11 +269,16 @@ export class ToolSteps {
       case "askUserQuestion":
         this.#questions(t.questions, `${at}.questions`);
     }
-    this.#call(builder, kind, t, this.#options(step, path));
+    this.#call(builder, kind, t, { options: this.#options(step, path), at });
   }
 
   /** Adds a checked tool step with its `uses*` helper. */
-  #call(builder: ExchangeBuilder, kind: string, t: Fields, options: UsesOptions): void {
+  #call(
+    builder: ExchangeBuilder,
+    kind: string,
+    t: Fields,
+    { options, at }: { options: UsesOptions; at: string },
+  ): void {
     const more = (keys: string[]) => ({ ...options, ...defined(t, keys) });
     switch (kind) {
       case "read":
@@ -309,15 +328,22 @@ export class ToolSteps {
           more(["outputMode", "path", "glob", "caseInsensitive", "files", "lines", "counts"]),
         );
         return;
-      case "task":
+      case "task": {
+        const items = this.#subagentTools(t.tools, `${at}.tools`);
         builder.usesTask(
           t.description as string,
-          more(["prompt", "result", "subagentType"]) as UsesOptions & {
-            prompt: string;
-            result: string;
-          },
+          {
+            ...more(["prompt", "result", "subagentType"]),
+            ...(items
+              ? {
+                tools: (tools: ExchangeBuilder) =>
+                  items.forEach(({ kind, tool, where }) => this.add(tools, kind, tool, where)),
+              }
+              : {}),
+          } as UsesOptions & { prompt: string; result: string },
         );
         return;
+      }
       case "tool":
         builder.usesTool(t.name as string, t.input as Fields, more(["result", "isError"]));
         return;

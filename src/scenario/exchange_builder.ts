@@ -6,7 +6,7 @@
 
 import { text, thinking } from "../builders/assistant.ts";
 import type { BuildContext } from "../builders/build_context.ts";
-import { bashTool, genericTool, taskTool } from "../builders/tools.ts";
+import { bashTool, genericTool } from "../builders/tools.ts";
 import type { Timing } from "../timing/timing_profile.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { ErrorClass } from "./_checks.ts";
@@ -40,6 +40,7 @@ import { validateTiming } from "./validate_timing.ts";
 import { askUserQuestionInput } from "./_ask_user_question.ts";
 import { globCall, grepCall, type GrepCallOptions } from "./_search_tool_calls.ts";
 import { togetherMessage } from "./_uses_together.ts";
+import { checkSubagentTools, taskCallSpec } from "./_uses_task.ts";
 import { messageFields, toParts } from "./_message_fields.ts";
 import * as calls from "./_file_tool_calls.ts";
 import type { CrashPoint } from "./crash_point.ts";
@@ -48,6 +49,7 @@ import type {
   MessageOptions,
   RespondOptions,
   ResponseContent,
+  TaskOptions,
   UsesOptions,
 } from "./exchange_options.ts";
 
@@ -295,26 +297,31 @@ export class ExchangeBuilder {
     });
   }
 
-  /** The assistant starts a subagent: tool_use `Task`, the subagent's frames, its result. */
-  usesTask(
-    description: string,
-    options: UsesOptions & { prompt: string; result: string; subagentType?: string },
-  ): this {
+  /** The assistant starts a subagent (tool_use `Agent`); `tools` adds its own tool uses. */
+  usesTask(description: string, options: UsesOptions & TaskOptions<ExchangeBuilder>): this {
     checkUses({ name: this.#name, path: this.#path }, "usesTask", options, [
       ["a description", description, "string"],
       ["options.prompt", options?.prompt, "text"],
       ["options.result", options?.result, "text"],
       ["options.subagentType", options?.subagentType, "string?"],
     ]);
-    const task = {
-      prompt: options.prompt,
-      result: options.result,
-      ...(options.subagentType !== undefined ? { subagentType: options.subagentType } : {}),
-    };
-    return this.#tool(options, {
-      make: (ctx) => taskTool(ctx, description, task),
-      form: { task: { description, ...task } },
-    });
+    const fail = (kind: ErrorClass, problem: string) => this.#fail(kind, problem);
+    const tools = options.tools === undefined ? undefined : checkSubagentTools(options.tools, fail);
+    const steps = tools ? this.#collect(tools) : [];
+    return this.#tool(options, taskCallSpec(description, options, steps, fail));
+  }
+
+  /** The steps `build` adds to a builder of its own (`usesTogether`, a subagent's tools). */
+  #collect(build: (tools: ExchangeBuilder) => unknown): Step[] {
+    const steps: Step[] = [];
+    build(
+      new ExchangeBuilder(this.#parent, this.#exchange, {
+        steps,
+        index: this.#position.index,
+        name: this.#name,
+      }),
+    );
+    return steps;
   }
 
   /** The assistant uses any tool (`mcp__server__tool` included) with a scripted result. */
@@ -387,14 +394,7 @@ export class ExchangeBuilder {
     }
     checkNeed(this.#at, "usesTogether", ["options.say", options.say, "text?"]);
     checkNeed(this.#at, "usesTogether", ["options.thinking", options.thinking, "text?"]);
-    const steps: Step[] = [];
-    build(
-      new ExchangeBuilder(this.#parent, this.#exchange, {
-        steps,
-        index: this.#position.index,
-        name: this.#name,
-      }),
-    );
+    const steps = this.#collect(build);
     const message = togetherMessage(
       steps,
       options.say,

@@ -61,3 +61,32 @@ export interface AskUserQuestionItem {
   /** Whether several choices can be picked (default false). */
   multiSelect?: boolean;
 }
+
+/**
+ * `usesTask`'s own options; `tools` adds the subagent's tool uses to a builder `B` (an
+ * `ExchangeBuilder`).
+ *
+ * @example A subagent that reads a file
+ * ```ts
+ * import { ScenarioBuilder } from "@x/claude-mock";
+ * const scenario = new ScenarioBuilder()
+ *   .on("review")
+ *   .usesTask("Review the notes", {
+ *     prompt: "Review notes.txt.",
+ *     result: "Fine.",
+ *     tools: (t) => t.usesRead("/home/user/project/notes.txt", { content: "notes" }),
+ *   })
+ *   .build();
+ * console.log(scenario.exchanges[0].steps.length); // 1
+ * ```
+ */
+export interface TaskOptions<B> {
+  /** What the subagent is asked. */
+  prompt: string;
+  /** Its report. */
+  result: string;
+  /** Its type (default `general-purpose`): a built-in agent or one the app defines. */
+  subagentType?: string;
+  /** Adds the subagent's own tool uses with the `uses*` helpers. */
+  tools?: (tools: B) => unknown;
+}

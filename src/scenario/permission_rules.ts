@@ -64,7 +64,7 @@ export const EDIT_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 /** Tools that always need the user, whatever the mode. */
-export const INTERACTIVE_TOOLS: ReadonlySet<string> = new Set(["AskUserQuestion"]);
+export const INTERACTIVE_TOOLS: ReadonlySet<string> = new Set(["AskUserQuestion", "ExitPlanMode"]);
 
 /** Rule lists with where they came from. */
 export interface RuleSource {

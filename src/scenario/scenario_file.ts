@@ -203,8 +203,17 @@ export interface GrepStepFile extends ToolFileOptions {
 
 /** The assistant starts a subagent (`usesTask`). */
 export interface TaskStepFile extends ToolFileOptions {
-  /** The subagent's task and result. */
-  task: { description: string; prompt: string; result: string; subagentType?: string };
+  /**
+   * The subagent's task and result; `tools`: the subagent's own tool uses, in order (each
+   * through the session's hooks, rules and `can_use_tool`, as the main agent's).
+   */
+  task: {
+    description: string;
+    prompt: string;
+    result: string;
+    subagentType?: string;
+    tools?: ToolUseStepFile[];
+  };
 }
 
 /** The assistant uses any tool (`usesTool`), `mcp__server__tool` included. */

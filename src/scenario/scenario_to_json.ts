@@ -305,6 +305,12 @@ class Writer {
         file[key] = this.#steps(value as StepSource, at);
       } else if (key === "together") {
         file[key] = (value as Step[]).map((step, i) => this.step(step, `${at}[${i}]`));
+      } else if (key === "task" && Array.isArray((value as { tools?: unknown }).tools)) {
+        const { tools, ...task } = value as { tools: Step[] };
+        file[key] = {
+          ...(this.plain(task, at) as object),
+          tools: tools.map((step, i) => this.step(step, `${at}.tools[${i}]`)),
+        };
       } else if (key === "say" && Array.isArray(value)) {
         file[key] = value.map((part, i) =>
           typeof part === "string" ? part : this.#part(part, `${at}[${i}]`)

@@ -425,3 +425,33 @@ for (const [what, make, message] of CODE) {
     });
   });
 }
+
+Deno.test("a task step's subagent tools: read from a file, saved back, errors named where they are", () => {
+  const file = {
+    name: "sub",
+    exchanges: [{
+      on: "go",
+      steps: [{
+        task: {
+          description: "Look",
+          prompt: "Look at a.",
+          result: "Seen.",
+          tools: [
+            { read: { path: "/home/user/project/a.txt", content: "a" } },
+            { bash: { command: "ls", stdout: "a.txt" } },
+          ],
+        },
+      }],
+    }],
+  };
+  const scenario = scenarioFromJSON(file);
+  assert.deepEqual(scenarioToJSON(scenario).exchanges?.[0].steps, file.exchanges[0].steps);
+  const bad = structuredClone(file) as unknown as {
+    exchanges: Array<{ steps: Array<{ task: { tools: unknown[] } }> }>;
+  };
+  bad.exchanges[0].steps[0].task.tools[1] = { say: "hi" };
+  assert.throws(
+    () => scenarioFromJSON(bad),
+    /exchanges\[0\]\.steps\[0\]\.task\.tools\[1\]' must be a tool step/,
+  );
+});

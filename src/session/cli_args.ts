@@ -23,6 +23,8 @@ export interface CliFlags {
   maxBudgetUsd?: number;
   /** `--permission-prompt-tool` (`stdio` when the SDK has a `canUseTool`). */
   permissionPromptTool?: string;
+  /** `--agents`: custom agent definitions by name, as a JSON object. */
+  agents?: string;
   /** `--settings` (a JSON string or a path). */
   settings?: string;
   /** `--setting-sources`: which settings files are read (`user,project,local`; default all). */
@@ -74,6 +76,7 @@ const VALUE_FLAGS = new Set([
   "max-budget-usd",
   "permission-prompt-tool",
   "settings",
+  "agents",
   "setting-sources",
   "session-id",
   "resume",
@@ -137,7 +140,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
         }
       } else if (name === "permission-mode") flags.permissionMode = value;
       else if (name === "permission-prompt-tool") flags.permissionPromptTool = value;
-      else if (name === "settings") flags.settings = value;
+      else if (name === "settings" || name === "agents") flags[name] = value;
       else if (name === "setting-sources") flags.settingSources = value;
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;

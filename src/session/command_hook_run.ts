@@ -88,7 +88,7 @@ export function commandHooksReady(engine: Engine): void {
  * the real CLI 2.1.332, a SessionStart hook's run (always) and any other's (with
  * `--include-hook-events`, the SDK's `includeHookEvents`) sit between a `system/hook_started`
  * and a `system/hook_response` frame named `<Event>[:<query>]` (`PreToolUse:Bash`,
- * `SessionStart:startup`); SDK callbacks get none.
+ * `SessionStart:startup`, `SubagentStart:<agent type>`); SDK callbacks get none.
  */
 async function execCommandHook(
   engine: Engine,
@@ -103,6 +103,9 @@ async function execCommandHook(
     ? input.tool_name
     : typeof input.source === "string"
     ? input.source
+    // SubagentStart names the agent type, SubagentStop nothing (2.1.332)
+    : hook.event === "SubagentStart" && typeof input.agent_type === "string"
+    ? input.agent_type
     : undefined;
   const ctx = engine.ctx;
   const named = {

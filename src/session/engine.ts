@@ -31,6 +31,9 @@ import { UsageLedger } from "./usage_ledger.ts";
 import { ContextTally } from "./context_tally.ts";
 import type { WriteEntry, WriteLog } from "./write_log.ts";
 import { type EngineOptions, engineStart } from "./engine_options.ts";
+import { type CustomAgent, customAgents, listedAgents } from "./session_agents.ts";
+import type { AgentInfoEntry } from "../builders/agents.ts";
+import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
 
@@ -136,6 +139,8 @@ export class Engine {
   waitCursor = 0;
   /** What the client sent in `initialize`. */
   initializeRequest?: Record<string, unknown>;
+  /** The mode `EnterPlanMode` left (ExitPlanMode goes back to it). */
+  modeBeforePlan?: PermissionMode;
 
   /**
    * The JSON Schema of the structured output (`--json-schema`, else `initialize`'s
@@ -144,6 +149,31 @@ export class Engine {
   get jsonSchema(): unknown {
     return this.flags.jsonSchema ?? this.initializeRequest?.jsonSchema;
   }
+  /**
+   * The agents the session lists and runs: the built-in ones and the custom ones (`--agents`,
+   * `initialize`'s `agents`), worked out again when `initialize` arrives.
+   */
+  get agents(): readonly AgentInfoEntry[] {
+    const initialize = this.initializeRequest;
+    if (!this.#agents || this.#agents.initialize !== initialize) {
+      const custom = customAgents({
+        ...(this.flags.agents !== undefined ? { flag: this.flags.agents } : {}),
+        ...(initialize ? { initialize } : {}),
+      });
+      this.#agents = { initialize, custom, listed: listedAgents(custom) };
+    }
+    return this.#agents.listed;
+  }
+  /** The custom agents' definitions by name (`--agents`, `initialize`'s `agents`). */
+  get customAgents(): Readonly<Record<string, CustomAgent>> {
+    void this.agents;
+    return this.#agents!.custom;
+  }
+  #agents?: {
+    initialize: Record<string, unknown> | undefined;
+    custom: Record<string, CustomAgent>;
+    listed: AgentInfoEntry[];
+  };
   /** The session's MCP servers and their states (made again when `initialize` arrives). */
   get mcpRoster(): McpRoster {
     const initialize = this.initializeRequest;

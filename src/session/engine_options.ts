@@ -6,6 +6,7 @@
  * @module
  */
 
+import { parseAgentsFlag } from "./session_agents.ts";
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
 import { cliTempDir } from "../builders/project_paths.ts";
@@ -70,6 +71,7 @@ export function engineStart(options: EngineOptions): EngineStart {
   const profile = timingProfile(options.timing ?? scenario.timing ?? defaults.timing);
   const speed = checkSpeed(options.speedFactor ?? scenario.speedFactor ?? defaults.speedFactor);
   checkSettings(flags.settings);
+  if (flags.agents !== undefined) parseAgentsFlag(flags.agents);
   const controlTimeoutMs = checkControlTimeout(options.controlTimeoutMs ?? 60_000);
   const cli = cliVersionOf(options);
   const pcg = seededPcg(seed);

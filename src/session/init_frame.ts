@@ -32,6 +32,8 @@ export function initFrame(engine: Engine): Outgoing {
     ).sort();
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
+      // the custom agents among the built-in ones (2.1.328, 2.1.332)
+      agents: engine.agents.map((a) => a.name),
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
     };
     const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);

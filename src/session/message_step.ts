@@ -6,6 +6,7 @@
  * @module
  */
 
+import { askedInput } from "./plan_mode.ts";
 import { assistantMessage, mcpToolUseMeta } from "../builders/assistant.ts";
 import { permissionDenied } from "../builders/permission_denied.ts";
 import type { BuildContext } from "../builders/build_context.ts";
@@ -451,7 +452,11 @@ async function sendDenial(
 ): Promise<void> {
   const block = scripted.block;
   if (!decision.cancelled) {
-    turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+    turn.denials.push({
+      tool_name: block.name,
+      tool_use_id: block.id,
+      tool_input: askedInput(block.name, block.input),
+    });
   }
   turn.userMessages++;
   if (decision.deniedFrame) {

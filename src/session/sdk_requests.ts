@@ -122,6 +122,8 @@ function answerInitialize(engine: Engine, request: Record<string, unknown>): Enc
     settingsApplied,
     disallowedToolsApplied: disallowedApplied,
     mcpServersApplied: isObject(request.mcpServers),
+    // the custom agents (`agents`, `--agents`) among the built-in ones (2.1.328, 2.1.332)
+    agents: [...engine.agents],
   };
   const extra = engine.scenario.initialize;
   if (extra !== undefined) {

@@ -15,10 +15,15 @@ import type { Engine } from "./engine.ts";
 /**
  * A foreground subagent's API calls, as the Messages API serves them (its assistant messages,
  * then its report): counted in the session's `modelUsage` and cost, not in the turn's `usage`
- * (which is the main loop's); the subagent counts as spawned and completed in `subagent_stats`.
+ * (which is the main loop's), under the model it ran on (`model`, default the session's); the
+ * subagent counts as spawned and completed in `subagent_stats`.
  */
-export function billSubagent(engine: Engine, call: ScriptedToolCall, frames: Frame[]): void {
-  const model = engine.ctx.model;
+export function billSubagent(
+  engine: Engine,
+  call: ScriptedToolCall,
+  frames: Frame[],
+  model: string = engine.ctx.model,
+): void {
   for (const blocks of subagentReplies(frames, call.block.id, call.result.toolUseResult)) {
     engine.ledger.add(
       { model, inputTokens: DEFAULT_INPUT_TOKENS, outputTokens: estimateOutputTokens(blocks) },

@@ -9,6 +9,7 @@
 
 import { type AgentRun, agentRunMoments } from "../builders/_agent_run.ts";
 import { toolResult } from "../builders/user.ts";
+import { subagentNoSuchToolError } from "../builders/tool_availability.ts";
 import { deniedResult } from "./denied_result.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { SubagentInfo } from "../builders/subagent.ts";
@@ -64,21 +65,41 @@ const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
 export async function runSubagent(
   engine: Engine,
   run: AgentRun,
-  options: { turn: TurnState; flow: ToolFlow },
-): Promise<Frame[]> {
-  const { turn, flow } = options;
+  options: { turn: TurnState; flow: ToolFlow; model?: string },
+): Promise<{ sent: Frame[]; missing: Set<string> }> {
+  const { turn, flow, model } = options;
   const sent: Frame[] = [];
-  const send = subagentSender(engine, turn, sent);
+  const write = subagentSender(engine, turn, sent);
+  const send = model === undefined ? write : (frame: Frame) => write(onModel(frame, model));
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
+  const missing = new Set<string>();
   const restore = keepFileContext(engine);
   try {
+    // the SubagentStart hooks run while the subagent's prompt is written (a command hook's
+    // hook_response comes after it, 2.1.332)
+    let starting: Promise<void> | undefined;
     for (const moment of agentRunMoments(engine.ctx, run)) {
-      if (moment.kind === "frame") await send(moment.frame);
-      else if (moment.kind === "start") await subagentStartHooks(engine, turn, agent);
-      else if (moment.kind === "stop") {
+      if (moment.kind === "start") {
+        starting = subagentStartHooks(engine, turn, agent);
+        starting.catch(() => {});
+        continue;
+      }
+      if (moment.kind === "frame") {
+        await send(moment.frame);
+        if (starting) await starting;
+        starting = undefined;
+        continue;
+      }
+      if (starting) await starting;
+      starting = undefined;
+      if (moment.kind === "stop") {
         await subagentStopHooks(engine, turn, { agent, lastMessage: moment.report });
       } else {
-        await subagentCall(engine, moment.call as ScriptedToolCall, {
+        const call = moment.call as ScriptedToolCall;
+        const lacking = agentLacks(engine, run.subagentType, call.block.name);
+        if (lacking !== undefined) missing.add(call.block.id);
+        await subagentCall(engine, call, {
+          ...(lacking !== undefined ? { decide: () => Promise.resolve(lacking) } : {}),
           progress: moment.progress,
           frames: moment.frames,
           turn,
@@ -92,7 +113,33 @@ export async function runSubagent(
   } finally {
     restore();
   }
-  return sent;
+  return { sent, missing };
+}
+
+/**
+ * Whether a subagent of `type` lacks the tool `name` (its custom agent's `tools` leave it out,
+ * or its `disallowedTools` name it): the CLI's error, unasked and unhooked (2.1.328, 2.1.332).
+ */
+function agentLacks(engine: Engine, type: string, name: string): ToolDecision | undefined {
+  const def = engine.customAgents[type];
+  if (!def) return undefined;
+  const allowed = Array.isArray(def.tools) && !def.tools.includes("*")
+    ? def.tools.includes(name)
+    : true;
+  const denied = Array.isArray(def.disallowedTools) && def.disallowedTools.includes(name);
+  if (allowed && !denied) return undefined;
+  return { kind: "unavailable", message: subagentNoSuchToolError(name) };
+}
+
+/**
+ * A subagent's frame as it is written when the subagent runs on `model` (its agent's): its
+ * assistant messages name that model.
+ */
+export function onModel(frame: Frame, model: string): Frame {
+  if (frame.type !== "assistant") return frame;
+  const message = (frame as { message?: { model?: unknown } }).message;
+  if (!message || message.model === model || typeof message.model !== "string") return frame;
+  return { ...frame, message: { ...message, model } } as Frame;
 }
 
 /**
@@ -198,6 +245,10 @@ async function runCall(
     return { frame: toolResult(engine.ctx, block.id, { ...decision.result, subagent }) };
   }
   if (decision.kind === "deny") {
+    // the subagent's denials are the session's (`permission_denials`), as 2.1.332 reports them
+    if (!decision.cancelled) {
+      turn.denials.push({ tool_name: block.name, tool_use_id: block.id, tool_input: block.input });
+    }
     return {
       frame: toolResult(engine.ctx, block.id, { ...deniedResult(block.id, decision), subagent }),
     };

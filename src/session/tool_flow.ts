@@ -16,8 +16,10 @@ import { type Frame, isObject } from "../wire/frame.ts";
 import { STRUCTURED_OUTPUT, structuredOutput } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
 import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
-import { AGENT_RUN, type AgentRun } from "../builders/_agent_run.ts";
-import { runSubagent } from "./subagent_run.ts";
+import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts";
+import { onModel, runSubagent } from "./subagent_run.ts";
+import { subagentModel } from "./session_agents.ts";
+import { PLAN_MODE_TOOLS, runPlanModeTool } from "./plan_mode.ts";
 import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { TurnFailure, type TurnState } from "./turn_state.ts";
 
@@ -122,29 +124,90 @@ async function runTool(
   }
   // the task tools run on the session's task list, as the real CLI runs them
   if (TASK_TOOL_NAMES.has(block.name)) return engine.tasks.run(block.name, input);
+  // plan mode's tools switch the mode, as the real CLI's
+  if (PLAN_MODE_TOOLS.has(block.name)) return await runPlanModeTool(engine, call, turn);
   // a tool a `__mock__` prompt asked for runs live only with the explicit opt-in
   if (engine.runTool && (!turn.byCommand || engine.mockCommands === "live")) {
     const live = await engine.runTool({ name: block.name, input, ctx: engine.ctx });
     if (live) return live;
   }
+  if (block.name === "Agent" || block.name === "Task") {
+    return await runAgentTool(engine, call, { input, turn, changed });
+  }
+  if (call.frames) {
+    for (const frame of call.frames(engine.ctx)) {
+      if (turn.abort.aborted) throw turn.abort.reason;
+      await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+    }
+  }
+  return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
+}
+
+/**
+ * The Agent tool: the subagent of its `subagent_type` runs on its agent's model (its frames
+ * written, its tools through this same flow, its calls billed), or, when the session has no
+ * agent of that type, the CLI's error.
+ */
+async function runAgentTool(
+  engine: Engine,
+  call: ScriptedToolCall,
+  options: { input: Record<string, unknown>; turn: TurnState; changed: boolean },
+): Promise<ScriptedToolCall["result"]> {
+  const { input, turn, changed } = options;
+  const type = String(input.subagent_type ?? "general-purpose");
+  if (!engine.agents.some((a) => a.name === type)) {
+    // as the real CLI 2.1.328 and 2.1.332: no subagent starts
+    return unknownAgent(engine, type);
+  }
+  const model = subagentModel(engine.agents, type, engine.ctx.model);
   const run = (call as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
   if (run !== undefined) {
     // the subagent's run, its tools through this same flow
-    const sent = await runSubagent(engine, run, {
+    const { sent, missing } = await runSubagent(engine, run, {
       turn,
       flow: { authorize, execute, postToolHooks },
+      model,
     });
-    billSubagent(engine, call, sent);
+    billSubagent(engine, call, sent, model);
+    if (missing.size > 0 && !changed) {
+      // the tools its agent lacks are not among those it used
+      return { ...call.result, ...agentResult(engine.ctx, run, { missing, model }) };
+    }
   } else if (call.frames) {
     const sent: Frame[] = [];
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
-      sent.push(frame);
-      await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+      const out = onModel(frame, model);
+      sent.push(out);
+      await engine.send({ frame: out, delay: engine.delayFor(out, turn) });
     }
-    if (block.name === "Agent" || block.name === "Task") billSubagent(engine, call, sent);
+    billSubagent(engine, call, sent, model);
   }
-  return changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
+  const result = changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
+  return withResolvedModel(result, model);
+}
+
+/** The Agent tool's result for a `subagent_type` the session has no agent of. */
+function unknownAgent(engine: Engine, type: string): ScriptedToolCall["result"] {
+  const text = `Agent type '${type}' not found. Available agents: ${
+    engine.agents.map((a) => a.name).join(", ")
+  }`;
+  return {
+    content: text,
+    isError: true,
+    toolUseResult: `Error: ${text}`,
+    permissionDecision: "configAllowed",
+  };
+}
+
+/** The Agent tool's result naming the model its subagent ran on (`resolvedModel`). */
+function withResolvedModel(
+  result: ScriptedToolCall["result"],
+  model: string,
+): ScriptedToolCall["result"] {
+  const tur = result.toolUseResult;
+  if (!isObject(tur) || !("resolvedModel" in tur) || tur.resolvedModel === model) return result;
+  return { ...result, toolUseResult: { ...tur, resolvedModel: model } };
 }
 
 /** PostToolUse (or PostToolUseFailure) hooks after a tool ran. */

@@ -28,6 +28,7 @@ import type { Engine } from "./engine.ts";
 import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { askWith, permissionRequestHooks } from "./permission_request.ts";
+import { askedInput, ENTER_PLAN_MODE_META, planModeDecision } from "./plan_mode.ts";
 import {
   type PermissionOutcome,
   StreamClosed,
@@ -52,6 +53,9 @@ export async function authorize(
   // input the tool refuses fails before the hooks and the rules (2.1.328, 2.1.332)
   const refused = refusedInput(engine.fileContents, call, engine.ctx);
   if (refused !== undefined) return { kind: "invalid", result: refused };
+  // ExitPlanMode outside plan mode fails before the hooks and the rules (2.1.332)
+  const planned = planModeDecision(engine.ctx.permissionMode, block);
+  if (planned !== undefined) return planned;
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     // as the real CLI 2.1.328: no hooks, no rules, accepted by the configuration
     return { kind: "allow", input: block.input, meta: { decision: "accept", source: "config" } };
@@ -77,6 +81,8 @@ export async function authorize(
       : ruleDenial(block.name, input, verdict);
   }
   if (verdict.behavior === "allow") {
+    // EnterPlanMode: accepted by the configuration, no reason (2.1.332)
+    if (block.name === "EnterPlanMode") return { kind: "allow", input, meta: ENTER_PLAN_MODE_META };
     return {
       kind: "allow",
       input,
@@ -374,7 +380,9 @@ function askRequest(
   block: ScriptedToolCall["block"],
   verdict: { rule?: unknown; source?: unknown; reason?: string },
 ): ControlRequestFrameOut<CanUseToolRequest> {
-  const input = block.input;
+  // ExitPlanMode is asked about without its plan (2.1.332)
+  const input = askedInput(block.name, block.input);
+  block = input === block.input ? block : { ...block, input };
   const rule = "rule" in verdict ? verdict.rule : undefined;
   const source = "source" in verdict ? verdict.source as RuleSource["source"] : undefined;
   const server = mcpServerOf(block.name);
