@@ -187,7 +187,7 @@ Deno.test("builtin subagent_task: the Agent tool and the subagent's frames, as r
     (fs.findLast((f) => f.type === "user")!.tool_use_result as { harnessSectionHash: string })
       .harnessSectionHash;
   // the recorder's API reported 25 output tokens for every call, so the subagent's total was
-  // 120 + 25; the scenario API counts the report's own, 21 (tests/conform_recordings_test.ts)
+  // 120 + 25; the scenario API counts the report's own, 21 (tests/conform_recordings_slow_test.ts)
   const recorderCounted = (frame: Frame): Frame =>
     JSON.parse(
       JSON.stringify(frame)
@@ -239,7 +239,7 @@ Deno.test("builtin api_error_retry: retries, then the answer (failures/connectio
   );
   assertValues("connection_reset_recovered", real, mine);
   // (what the broken streams billed is compared with the real CLI against the scenario API in
-  // tests/conform_recordings_test.ts: the recorder's API broke its streams elsewhere)
+  // tests/conform_recordings_slow_test.ts: the recorder's API broke its streams elsewhere)
   assert.equal(mine.filter((f) => f.subtype === "api_retry").length, 2);
   assert.equal(ours.exitCode, 0);
   assert.equal(ours.error, undefined);

@@ -37,7 +37,7 @@ const gateway = (port: number) => ({ ...retries2, ANTHROPIC_BASE_URL: `http://12
 
 // The recorder's fake API broke its streams elsewhere than the scenario-driven Messages API
 // does, and the CLI bills what a broken stream carried: the mock bills what the scenario API's
-// broken stream carries (compared in tests/conform_recordings_test.ts).
+// broken stream carries (compared in tests/conform_recordings_slow_test.ts).
 const OTHER_STREAM = "the recording's API broke its stream at another point";
 
 const CASES: Case[] = [

@@ -97,7 +97,7 @@ for (const version of ["328", "332"]) {
       );
       assert.equal(ours.code, record.exit_code, "exit code");
       // the recorder's API sent no request-id with its answers (the real API and the scenario
-      // API do: tests/conform_recordings_test.ts)
+      // API do: tests/conform_recordings_slow_test.ts)
       const recorded = record.stdout.replaceAll(
         "request-id absent",
         "request-id req_01recordernone",

@@ -174,7 +174,7 @@ Deno.test("fidelity: subagent_task", async () => {
               "The notes say the build uses make, tests are in tests/, and releases are on Fridays.",
             tools: [readTool(ctx, "/home/user/project/notes.txt", { content: NOTES })],
             // the recorder's API reported 25 output tokens for every call (the report's own
-            // count, 21, is the scenario API's: tests/conform_recordings_test.ts)
+            // count, 21, is the scenario API's: tests/conform_recordings_slow_test.ts)
             totalTokens: 145,
           }),
       ])
