@@ -250,6 +250,22 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
       stopHookNotice: "stop hook problem · ctrl+o to see",
       buildTime: "2026-11-23T15:17:48Z",
       modelRetirements: RETIREMENTS_331,
+      // the deferred tools' schemas grew by 95 tokens (as on 2.1.332, /context recorded on
+      // 2.1.331: 3994 under the SDK); the rest as 2.1.328
+      contextUsage: {
+        plain: {
+          systemTools: 5671,
+          systemToolsDeferred: 3993,
+          promptSnapshot: 12493,
+          deferredToolsDelta: 118,
+        },
+        withPermissionPrompts: {
+          systemTools: 6795,
+          systemToolsDeferred: 4724,
+          promptSnapshot: 13985,
+          deferredToolsDelta: 133,
+        },
+      },
     },
   },
   {

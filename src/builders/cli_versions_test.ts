@@ -93,3 +93,15 @@ Deno.test("resolveCliVersion: option, CLAUDE_MOCK_VERSION, the SDK's env, the in
     /Cannot impersonate CLI version "v2" \(CLAUDE_MOCK_VERSION\)/,
   );
 });
+
+Deno.test("cliVersionFacts: 2.1.331's context baseline, its deferred tools as 2.1.332's", () => {
+  // /context on the real 2.1.331 (tests/fixtures/real/conform/slash_context.*.v2.1.331.jsonl):
+  // the deferred tools 3994 under the SDK, 3993 in print mode; the built-in tools as 2.1.328
+  const facts = cliVersionFacts("2.1.331").facts.contextUsage;
+  assert.equal(facts.plain.systemToolsDeferred, 3993);
+  assert.equal(
+    facts.plain.systemTools,
+    cliVersionFacts("2.1.328").facts.contextUsage.plain.systemTools,
+  );
+  assert.equal(facts.withPermissionPrompts.systemToolsDeferred, 4724);
+});
