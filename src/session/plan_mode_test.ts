@@ -5,13 +5,13 @@ import { any } from "../scenario/matcher.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Frame } from "../wire/frame.ts";
 import { Session } from "./session.ts";
+import { promptFrames } from "./_prompt_frames.ts";
 
-const line = (frame: unknown) => JSON.stringify(frame) + "\n";
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
 /** One prompt whose reply uses `tool`; can_use_tool answered by `answer`. */
-async function run(
+function run(
   tool: string,
   input: Record<string, unknown>,
   options: { args?: string[]; answer?: (request: Any) => Record<string, unknown> } = {},
@@ -24,38 +24,7 @@ async function run(
   const session = new Session(scenario, {
     args: ["--permission-prompt-tool", "stdio", ...(options.args ?? [])],
   });
-  const writer = session.writable.getWriter();
-  await writer.write(line({
-    type: "user",
-    session_id: "",
-    message: { role: "user", content: "plan the fix" },
-    parent_tool_use_id: null,
-  }));
-  const frames: Frame[] = [];
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of session.readable) {
-    buffered += decoder.decode(chunk, { stream: true });
-    const lines = buffered.split("\n");
-    buffered = lines.pop()!;
-    for (const text of lines.filter((l) => l.trim() !== "")) {
-      const frame = JSON.parse(text) as Frame;
-      frames.push(frame);
-      if (frame.type === "control_request") {
-        await writer.write(line({
-          type: "control_response",
-          response: {
-            subtype: "success",
-            request_id: frame.request_id,
-            response: options.answer ? options.answer((frame as Any).request) : {},
-          },
-        }));
-      }
-      if (frame.type === "result") await writer.close();
-    }
-  }
-  await session.exited;
-  return frames;
+  return promptFrames(session, "plan the fix", { answer: options.answer });
 }
 
 const toolResultOf = (frames: Frame[]) =>

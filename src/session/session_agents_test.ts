@@ -5,11 +5,10 @@ import { any } from "../scenario/matcher.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Frame } from "../wire/frame.ts";
 import { Session } from "./session.ts";
+import { promptFrames } from "./_prompt_frames.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import type { ToolCall } from "../builders/tools.ts";
 import { customAgents, listedAgents, parseAgentsFlag, subagentModel } from "./session_agents.ts";
-
-const line = (frame: unknown) => JSON.stringify(frame) + "\n";
 
 const REVIEWER = {
   description: "Reviews text for problems.",
@@ -19,7 +18,7 @@ const REVIEWER = {
 };
 
 /** One prompt that starts a subagent of `type`; the frames written, control answered `{}`. */
-async function run(
+function run(
   type: string,
   options: {
     initialize?: Record<string, unknown>;
@@ -43,45 +42,10 @@ async function run(
     .respond(text("Reviewed."))
     .build();
   const session = new Session(scenario, { args: options.args ?? [] });
-  const writer = session.writable.getWriter();
-  if (options.initialize) {
-    await writer.write(line({
-      type: "control_request",
-      request_id: "init",
-      request: { subtype: "initialize", ...options.initialize },
-    }));
-  }
-  await writer.write(line({
-    type: "user",
-    session_id: "",
-    message: { role: "user", content: "review the notes" },
-    parent_tool_use_id: null,
-  }));
-  const frames: Frame[] = [];
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of session.readable) {
-    buffered += decoder.decode(chunk, { stream: true });
-    const lines = buffered.split("\n");
-    buffered = lines.pop()!;
-    for (const text of lines.filter((l) => l.trim() !== "")) {
-      const frame = JSON.parse(text) as Frame;
-      frames.push(frame);
-      if (frame.type === "control_request") {
-        await writer.write(line({
-          type: "control_response",
-          response: {
-            subtype: "success",
-            request_id: frame.request_id,
-            response: options.answer ? options.answer(frame.request) : {},
-          },
-        }));
-      }
-      if (frame.type === "result") await writer.close();
-    }
-  }
-  await session.exited;
-  return frames;
+  return promptFrames(session, "review the notes", {
+    initialize: options.initialize,
+    answer: options.answer,
+  });
 }
 
 // deno-lint-ignore no-explicit-any

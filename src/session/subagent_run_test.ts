@@ -5,11 +5,10 @@ import { any } from "../scenario/matcher.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Frame } from "../wire/frame.ts";
 import { Session } from "./session.ts";
-
-const line = (frame: unknown) => JSON.stringify(frame) + "\n";
+import { promptFrames } from "./_prompt_frames.ts";
 
 /** Runs one prompt, answering every hook with `{}` and every can_use_tool with `answer`. */
-async function run(answer: Record<string, unknown>): Promise<Frame[]> {
+function run(answer: Record<string, unknown>): Promise<Frame[]> {
   const scenario = new ScenarioBuilder({ cwd: "/home/user/project" })
     .on(any())
     .respond([
@@ -24,51 +23,16 @@ async function run(answer: Record<string, unknown>): Promise<Frame[]> {
     .respond("Done.")
     .build();
   const session = new Session(scenario, { args: ["--permission-prompt-tool", "stdio"] });
-  const writer = session.writable.getWriter();
-  await writer.write(line({
-    type: "control_request",
-    request_id: "init",
-    request: {
-      subtype: "initialize",
+  return promptFrames(session, "clean up", {
+    initialize: {
       hooks: {
         SubagentStart: [{ hookCallbackIds: ["start"] }],
         PreToolUse: [{ hookCallbackIds: ["pre"] }],
         SubagentStop: [{ hookCallbackIds: ["stop"] }],
       },
     },
-  }));
-  await writer.write(line({
-    type: "user",
-    session_id: "",
-    message: { role: "user", content: "clean up" },
-    parent_tool_use_id: null,
-  }));
-  const frames: Frame[] = [];
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of session.readable) {
-    buffered += decoder.decode(chunk, { stream: true });
-    const lines = buffered.split("\n");
-    buffered = lines.pop()!;
-    for (const text of lines.filter((l) => l.trim() !== "")) {
-      const frame = JSON.parse(text) as Frame;
-      frames.push(frame);
-      if (frame.type === "control_request") {
-        const request = frame.request as { subtype: string };
-        await writer.write(line({
-          type: "control_response",
-          response: {
-            subtype: "success",
-            request_id: frame.request_id,
-            response: request.subtype === "can_use_tool" ? answer : {},
-          },
-        }));
-      }
-      if (frame.type === "result") await writer.close();
-    }
-  }
-  await session.exited;
-  return frames;
+    answer: (request) => request.subtype === "can_use_tool" ? answer : undefined,
+  });
 }
 
 /** What each frame is, with the hook event or the tool asked about. */
