@@ -51,17 +51,13 @@ function run(
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
+/** The agents listed with `reviewer` defined: the built-in ones and it, sorted by name. */
+const LISTED = ["claude", "Explore", "general-purpose", "Plan", "reviewer", "statusline-setup"];
+
 Deno.test("a custom agent from initialize is listed among the built-in ones, sorted by name", async () => {
   const frames = await run("reviewer", { initialize: { agents: { reviewer: REVIEWER } } });
   const answer = frames.find((f) => f.type === "control_response") as Any;
-  assert.deepEqual(answer.response.response.agents.map((a: Any) => a.name), [
-    "claude",
-    "Explore",
-    "general-purpose",
-    "Plan",
-    "reviewer",
-    "statusline-setup",
-  ]);
+  assert.deepEqual(answer.response.response.agents.map((a: Any) => a.name), LISTED);
   assert.deepEqual(
     answer.response.response.agents.find((a: Any) => a.name === "reviewer"),
     { name: "reviewer", description: "Reviews text for problems.", model: "haiku" },
@@ -75,14 +71,7 @@ Deno.test("--agents lists its agents in system/init", async () => {
     args: ["--agents", JSON.stringify({ reviewer: REVIEWER })],
   });
   const init = frames.find((f) => f.type === "system" && f.subtype === "init") as Any;
-  assert.deepEqual(init.agents, [
-    "claude",
-    "Explore",
-    "general-purpose",
-    "Plan",
-    "reviewer",
-    "statusline-setup",
-  ]);
+  assert.deepEqual(init.agents, LISTED);
 });
 
 Deno.test("a custom agent's model: the subagent's messages, resolvedModel, modelUsage by model", async () => {
