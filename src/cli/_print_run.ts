@@ -36,6 +36,7 @@ import { commandState } from "../host/_which.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
+import { withAgentsFile } from "./_agents_flag.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
@@ -161,10 +162,13 @@ async function planRun(
   const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const { readText, readSmallText } = await import("../host/_fs.ts");
-  const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
-    cwd: io.cwd,
-    readText,
-  });
+  const args = await withAgentsFile(
+    await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
+      cwd: io.cwd,
+      readText,
+    }),
+    { cwd: io.cwd, readText },
+  );
   if (
     parsed.options.has("--dangerously-skip-permissions") && !parsed.options.has("--permission-mode")
   ) {
