@@ -93,6 +93,21 @@ function handBackText(run: AgentRun, notes: readonly { text: string }[], stopped
   ].join("\n");
 }
 
+/**
+ * The names of the tools a subagent used, its own subagents' included (2.1.332): a tool its
+ * agent does not have (`missing`) is left out, though it counts in the stats, but for a nested
+ * Agent call (2.1.328, 2.1.332).
+ */
+function toolNames(run: AgentRun, missing: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const t of run.tools) {
+    if (!missing.has(t.block.id) || t.block.name === "Agent") out.push(t.block.name);
+    const nested = (t as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
+    if (nested) out.push(...toolNames(nested, new Set()));
+  }
+  return out;
+}
+
 /** The built-in agents whose hand-back ends with their report: no agent id, no usage footer. */
 const ONE_SHOT_AGENTS: ReadonlySet<string> = new Set(["Explore", "Plan"]);
 
@@ -113,16 +128,8 @@ export function agentResult(
   toolUseResult: unknown;
   permissionDecision: PermissionDecisionName;
 } {
-  // a tool its agent does not have is not among the tools used, though it counts in the
-  // stats, but for a nested Agent call; the names sorted (2.1.328, 2.1.332)
   const missing = options.missing ?? new Set<string>();
-  const toolsUsed = [
-    ...new Set(
-      run.tools
-        .filter((t) => !missing.has(t.block.id) || t.block.name === "Agent")
-        .map((t) => t.block.name),
-    ),
-  ].sort();
+  const toolsUsed = [...new Set(toolNames(run, missing))].sort();
   const notes = toolsUsed.length
     ? [{
       type: "text" as const,
@@ -162,7 +169,8 @@ export function agentResult(
       speed: "standard",
       fallback_credit: null,
     },
-    ...(toolsUsed.length > 0 ? { toolStats: stats } : {}),
+    // stats all zero (no tools, a nested Agent call alone) are left out (2.1.332)
+    ...(Object.values(stats).some((n) => n > 0) ? { toolStats: stats } : {}),
     canContinueAgent: true,
   };
   return {

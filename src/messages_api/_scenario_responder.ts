@@ -7,14 +7,15 @@
  * @module
  */
 
-import { subagentReplies } from "../builders/_agent_run.ts";
+import { AGENT_RUN, type AgentRun, subagentReplies } from "../builders/_agent_run.ts";
+import type { ToolCall } from "../builders/tools.ts";
 import { text } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_CWD } from "../builders/build_context.ts";
 import type { StopReason } from "../builders/stream_events.ts";
 import type { Exchange, Scenario } from "../scenario/scenario.ts";
 import { BROKEN_STREAM_REPLY } from "../scenario/named_failures.ts";
 import { isToolCall, type MessageStep, type Step, type TurnInfo } from "../scenario/step.ts";
-import type { AssistantContentBlock, UserFrame } from "../wire/frame.ts";
+import type { AssistantContentBlock, Frame, UserFrame } from "../wire/frame.ts";
 import type { JournalPlace } from "./api_journal.ts";
 import { type FailureAnswer, failureAnswer, governing } from "./_failure_answers.ts";
 import { type LocatedRequest, locateRequest } from "./_locate_request.ts";
@@ -83,9 +84,16 @@ interface Session {
   turns: Map<string, Turn>;
 }
 
+/** An Agent tool call whose subagent's frames are scripted. */
+type ScriptedAgent = Pick<ToolCall, "result"> & {
+  frames: (ctx: BuildContext) => Iterable<Frame>;
+};
+
 interface SubagentRun {
   replies: AssistantContentBlock[][];
   label: string;
+  /** Its own tool calls by tool use id (a nested Agent call starts a subagent of its own). */
+  calls: ReadonlyMap<string, unknown>;
 }
 
 /** Decides the answers of one scenario. */
@@ -394,15 +402,38 @@ export class ScenarioResponder {
       if (!scripted || !isToolCall(scripted) || typeof scripted.frames !== "function") continue;
       const prompt = (block.input as { prompt?: unknown }).prompt;
       if (typeof prompt !== "string") continue;
-      const replies = subagentReplies(
-        scripted.frames(this.#ctx),
-        block.id,
-        scripted.result.toolUseResult,
-      );
-      this.#subagents.set(this.#rewrite(prompt), {
-        replies,
-        label: `the subagent of ${block.name} ${block.id} (${plan.where})`,
-      });
+      this.#registerSubagent(block, scripted as ScriptedAgent, plan.where);
+    }
+  }
+
+  /** The subagent an Agent tool use starts, served by its prompt. */
+  #registerSubagent(
+    block: { id: string; name: string; input: Record<string, unknown> },
+    scripted: ScriptedAgent,
+    where: string,
+  ): void {
+    const prompt = block.input.prompt;
+    if (typeof prompt !== "string") return;
+    const replies = subagentReplies(
+      scripted.frames(this.#ctx),
+      block.id,
+      scripted.result.toolUseResult,
+    );
+    const run = (scripted as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
+    this.#subagents.set(this.#rewrite(prompt), {
+      replies,
+      label: `the subagent of ${block.name} ${block.id} (${where})`,
+      calls: new Map((run?.tools ?? []).map((t) => [t.block.id, t])),
+    });
+  }
+
+  /** The nested subagents a subagent's reply starts (its own Agent tool uses). */
+  #registerNested(blocks: readonly AssistantContentBlock[], run: SubagentRun): void {
+    for (const block of blocks) {
+      if (block.type !== "tool_use" || (block.name !== "Agent" && block.name !== "Task")) continue;
+      const scripted = run.calls.get(block.id);
+      if (!scripted || !isToolCall(scripted) || typeof scripted.frames !== "function") continue;
+      this.#registerSubagent(block, scripted as ScriptedAgent, run.label);
     }
   }
 
@@ -443,6 +474,7 @@ export class ScenarioResponder {
     }
     const key = `${located.prompt}\u0000${call}`;
     this.#subagentAttempts.set(key, (this.#subagentAttempts.get(key) ?? 0) + 1);
+    this.#registerNested(blocks, run);
     return {
       kind: "subagent",
       decision: {

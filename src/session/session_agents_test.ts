@@ -378,3 +378,33 @@ Deno.test("an agent's maxTurns: it stops after that many calls with the CLI's no
   const result = frames.find((f) => f.type === "result") as Any;
   assert.equal(result.modelUsage["claude-opus-5-5"].inputTokens, 360);
 });
+
+Deno.test("a subagent's own Agent call: a nested subagent at depth 2, only its task frames written", async () => {
+  const frames = await run("general-purpose", {
+    tools: (ctx) => [
+      taskTool(ctx, "Read notes", {
+        prompt: "Read notes.txt.",
+        result: "notes.txt holds notes.",
+        tools: [readTool(ctx, "/home/user/project/notes.txt", { content: "notes\n" })],
+      }),
+    ],
+  });
+  const started = frames.filter((f) =>
+    f.type === "system" && f.subtype === "task_started"
+  ) as Any[];
+  assert.deepEqual(started.map((f) => f.spawn_depth), [1, 2]);
+  assert.equal(started[1].parent_task_id, started[0].task_id);
+  assert.equal("parent_task_id" in started[0], false);
+  // the nested subagent's prompt, messages and tool results are not written
+  const inner = frames.filter((f) => (f as Any).agent_id === started[1].task_id);
+  assert.deepEqual(inner, []);
+  const outer = handBackOf(frames, "general-purpose");
+  assert.equal(outer.parent_tool_use_id, null);
+  assert.deepEqual(outer.tool_use_result.toolsUsed, ["Agent", "Read"]);
+  assert.equal("toolStats" in outer.tool_use_result, false);
+  const result = frames.find((f) => f.type === "result") as Any;
+  assert.equal(result.subagent_stats.max_depth, 2);
+  assert.equal(result.subagent_stats.spawned_by_subagents, 1);
+  // main 2 calls, the outer subagent 2, the nested one 2 (its Read and its report)
+  assert.equal(result.modelUsage["claude-opus-5-5"].inputTokens, 720);
+});

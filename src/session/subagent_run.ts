@@ -71,10 +71,31 @@ export async function runSubagent(
   const { turn, flow, model } = options;
   const sent: Frame[] = [];
   const write = subagentSender(engine, turn, sent);
-  const send = model === undefined ? write : (frame: Frame) => write(onModel(frame, model));
+  // a subagent's own subagent (2.1.332): started at depth 2 under its parent's task; of its
+  // run, only its task frames are written (no prompt, messages or tool results)
+  const nesting = engine.subagentNesting;
+  const parent = nesting.running.at(-1);
+  if (parent !== undefined) {
+    run = {
+      ...run,
+      task: { ...run.task, spawnDepth: nesting.running.length + 1, parentTaskId: parent },
+    };
+    nesting.spawnedBySubagents++;
+  }
+  nesting.maxDepth = Math.max(nesting.maxDepth, nesting.running.length + 1);
+  const send = (frame: Frame) => {
+    const out = model === undefined ? frame : onModel(frame, model);
+    if (parent === undefined || (out.type !== "user" && out.type !== "assistant")) {
+      return write(out);
+    }
+    // not written, but billed
+    sent.push(out);
+    return Promise.resolve();
+  };
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
   const missing = new Set<string>();
   const restore = keepFileContext(engine);
+  nesting.running.push(run.task.taskId);
   try {
     // the SubagentStart hooks run while the subagent's prompt is written (a command hook's
     // hook_response comes after it, 2.1.332)
@@ -114,6 +135,7 @@ export async function runSubagent(
       }
     }
   } finally {
+    nesting.running.pop();
     restore();
   }
   return { sent, missing };

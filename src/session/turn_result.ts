@@ -62,7 +62,7 @@ export async function sendResult(
       apiCalls: override.apiCalls ?? [...turn.failedCalls, ...turn.calls],
       modelUsage: engine.ledger.modelUsage(),
       modelUsageSinceLastResult: engine.ledger.takeSinceLastResult(),
-      subagentStats: subagentStats(engine.subagents),
+      subagentStats: subagentStats(engine.subagents, engine.subagentNesting),
       permissionDenials: turn.denials,
       stopReason: options.stopReason,
       terminalReason: options.terminalReason,
