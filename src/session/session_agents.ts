@@ -194,6 +194,15 @@ export function agentsFlagJson(
  * What a subagent of `type` may use: its custom agent's `tools` and `disallowedTools`, else a
  * built-in agent's ({@linkcode BUILTIN_AGENT_TOOLS}); `undefined` when it has every tool of
  * the session.
+ *
+ * @example A custom agent's limits, then a built-in one's
+ * ```ts
+ * import { agentToolLimits } from "./session_agents.ts";
+ * const custom = { reviewer: { description: "Reviews.", tools: ["Read"] } };
+ * console.log(agentToolLimits(custom, "reviewer")?.tools); // [ "Read" ]
+ * console.log(agentToolLimits(custom, "statusline-setup")?.tools); // [ "Read", "Edit" ]
+ * console.log(agentToolLimits(custom, "general-purpose")); // undefined
+ * ```
  */
 export function agentToolLimits(
   custom: Readonly<Record<string, CustomAgent>>,
