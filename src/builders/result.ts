@@ -79,8 +79,6 @@ export type SubagentStats = {
 /**
  * The `subagent_stats` of a turn in which foreground subagents of the given types
  * completed (`{"general-purpose": 1}` as in the subagent recording); zeros without any.
- * `nesting` gives the deepest subagent's depth and how many subagents started others' (a
- * subagent's own Agent call: depth 2).
  *
  * @example Stats for one general-purpose subagent
  * ```ts
@@ -88,10 +86,7 @@ export type SubagentStats = {
  * console.log(subagentStats({ "general-purpose": 1 }).spawned); // 1
  * ```
  */
-export function subagentStats(
-  completedByType: Record<string, number> = {},
-  nesting: { maxDepth?: number; spawnedBySubagents?: number } = {},
-): SubagentStats {
+export function subagentStats(completedByType: Record<string, number> = {}): SubagentStats {
   let total = 0;
   for (const [type, n] of Object.entries(completedByType)) {
     checkCount(n, "subagentStats()", `the count of ${type}`);
@@ -101,8 +96,8 @@ export function subagentStats(
     spawned: total,
     requested: { background: 0, foreground: total, unset: 0 },
     started_in_background: 0,
-    max_depth: Math.max(nesting.maxDepth ?? 0, total > 0 ? 1 : 0),
-    spawned_by_subagents: nesting.spawnedBySubagents ?? 0,
+    max_depth: total > 0 ? 1 : 0,
+    spawned_by_subagents: 0,
     completed: total,
     failed: 0,
     killed: { parent: 0, user: 0, system: 0 },

@@ -7,15 +7,14 @@
  * @module
  */
 
-import { AGENT_RUN, type AgentRun, subagentReplies } from "../builders/_agent_run.ts";
-import type { ToolCall } from "../builders/tools.ts";
+import { apiError, quote, type ScriptedAgent, SubagentCalls } from "./_subagent_calls.ts";
 import { text } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_CWD } from "../builders/build_context.ts";
 import type { StopReason } from "../builders/stream_events.ts";
 import type { Exchange, Scenario } from "../scenario/scenario.ts";
 import { BROKEN_STREAM_REPLY } from "../scenario/named_failures.ts";
 import { isToolCall, type MessageStep, type Step, type TurnInfo } from "../scenario/step.ts";
-import type { AssistantContentBlock, Frame, UserFrame } from "../wire/frame.ts";
+import type { AssistantContentBlock, UserFrame } from "../wire/frame.ts";
 import type { JournalPlace } from "./api_journal.ts";
 import { type FailureAnswer, failureAnswer, governing } from "./_failure_answers.ts";
 import { type LocatedRequest, locateRequest } from "./_locate_request.ts";
@@ -28,7 +27,6 @@ import {
   unservable,
   UnservableStepError,
 } from "./_turn_plan.ts";
-import { show } from "../wire/_show.ts";
 
 /** What answers a request. */
 export type Decision =
@@ -56,8 +54,6 @@ export interface Answered {
 
 const DEFAULT_SUMMARY = "Summary of the conversation.";
 const WARN_REPLY = "Hello! How can I help?";
-/** How many characters of a prompt an error message quotes. */
-const QUOTED = 200;
 
 interface Turn {
   plan?: TurnPlan;
@@ -84,18 +80,6 @@ interface Session {
   turns: Map<string, Turn>;
 }
 
-/** An Agent tool call whose subagent's frames are scripted. */
-type ScriptedAgent = Pick<ToolCall, "result"> & {
-  frames: (ctx: BuildContext) => Iterable<Frame>;
-};
-
-interface SubagentRun {
-  replies: AssistantContentBlock[][];
-  label: string;
-  /** Its own tool calls by tool use id (a nested Agent call starts a subagent of its own). */
-  calls: ReadonlyMap<string, unknown>;
-}
-
 /** Decides the answers of one scenario. */
 export class ScenarioResponder {
   readonly #scenario: Scenario;
@@ -104,9 +88,8 @@ export class ScenarioResponder {
   readonly #label: string;
   readonly #counts: number[];
   readonly #sessions = new Map<string, Session>();
-  readonly #subagents = new Map<string, SubagentRun>();
+  readonly #subagentCalls: SubagentCalls;
   readonly #compactions = new Map<string, number>();
-  readonly #subagentAttempts = new Map<string, number>();
 
   /** A responder for `scenario`; `cwd` is where the CLI runs (the scenario's own cwd is replaced by it). */
   constructor(scenario: Scenario, options: { cwd?: string } = {}) {
@@ -117,6 +100,7 @@ export class ScenarioResponder {
       cwd: scenario.cwd ?? DEFAULT_CWD,
     });
     this.#paths = { from: options.cwd ? scenario.cwd ?? DEFAULT_CWD : "", to: options.cwd ?? "" };
+    this.#subagentCalls = new SubagentCalls(this.#ctx, this.#paths);
     this.#label = scenario.name ? `scenario '${scenario.name}'` : "the scenario";
     this.#counts = scenario.exchanges.map(() => 0);
   }
@@ -402,91 +386,12 @@ export class ScenarioResponder {
       if (!scripted || !isToolCall(scripted) || typeof scripted.frames !== "function") continue;
       const prompt = (block.input as { prompt?: unknown }).prompt;
       if (typeof prompt !== "string") continue;
-      this.#registerSubagent(block, scripted as ScriptedAgent, plan.where);
+      this.#subagentCalls.register(block, scripted as ScriptedAgent, plan.where);
     }
-  }
-
-  /** The subagent an Agent tool use starts, served by its prompt. */
-  #registerSubagent(
-    block: { id: string; name: string; input: Record<string, unknown> },
-    scripted: ScriptedAgent,
-    where: string,
-  ): void {
-    const prompt = block.input.prompt;
-    if (typeof prompt !== "string") return;
-    const replies = subagentReplies(
-      scripted.frames(this.#ctx),
-      block.id,
-      scripted.result.toolUseResult,
-    );
-    const run = (scripted as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
-    this.#subagents.set(this.#rewrite(prompt), {
-      replies,
-      label: `the subagent of ${block.name} ${block.id} (${where})`,
-      calls: new Map((run?.tools ?? []).map((t) => [t.block.id, t])),
-    });
-  }
-
-  /** The nested subagents a subagent's reply starts (its own Agent tool uses). */
-  #registerNested(blocks: readonly AssistantContentBlock[], run: SubagentRun): void {
-    for (const block of blocks) {
-      if (block.type !== "tool_use" || (block.name !== "Agent" && block.name !== "Task")) continue;
-      const scripted = run.calls.get(block.id);
-      if (!scripted || !isToolCall(scripted) || typeof scripted.frames !== "function") continue;
-      this.#registerSubagent(block, scripted as ScriptedAgent, run.label);
-    }
-  }
-
-  #rewrite(s: string): string {
-    return this.#paths.from ? s.split(this.#paths.from).join(this.#paths.to) : s;
   }
 
   #subagent(located: LocatedRequest): Answered {
-    const run = this.#subagents.get(located.prompt);
-    if (!run) {
-      const known = [...this.#subagents.keys()].map(quote);
-      return {
-        kind: "subagent",
-        decision: apiError(
-          400,
-          `claude-mock: a subagent call with the prompt ${
-            quote(located.prompt)
-          } matches no Agent tool use ${
-            known.length
-              ? `the scenario served (expected one of ${known.join(", ")})`
-              : "of the scenario served so far"
-          }`,
-        ),
-      };
-    }
-    const call = located.replies.length;
-    const blocks = run.replies[call];
-    if (!blocks) {
-      return {
-        kind: "subagent",
-        decision: apiError(
-          400,
-          `claude-mock: ${run.label} has no reply for its API call ${
-            call + 1
-          }: its frames give ${run.replies.length}`,
-        ),
-      };
-    }
-    const key = `${located.prompt}\u0000${call}`;
-    this.#subagentAttempts.set(key, (this.#subagentAttempts.get(key) ?? 0) + 1);
-    this.#registerNested(blocks, run);
-    return {
-      kind: "subagent",
-      decision: {
-        kind: "reply",
-        reply: replyFor(this.#ctx, blocks, {
-          model: located.model ?? this.#ctx.model,
-          paths: this.#paths,
-        }),
-        stream: located.stream,
-        delayMs: 0,
-      },
-    };
+    return { kind: "subagent", decision: this.#subagentCalls.answer(located) };
   }
 
   /**
@@ -562,14 +467,6 @@ export function servableProblem(scenario: Scenario): string | undefined {
   return undefined;
 }
 
-function apiError(
-  status: number,
-  message: string,
-  type?: string,
-): Extract<Decision, { kind: "error" }> {
-  return { kind: "error", status, type: type ?? errorType(status), message };
-}
-
 /**
  * What a failure makes of a call, given its `answer`: an API error, or the reply `reply()`
  * gives broken as scripted; `undefined` when the failure lets the reply through.
@@ -588,10 +485,6 @@ function failureDecision(
     return { ...reply(), failure: { name: failureName(failure), answer } };
   }
   return undefined;
-}
-
-function errorType(status: number): string {
-  return status === 404 ? "not_found_error" : status >= 500 ? "api_error" : "invalid_request_error";
 }
 
 function failureName(failure: { kind: string; name?: string; status?: number }): string {
@@ -617,8 +510,4 @@ function sessionIdOf(body: Record<string, unknown>, header: string): string {
     }
   }
   return "";
-}
-
-function quote(s: string): string {
-  return show(s, { max: QUOTED });
 }
