@@ -7,7 +7,8 @@
  * @module
  */
 
-import { apiError, quote, type ScriptedAgent, SubagentCalls } from "./_subagent_calls.ts";
+import { apiError, type Decision } from "./_decision.ts";
+import { quote, type ScriptedAgent, SubagentCalls } from "./_subagent_calls.ts";
 import { text } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_CWD } from "../builders/build_context.ts";
 import type { StopReason } from "../builders/stream_events.ts";
@@ -28,19 +29,7 @@ import {
   UnservableStepError,
 } from "./_turn_plan.ts";
 
-/** What answers a request. */
-export type Decision =
-  /** A reply, streamed or whole; `failure` breaks it (or replaces it) as scripted. */
-  | {
-    kind: "reply";
-    reply: Reply;
-    stream: boolean;
-    delayMs: number;
-    timing?: Scenario["timing"];
-    failure?: { name: string; answer: FailureAnswer };
-  }
-  /** An error in the API's shape. */
-  | { kind: "error"; status: number; type: string; message: string; failure?: string };
+export type { Decision } from "./_decision.ts";
 
 /** A decision and where the request stood. */
 export interface Answered {

@@ -16,7 +16,7 @@ import { show } from "../wire/_show.ts";
 import type { AssistantContentBlock, Frame } from "../wire/frame.ts";
 import type { LocatedRequest } from "./_locate_request.ts";
 import { replyFor } from "./_reply_body.ts";
-import type { Decision } from "./_scenario_responder.ts";
+import { apiError, type Decision } from "./_decision.ts";
 
 /** An Agent tool call whose subagent's frames are scripted. */
 export type ScriptedAgent = Pick<ToolCall, "result"> & {
@@ -120,19 +120,6 @@ export class SubagentCalls {
   #rewrite(s: string): string {
     return this.#paths.from ? s.split(this.#paths.from).join(this.#paths.to) : s;
   }
-}
-
-/** An error in the API's shape (its type from the status unless given). */
-export function apiError(
-  status: number,
-  message: string,
-  type?: string,
-): Extract<Decision, { kind: "error" }> {
-  return { kind: "error", status, type: type ?? errorType(status), message };
-}
-
-function errorType(status: number): string {
-  return status === 404 ? "not_found_error" : status >= 500 ? "api_error" : "invalid_request_error";
 }
 
 /** A prompt as an error message quotes it. */
