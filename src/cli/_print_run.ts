@@ -30,6 +30,7 @@ import {
   nextInvocation,
   projectDir,
   stateDir,
+  stateDirRefusal,
 } from "./cli_state.ts";
 import { hostHookRunner } from "../host/_hook_runner.ts";
 import { commandState } from "../host/_which.ts";
@@ -118,6 +119,11 @@ export async function runSession(
     if (notice !== undefined) await io.stdio.writeErr(encoder.encode(notice));
   } catch (error) {
     if (error instanceof CliUsageError) throw error;
+    // the config folder is CLAUDE_MOCK_STATE_DIR's (no CLAUDE_CONFIG_DIR): the variable's fault
+    if (!io.env.CLAUDE_CONFIG_DIR) {
+      const refusal = stateDirRefusal(io.env, error);
+      if (refusal !== undefined) throw refusal;
+    }
     if (errorCode(error) === "ENOTDIR") unreadable = settingsNotLoaded(home);
   }
   const plan = await planRun(io, { parsed, knobs, installedSdk });
@@ -157,8 +163,13 @@ async function planRun(
     ...(typeof sources === "string" ? { sources } : {}),
   });
   if (warning !== undefined) await io.stdio.writeErr(encoder.encode(warning));
-  // a state folder that cannot be written to counts this run as the first
-  const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
+  // the default state folder that cannot be written to counts this run as the first; one
+  // CLAUDE_MOCK_STATE_DIR names is refused, naming it
+  const invocation = await nextInvocation(stateDir(io.env)).catch((error) => {
+    const refusal = stateDirRefusal(io.env, error);
+    if (refusal !== undefined) throw refusal;
+    return 1;
+  });
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const { readText, readSmallText } = await import("../host/_fs.ts");
   const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
