@@ -32,14 +32,14 @@ const SURFACE_TEXT: Record<string, string> = {
     RedactedThinkingBlock RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype
     RunQueryOptions RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions
     ScriptedToolCall SessionSettings SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step
-    StepSource SteppableFakeTime SyncHookOutput SystemClock TaskOptions TerminalReason TextBlock ThinkingBlock
-    Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
-    ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
-    UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions WaitOptions
-    WireError WriteEntry any builtinScenario configureInterception contains exact getDefaults glob
-    loadScenario mockClaude predicate regex runQuery scenarioFromJSON setDefaults
-    settleWithFakeTime startQuery withOverrides wrapClaudeSdk
+    StepSource SteppableFakeTime SyncHookOutput SystemClock TaskOptions TerminalReason TextBlock
+    ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult
+    ToolPermissionContext ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger
+    TurnInfo UnhandledQuery UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler
+    UnmatchedStrategy UserFrame UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock
+    VirtualClockOptions WaitOptions WireError WriteEntry any builtinScenario configureInterception
+    contains exact getDefaults glob loadScenario mockClaude predicate regex runQuery
+    scenarioFromJSON setDefaults settleWithFakeTime startQuery withOverrides wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
