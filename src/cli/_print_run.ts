@@ -172,10 +172,18 @@ async function planRun(
   });
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const { readText, readSmallText } = await import("../host/_fs.ts");
+  const mcpWarnings: string[] = [];
   const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
     cwd: io.cwd,
     readText,
+    warnings: mcpWarnings,
   });
+  // what the real CLI's debug log says of MCP entries it skips (--debug-to-stderr shows it)
+  if (parsed.options.has("--debug-to-stderr")) {
+    for (const line of mcpWarnings) {
+      await io.stdio.writeErr(encoder.encode(`${new Date().toISOString()} [WARN] ${line}\n`));
+    }
+  }
   if (
     parsed.options.has("--dangerously-skip-permissions") && !parsed.options.has("--permission-mode")
   ) {

@@ -16,6 +16,7 @@
 import { isObject } from "../wire/frame.ts";
 import { ControlError } from "./control_channel.ts";
 import { externalMcpServers, sdkMcpServers } from "./mcp_servers.ts";
+import { mcpUrlError } from "./mcp_server_entry.ts";
 
 /** A server's status, as `system/init` and `mcp_status` say it. */
 export type McpServerStatus = "connected" | "failed" | "disabled" | "pending";
@@ -226,7 +227,12 @@ export class McpRoster {
     const config = entry.config;
     if (!config) return;
     const stdio = config.type === undefined || config.type === "stdio";
-    if (!stdio) return;
+    if (!stdio) {
+      // the mock reaches no server: only a url the CLI refuses before it connects fails
+      const error = mcpUrlError(config);
+      if (error !== undefined) [entry.status, entry.error] = ["failed", error];
+      return;
+    }
     if (entry.replaceable && !Array.isArray(config.args)) {
       // the real CLI spreads the args of a server mcp_set_servers added: without any, it fails so
       entry.status = "failed";

@@ -1,0 +1,130 @@
+// MCP server entries the real CLI cannot use are skipped, whichever door they come through
+// (--mcp-config, the SDK's mcpServers option, the project's .mcp.json), and a url it refuses
+// fails with its error; the mock listed every entry as connected (or failed by its command).
+// The lists below are the real CLI 2.1.332's system/init for the same entries (run on
+// 2026-11-26 against the mock's Messages API; FINDINGS_mcp.md, "Server entries").
+import assert from "node:assert/strict";
+import { query } from "@anthropic-ai/claude-agent-sdk";
+import { MockTransport, ScenarioBuilder } from "../mod.ts";
+import { runFake } from "./_fake_cli.ts";
+
+const CONFIG = {
+  mcpServers: {
+    a: { url: "http://x", command: "claude-mock-no-such-command" },
+    b: { type: 5, command: "x" },
+    c: { command: "x", args: [1, 2], env: { A: 1 } },
+    d: { command: "  " },
+    e: { type: "http", url: "http://x", headers: 5 },
+    f: { command: "x", env: 5 },
+    g: { type: "stdio", command: "x", args: null },
+    h: { type: "sse-ide", url: "http://x" },
+    i: { type: "ws-ide", url: "ws://x" },
+    j: { type: "claudeai-proxy", url: "http://x" },
+    k: { type: "ftp" },
+    l: { type: "http", url: "ftp://x" },
+    m: { type: "http", url: "" },
+    n: { type: "sse", url: "not a url" },
+    o: { type: "ws", url: "nope" },
+    p: { type: null, command: "x" },
+    q: { command: "claude-mock-no-such-command", args: ["a"], env: {} },
+  },
+};
+// the real CLI's system/init mcp_servers for CONFIG
+const REAL = ["a", "d", "l", "m", "n", "o", "q"].map((name) => ({
+  name,
+  status: "failed",
+  source: "dynamic",
+}));
+
+function initOf(stdout: string): { mcp_servers: unknown } {
+  return stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+    .find((f) => f.type === "system" && f.subtype === "init");
+}
+
+Deno.test("--mcp-config: entries the real CLI skips are not listed; bad urls fail (binary)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const run = await runFake(
+      [
+        "-p",
+        "hi",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--mcp-config",
+        JSON.stringify(CONFIG),
+      ],
+      dir,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(initOf(run.stdout).mcp_servers, REAL);
+    // --debug-to-stderr shows the real CLI's debug-log line for them
+    const debug = await runFake(
+      ["-p", "hi", "-d2e", "--mcp-config", JSON.stringify(CONFIG)],
+      dir,
+    );
+    assert.match(
+      debug.stderr,
+      / \[WARN\] --mcp-config: 11 entry warning\(s\): mcpServers\.b: Skipped — /,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the project's .mcp.json: entries the real CLI skips are not listed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(CONFIG));
+    const run = await runFake(["-p", "hi", "--output-format", "stream-json", "--verbose"], dir);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(
+      initOf(run.stdout).mcp_servers,
+      REAL.map((s) => ({ ...s, source: "project" })),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the SDK's mcpServers option: skipped entries are not listed, mcp_status says why a url failed", async () => {
+  const mock = new MockTransport(new ScenarioBuilder().on("hi").respond("Hello!").build());
+  const q = query({
+    prompt: "hi",
+    options: { ...mock.options(), mcpServers: CONFIG.mcpServers as never },
+  });
+  let servers: unknown;
+  let status: Array<{ name: string; status: string; error?: string }> = [];
+  for await (const m of q) {
+    if (m.type === "system" && m.subtype === "init") {
+      servers = m.mcp_servers;
+      status = await q.mcpServerStatus() as typeof status;
+    }
+  }
+  assert.deepEqual(servers, REAL);
+  assert.deepEqual(
+    status.map(({ name, status, error }) => ({ name, status, error })),
+    [
+      { name: "a", status: "failed", error: 'Executable not found in $PATH: "stdio"' },
+      { name: "d", status: "failed", error: 'Executable not found in $PATH: "stdio"' },
+      {
+        name: "l",
+        status: "failed",
+        error: "Stopped an MCP request because its address is not http or https. Check the " +
+          "server's address in your settings, or ask the server's owner to fix the addresses it gives.",
+      },
+      { name: "m", status: "failed", error: "No URL configured for this server" },
+      {
+        name: "n",
+        status: "failed",
+        error: "'url' is not a valid URL. Update the server's config and reconnect.",
+      },
+      {
+        name: "o",
+        status: "failed",
+        error: "'url' is not a valid URL. Update the server's config and reconnect.",
+      },
+      { name: "q", status: "failed", error: 'Executable not found in $PATH: "stdio"' },
+    ],
+  );
+});
