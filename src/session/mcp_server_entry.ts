@@ -56,8 +56,8 @@ export function checkMcpEntry(name: string, config: unknown): McpEntryCheck {
   const issues: string[] = [];
   if (type === "sdk") return {};
   if (typeof type === "string" && type !== "stdio") {
-    expect(issues, "url", entry.url, "string");
-    if (type === "claudeai-proxy") expect(issues, "id", entry.id, "string");
+    expect(issues, "url", entry.url);
+    if (type === "claudeai-proxy") expect(issues, "id", entry.id);
     else records(issues, "headers", entry.headers);
     return issues.length > 0 ? invalid(issues) : {};
   }
@@ -121,8 +121,9 @@ export function mcpEntryWarnings(servers: Record<string, unknown>): string | und
   return `--mcp-config: ${said.length} entry warning(s): ${said.join("; ")}`;
 }
 
-function expect(issues: string[], key: string, value: unknown, type: string): void {
-  if (typeof value !== type) issues.push(`${key}: expected ${type}, received ${kind(value)}`);
+/** A string field (`url`, `id`), required. */
+function expect(issues: string[], key: string, value: unknown): void {
+  if (typeof value !== "string") issues.push(`${key}: expected string, received ${kind(value)}`);
 }
 
 /** A record of strings (`env`, `headers`), when given. */
