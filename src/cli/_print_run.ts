@@ -37,6 +37,7 @@ import { commandState } from "../host/_which.ts";
 import { LIVE_TOOLS, liveToolRunner } from "./live_tools.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
+import { withAgentsFile } from "./_agents_flag.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
@@ -173,11 +174,11 @@ async function planRun(
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const { readText, readSmallText } = await import("../host/_fs.ts");
   const mcpWarnings: string[] = [];
-  const args = await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
-    cwd: io.cwd,
-    readText,
-    warnings: mcpWarnings,
-  });
+  const given = await withSettingsFile(parsed, io.cwd, readText);
+  const args = await withAgentsFile(
+    await withMcpConfigFiles(given, { cwd: io.cwd, readText, warnings: mcpWarnings }),
+    { cwd: io.cwd, readText },
+  );
   // what the real CLI's debug log says of MCP entries it skips (--debug-to-stderr shows it)
   if (parsed.options.has("--debug-to-stderr")) {
     for (const line of mcpWarnings) {
