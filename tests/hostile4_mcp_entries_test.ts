@@ -27,16 +27,18 @@ const CONFIG = {
     o: { type: "ws", url: "nope" },
     p: { type: null, command: "x" },
     q: { command: "claude-mock-no-such-command", args: ["a"], env: {} },
+    // (a computed key: an own property, as JSON.parse makes it)
+    ["__proto__"]: { command: "x" },
   },
 };
-// the real CLI's system/init mcp_servers for CONFIG
+// the real CLI's system/init mcp_servers for CONFIG ("__proto__" dropped unsaid)
 const REAL = ["a", "d", "l", "m", "n", "o", "q"].map((name) => ({
   name,
   status: "failed",
   source: "dynamic",
 }));
 
-function initOf(stdout: string): { mcp_servers: unknown } {
+function initOf(stdout: string): { mcp_servers: unknown; mcp_server_errors?: unknown } {
   return stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
     .find((f) => f.type === "system" && f.subtype === "init");
 }
@@ -58,6 +60,24 @@ Deno.test("--mcp-config: entries the real CLI skips are not listed; bad urls fai
     );
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(initOf(run.stdout).mcp_servers, REAL);
+    // system/init names the skipped ones (the real CLI's list for CONFIG)
+    assert.deepEqual(
+      (initOf(run.stdout).mcp_server_errors as Array<{ name: string; type: string }>).map((e) =>
+        `${e.name}:${e.type}`
+      ),
+      [
+        "b:invalid_config",
+        "c:invalid_config",
+        "e:invalid_config",
+        "f:invalid_config",
+        "g:invalid_config",
+        "h:unknown_type",
+        "i:unknown_type",
+        "j:invalid_config",
+        "k:unknown_type",
+        "p:invalid_config",
+      ],
+    );
     // --debug-to-stderr shows the real CLI's debug-log line for them
     const debug = await runFake(
       ["-p", "hi", "-d2e", "--mcp-config", JSON.stringify(CONFIG)],
@@ -82,6 +102,8 @@ Deno.test("the project's .mcp.json: entries the real CLI skips are not listed", 
       initOf(run.stdout).mcp_servers,
       REAL.map((s) => ({ ...s, source: "project" })),
     );
+    // (the real CLI's mcp_server_errors names those of --mcp-config only)
+    assert.equal(initOf(run.stdout).mcp_server_errors, undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -16,7 +16,7 @@
 import { isObject } from "../wire/frame.ts";
 import { ControlError } from "./control_channel.ts";
 import { externalMcpServers, sdkMcpServers } from "./mcp_servers.ts";
-import { mcpUrlError } from "./mcp_server_entry.ts";
+import { type McpServerError, mcpServerErrors, mcpUrlError } from "./mcp_server_entry.ts";
 
 /** A server's status, as `system/init` and `mcp_status` say it. */
 export type McpServerStatus = "connected" | "failed" | "disabled" | "pending";
@@ -73,6 +73,8 @@ export class McpRoster {
   readonly entries: McpRosterEntry[] = [];
   /** Bumped on every change (what caches `system/init` looks at). */
   changes = 0;
+  /** The `--mcp-config` entries the CLI skipped (`system/init`'s `mcp_server_errors`). */
+  readonly errors: McpServerError[];
   #commandCheck: CommandCheck;
 
   /** The servers `--mcp-config` and `initialize` configure. */
@@ -86,6 +88,7 @@ export class McpRoster {
     } = {},
   ) {
     this.#commandCheck = commandCheck ?? (() => "found");
+    this.errors = mcpServerErrors(configs);
     const dynamic = externalMcpServers(configs, initialize).map(({ name, config }) =>
       this.#external(name, config, { replaceable: false, fromFlag: true })
     );
@@ -145,7 +148,9 @@ export class McpRoster {
 
   /** `mcp_set_servers`: `servers` replace the SDK's and those set before. */
   set(servers: Record<string, unknown>): McpSetServersAnswer {
-    const wanted = Object.entries(servers).filter(([, c]) => isObject(c)) as Array<
+    const wanted = Object.entries(servers).filter(([n, c]) =>
+      n !== "__proto__" && isObject(c)
+    ) as Array<
       [string, Record<string, unknown>]
     >;
     const isSdk = (c: Record<string, unknown>) => c.type === "sdk";

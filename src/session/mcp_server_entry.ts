@@ -23,6 +23,8 @@
 export interface McpEntryCheck {
   /** Why the entry is left out (the CLI's debug log: `Skipped — <skip>`). */
   skip?: string;
+  /** The kind of a skipped entry's fault, as `system/init`'s `mcp_server_errors` names it. */
+  kind?: "invalid_config" | "unknown_type" | "url_missing_type";
   /** A warning for an entry that is kept. */
   warning?: string;
 }
@@ -35,6 +37,7 @@ const KNOWN_TYPES: readonly string[] = ["stdio", ...URL_TYPES, "sdk", "claudeai-
 export function checkMcpEntry(name: string, config: unknown): McpEntryCheck {
   const invalid = (issues: string[]): McpEntryCheck => ({
     skip: `invalid MCP server config for ${JSON.stringify(name)}: ${issues.join("; ")}`,
+    kind: "invalid_config",
   });
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     return invalid([`(root): expected object, received ${kind(config)}`]);
@@ -46,11 +49,13 @@ export function checkMcpEntry(name: string, config: unknown): McpEntryCheck {
       skip: `MCP server ${
         JSON.stringify(name)
       } has a "url" but no "type"; add "type": "http" (or "sse" / "ws") to this entry`,
+      kind: "url_missing_type",
     };
   }
   if (typeof type === "string" && !KNOWN_TYPES.includes(type)) {
     return {
       skip: `unknown MCP server type ${JSON.stringify(type)} for server ${JSON.stringify(name)}`,
+      kind: "unknown_type",
     };
   }
   const issues: string[] = [];
@@ -145,4 +150,41 @@ function kind(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;
+}
+
+/** One entry of `system/init`'s `mcp_server_errors`: a server entry the CLI skipped. */
+export interface McpServerError {
+  /** The server's name. */
+  name: string;
+  /** What is wrong with it. */
+  type: "invalid_config" | "unknown_type" | "url_missing_type";
+  /** `Skipped — ` and why. */
+  message: string;
+}
+
+/**
+ * The entries of `--mcp-config` (its JSON values, in order) that the real CLI skips, as its
+ * `system/init` lists them in `mcp_server_errors` (2.1.328, 2.1.332; the project's
+ * `.mcp.json` is not listed there).
+ */
+export function mcpServerErrors(configs: readonly string[] | undefined): McpServerError[] {
+  const out: McpServerError[] = [];
+  for (const config of configs ?? []) {
+    if (!config.trim().startsWith("{")) continue;
+    let servers: unknown;
+    try {
+      servers = (JSON.parse(config) as { mcpServers?: unknown }).mcpServers;
+    } catch {
+      continue;
+    }
+    if (typeof servers !== "object" || servers === null || Array.isArray(servers)) continue;
+    for (const [name, entry] of Object.entries(servers)) {
+      if (name === "__proto__") continue; // dropped unsaid
+      const { skip, kind } = checkMcpEntry(name, entry);
+      if (skip !== undefined && kind !== undefined) {
+        out.push({ name, type: kind, message: `Skipped — ${skip}` });
+      }
+    }
+  }
+  return out;
 }

@@ -10,7 +10,8 @@ import { checkMcpEntry } from "./mcp_server_entry.ts";
 
 /** Whether the real CLI keeps the entry `config` of server `name` (see `checkMcpEntry`). */
 function usableEntry(name: string, config: unknown): boolean {
-  return checkMcpEntry(name, config).skip === undefined;
+  // the real CLI's record drops "__proto__" unsaid (2.1.332)
+  return name !== "__proto__" && checkMcpEntry(name, config).skip === undefined;
 }
 
 /** The SDK MCP server names the client registered in `initialize`. */
