@@ -93,18 +93,24 @@ export class McpRoster {
       this.#external(name, config, { replaceable: false, fromFlag: true })
     );
     // the project's servers first, one the command line names again in its place
+    const flagged = new Map(dynamic.map((e) => [e.name, e]));
+    const moved = new Set<McpRosterEntry>();
     for (const { name, config } of externalMcpServers([project ?? "{}"], undefined)) {
-      const again = dynamic.findIndex((e) => e.name === name);
-      if (again >= 0) this.entries.push(...dynamic.splice(again, 1));
-      else {
+      const again = flagged.get(name);
+      if (again !== undefined) {
+        this.entries.push(again);
+        moved.add(again);
+      } else {
         this.entries.push(
           this.#external(name, config, { replaceable: false, fromFlag: true }, "project"),
         );
       }
     }
-    this.entries.push(...dynamic);
+    for (const entry of dynamic) if (!moved.has(entry)) this.entries.push(entry);
+    const listed = new Set(this.entries.map((e) => e.name));
     for (const name of sdkMcpServers(initialize)) {
-      if (this.find(name)) continue;
+      if (listed.has(name)) continue;
+      listed.add(name);
       this.entries.push({
         name,
         source: "sdk",
@@ -157,9 +163,11 @@ export class McpRoster {
     const ordered = [...wanted.filter(([, c]) => isSdk(c)), ...wanted.filter(([, c]) => !isSdk(c))];
     const answer: McpSetServersAnswer = { added: [], removed: [], errors: {} };
     const keep = new Set<string>();
+    // (by name in maps: thousands of servers in one call cost linear time, not quadratic)
+    const byName = new Map(wanted);
     for (const entry of this.entries) {
       if (!entry.replaceable) continue;
-      const next = wanted.find(([n]) => n === entry.name)?.[1];
+      const next = byName.get(entry.name);
       const same = next !== undefined &&
         (entry.source === "sdk"
           ? isSdk(next)
@@ -168,10 +176,11 @@ export class McpRoster {
       else answer.removed.push(entry.name);
     }
     const remaining = this.entries.filter((e) => !e.replaceable || keep.has(e.name));
+    const remainingByName = new Map(remaining.map((e) => [e.name, e]));
     for (const [name, config] of ordered) {
       if (keep.has(name)) continue;
       answer.added.push(name);
-      const existing = remaining.find((e) => e.name === name);
+      const existing = remainingByName.get(name);
       if (existing) {
         // a server of the command line keeps its place and its state, and is the calls' now
         existing.replaceable = true;
@@ -185,6 +194,7 @@ export class McpRoster {
         : this.#external(name, config, { replaceable: true, fromFlag: false });
       if (entry.status === "failed") answer.errors[name] = entry.error!;
       remaining.push(entry);
+      remainingByName.set(name, entry);
     }
     // listed as ever: the servers the CLI runs, then the SDK's; removed: the SDK's first
     const sdkFirst = (list: McpRosterEntry[]) => [
@@ -193,12 +203,13 @@ export class McpRoster {
     ];
     const gone = new Set(answer.removed);
     answer.removed = sdkFirst(this.entries.filter((e) => gone.has(e.name))).map((e) => e.name);
-    this.entries.splice(
-      0,
-      this.entries.length,
+    // (no spread into splice: a list of any length, never a call with 100,000 arguments)
+    const next = [
       ...remaining.filter((e) => e.source !== "sdk"),
       ...remaining.filter((e) => e.source === "sdk"),
-    );
+    ];
+    this.entries.length = 0;
+    for (const entry of next) this.entries.push(entry);
     this.changes++;
     return answer;
   }

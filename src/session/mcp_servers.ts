@@ -109,12 +109,14 @@ export function externalMcpServers(
   initialize: Record<string, unknown> | undefined,
 ): ExternalMcpServer[] {
   const out: ExternalMcpServer[] = [];
+  const seen = new Set<string>();
   const add = (servers: unknown) => {
     if (!isObject(servers)) return;
     for (const [name, config] of Object.entries(servers)) {
-      if (!isObject(config) || config.type === "sdk" || out.some((s) => s.name === name)) continue;
+      if (!isObject(config) || config.type === "sdk" || seen.has(name)) continue;
       // an entry the real CLI cannot use is skipped (its debug log says why)
       if (!usableEntry(name, config)) continue;
+      seen.add(name);
       out.push({ name, config });
     }
   };
