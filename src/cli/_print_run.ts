@@ -472,7 +472,7 @@ function liveOption(
 
 /**
  * The engine's arguments, with `--settings` resolved as the real CLI resolves it: JSON as
- * given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
+ * object given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
  * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
  * before anything runs: `--settings '{not json'` is such a path.
  */
@@ -485,8 +485,9 @@ async function withSettingsFile(
   const value = parsed.options.get("--settings");
   if (typeof value !== "string") return args;
   try {
-    JSON.parse(value);
-    return args;
+    // (JSON that is no object, `[1]`, `5`, `null`, is a path too: 2.1.332)
+    const json = JSON.parse(value);
+    if (typeof json === "object" && json !== null && !Array.isArray(json)) return args;
   } catch {
     // not JSON: a path
   }
