@@ -150,3 +150,63 @@ Deno.test("the SDK's mcpServers option: skipped entries are not listed, mcp_stat
     ],
   );
 });
+
+// 2.1.332 (case mcp_control_set_servers_bad): mcp_set_servers checks no entry; one that is not
+// an object refuses the whole call; the others are added and fail in the CLI's own code
+Deno.test("setMcpServers: an entry that is no object refuses the call; bad entries fail with the real CLI's words", async () => {
+  const mock = new MockTransport(
+    new ScenarioBuilder().on("hello").respond("Hi").on("again").respond("Hi again").build(),
+  );
+  const prompts = (async function* () {
+    yield {
+      type: "user" as const,
+      message: { role: "user" as const, content: "hello" },
+      parent_tool_use_id: null,
+      session_id: "",
+    };
+    await new Promise<void>((resolve) => (release = resolve));
+    yield {
+      type: "user" as const,
+      message: { role: "user" as const, content: "again" },
+      parent_tool_use_id: null,
+      session_id: "",
+    };
+  })();
+  let release = () => {};
+  const q = query({ prompt: prompts, options: mock.options() });
+  let answer: unknown;
+  let status: Array<Record<string, unknown>> = [];
+  let refused: unknown;
+  for await (const m of q) {
+    if (m.type !== "result" || answer !== undefined) continue;
+    refused = await q.setMcpServers({ num: 5, ok: { command: "x", args: [] } } as never).catch((
+      e,
+    ) => e);
+    answer = await q.setMcpServers({
+      nocmd: { type: "stdio", args: [] },
+      badtype: { type: "bogus", command: "claude-mock-no-such-command" },
+      strargs: { command: "claude-mock-no-such-command", args: "y" },
+      urlonly: { url: "http://127.0.0.1:9/mcp" },
+    } as never);
+    status = await q.mcpServerStatus() as never;
+    release();
+  }
+  assert.match(String(refused), /mcp_set_servers: servers must be an object of config objects/);
+  assert.deepEqual(answer, {
+    added: ["nocmd", "badtype", "strargs", "urlonly"],
+    removed: [],
+    errors: {
+      nocmd: 'The "file" argument must be of type string. Received undefined',
+      badtype: "e.includes is not a function. (In 'e.includes(n)', 'e.includes' is undefined)",
+      strargs:
+        "t.args?.some is not a function. (In 't.args?.some((a)=>a.includes(e))', 't.args?.some' is undefined)",
+      urlonly: "Spread syntax requires ...iterable not be null or undefined",
+    },
+  });
+  assert.deepEqual(status.map((s) => [s.name, s.config]), [
+    ["nocmd", { type: "stdio", args: [] }],
+    ["badtype", undefined],
+    ["strargs", { type: "stdio", command: "claude-mock-no-such-command", args: "y" }],
+    ["urlonly", { type: "stdio" }],
+  ]);
+});

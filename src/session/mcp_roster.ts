@@ -51,6 +51,21 @@ export const COMMAND_NOT_FOUND = 'Executable not found in $PATH: "stdio"';
 /** The real CLI's error for a stdio server `mcp_set_servers` adds without `args`. */
 export const NO_ARGS = "Spread syntax requires ...iterable not be null or undefined";
 
+/** The server types the real CLI reaches by URL (besides stdio and the SDK's). */
+const URL_TYPES: ReadonlySet<string> = new Set(["http", "sse", "ws", "sdk", "claudeai-proxy"]);
+
+/**
+ * What the real CLI (2.1.332) says of servers `mcp_set_servers` added that it cannot run: its
+ * own code failing on them (it checks no entry there), word for word.
+ */
+export const UNKNOWN_TYPE =
+  "e.includes is not a function. (In 'e.includes(n)', 'e.includes' is undefined)";
+/** See {@linkcode UNKNOWN_TYPE}: args that are not an array. */
+export const ARGS_NOT_ARRAY =
+  "t.args?.some is not a function. (In 't.args?.some((a)=>a.includes(e))', 't.args?.some' is undefined)";
+/** See {@linkcode UNKNOWN_TYPE}: a stdio server without a command. */
+export const NO_COMMAND = 'The "file" argument must be of type string. Received undefined';
+
 /**
  * Whether a stdio server's command can be started: `found`, `missing`, or there but `denied`
  * (the default: every command is found).
@@ -243,16 +258,26 @@ export class McpRoster {
     const config = entry.config;
     if (!config) return;
     const stdio = config.type === undefined || config.type === "stdio";
+    if (entry.replaceable && !stdio && !URL_TYPES.has(String(config.type))) {
+      // mcp_set_servers checks no entry: the real CLI's own failure for an unknown type
+      [entry.status, entry.error] = ["failed", UNKNOWN_TYPE];
+      return;
+    }
     if (!stdio) {
       // the mock reaches no server: only a url the CLI refuses before it connects fails
       const error = mcpUrlError(config);
       if (error !== undefined) [entry.status, entry.error] = ["failed", error];
       return;
     }
-    if (entry.replaceable && !Array.isArray(config.args)) {
+    if (entry.replaceable && config.args !== undefined && !Array.isArray(config.args)) {
+      // (mcp_set_servers checks no entry: args that are no array fail in the real CLI's code)
+      [entry.status, entry.error] = ["failed", ARGS_NOT_ARRAY];
+    } else if (entry.replaceable && !Array.isArray(config.args)) {
       // the real CLI spreads the args of a server mcp_set_servers added: without any, it fails so
       entry.status = "failed";
       entry.error = NO_ARGS;
+    } else if (entry.replaceable && typeof config.command !== "string") {
+      [entry.status, entry.error] = ["failed", NO_COMMAND];
     } else if (typeof config.command === "string") {
       const state = this.#commandCheck(config.command);
       if (state !== "found") {
@@ -281,6 +306,8 @@ function startError(command: string, state: "missing" | "denied", project: boole
  */
 export function shownConfig(entry: McpRosterEntry): Record<string, unknown> {
   const { env: _env, headers: _headers, type, ...rest } = entry.config ?? {};
+  // a stdio server shows no url (a url without a type is a stdio server to mcp_set_servers)
+  if (type === undefined || type === "stdio") delete rest.url;
   const shown: Record<string, unknown> = {
     type: typeof type === "string" ? type : "stdio",
     ...rest,
