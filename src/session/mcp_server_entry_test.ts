@@ -25,8 +25,25 @@ const ENTRIES: Record<string, unknown> = {
   s: { type: 5 },
   t: { command: "x", extra: 1 },
 };
-const REAL =
-  '--mcp-config: 17 entry warning(s): mcpServers.a: Skipped — invalid MCP server config for "a": command: expected string, received undefined; mcpServers.b: Skipped — unknown MCP server type "bogus" for server "b"; mcpServers.c: Skipped — invalid MCP server config for "c": args: expected array, received string; mcpServers.d: Skipped — invalid MCP server config for "d": command: expected string, received number; mcpServers.e: Skipped — invalid MCP server config for "e": url: expected string, received undefined; mcpServers.f: Skipped — invalid MCP server config for "f": env.A: expected string, received number; mcpServers.g: Skipped — invalid MCP server config for "g": (root): expected object, received number; mcpServers.h: Skipped — invalid MCP server config for "h": (root): expected object, received null; mcpServers.i: Skipped — invalid MCP server config for "i": (root): expected object, received array; mcpServers.k: Skipped — invalid MCP server config for "k": url: expected string, received undefined; mcpServers.l: Skipped — invalid MCP server config for "l": command: Command cannot be empty; mcpServers.m: Skipped — invalid MCP server config for "m": args.0: expected string, received number; mcpServers.n: Skipped — invalid MCP server config for "n": command: expected string, received undefined; mcpServers.o: Skipped — MCP server "o" has a "url" but no "type"; add "type": "http" (or "sse" / "ws") to this entry; mcpServers.q: Skipped — invalid MCP server config for "q": url: expected string, received number; mcpServers.r: Skipped — invalid MCP server config for "r": headers.a: expected string, received number; mcpServers.s: Skipped — invalid MCP server config for "s": type: expected "stdio"; command: expected string, received undefined';
+const REAL = [
+  '--mcp-config: 17 entry warning(s): mcpServers.a: Skipped — invalid MCP server config for "a": command: expected string, received undefined',
+  'mcpServers.b: Skipped — unknown MCP server type "bogus" for server "b"',
+  'mcpServers.c: Skipped — invalid MCP server config for "c": args: expected array, received string',
+  'mcpServers.d: Skipped — invalid MCP server config for "d": command: expected string, received number',
+  'mcpServers.e: Skipped — invalid MCP server config for "e": url: expected string, received undefined',
+  'mcpServers.f: Skipped — invalid MCP server config for "f": env.A: expected string, received number',
+  'mcpServers.g: Skipped — invalid MCP server config for "g": (root): expected object, received number',
+  'mcpServers.h: Skipped — invalid MCP server config for "h": (root): expected object, received null',
+  'mcpServers.i: Skipped — invalid MCP server config for "i": (root): expected object, received array',
+  'mcpServers.k: Skipped — invalid MCP server config for "k": url: expected string, received undefined',
+  'mcpServers.l: Skipped — invalid MCP server config for "l": command: Command cannot be empty',
+  'mcpServers.m: Skipped — invalid MCP server config for "m": args.0: expected string, received number',
+  'mcpServers.n: Skipped — invalid MCP server config for "n": command: expected string, received undefined',
+  'mcpServers.o: Skipped — MCP server "o" has a "url" but no "type"; add "type": "http" (or "sse" / "ws") to this entry',
+  'mcpServers.q: Skipped — invalid MCP server config for "q": url: expected string, received number',
+  'mcpServers.r: Skipped — invalid MCP server config for "r": headers.a: expected string, received number',
+  'mcpServers.s: Skipped — invalid MCP server config for "s": type: expected "stdio"; command: expected string, received undefined',
+].join("; ");
 
 const MORE: Record<string, unknown> = {
   a: { url: "http://x", command: "y" },
@@ -47,8 +64,19 @@ const MORE: Record<string, unknown> = {
   p: { type: null, command: "x" },
   q: { command: "x", args: ["a"], env: {} },
 };
-const REAL_MORE =
-  '--mcp-config: 11 entry warning(s): mcpServers.b: Skipped — invalid MCP server config for "b": type: expected "stdio"; mcpServers.c: Skipped — invalid MCP server config for "c": args.0: expected string, received number; args.1: expected string, received number; env.A: expected string, received number; mcpServers.d: Leading or trailing whitespace in: command; mcpServers.e: Skipped — invalid MCP server config for "e": headers: expected record, received number; mcpServers.f: Skipped — invalid MCP server config for "f": env: expected record, received number; mcpServers.g: Skipped — invalid MCP server config for "g": args: expected array, received null; mcpServers.h: Skipped — unknown MCP server type "sse-ide" for server "h"; mcpServers.i: Skipped — unknown MCP server type "ws-ide" for server "i"; mcpServers.j: Skipped — invalid MCP server config for "j": id: expected string, received undefined; mcpServers.k: Skipped — unknown MCP server type "ftp" for server "k"; mcpServers.p: Skipped — invalid MCP server config for "p": type: expected "stdio"';
+const REAL_MORE = [
+  '--mcp-config: 11 entry warning(s): mcpServers.b: Skipped — invalid MCP server config for "b": type: expected "stdio"',
+  'mcpServers.c: Skipped — invalid MCP server config for "c": args.0: expected string, received number; args.1: expected string, received number; env.A: expected string, received number',
+  "mcpServers.d: Leading or trailing whitespace in: command",
+  'mcpServers.e: Skipped — invalid MCP server config for "e": headers: expected record, received number',
+  'mcpServers.f: Skipped — invalid MCP server config for "f": env: expected record, received number',
+  'mcpServers.g: Skipped — invalid MCP server config for "g": args: expected array, received null',
+  'mcpServers.h: Skipped — unknown MCP server type "sse-ide" for server "h"',
+  'mcpServers.i: Skipped — unknown MCP server type "ws-ide" for server "i"',
+  'mcpServers.j: Skipped — invalid MCP server config for "j": id: expected string, received undefined',
+  'mcpServers.k: Skipped — unknown MCP server type "ftp" for server "k"',
+  'mcpServers.p: Skipped — invalid MCP server config for "p": type: expected "stdio"',
+].join("; ");
 
 Deno.test("mcpEntryWarnings: the real CLI's words for every entry it skips, in its order", () => {
   assert.equal(mcpEntryWarnings(ENTRIES), REAL);
