@@ -16,6 +16,8 @@ import type { WriteEntry } from "../session/write_log.ts";
 import { assertProgress } from "../session/scenario_progress.ts";
 import { type ExitStatus, Session } from "../session/session.ts";
 import type { SessionSettings } from "../session/session_settings.ts";
+import { claimRun } from "../session/session_store.ts";
+import { getDefaults } from "../timing/defaults.ts";
 import type { Frame } from "../wire/frame.ts";
 import { ClientAnswerLog } from "./_client_answer_log.ts";
 import type {
@@ -378,6 +380,17 @@ export class MockTransport {
       );
     }
     this.#connectedBy = by;
+    const store = this.#options.sessionStore;
+    if (store && this.#options.invocation === undefined) {
+      // sessions sharing a store are runs of one binary: the n-th draws ids of its own
+      const n = claimRun(store);
+      const seed = this.#options.seed ?? this.scenario.seed ?? getDefaults().seed;
+      this.#options = {
+        ...this.#options,
+        invocation: n,
+        ...(n > 1 ? { seed: BigInt(seed) + BigInt(n - 1) } : {}),
+      };
+    }
     // the CLI it impersonates: that of the SDK that spawned it (its env), else the installed one
     const installedSdk = () => findInstalledSdk(currentDir());
     const session = new Session(this.scenario, {

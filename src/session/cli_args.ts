@@ -60,6 +60,12 @@ export interface CliFlags {
   resume?: string;
   /** `--fork-session`: a resumed session gets a new id. */
   forkSession?: boolean;
+  /** `--resume-session-at`: the message of the resumed session to go on from. */
+  resumeSessionAt?: string;
+  /** `--continue`: the project's most recent session goes on. */
+  continue?: boolean;
+  /** `--no-session-persistence`: the session keeps no transcript. */
+  noSessionPersistence?: boolean;
   /** `--replay-user-messages`: each user line is echoed back after the turn's init. */
   replayUserMessages?: boolean;
 }
@@ -80,6 +86,7 @@ const VALUE_FLAGS = new Set([
   "setting-sources",
   "session-id",
   "resume",
+  "resume-session-at",
 ]);
 const LIST_FLAGS = new Set([
   "allowedTools",
@@ -110,6 +117,8 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     if (name === "include-partial-messages") flags.includePartialMessages = true;
     else if (name === "include-hook-events") flags.includeHookEvents = true;
     else if (name === "fork-session") flags.forkSession = true;
+    else if (name === "continue") flags.continue = true;
+    else if (name === "no-session-persistence") flags.noSessionPersistence = true;
     else if (name === "strict-mcp-config") flags.strictMcpConfig = true;
     else if (name === "replay-user-messages") flags.replayUserMessages = true;
     else if (
@@ -144,6 +153,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       else if (name === "setting-sources") flags.settingSources = value;
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
+      else if (name === "resume-session-at") flags.resumeSessionAt = value;
       else if (name === "max-turns") {
         // as the real CLI: any number (0 is no limit; -1 or 1.5 end after the first call)
         const n = Number(value);

@@ -47,6 +47,7 @@ import {
 
 /** Runs one turn for `input`. Never throws: a failure ends the turn with an error result. */
 export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
+  engine.transcribe?.(input);
   const text = promptText(input);
   const turn = newTurn(engine, { index: engine.turnCount++, input, text });
   turn.promptId = engine.ctx.ids.uuid();
