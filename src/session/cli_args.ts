@@ -88,6 +88,27 @@ const VALUE_FLAGS = new Set([
   "resume",
   "resume-session-at",
 ]);
+/** The flags that turn something on, by the field they set. */
+const SWITCHES = new Map<string, BooleanFlag>([
+  ["include-partial-messages", "includePartialMessages"],
+  ["include-hook-events", "includeHookEvents"],
+  ["fork-session", "forkSession"],
+  ["continue", "continue"],
+  ["no-session-persistence", "noSessionPersistence"],
+  ["strict-mcp-config", "strictMcpConfig"],
+  ["replay-user-messages", "replayUserMessages"],
+  ["dangerously-skip-permissions", "bypassAvailable"],
+  ["allow-dangerously-skip-permissions", "bypassAvailable"],
+]);
+type BooleanFlag =
+  | "includePartialMessages"
+  | "includeHookEvents"
+  | "forkSession"
+  | "continue"
+  | "noSessionPersistence"
+  | "strictMcpConfig"
+  | "replayUserMessages"
+  | "bypassAvailable";
 const LIST_FLAGS = new Set([
   "allowedTools",
   "allowed-tools",
@@ -114,16 +135,8 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-    if (name === "include-partial-messages") flags.includePartialMessages = true;
-    else if (name === "include-hook-events") flags.includeHookEvents = true;
-    else if (name === "fork-session") flags.forkSession = true;
-    else if (name === "continue") flags.continue = true;
-    else if (name === "no-session-persistence") flags.noSessionPersistence = true;
-    else if (name === "strict-mcp-config") flags.strictMcpConfig = true;
-    else if (name === "replay-user-messages") flags.replayUserMessages = true;
-    else if (
-      name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"
-    ) flags.bypassAvailable = true;
+    const on = SWITCHES.get(name);
+    if (on !== undefined) flags[on] = true;
     else if (VALUE_FLAGS.has(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) continue;
