@@ -26,7 +26,7 @@ import { checkScenarioOnce } from "./check_scenario.ts";
 import { WriteLog } from "./write_log.ts";
 import type { SessionSettings } from "./session_settings.ts";
 import { DEFAULT_CWD } from "../builders/build_context.ts";
-import type { SessionStore } from "./session_store.ts";
+import { hasMessage, lastModelUsage, recordFrame, type SessionStore } from "./session_store.ts";
 import {
   openSession,
   type SessionRefusal,
@@ -390,8 +390,8 @@ function openStored(
   return openSession(sessionRequestOf(flags), {
     has: (id) => store.has(id),
     latest: () => store.latest(cwd),
-    hasMessage: (id, uuid) => store.hasMessage(id, uuid),
-    lastModelUsage: (id) => store.lastModelUsage(id),
+    hasMessage: (id, uuid) => hasMessage(store, id, uuid),
+    lastModelUsage: (id) => lastModelUsage(store, id),
   }, { seed: seed ?? 0 });
 }
 
@@ -405,11 +405,11 @@ function transcriber(
 ): (frame: Frame) => void {
   let copied = forked === undefined;
   return (frame) => {
-    const id = engine.ctx.sessionId;
+    const at = { sessionId: engine.ctx.sessionId, cwd };
     if (!copied) {
       copied = true;
-      for (const earlier of store.transcript(forked!) ?? []) store.record(id, cwd, earlier);
+      for (const earlier of store.transcript(forked!) ?? []) recordFrame(store, at, earlier);
     }
-    store.record(id, cwd, frame);
+    recordFrame(store, at, frame);
   };
 }

@@ -29,7 +29,7 @@ import type { Frame } from "../wire/frame.ts";
  *   .on("second").respond("Two.").build();
  * const sessionStore = new SessionStore();
  * const first = await runQuery(new MockTransport(scenario, { sessionStore }), "first");
- * const id = first.result!.session_id;
+ * const id = first.result!.session_id as string;
  * const second = await runQuery(new MockTransport(scenario, { sessionStore }), "second", {
  *   resume: id,
  * });
@@ -39,7 +39,12 @@ import type { Frame } from "../wire/frame.ts";
  */
 export class SessionStore {
   // by session id, in the order they were last written to (the last is the most recent)
-  #sessions = new Map<string, { cwd: string; frames: Frame[] }>();
+  #sessions: Map<string, StoredSession> = new Map();
+
+  /** An empty store. */
+  constructor() {
+    stored.set(this, this.#sessions);
+  }
 
   /** How many sessions it holds. */
   get size(): number {
@@ -84,41 +89,61 @@ export class SessionStore {
   clear(): void {
     this.#sessions.clear();
   }
+}
 
-  /**
-   * Adds a frame to a session's transcript in the project `cwd`, if the real CLI keeps such a
-   * frame (a user or assistant message, a result, `system/init`, a compact boundary); the
-   * session becomes the most recent. Sessions call it as they run.
-   */
-  record(sessionId: string, cwd: string, frame: Frame): void {
-    if (!transcribed(frame)) return;
-    let session = this.#sessions.get(sessionId);
-    if (session) this.#sessions.delete(sessionId);
-    else session = { cwd, frames: [] };
-    this.#sessions.set(sessionId, session);
-    // a copy: what the session went on to do with its frame is not the transcript's
-    session.frames.push(structuredClone(frame));
-  }
+/** A session's transcript and the project it belongs to. */
+interface StoredSession {
+  cwd: string;
+  frames: Frame[];
+}
 
-  /** Whether a session's transcript has a message whose `uuid` is `uuid`. */
-  hasMessage(sessionId: string, uuid: string): boolean {
-    return this.#sessions.get(sessionId)?.frames.some((frame) => frame.uuid === uuid) ?? false;
-  }
+const stored = new WeakMap<SessionStore, Map<string, StoredSession>>();
 
-  /**
-   * The `modelUsage` of a session's last result: what it had used by model when it last
-   * ended (`undefined` without the session or a result in it).
-   */
-  lastModelUsage(sessionId: string): Record<string, ModelUsageEntry> | undefined {
-    const frames = this.#sessions.get(sessionId)?.frames ?? [];
-    for (let i = frames.length - 1; i >= 0; i--) {
-      const { type, modelUsage } = frames[i];
-      if (type === "result" && typeof modelUsage === "object" && modelUsage !== null) {
-        return structuredClone(modelUsage) as Record<string, ModelUsageEntry>;
-      }
+/**
+ * Adds a frame to a session's transcript in the project `cwd`, if the real CLI keeps such a
+ * frame (a user or assistant message, a result, `system/init`, a compact boundary); the
+ * session becomes the most recent. Sessions call it as they run. Internal.
+ *
+ * @internal
+ */
+export function recordFrame(
+  store: SessionStore,
+  { sessionId, cwd }: { sessionId: string; cwd: string },
+  frame: Frame,
+): void {
+  if (!transcribed(frame)) return;
+  const sessions = stored.get(store)!;
+  let session = sessions.get(sessionId);
+  if (session) sessions.delete(sessionId);
+  else session = { cwd, frames: [] };
+  sessions.set(sessionId, session);
+  // a copy: what the session went on to do with its frame is not the transcript's
+  session.frames.push(structuredClone(frame));
+}
+
+/** Whether a session's transcript has a message whose `uuid` is `uuid`. Internal. @internal */
+export function hasMessage(store: SessionStore, sessionId: string, uuid: string): boolean {
+  return stored.get(store)!.get(sessionId)?.frames.some((frame) => frame.uuid === uuid) ?? false;
+}
+
+/**
+ * The `modelUsage` of a session's last result: what it had used by model when it last ended
+ * (`undefined` without the session or a result in it). Internal.
+ *
+ * @internal
+ */
+export function lastModelUsage(
+  store: SessionStore,
+  sessionId: string,
+): Record<string, ModelUsageEntry> | undefined {
+  const frames = stored.get(store)!.get(sessionId)?.frames ?? [];
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const { type, modelUsage } = frames[i];
+    if (type === "result" && typeof modelUsage === "object" && modelUsage !== null) {
+      return structuredClone(modelUsage) as Record<string, ModelUsageEntry>;
     }
-    return undefined;
   }
+  return undefined;
 }
 
 const runs = new WeakMap<SessionStore, number>();

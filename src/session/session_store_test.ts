@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import type { Frame } from "../wire/frame.ts";
 import { Session } from "./session.ts";
-import { claimRun, SessionStore } from "./session_store.ts";
+import { claimRun, lastModelUsage, SessionStore } from "./session_store.ts";
 import { promptFrames } from "./_prompt_frames.ts";
 
 const scenario = new ScenarioBuilder().on("first").repeat().respond("One.")
@@ -160,7 +160,7 @@ Deno.test("SessionStore: delete, clear, and the run counter", async () => {
   assert.equal(store.delete(id), true);
   assert.equal(store.delete(id), false);
   assert.equal(store.transcript(id), undefined);
-  assert.equal(store.lastModelUsage(id), undefined);
+  assert.equal(lastModelUsage(store, id), undefined);
   await run(store, "first");
   store.clear();
   assert.equal(store.size, 0);
