@@ -54,6 +54,13 @@ const FAILURE =
  */
 const NOT_PROMPT_RACE = /^(?!sdk->cli user missing)/;
 
+/**
+ * All but the compact boundary's post_tokens, which count the transcript's path (the mock's and
+ * the real CLI's differ: conformance/exceptions.json, compact-transcript-path-length).
+ */
+const NOT_POST_TOKENS =
+  /^(?!cli->sdk system\/compact_boundary value compact_metadata\.post_tokens)/;
+
 /** All but the project settings' warning (the in-process mock reads no files). */
 const NOT_STDERR = /^(?!stderr)/;
 
@@ -387,6 +394,20 @@ function sessionCases(): RecordingCase[] {
       "2.1.328",
       NOT_PROMPT_RACE,
       "resumeSessionAt a missing message in process",
+    ],
+    [
+      "session_resume_compact",
+      "duplex",
+      "2.1.328",
+      NOT_POST_TOKENS,
+      "/compact after resume: the earlier run's messages compacted from its last context",
+    ],
+    [
+      "session_resume_compact",
+      "duplex",
+      "2.1.332",
+      NOT_POST_TOKENS,
+      "/compact after resume (2.1.332)",
     ],
     [
       "session_resume_at_message_after_run",

@@ -37,6 +37,8 @@ export interface SessionRecords {
   hasMessage(sessionId: string, uuid: string): boolean;
   /** The `modelUsage` of a session's last result. */
   lastModelUsage(sessionId: string): Record<string, ModelUsageEntry> | undefined;
+  /** The context a session's last API call ended with (its tokens), when known. */
+  lastContext?(sessionId: string): number | undefined;
 }
 
 /** A session a run may play: its id (none for a new one) and what it goes on from. */
@@ -47,6 +49,8 @@ export interface SessionStart {
   resumed?: string;
   /** What the resumed session had used, by model (its last result's `modelUsage`). */
   resumedUsage?: Record<string, ModelUsageEntry>;
+  /** The context the resumed session's last API call ended with, when known. */
+  resumedContext?: number;
 }
 
 /**
@@ -111,9 +115,11 @@ export function openSession(
   } else if (request.continue) resumed = records.latest();
   if (resumed === undefined) return {};
   const usage = records.lastModelUsage(resumed);
+  const context = records.lastContext?.(resumed);
   return {
     ...(fork ? {} : { sessionId: resumed }),
     resumed,
     ...(usage !== undefined ? { resumedUsage: usage } : {}),
+    ...(context !== undefined ? { resumedContext: context } : {}),
   };
 }

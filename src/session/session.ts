@@ -26,7 +26,13 @@ import { checkScenarioOnce } from "./check_scenario.ts";
 import { WriteLog } from "./write_log.ts";
 import type { SessionSettings } from "./session_settings.ts";
 import { DEFAULT_CWD } from "../builders/build_context.ts";
-import { hasMessage, lastModelUsage, recordFrame, type SessionStore } from "./session_store.ts";
+import {
+  hasMessage,
+  lastContext,
+  lastModelUsage,
+  recordFrame,
+  type SessionStore,
+} from "./session_store.ts";
 import {
   openSession,
   type SessionRefusal,
@@ -140,7 +146,10 @@ export class Session {
       mockCommands: options.mockCommands,
     });
     const resumedUsage = options.resumedUsage ?? start.resumedUsage;
-    if (resumedUsage) engine.ledger.restore(resumedUsage);
+    if (resumedUsage) {
+      const context = options.resumedUsage ? undefined : start.resumedContext;
+      engine.ledger.restore(resumedUsage, context !== undefined ? { lastContext: context } : {});
+    }
     if (store && !refused && !flags.noSessionPersistence) {
       engine.transcribe = transcriber(store, {
         engine,
@@ -392,6 +401,7 @@ function openStored(
     latest: () => store.latest(cwd),
     hasMessage: (id, uuid) => hasMessage(store, id, uuid),
     lastModelUsage: (id) => lastModelUsage(store, id),
+    lastContext: (id) => lastContext(store, id),
   }, { seed: seed ?? 0 });
 }
 
@@ -405,7 +415,7 @@ function transcriber(
 ): (frame: Frame) => void {
   let copied = forked === undefined;
   return (frame) => {
-    const at = { sessionId: engine.ctx.sessionId, cwd };
+    const at = { sessionId: engine.ctx.sessionId, cwd, lastContext: engine.ledger.lastContext };
     if (!copied) {
       copied = true;
       for (const earlier of store.transcript(forked!) ?? []) recordFrame(store, at, earlier);

@@ -95,6 +95,8 @@ export class SessionStore {
 interface StoredSession {
   cwd: string;
   frames: Frame[];
+  /** The context its last API call ended with, as of its last result. */
+  lastContext?: number;
 }
 
 const stored = new WeakMap<SessionStore, Map<string, StoredSession>>();
@@ -108,7 +110,7 @@ const stored = new WeakMap<SessionStore, Map<string, StoredSession>>();
  */
 export function recordFrame(
   store: SessionStore,
-  { sessionId, cwd }: { sessionId: string; cwd: string },
+  { sessionId, cwd, lastContext }: { sessionId: string; cwd: string; lastContext?: number },
   frame: Frame,
 ): void {
   if (!transcribed(frame)) return;
@@ -119,6 +121,12 @@ export function recordFrame(
   sessions.set(sessionId, session);
   // a copy: what the session went on to do with its frame is not the transcript's
   session.frames.push(structuredClone(frame));
+  if (frame.type === "result" && lastContext !== undefined) session.lastContext = lastContext;
+}
+
+/** The context a session's last API call ended with, as of its last result. Internal. @internal */
+export function lastContext(store: SessionStore, sessionId: string): number | undefined {
+  return stored.get(store)!.get(sessionId)?.lastContext;
 }
 
 /** Whether a session's transcript has a message whose `uuid` is `uuid`. Internal. @internal */

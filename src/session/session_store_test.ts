@@ -166,3 +166,21 @@ Deno.test("SessionStore: delete, clear, and the run counter", async () => {
   assert.equal(store.size, 0);
   assert.deepEqual([claimRun(store), claimRun(store), claimRun(new SessionStore())], [1, 2, 1]);
 });
+
+Deno.test("SessionStore: /compact after resume compacts the earlier run's conversation", async () => {
+  const store = new SessionStore();
+  const first = resultOf((await run(store, "first")).frames);
+  const id = first.session_id as string;
+  const { frames } = await run(store, "/compact", { args: ["--resume", id] });
+  const boundary = frames.find((f) => f.subtype === "compact_boundary");
+  assert.ok(boundary, "a compaction, not 'No messages to compact'");
+  const usage = first.usage as { input_tokens: number; output_tokens: number };
+  assert.equal(
+    (boundary.compact_metadata as { pre_tokens: number }).pre_tokens,
+    usage.input_tokens + usage.output_tokens,
+    "from the context the earlier run's last call ended with",
+  );
+  // a fresh session has nothing to compact
+  const fresh = await run(new SessionStore(), "/compact");
+  assert.equal(fresh.frames.some((f) => f.subtype === "compact_boundary"), false);
+});

@@ -76,7 +76,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (engine.initializeAnswer) await engine.initializeAnswer;
     if (turn.abort.aborted) throw turn.abort.reason;
   }
-  const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
+  const instructions = engine.scenario.verbatim || !engine.ledger.conversed
     ? undefined
     : compactCommand(turn.text);
   if (instructions !== undefined) {
