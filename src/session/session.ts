@@ -145,18 +145,7 @@ export class Session {
       output: options.output,
       mockCommands: options.mockCommands,
     });
-    const resumedUsage = options.resumedUsage ?? start.resumedUsage;
-    if (resumedUsage) {
-      const context = options.resumedUsage ? undefined : start.resumedContext;
-      engine.ledger.restore(resumedUsage, context !== undefined ? { lastContext: context } : {});
-    }
-    if (store && !refused && !flags.noSessionPersistence) {
-      engine.transcribe = transcriber(store, {
-        engine,
-        cwd,
-        forked: flags.forkSession ? start.resumed : undefined,
-      });
-    }
+    goOn(engine, { options, start, cwd, store: refused ? undefined : store });
     this.#engine = engine;
     this.scenario = scenario;
     this.flags = flags;
@@ -389,6 +378,33 @@ function warnBypassAsRoot(): void {
 function runsAsRoot(): boolean {
   const process = (globalThis as { process?: { getuid?: () => number } }).process;
   return process?.getuid?.() === 0;
+}
+
+/**
+ * Restores what the resumed session had used (the `resumedUsage` option, else the store's), and
+ * keeps the session's transcript in `store` (unless `--no-session-persistence`).
+ */
+function goOn(
+  engine: Engine,
+  { options, start, cwd, store }: {
+    options: SessionOptions;
+    start: SessionStart;
+    cwd: string;
+    store: SessionStore | undefined;
+  },
+): void {
+  const resumedUsage = options.resumedUsage ?? start.resumedUsage;
+  if (resumedUsage) {
+    const context = options.resumedUsage ? undefined : start.resumedContext;
+    engine.ledger.restore(resumedUsage, context !== undefined ? { lastContext: context } : {});
+  }
+  if (store && !engine.flags.noSessionPersistence) {
+    engine.transcribe = transcriber(store, {
+      engine,
+      cwd,
+      forked: engine.flags.forkSession ? start.resumed : undefined,
+    });
+  }
 }
 
 /** The session the flags ask for, or why it cannot start, against the transcripts of `store`. */
