@@ -127,7 +127,10 @@ export interface ClaudeMock extends AsyncDisposable {
  * Concurrent tests each see their own mock (an `AsyncLocalStorage`); a second `mockClaude()`
  * in the same test replaces the first (use `claude.use()` to change a mock instead). A query
  * with no active mock (none activated, or closed) throws, or reaches the real CLI, as
- * `configureInterception({ onUnhandledQuery })` says. Close each mock (`await using`, or
+ * `configureInterception({ onUnhandledQuery })` says. The queries of one mock share its
+ * sessions' transcripts (`claude.sessions`, a {@linkcode SessionStore}): a `resume`, `continue`
+ * or `forkSession` goes on from an earlier query as with the real CLI, and a resume of a session
+ * no query ran fails as with it. Close each mock (`await using`, or
  * `close()` in the runner's after-test hook): Deno runs a file's tests in one async context, so
  * there a mock left open answers the tests that follow (node:test and jest keep each test's
  * context apart, and the vitest setup file closes what a test left open).
