@@ -16,7 +16,7 @@ import type { WriteEntry } from "../session/write_log.ts";
 import { assertProgress } from "../session/scenario_progress.ts";
 import { type ExitStatus, Session } from "../session/session.ts";
 import type { SessionSettings } from "../session/session_settings.ts";
-import { claimRun, type SessionStore } from "../session/session_store.ts";
+import { claimRun } from "../session/session_store.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import type { Frame } from "../wire/frame.ts";
 import { ClientAnswerLog } from "./_client_answer_log.ts";
@@ -90,7 +90,7 @@ export interface MockDuplex {
  * One mock Claude Code session for a scenario. Pass `mock.spawn` as the Agent SDK's
  * `spawnClaudeCodeProcess`, or call `mock.connect()` for the raw duplex. A transport
  * runs one process: connect once, make a new transport for the next query. Transports given
- * one `sessionStore` ({@linkcode SessionStore}) see each other's sessions, so that a query can
+ * one `sessionStore` (a `SessionStore`) see each other's sessions, so that a query can
  * resume, continue or fork an earlier one as with the real CLI; one given none is a process
  * with no earlier sessions.
  *
