@@ -13,7 +13,9 @@
 //   (d) matching: a 10,000-exchange scenario (exact triggers), turns that pick the last
 //       exchange against turns that pick the first, in one session each. Goal ≈ 1.0.
 //
-//   deno run -A scripts/speed_goals.ts [--rounds N] [--cpu]   (default 9 rounds per run)
+//   deno run -A scripts/speed_goals.ts [--rounds N] [--cpu] [--only abcd]   (default 9 rounds)
+//
+// --only runs the named measures alone (`--only b`: the long session, about 20 s).
 //
 // --cpu times each unit by the process's CPU time (user + system, all its threads) instead of
 // the wall clock: on a machine others load, what the mock and the floor cost is then measured
@@ -126,6 +128,9 @@ async function longSession(spawn: Spawn, turns: number): Promise<void> {
 }
 
 const CPU = Deno.args.includes("--cpu");
+const onlyAt = Deno.args.indexOf("--only");
+/** Whether measure `m` runs (all of them unless `--only` names some). */
+const runs = (m: string) => onlyAt < 0 || (Deno.args[onlyAt + 1] ?? "").includes(m);
 
 /** µs per unit of `work` (`n` units): wall clock, or the process's CPU time with `--cpu`. */
 async function time(work: () => Promise<void>, n: number): Promise<number> {
@@ -194,81 +199,87 @@ console.log(
   `speed goals: ${RUNS} runs × ${ROUNDS} rounds, interleaved; median of the paired ratios` +
     (CPU ? " (CPU time)" : ""),
 );
-const idle = await threeRuns(
-  `(a) one-turn query(), A/B (goal ≤ 1.20)`,
-  queries(mockSpawn),
-  queries(floor),
-);
+const idle = runs("a") || runs("c")
+  ? await threeRuns(`(a) one-turn query(), A/B (goal ≤ 1.20)`, queries(mockSpawn), queries(floor))
+  : 0;
 
 const TURNS = 1_000;
 const session = (spawn: Spawn) => () => time(() => longSession(spawn, TURNS), TURNS);
-await session(mockSpawn)();
-await threeRuns(
-  `(b) per turn in a ${TURNS}-turn session, A/B (goal ≤ 1.30)`,
-  session(mockSpawn),
-  session(floor),
-);
-{
-  // what the goal leaves the mock, against what serializing a turn's frames alone costs
-  const floorTurn = median(timed.b);
-  const frames = turnFrames.map((line) => JSON.parse(line.toString()));
-  const encoder = new TextEncoder();
-  const costs: number[] = [];
-  for (let r = 0; r < 9; r++) {
-    costs.push(
-      await time(() => {
-        for (let i = 0; i < 2_000; i++) {
-          for (const f of frames) encoder.encode(JSON.stringify(f) + "\n");
-        }
-        return Promise.resolve();
-      }, 2_000),
+if (runs("b")) {
+  await session(mockSpawn)();
+  await threeRuns(
+    `(b) per turn in a ${TURNS}-turn session, A/B (goal ≤ 1.30)`,
+    session(mockSpawn),
+    session(floor),
+  );
+  {
+    // what the goal leaves the mock, against what serializing a turn's frames alone costs
+    const floorTurn = median(timed.b);
+    const frames = turnFrames.map((line) => JSON.parse(line.toString()));
+    const encoder = new TextEncoder();
+    const costs: number[] = [];
+    for (let r = 0; r < 9; r++) {
+      costs.push(
+        await time(() => {
+          for (let i = 0; i < 2_000; i++) {
+            for (const f of frames) encoder.encode(JSON.stringify(f) + "\n");
+          }
+          return Promise.resolve();
+        }, 2_000),
+      );
+    }
+    console.log(
+      `    per turn: mock ${median(timed.a).toFixed(1)} µs, floor ${floorTurn.toFixed(1)} µs; ` +
+        `the goal leaves the mock ${(0.3 * floorTurn).toFixed(1)} µs, and JSON.stringify + ` +
+        `TextEncoder of the turn's ${frames.length} lines alone take ${
+          median(costs).toFixed(1)
+        } µs`,
     );
   }
-  console.log(
-    `    per turn: mock ${median(timed.a).toFixed(1)} µs, floor ${floorTurn.toFixed(1)} µs; ` +
-      `the goal leaves the mock ${(0.3 * floorTurn).toFixed(1)} µs, and JSON.stringify + ` +
-      `TextEncoder of the turn's ${frames.length} lines alone take ${median(costs).toFixed(1)} µs`,
-  );
 }
 
-const burners = Array.from({ length: 2 }, () =>
-  new Deno.Command(Deno.execPath(), {
-    args: ["eval", "while (true) {}"],
-    stdout: "null",
-    stderr: "null",
-  }).spawn());
-try {
-  const loaded = await threeRuns(
-    `(c) one-turn query() under CPU load, A/B`,
-    queries(mockSpawn),
-    queries(floor),
-  );
-  console.log(`    loaded/idle ratio: ${(loaded / idle).toFixed(2)} (goal ≤ 1.10)`);
-} finally {
-  for (const b of burners) {
-    b.kill("SIGKILL");
-    await b.status;
+if (runs("c")) {
+  const burners = Array.from({ length: 2 }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", "while (true) {}"],
+      stdout: "null",
+      stderr: "null",
+    }).spawn());
+  try {
+    const loaded = await threeRuns(
+      `(c) one-turn query() under CPU load, A/B`,
+      queries(mockSpawn),
+      queries(floor),
+    );
+    console.log(`    loaded/idle ratio: ${(loaded / idle).toFixed(2)} (goal ≤ 1.10)`);
+  } finally {
+    for (const b of burners) {
+      b.kill("SIGKILL");
+      await b.status;
+    }
   }
 }
 
 // (d) matching the last of 10,000 against the first
-const big = new ScenarioBuilder();
-for (let i = 0; i < 10_000; i++) big.on(exact(`q${i}`), { repeat: true }).respond(`a${i}`);
-const bigScenario = big.build();
-const encoder = new TextEncoder();
-async function turnsOn(prompt: string, n: number): Promise<number> {
-  const session = new Session(bigScenario, { output: () => {} });
-  const line = encoder.encode(
-    JSON.stringify({ type: "user", message: { role: "user", content: prompt } }) + "\n",
+if (runs("d")) {
+  const big = new ScenarioBuilder();
+  for (let i = 0; i < 10_000; i++) big.on(exact(`q${i}`), { repeat: true }).respond(`a${i}`);
+  const bigScenario = big.build();
+  const encoder = new TextEncoder();
+  const turnsOn = async (prompt: string, n: number): Promise<number> => {
+    const session = new Session(bigScenario, { output: () => {} });
+    const line = encoder.encode(
+      JSON.stringify({ type: "user", message: { role: "user", content: prompt } }) + "\n",
+    );
+    const start = performance.now();
+    for (let i = 0; i < n; i++) session.write(line);
+    session.endInput();
+    await session.exited;
+    return ((performance.now() - start) * 1000) / n;
+  };
+  await threeRuns(
+    `(d) matching the last of 10,000 exchanges / the first (goal ≈ 1.0)`,
+    () => turnsOn("q9999", 2_000),
+    () => turnsOn("q0", 2_000),
   );
-  const start = performance.now();
-  for (let i = 0; i < n; i++) session.write(line);
-  session.endInput();
-  await session.exited;
-  return ((performance.now() - start) * 1000) / n;
 }
-await threeRuns(
-  `(d) matching the last of 10,000 exchanges / the first (goal ≈ 1.0)`,
-  () => turnsOn("q9999", 2_000),
-  () => turnsOn("q0", 2_000),
-);
