@@ -20,78 +20,16 @@
 // --cpu times each unit by the process's CPU time (user + system, all its threads) instead of
 // the wall clock: on a machine others load, what the mock and the floor cost is then measured
 // without the waits for a core (under (c), the burners then only slow what both share).
-import { query, type SpawnedProcess, type SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
-import { Buffer } from "node:buffer";
+import { query, type SpawnedProcess } from "@anthropic-ai/claude-agent-sdk";
 import process from "node:process";
 import { exact, MockTransport, ScenarioBuilder } from "../mod.ts";
 import { Session } from "../session.ts";
-import { fakeProcess, type Json } from "./_fake_process.ts";
-
-type Spawn = (options: SpawnOptions) => SpawnedProcess;
+import { capture, floorSpawn, type Spawn } from "./_same_bytes.ts";
 
 const ROUNDS = Number(Deno.args[Deno.args.indexOf("--rounds") + 1]) || 9;
 const RUNS = 3;
 const TEXT = "Hello! How can I help you today?";
 const scenario = new ScenarioBuilder().on("hello", { repeat: true }).respond(TEXT).build();
-
-// ---- a fake process on plain Node streams --------------------------------------------------
-
-/** What the mock writes: its answers to control requests (by subtype) and a turn's lines. */
-interface Capture {
-  answers: Map<string, [before: string, after: string]>;
-  turn: Buffer[];
-}
-
-async function capture(): Promise<Capture> {
-  const mock = new MockTransport(scenario);
-  let read = "";
-  const ids = new Map<string, string>();
-  const teeing: Spawn = (options) => {
-    const child = mock.spawn(options) as unknown as SpawnedProcess;
-    child.stdout.on("data", (c: Uint8Array) => void (read += new TextDecoder().decode(c)));
-    const write = child.stdin.write.bind(child.stdin) as (...a: unknown[]) => boolean;
-    child.stdin.write = ((chunk: unknown, ...rest: unknown[]) => {
-      for (const line of String(chunk).split("\n")) {
-        if (line.includes('"control_request"')) {
-          const f = JSON.parse(line);
-          ids.set(f.request_id, f.request.subtype);
-        }
-      }
-      return write(chunk, ...rest);
-    }) as typeof child.stdin.write;
-    return child;
-  };
-  for await (const _ of query({ prompt: "hello", options: { spawnClaudeCodeProcess: teeing } })) {
-    // drain
-  }
-  const answers = new Map<string, [string, string]>();
-  const turn: Buffer[] = [];
-  for (const line of read.split("\n").filter((l) => l !== "")) {
-    const id = JSON.parse(line).response?.request_id;
-    const subtype = ids.get(id);
-    if (subtype === undefined) {
-      turn.push(Buffer.from(line + "\n"));
-      continue;
-    }
-    const needle = `"request_id":${JSON.stringify(id)}`;
-    const at = line.indexOf(needle);
-    answers.set(subtype, [
-      line.slice(0, at) + `"request_id":`,
-      line.slice(at + needle.length) + "\n",
-    ]);
-  }
-  return { answers, turn };
-}
-
-function floorSpawn(c: Capture): Spawn {
-  return () =>
-    fakeProcess((frame, out) => {
-      if (frame.type === "control_request") {
-        const [before, after] = c.answers.get((frame.request as Json).subtype as string)!;
-        out.push(before + JSON.stringify(frame.request_id) + after);
-      } else if (frame.type === "user") { for (const line of c.turn) out.push(line); }
-    });
-}
 
 const mockSpawn: Spawn = (o) => new MockTransport(scenario).spawn(o) as unknown as SpawnedProcess;
 
@@ -183,7 +121,7 @@ async function threeRuns(name: string, a: () => Promise<number>, b: () => Promis
   return median(runs);
 }
 
-const captured = await capture();
+const captured = await capture(scenario);
 const turnFrames = captured.turn;
 const floor = floorSpawn(captured);
 const Q = 100;
