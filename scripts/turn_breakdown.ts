@@ -4,8 +4,6 @@
 //   floor     a fake process on plain Node streams writing the mock's bytes (captured once)
 //   adapter   MockTransport's Node-stream adapter (directStdio, MockProcess) around a body that
 //             writes the same captured bytes: what the adapter costs over the floor
-//   bursts    the same, each line of a turn a few microtasks after the last, as the engine
-//             writes them: what the lines' arrival in several bursts costs the SDK
 //   mock      MockTransport and the engine
 // then the engine alone, without the SDK: 1,000 turns written at once (bulk), and each prompt
 // written once the turn before went idle (interactive).
@@ -29,7 +27,7 @@ const encoder = new TextEncoder();
 const mockSpawn: Spawn = (o) => new MockTransport(scenario).spawn(o) as never;
 
 /** The mock's Node-stream adapter around a body that writes `c`'s bytes. */
-function adapterSpawn(c: Capture, bursts: boolean): Spawn {
+function adapterSpawn(c: Capture): Spawn {
   return () => {
     const direct = directStdio();
     let exit!: (status: { code: number; signal: null }) => void;
@@ -37,13 +35,6 @@ function adapterSpawn(c: Capture, bursts: boolean): Spawn {
     const turn = c.turn.map((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
     const decoder = new TextDecoder();
     let buffer = "";
-    let writing: Promise<void> = Promise.resolve();
-    const writeTurn = async () => {
-      for (const line of turn) {
-        direct.output(line);
-        for (let i = 0; i < 6; i++) await null;
-      }
-    };
     const body = {
       closed: false,
       exited,
@@ -58,17 +49,12 @@ function adapterSpawn(c: Capture, bursts: boolean): Spawn {
           if (frame.type === "control_request") {
             const [before, after] = c.answers.get((frame.request as Json).subtype as string)!;
             direct.output(encoder.encode(before + JSON.stringify(frame.request_id) + after));
-          } else if (frame.type === "user") {
-            if (bursts) writing = writeTurn();
-            else for (const l of turn) direct.output(l);
-          }
+          } else if (frame.type === "user") { for (const l of turn) direct.output(l); }
         }
       },
       endInput() {
-        writing.then(() => {
-          body.closed = true;
-          exit({ code: 0, signal: null });
-        });
+        body.closed = true;
+        exit({ code: 0, signal: null });
       },
     };
     return new MockProcess(body as never, {
@@ -152,8 +138,7 @@ function median(v: number[]): number {
 const captured = await capture(scenario);
 const variants: Array<[string, () => Promise<void>]> = [
   ["floor", () => longSession(floorSpawn(captured))],
-  ["adapter", () => longSession(adapterSpawn(captured, false))],
-  ["bursts", () => longSession(adapterSpawn(captured, true))],
+  ["adapter", () => longSession(adapterSpawn(captured))],
   ["mock", () => longSession(mockSpawn)],
   ["engine, bulk", engineBulk],
   ["engine, interactive", engineInteractive],
@@ -170,9 +155,9 @@ const at = (name: string) => median(times.get(name)!);
 console.log(`CPU µs per turn of a ${TURNS}-turn session, medians of ${ROUNDS} interleaved rounds`);
 for (const [name] of variants) console.log(`  ${name.padEnd(20)} ${at(name).toFixed(1)}`);
 console.log(
-  `  mock / floor ${(at("mock") / at("floor")).toFixed(2)}; over the floor: adapter ${
+  `  mock / floor ${(at("mock") / at("floor")).toFixed(2)}; over the floor: the adapter ${
     (at("adapter") - at("floor")).toFixed(1)
-  }, bursts ${(at("bursts") - at("adapter")).toFixed(1)}, the engine in the session ${
-    (at("mock") - at("bursts")).toFixed(1)
-  } (alone: ${at("engine, interactive").toFixed(1)})`,
+  }, the engine in the session ${(at("mock") - at("adapter")).toFixed(1)} (alone: ${
+    at("engine, interactive").toFixed(1)
+  })`,
 );
