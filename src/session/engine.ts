@@ -129,6 +129,8 @@ export class Engine {
   readonly subagents: Record<string, number> = {};
   /** The conversation's size in context, block by block. */
   readonly context: ContextTally = new ContextTally();
+  /** Keeps the prompts taken and the frames written in the session's transcript, if kept. */
+  transcribe?: (frame: Frame) => void;
   /** Which exchange answers a message. */
   readonly picker: ExchangePicker;
   /** Everything the client wrote. */
@@ -437,6 +439,9 @@ export class Engine {
     if (before !== undefined) return this.crash(before);
     this.context.observe(item.frame);
     const sent = this.outbox.send(item);
+    if (this.transcribe && typeof (item.frame as Frame).type === "string") {
+      this.transcribe(item.frame as Frame);
+    }
     const after = watch?.after(item.frame, this.turn, this.outbox.count);
     if (after !== undefined) {
       sent.catch(() => {});

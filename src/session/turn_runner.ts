@@ -47,6 +47,7 @@ import {
 
 /** Runs one turn for `input`. Never throws: a failure ends the turn with an error result. */
 export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
+  engine.transcribe?.(input);
   const text = promptText(input);
   const turn = newTurn(engine, { index: engine.turnCount++, input, text });
   turn.promptId = engine.ctx.ids.uuid();
@@ -75,7 +76,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (engine.initializeAnswer) await engine.initializeAnswer;
     if (turn.abort.aborted) throw turn.abort.reason;
   }
-  const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
+  const instructions = engine.scenario.verbatim || !engine.ledger.conversed
     ? undefined
     : compactCommand(turn.text);
   if (instructions !== undefined) {
