@@ -153,3 +153,30 @@ Deno.test("/context sent as a prompt is answered locally, as recorded: the repor
     assert.deepEqual(await diffWithRecording("slash_context", { cli }), []);
   }
 });
+
+// The hooks of one event run together (FINDINGS_hooks.md): PermissionRequest (the first
+// decision decides), PreCompact, PostCompact and SessionStart.
+for (
+  const name of [
+    "hooks_permission_request_together",
+    "hooks_command_permission_request_together",
+    "hooks_command_permission_request_slow_deny",
+    "hooks_command_session_start_together",
+  ]
+) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`the hooks of one event run together as the real CLI ${cli} runs them (${name})`, async () => {
+      assert.deepEqual(await diffWithRecording(name, { cli }), []);
+    });
+  }
+}
+for (const name of ["hooks_compact_together", "hooks_command_compact_together"]) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`/compact's hooks run together, listed in their order, as the real CLI ${cli} runs them (${name})`, async () => {
+      const diffs = await diffWithRecording(name, { cli });
+      // post_tokens counts the transcript's path (conformance/exceptions.json:
+      // compact-transcript-path-length)
+      assert.deepEqual(diffs.filter((d) => d.path !== "compact_metadata.post_tokens"), []);
+    });
+  }
+}

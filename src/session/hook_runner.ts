@@ -15,6 +15,7 @@ import { hookNotice } from "./hook_notices.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import { StreamClosed, type TurnState } from "./turn_state.ts";
+import { AbortLatch } from "../timing/_abort_latch.ts";
 
 /**
  * One hook an event reaches: the id of a callback the client registered in `initialize`, or a
@@ -69,6 +70,57 @@ export async function callHooksTogether(
 }
 
 /**
+ * Runs the hooks of one event together and takes the first answer that decides, as the real
+ * CLI (2.1.328 to 2.1.332) takes a PermissionRequest hook's decision: every hook starts at
+ * once; the first output `decide` maps to a value settles it at once, and the hooks still
+ * running are abandoned (a command hook is killed and writes no `hook_response`, a callback's
+ * late answer is ignored). `undefined` when every hook ended without a decision.
+ */
+export function firstHookDecision<T>(
+  engine: Engine,
+  handles: readonly HookHandle[],
+  event: { hook_event_name: string; [key: string]: unknown },
+  options: {
+    turn: TurnState;
+    toolUseId?: string;
+    agent?: HookAgent;
+    decide: (output: Record<string, unknown>) => T | undefined;
+  },
+): Promise<T | undefined> {
+  if (handles.length === 0) return Promise.resolve(undefined);
+  const { decide, ...call } = options;
+  const { turn } = call;
+  // the hooks' own latch: aborted when the turn is, or once one hook decided
+  const abort = new AbortLatch();
+  const unlink = turn.abort.onAbort((reason) => abort.abort(reason));
+  if (turn.abort.aborted) abort.abort(turn.abort.reason);
+  return new Promise<T | undefined>((resolve, reject) => {
+    let left = handles.length;
+    let settled = false;
+    const settle = (how: () => void) => {
+      if (settled) return;
+      settled = true;
+      unlink();
+      how();
+    };
+    for (const handle of handles) {
+      callHook(engine, handle, event, { ...call, abort }).then((output) => {
+        left--;
+        const decided = settled ? undefined : decide(output);
+        if (decided !== undefined) {
+          settle(() => resolve(decided));
+          abort.abort(new DOMException("Another hook decided", "AbortError"));
+        } else if (left === 0) settle(() => resolve(undefined));
+      }, (error) => {
+        left--;
+        // a hook abandoned because another decided is no failure
+        settle(() => reject(error));
+      });
+    }
+  });
+}
+
+/**
  * Hook events whose input carries neither the permission mode nor the effort level (the real
  * CLI 2.1.328's compaction, subagent and tool hooks).
  */
@@ -98,7 +150,7 @@ export async function callHook(
   engine: Engine,
   callbackId: HookHandle,
   event: { hook_event_name: string; [key: string]: unknown },
-  options: { turn: TurnState; toolUseId?: string; agent?: HookAgent },
+  options: { turn: TurnState; toolUseId?: string; agent?: HookAgent; abort?: AbortLatch },
 ): Promise<Record<string, unknown>> {
   const built = hookInput(engine.ctx, event, {
     promptId: options.turn.promptId,
@@ -123,6 +175,8 @@ export async function callHook(
     output = typeof callbackId !== "string"
       ? await runCommandHook(engine, callbackId, input, options)
       : await callbackHook(engine, callbackId, input, options);
+    // abandoned (another hook of the event decided): its answer is not read
+    if (options.abort?.aborted) throw options.abort.reason;
   } catch (error) {
     // stdin closed, so the app cannot answer: as the real CLI (2.1.328 to 2.1.332), a
     // PreToolUse hook's tool use is cancelled (the caller's to do), any other hook passed over
@@ -143,7 +197,7 @@ function callbackHook(
   engine: Engine,
   callbackId: string,
   input: Record<string, unknown>,
-  options: { turn: TurnState; toolUseId?: string },
+  options: { turn: TurnState; toolUseId?: string; abort?: AbortLatch },
 ): Promise<Record<string, unknown>> {
   const request = hookCallbackRequest(engine.ctx, callbackId, {
     input,
@@ -152,7 +206,7 @@ function callbackHook(
   });
   // the request's own promise, not another layer: a callback's answer arrives in as many
   // steps as before command hooks existed (interrupt races count them)
-  return engine.control.request(request, { signal: options.turn.abort.signal });
+  return engine.control.request(request, { signal: (options.abort ?? options.turn.abort).signal });
 }
 
 /**
