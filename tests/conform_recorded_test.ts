@@ -180,3 +180,12 @@ for (const name of ["hooks_compact_together", "hooks_command_compact_together"])
     });
   }
 }
+
+// Every hook event registered, around a failed tool and an API error (FINDINGS_hooks.md).
+for (const name of ["hooks_all_tool_failure", "hooks_all_api_error"]) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`a failed tool's PostToolUseFailure (is_interrupt), an API error's MessageDisplay and StopFailure, as the real CLI ${cli} calls them (${name})`, async () => {
+      assert.deepEqual(await diffWithRecording(name, { cli }), []);
+    });
+  }
+}

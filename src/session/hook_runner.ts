@@ -143,7 +143,7 @@ export interface HookAgent {
 /**
  * Asks the client to run one hook callback; resolves with its output. The input has the
  * fields every hook gets in the real CLI's order: `session_id`, `transcript_path`, `cwd`,
- * `prompt_id`, then (but for the events that carry neither) `permission_mode`, a subagent's
+ * `prompt_id`, then (but for the events that carry neither, and StopFailure) `permission_mode`, a subagent's
  * `agent_id` and `agent_type`, `effort` (not for UserPromptSubmit), then the event's own.
  */
 export async function callHook(
@@ -165,7 +165,7 @@ export async function callHook(
     transcript_path,
     cwd,
     prompt_id,
-    ...(plain ? {} : { permission_mode }),
+    ...(plain || name === "StopFailure" ? {} : { permission_mode }),
     ...(options.agent ? { agent_id: options.agent.id, agent_type: options.agent.type } : {}),
     ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
     ...own,
@@ -308,6 +308,24 @@ export async function subagentStopHooks(
     background_tasks: [],
     session_crons: [],
   }, { turn, agent });
+}
+
+/**
+ * The StopFailure hooks where an API error ends the turn (in the Stop hooks' place: those are
+ * not called), after the error's assistant message and before the result, as the real CLI
+ * 2.1.332 calls them: the error's category (the message's `error`: `unknown` for a 400) and
+ * the error's text as the last assistant message; no permission mode.
+ */
+export async function stopFailureHooks(
+  engine: Engine,
+  turn: TurnState,
+  failure: { error: string; lastMessage: string },
+): Promise<void> {
+  await callHooksTogether(engine, hookCallbacks(engine, "StopFailure", failure.error), {
+    hook_event_name: "StopFailure",
+    error: failure.error,
+    last_assistant_message: failure.lastMessage,
+  }, { turn });
 }
 
 /** Keeps a hook's `additionalContext`. */

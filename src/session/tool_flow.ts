@@ -225,12 +225,15 @@ export async function postToolHooks(
     hook_event_name: event,
     tool_name: block.name,
     tool_input: input,
+    // as the real CLI 2.1.332: a failure's input has the tool use's id before the error, and
+    // says whether an interrupt ended it
     ...(result.isError
       ? {
+        tool_use_id: block.id,
         error: typeof result.content === "string" ? result.content : JSON.stringify(result.content),
+        is_interrupt: false,
       }
-      : { tool_response: result.toolUseResult ?? result.content }),
-    tool_use_id: block.id,
+      : { tool_response: result.toolUseResult ?? result.content, tool_use_id: block.id }),
     duration_ms: durationMs,
   }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
   for (const output of outputs) keepContext(engine, output);
