@@ -11,6 +11,7 @@ import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { firstHookDecision, hookCallbacks } from "./hook_runner.ts";
+import { mcpServerField } from "./mcp_servers.ts";
 import {
   Interrupted,
   type PermissionOutcome,
@@ -42,6 +43,7 @@ export function permissionRequestHooks(
     ...(asked.permission_suggestions !== undefined
       ? { permission_suggestions: asked.permission_suggestions }
       : {}),
+    ...mcpServerField(engine, asked.tool_name),
   }, { turn, toolUseId: asked.tool_use_id, decide: (output) => hookDecision(asked, output) });
 }
 
