@@ -195,3 +195,14 @@ Deno.test("an MCP tool's hooks name its server (mcp_server); PostToolUse's updat
     assert.deepEqual(await diffWithRecording("hooks_posttooluse_updated_output", { cli }), []);
   }
 });
+
+// Which events a headless session runs, and which it does not (FINDINGS_hooks.md).
+for (
+  const name of ["hooks_command_session_end_ran", "hooks_command_session_end", "hooks_all_dont_ask"]
+) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`SessionEnd as the session ends, no hook frames for it or Notification, no PermissionDenied for dontAsk, as the real CLI ${cli} (${name})`, async () => {
+      assert.deepEqual(await diffWithRecording(name, { cli }), []);
+    });
+  }
+}

@@ -23,9 +23,9 @@ import type { TurnState } from "./turn_state.ts";
 
 /**
  * The events whose command hooks write no `hook_started` / `hook_response` frames even with
- * `--include-hook-events` (the real CLI 2.1.328 and 2.1.332: `/compact`'s hooks).
+ * `--include-hook-events` (the real CLI 2.1.328 and 2.1.332: `/compact`'s hooks, SessionEnd).
  */
-const UNFRAMED: ReadonlySet<string> = new Set(["PreCompact", "PostCompact"]);
+const UNFRAMED: ReadonlySet<string> = new Set(["PreCompact", "PostCompact", "SessionEnd"]);
 
 /** What a hook's run belongs to: a turn, or the session's start-up. */
 type HookRun = Pick<TurnState, "abort" | "promptId">;
@@ -243,6 +243,31 @@ async function sessionStartHooks(engine: Engine, run: HookRun): Promise<void> {
       engine.hookContext.push(specific.additionalContext);
     }
   }));
+}
+
+/**
+ * The session's end: once stdin closed and the last turn ended, its SessionEnd command hooks
+ * (reason `other`, the last turn's prompt id, no permission mode or effort) run together
+ * before the process exits, as the real CLI 2.1.328 and 2.1.332 run them (through the SDK and
+ * in print mode), writing no frames. `undefined` when there are none to run. The SDK's
+ * SessionEnd callbacks are not asked: no one can answer once stdin closed (the real CLI asks
+ * none).
+ */
+export function sessionEndHooks(engine: Engine): Promise<void> | undefined {
+  commandHooksReady(engine);
+  if (engine.scenario.verbatim === true) return undefined;
+  const hooks = engine.commandHooks.filter((hook) =>
+    hook.event === "SessionEnd" && matcherCovers(hook.matcher, "other")
+  );
+  if (hooks.length === 0) return undefined;
+  const run = { abort: engine.ended, promptId: engine.lastPromptId };
+  const { permission_mode: _m, effort: _e, ...input } = hookInput(engine.ctx, {
+    hook_event_name: "SessionEnd",
+    reason: "other",
+  }, { promptId: run.promptId });
+  return Promise.all(hooks.map((hook) => execCommandHook(engine, hook, input, run))).then(
+    () => {},
+  );
 }
 
 /**

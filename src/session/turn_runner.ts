@@ -50,6 +50,7 @@ export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
   const text = promptText(input);
   const turn = newTurn(engine, { index: engine.turnCount++, input, text });
   turn.promptId = engine.ctx.ids.uuid();
+  engine.lastPromptId = turn.promptId;
   engine.turn = turn;
   try {
     await runSteps(engine, turn);
