@@ -162,6 +162,7 @@ for (
     "hooks_command_permission_request_together",
     "hooks_command_permission_request_slow_deny",
     "hooks_command_session_start_together",
+    "hooks_command_message_display_together",
   ]
 ) {
   for (const cli of ["2.1.328", "2.1.332"]) {
@@ -206,3 +207,15 @@ for (
     });
   }
 }
+
+Deno.test("a PreToolUse hook's updatedInput: the rewritten command in the later hooks, accepted by the hook (hooks_pretooluse_updated_input)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    const diffs = await diffWithRecording("hooks_pretooluse_updated_input", { cli });
+    // the real CLI ran the rewritten command; the mock's scripted output stands for it
+    // (conformance/exceptions.json: pretooluse-rewritten-command-output-*)
+    assert.deepEqual(
+      diffs.filter((d) => !/stdout$|^message\.content\.0\.content$/.test(d.path ?? "")),
+      [],
+    );
+  }
+});

@@ -210,10 +210,10 @@ function callbackHook(
 }
 
 /**
- * The MessageDisplay hooks for a text the main agent shows, awaited before its assistant frame
- * (after its stream events with partial messages), as the real CLI 2.1.328 calls them (with
- * and without partial messages): the whole text as one final `delta`,
- * `index` the text's place among the message's texts, a `message_id` of its own.
+ * The MessageDisplay hooks for a text the main agent shows, run together and awaited before
+ * its assistant frame (after its stream events with partial messages), as the real CLI 2.1.328
+ * calls them (with and without partial messages): the whole text as one final `delta`, `index`
+ * the text's place among the message's texts, a `message_id` of its own.
  */
 export async function messageDisplayHooks(
   engine: Engine,
@@ -225,16 +225,15 @@ export async function messageDisplayHooks(
   const ids = engine.ctx.ids;
   turn.displayTurnId ??= ids.uuid();
   const messageId = ids.uuid();
-  for (const callbackId of callbacks) {
-    await callHook(engine, callbackId, {
-      hook_event_name: "MessageDisplay",
-      turn_id: turn.displayTurnId,
-      message_id: messageId,
-      index: shown.index,
-      final: true,
-      delta: shown.text,
-    }, { turn });
-  }
+  // together, as the real CLI 2.1.332 runs them (hooks_command_message_display_together)
+  await callHooksTogether(engine, callbacks, {
+    hook_event_name: "MessageDisplay",
+    turn_id: turn.displayTurnId,
+    message_id: messageId,
+    index: shown.index,
+    final: true,
+    delta: shown.text,
+  }, { turn });
 }
 
 /**
