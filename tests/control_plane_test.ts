@@ -690,3 +690,57 @@ Deno.test("hooks: /compact's PreCompact, SessionStart and PostCompact callbacks 
   );
   assert.equal(resultOf(messages).subtype, "success");
 });
+
+Deno.test("hooks: InstructionsLoaded once per session for the project's CLAUDE.md, before the first UserPromptSubmit (hooks_survey/hooks_all_instructions)", async () => {
+  const project = await Deno.makeTempDir({ prefix: "claude-mock-instructions-" });
+  try {
+    await Deno.writeTextFile(`${project}/CLAUDE.md`, "# Project notes\n\nAlways be brief.\n");
+    const mock = new MockTransport(
+      new ScenarioBuilder().on("one").respond("First.").on("two").respond("Second.").build(),
+    );
+    const { prompt, next } = gatedPrompt(["one", "two"]);
+    const events = ["InstructionsLoaded", "UserPromptSubmit"] as const;
+    for await (
+      const m of query({
+        prompt,
+        options: {
+          cwd: project,
+          spawnClaudeCodeProcess: mock.spawn,
+          hooks: Object.fromEntries(
+            events.map((e) => [e, [{ hooks: [() => Promise.resolve({})] }]]),
+          ),
+        },
+      })
+    ) if (m.type === "result") next();
+    const outputs = mock.hookOutputs();
+    assert.deepEqual(outputs.map((h) => h.event), [
+      "InstructionsLoaded",
+      "UserPromptSubmit",
+      "UserPromptSubmit",
+    ]);
+    const { session_id: _s, transcript_path: _t, ...input } = outputs[0].input;
+    // as the real CLI 2.1.328 to 2.1.332: no prompt id, permission mode or effort
+    assert.deepEqual(input, {
+      cwd: "/home/user/project",
+      hook_event_name: "InstructionsLoaded",
+      file_path: "/home/user/project/CLAUDE.md",
+      memory_type: "Project",
+      load_reason: "session_start",
+    });
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+
+  // no CLAUDE.md: not called
+  const empty = await Deno.makeTempDir({ prefix: "claude-mock-instructions-" });
+  try {
+    const plain = new MockTransport(new ScenarioBuilder().on("x").respond("Hi.").build());
+    await runQuery(plain, "x", {
+      cwd: empty,
+      hooks: { InstructionsLoaded: [{ hooks: [() => Promise.resolve({})] }] },
+    });
+    assert.deepEqual(plain.hookOutputs(), []);
+  } finally {
+    await Deno.remove(empty, { recursive: true });
+  }
+});

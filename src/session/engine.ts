@@ -102,6 +102,8 @@ export class Engine {
   commandHooksRead = false;
   /** The start-up's SessionStart command hooks once started (`null`: none to run). */
   startupHooks?: Promise<void> | null;
+  /** Whether the session's instructions (a project `CLAUDE.md`) were loaded (InstructionsLoaded). */
+  instructionsLoaded = false;
   /**
    * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
    * after it is written.

@@ -125,6 +125,7 @@ export function firstHookDecision<T>(
  * CLI 2.1.328's compaction, subagent and tool hooks).
  */
 const PLAIN_EVENTS: ReadonlySet<string> = new Set([
+  "InstructionsLoaded",
   "PreCompact",
   "PostCompact",
   "SessionStart",
@@ -164,7 +165,7 @@ export async function callHook(
     session_id,
     transcript_path,
     cwd,
-    prompt_id,
+    ...(name === "InstructionsLoaded" ? {} : { prompt_id }),
     ...(plain || name === "StopFailure" ? {} : { permission_mode }),
     ...(options.agent ? { agent_id: options.agent.id, agent_type: options.agent.type } : {}),
     ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
@@ -325,6 +326,37 @@ export async function stopFailureHooks(
     error: failure.error,
     last_assistant_message: failure.lastMessage,
   }, { turn });
+}
+
+/**
+ * The InstructionsLoaded hooks, once per session at its first prompt (before UserPromptSubmit),
+ * when the project folder has a `CLAUDE.md`, as the real CLI 2.1.328 to 2.1.332 calls them: its
+ * absolute path, `memory_type: "Project"`, `load_reason: "session_start"`; no prompt id,
+ * permission mode or effort. Matchers match the load reason. The project folder is read through
+ * the session's hook runner (a session without one knows no project files: no call).
+ * `undefined` (nothing to await) when there is nothing to call.
+ */
+export function instructionsLoadedHooks(
+  engine: Engine,
+  turn: TurnState,
+): Promise<void> | undefined {
+  if (engine.instructionsLoaded) return undefined;
+  engine.instructionsLoaded = true;
+  const handles = hookCallbacks(engine, "InstructionsLoaded", "session_start");
+  if (handles.length === 0) return undefined;
+  let found: string | undefined;
+  try {
+    found = engine.runHookCommand?.readText?.("CLAUDE.md");
+  } catch {
+    found = undefined;
+  }
+  if (found === undefined) return undefined;
+  return callHooksTogether(engine, handles, {
+    hook_event_name: "InstructionsLoaded",
+    file_path: `${engine.ctx.cwd.replace(/\/$/, "")}/CLAUDE.md`,
+    memory_type: "Project",
+    load_reason: "session_start",
+  }, { turn }).then(() => {});
 }
 
 /** Keeps a hook's `additionalContext`. */
