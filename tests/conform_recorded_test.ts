@@ -191,7 +191,7 @@ for (const name of ["hooks_all_tool_failure", "hooks_all_api_error"]) {
   }
 }
 
-Deno.test("an MCP tool's hooks name its server (mcp_server); PostToolUse's updatedMCPToolOutput replaces its result as it is, updatedToolOutput leaves Bash's frame alone (hooks_posttooluse_updated_output)", async () => {
+Deno.test("an MCP tool's hooks name its server; updatedMCPToolOutput replaces its result as it is, updatedToolOutput leaves Bash's frame (hooks_posttooluse_updated_output)", async () => {
   for (const cli of ["2.1.328", "2.1.332"]) {
     assert.deepEqual(await diffWithRecording("hooks_posttooluse_updated_output", { cli }), []);
   }
