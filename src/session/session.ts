@@ -20,6 +20,7 @@ import type { ClientRequest, ControlHandler } from "./control_channel.ts";
 import { Engine, type ExitStatus } from "./engine.ts";
 import { installSdkRequests, interruptTurn } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
+import { sessionEndHooks } from "./command_hook_run.ts";
 import { bareErrorResult } from "./turn_result.ts";
 import { TurnFailure } from "./turn_state.ts";
 import { checkScenarioOnce } from "./check_scenario.ts";
@@ -153,6 +154,7 @@ export class Session {
     this.ctx = engine.ctx;
     this.exited = engine.exited;
     engine.runTurn = runTurn;
+    engine.beforeExit = sessionEndHooks;
     installSdkRequests(engine);
     const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
     if (refusal !== undefined) {
