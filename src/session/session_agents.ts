@@ -50,6 +50,8 @@ export function customAgents(sources: AgentSources): Record<string, CustomAgent>
   const take = (value: unknown) => {
     if (!isObject(value)) return;
     for (const [name, def] of Object.entries(value)) {
+      // the real CLI's record drops "__proto__" (on Node it would be the object's prototype)
+      if (name === "__proto__") continue;
       if (isObject(def) && typeof def.description === "string") {
         out[name] = def as unknown as CustomAgent;
       }
