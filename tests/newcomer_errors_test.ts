@@ -95,17 +95,19 @@ Deno.test("cassette in record mode: a CLI that cannot start fails close(), namin
   }
 });
 
-Deno.test("the fake binary: a capture file it cannot write is named, with why; a state folder goes on", async () => {
+Deno.test("the fake binary: a capture file it cannot write is named, with why; so is a state folder", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(`${dir}/afile`, "");
     const config = { CLAUDE_CONFIG_DIR: `${dir}/config` };
-    // a state folder that cannot be written counts the run as the first, and the run goes on
+    // a CLAUDE_MOCK_STATE_DIR that cannot be written stops the run, naming the variable
+    // (tests/hostile4_state_dir_test.ts; it counted every run as the first, unsaid)
     const state = await fake(["-p", "hello"], {
       ...config,
       CLAUDE_MOCK_STATE_DIR: `${dir}/afile/state`,
     }, dir);
-    assert.deepEqual([state.code, state.stdout], [0, "Hello! How can I help?\n"]);
+    assert.deepEqual([state.code, state.stdout], [1, ""]);
+    assert.match(state.stderr, /^claude-mock: CLAUDE_MOCK_STATE_DIR must be a folder path/);
     // the counter's own error says where and why
     await assert.rejects(
       nextInvocation(`${dir}/afile/state`),

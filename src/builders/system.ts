@@ -105,6 +105,8 @@ export interface SystemInitFrame extends SystemFrame {
   plugins: PluginEntry[];
   /** Protocol capabilities. */
   capabilities: string[];
+  /** MCP server entries the CLI skipped, with why (only when there are some). */
+  mcp_server_errors?: Array<{ name: string; type: string; message: string }>;
   /** Whether analytics are off. */
   analytics_disabled: boolean;
   /** Whether product feedback is off. */
@@ -167,6 +169,11 @@ export interface SystemInitOptions {
   outputStyle?: string;
   /** Protocol capabilities (default: the CLI's). */
   capabilities?: string[];
+  /**
+   * MCP server entries the CLI skipped (`mcp_server_errors`, after `capabilities`; left out
+   * when there are none).
+   */
+  mcpServerErrors?: Array<{ name: string; type: string; message: string }>;
   /** Extra fields (they override built ones, keeping their place). */
   extra?: Record<string, unknown>;
 }
@@ -210,6 +217,7 @@ export function systemInit(ctx: BuildContext, options: SystemInitOptions = {}): 
     skills: options.skills ?? [...DEFAULT_SKILLS],
     plugins: options.plugins ?? DEFAULT_PLUGINS.map((p) => ({ ...p })),
     capabilities: options.capabilities ?? [...ctx.cli.facts.initCapabilities],
+    ...(options.mcpServerErrors?.length ? { mcp_server_errors: options.mcpServerErrors } : {}),
     analytics_disabled: true,
     product_feedback_disabled: true,
     ...(sandbox ? { served_by_anthropic: false } : {}),

@@ -170,3 +170,56 @@ export function nodePreloadFlags(
 function quoteArg(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
+
+/** How a test ended, as its runner says it once the test's body is over. */
+export interface TestOutcome {
+  /** Whether the test failed. */
+  failed: boolean;
+  /** Its error, when the runner gives it. */
+  error?: unknown;
+}
+
+/**
+ * Asks the runner to call `listener` with the test's outcome once its body is over, where the
+ * runner can say it: node:test (`t.after`, then `t.passed` and `t.error`, Node 20.13 and
+ * later) and vitest (`context.onTestFinished`, then `task.result.state`). The listener's
+ * promise is awaited by the runner. Returns false where it cannot (Deno's context, jest's
+ * `expect.getState()`, a plain `{ name }`): the outcome is then not known.
+ */
+export function onTestOutcome(
+  test: unknown,
+  listener: (outcome: TestOutcome) => Promise<void>,
+): boolean {
+  if (typeof test !== "object" || test === null) return false;
+  const t = test as {
+    after?: unknown;
+    passed?: unknown;
+    error?: unknown;
+    onTestFinished?: unknown;
+    task?: { result?: { state?: unknown; errors?: unknown[] } };
+  };
+  if (typeof t.after === "function" && typeof t.passed === "boolean") {
+    (t.after as (fn: () => Promise<void>) => void).call(test, () =>
+      listener({
+        failed: t.passed !== true || (t.error !== null && t.error !== undefined),
+        ...(t.error !== null && t.error !== undefined ? { error: t.error } : {}),
+      }));
+    return true;
+  }
+  if (typeof t.onTestFinished === "function") {
+    (t.onTestFinished as (fn: (arg: unknown) => Promise<void>) => void).call(test, (arg) => {
+      // vitest 2 and 3 pass the context ({ task }), vitest 1 the task's result
+      const given = arg as
+        | { task?: typeof t.task; state?: unknown; errors?: unknown[] }
+        | undefined;
+      const result = given?.task?.result ?? (given?.state !== undefined ? given : t.task?.result);
+      const error = result?.errors?.[0];
+      return listener({
+        failed: result?.state === "fail",
+        ...(error !== undefined ? { error } : {}),
+      });
+    });
+    return true;
+  }
+  return false;
+}

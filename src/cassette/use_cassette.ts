@@ -4,10 +4,9 @@
  * @module
  */
 
-import { errorCode, fileTime, mkdirp, removeFile, writeWhole } from "../host/_fs.ts";
+import { fileTime, mkdirp } from "../host/_fs.ts";
 import type { ClaudeSpawn } from "../adapters/claude_spawn.ts";
 import { loadTape } from "./load_tape.ts";
-import { serializeTape } from "./parse_tape.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import {
   recordingApi,
@@ -24,7 +23,8 @@ import {
   type SnapshotPlayerOptions,
 } from "./snapshot_player.ts";
 import type { Tape, TapeHeader } from "./tape.ts";
-import { checkExpectedExit, failedTapePath } from "./_failed_recording.ts";
+import { checkExpectedExit } from "./_failed_recording.ts";
+import { TapeKeeper } from "./_tape_keeper.ts";
 import {
   insideNodeModules,
   recordCommandOf,
@@ -32,6 +32,7 @@ import {
   tapeNameOf,
   testFileOf,
   testNameOf,
+  type TestOutcome,
 } from "./_test_context.ts";
 
 /**
@@ -129,9 +130,19 @@ export interface Cassette {
   options(): ReplayStubOptions;
   /**
    * Replay: throws a mismatch or unreached frames. Record: writes the scrubbed tape when the run
-   * succeeded; else keeps it as `<name>.failed.jsonl` and throws, naming both files.
+   * succeeded; else keeps it as `<name>.failed.jsonl` and throws, naming both files. Under
+   * node:test and vitest a run that succeeded replaces the tape once the runner says the test
+   * passed (a test that failed after the CLI exited cleanly keeps it as `<name>.failed.jsonl`
+   * and warns).
    */
   close(): Promise<void>;
+  /**
+   * Runs the test's body, then `close()`: a body that throws (an assertion after the query,
+   * the CLI having exited cleanly) never replaces the tape when recording; the recording is
+   * kept as `<name>.failed.jsonl`, a warning names both files, and the body's own error is
+   * thrown. For runners whose context does not say how the test ended (Deno's, jest's).
+   */
+  run<T>(body: () => T | Promise<T>): Promise<T>;
   /** `close()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -314,6 +325,12 @@ async function recordCassette(
   let used = false;
   let command = "";
   let failedToStart: unknown;
+  const keeper = new TapeKeeper(test, {
+    name,
+    path,
+    recording,
+    warn: options.warn ?? console.warn,
+  });
   const spawn: ClaudeSpawn = (spawnOptions) => {
     used = true;
     command = spawnOptions.command;
@@ -326,6 +343,7 @@ async function recordCassette(
     mode: "record",
     path,
     spawn,
+    ended: (outcome) => keeper.ended(outcome),
     close: async () => {
       if (!used) {
         throw new Error(`Cassette '${name}' recorded nothing: the SDK never spawned the CLI`);
@@ -333,53 +351,11 @@ async function recordCassette(
       const tape = await recorder.finished;
       const kept = options.scrub === false ? tape : scrubTape(tape, options.scrub ?? {});
       const failure = recorder.failure;
-      if (failure === undefined) {
-        await write(path, kept);
-        await removeFile(recording).catch(() => {});
-        return;
-      }
       // a failed run never becomes the test's tape: kept beside it, the tape there left as it was
-      const existed = (await fileTime(path)) !== undefined;
-      // (a CLI that never started recorded nothing: no file for it)
-      const nothing = tape.ending === undefined && tape.entries.length === 0;
-      const failedPath = failedTapePath(path);
-      if (!nothing) await write(failedPath, kept);
-      await removeFile(recording).catch(() => {});
-      const why = tape.ending === undefined && failedToStart !== undefined
-        ? `the CLI ${JSON.stringify(command)} did not run (${
-          failedToStart instanceof Error ? failedToStart.message : String(failedToStart)
-        })`
-        : failure;
-      const hint = tape.ending === undefined && failedToStart !== undefined
-        ? ". Put the real claude on PATH, or give the query pathToClaudeCodeExecutable"
-        : expectedExit === 0 && tape.ending?.code !== null && tape.ending?.signal === null
-        ? ". A run meant to fail: give cassette() the option expectedExit"
-        : "";
-      const message = `Cannot record cassette '${name}': ${why}${stderrTail(tape)}; ${
-        existed ? `${path} is left as it was` : `no tape was written to ${path}`
-      }${nothing ? "" : `, and this failed recording is kept in ${failedPath}`}${hint}`;
-      // also a warning: a runner may report only the test's own error (node:test drops an
-      // `after` hook's error once the test failed)
-      (options.warn ?? console.warn)(message);
-      throw new Error(message);
+      if (failure === undefined) await keeper.succeeded(kept);
+      else await keeper.failed(tape, kept, { failure, failedToStart, command, expectedExit });
     },
   });
-}
-
-async function write(path: string, tape: Tape): Promise<void> {
-  try {
-    await writeWhole(path, serializeTape(tape));
-  } catch (error) {
-    throw new Error(`Cannot write cassette ${path}: ${errorCode(error) ?? String(error)}`);
-  }
-}
-
-/** The last of the CLI's stderr, for the message of a failed recording. */
-function stderrTail(tape: Tape): string {
-  const text = tape.entries.map((e) => e.dir === "stderr" ? e.text : "").join("").trim();
-  if (text === "") return "";
-  const tail = text.length > 300 ? `…${text.slice(-300)}` : text;
-  return ` (its stderr: ${JSON.stringify(tail)})`;
 }
 
 function randomSuffix(): string {
@@ -412,10 +388,26 @@ function finished(parts: {
   spawn: ClaudeSpawn;
   player?: SnapshotPlayer;
   options?: () => ReplayStubOptions;
+  /** Told how the test's body ended (run()), before close(). */
+  ended?: (outcome: TestOutcome) => void;
   close: () => Promise<void>;
 }): Cassette {
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= parts.close());
+  const run = async <T>(body: () => T | Promise<T>): Promise<T> => {
+    let value: T;
+    try {
+      value = await body();
+    } catch (error) {
+      parts.ended?.({ failed: true, error });
+      // the cassette's own complaint was warned: the test's error is the one to see
+      await close().catch(() => {});
+      throw error;
+    }
+    parts.ended?.({ failed: false });
+    await close();
+    return value;
+  };
   return {
     mode: parts.mode,
     path: parts.path,
@@ -423,6 +415,7 @@ function finished(parts: {
     ...(parts.player ? { player: parts.player } : {}),
     options: parts.options ?? (() => ({})),
     close,
+    run,
     [Symbol.asyncDispose]: close,
   };
 }

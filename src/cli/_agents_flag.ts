@@ -1,79 +1,90 @@
 /**
- * `--agents` as the real CLI (2.1.328, 2.1.332) reads it before anything runs: JSON text, or
- * a file path (relative to the cwd) whose text is; the definitions checked field by field.
- * What fails stops the CLI: `Error: Invalid --agents configuration:`, the reasons one a line
- * (and `(read from <path>)` for a file), or `Error: --agents file not found: <path> (...)`;
- * exit 1, nothing on stdout. Conformance cases `agents_bad_entry`, `agents_bad_json_print`.
- * Internal.
+ * `--agents` as the real CLI (2.1.328, 2.1.332) reads it before anything runs: a value that
+ * parses as JSON to something other than `null` is the definitions; text starting with `{`
+ * that does not parse is refused; anything else is a file path (relative to the cwd) whose
+ * text must be JSON. The definitions are checked (`agentDefinitionIssues`); the first problem
+ * stops the CLI with exit 1 and nothing on stdout:
+ *
+ * - `Error: Invalid --agents configuration:` and one line per issue (`(read from <path>)`
+ *   after them for a file);
+ * - `Error: --agents file not found: <path> (a value that is not a JSON object is read as a
+ *   file path)`;
+ * - `Error reading --agents file <path>: EISDIR: illegal operation on a directory, read`.
+ *
+ * The JSON's parse error is V8's where the real CLI gives JavaScriptCore's. Internal.
  *
  * @module
  */
 
-import { CliUsageError } from "./parse_argv.ts";
-import { agentsFlagJson, parseAgentsFlag } from "../session/session_agents.ts";
+import { agentDefinitionIssues } from "../session/agent_definitions_check.ts";
+import { errorCode } from "../host/_fs.ts";
 import type { ReadText } from "./_mcp_config_flag.ts";
+import { CliUsageError } from "./parse_argv.ts";
 
-/**
- * `args` with the last `--agents` value checked, and a file path replaced by the file's text.
- * Throws the real CLI's error ({@linkcode CliUsageError}) for a file not found, text that is
- * not JSON, or definitions that are not valid.
- */
+/** `args` with `--agents`' value checked, a file's text in place of its path. */
 export async function withAgentsFile(
   args: readonly string[],
   { cwd, readText }: { cwd: string; readText: ReadText },
 ): Promise<string[]> {
   const out = [...args];
-  // the last one given wins; `--agents <value>` or `--agents=<value>`
-  let at = -1;
-  let prefix = "";
   for (let i = 0; i < out.length; i++) {
-    if (out[i] === "--agents" && i + 1 < out.length) [at, prefix] = [++i, ""];
-    else if (out[i].startsWith("--agents=")) [at, prefix] = [i, "--agents="];
-  }
-  if (at < 0) return out;
-  const value = out[at].slice(prefix.length);
-  const checked = check(value);
-  if (checked === "file") {
-    const path = value.startsWith("/") ? value : `${cwd.replace(/\/$/, "")}/${value}`;
-    let text: string;
-    try {
-      text = await readText(path);
-    } catch {
-      throw new CliUsageError(
-        `Error: --agents file not found: ${path} (a value that is not a JSON object is read as a file path)`,
-      );
+    const arg = out[i];
+    if (arg === "--agents" && i + 1 < out.length) {
+      out[i + 1] = await readAgents(out[i + 1], { cwd, readText });
+      i++;
+    } else if (arg.startsWith("--agents=")) {
+      out[i] = `--agents=${await readAgents(arg.slice("--agents=".length), { cwd, readText })}`;
     }
-    const read = check(text, path);
-    if (read === "file") throw refused(`invalid JSON: ${jsonError(text)}`, path);
-    out[at] = prefix + text;
   }
   return out;
 }
 
-/** Checks JSON text of definitions; `file` when the text is not JSON (a path). */
-function check(text: string, path?: string): "ok" | "file" {
+async function readAgents(
+  value: string,
+  { cwd, readText }: { cwd: string; readText: ReadText },
+): Promise<string> {
+  // an empty value is no agents (2.1.332 runs on)
+  if (value === "") return value;
+  const inline = parse(value);
+  if (inline.ok && inline.value !== null) {
+    check(inline.value);
+    return value;
+  }
+  if (!inline.ok && value.trimStart().startsWith("{")) throw invalid([inline.error]);
+  const path = value.startsWith("/") ? value : `${cwd.replace(/\/$/, "")}/${value}`;
+  let text: string;
   try {
-    if (agentsFlagJson(text).kind === "file") return "file";
-    parseAgentsFlag(text);
-    return "ok";
+    text = await readText(path);
   } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    const lines = error.message.split("\n").slice(1).join("\n");
-    throw refused(lines, path);
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR" || code === undefined) {
+      throw new CliUsageError(
+        `Error: --agents file not found: ${path} (a value that is not a JSON object is read as a file path)`,
+      );
+    }
+    const why = code === "EISDIR" ? "EISDIR: illegal operation on a directory, read" : code;
+    throw new CliUsageError(`Error reading --agents file ${path}: ${why}`);
+  }
+  const parsed = parse(text);
+  if (!parsed.ok) throw invalid([parsed.error], path);
+  check(parsed.value, path);
+  return text;
+}
+
+function parse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: `invalid JSON: ${(error as Error).message}` };
   }
 }
 
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-    return "not a JSON object";
-  } catch (error) {
-    return (error as Error).message;
-  }
+function check(value: unknown, path?: string): void {
+  const issues = agentDefinitionIssues(value);
+  if (issues.length > 0) throw invalid(issues, path);
 }
 
-function refused(reasons: string, path?: string): CliUsageError {
-  return new CliUsageError(
-    `Error: Invalid --agents configuration:\n${reasons}${path ? `\n(read from ${path})` : ""}`,
-  );
+function invalid(issues: string[], path?: string): CliUsageError {
+  const from = path === undefined ? "" : `\n(read from ${path})`;
+  return new CliUsageError(`Error: Invalid --agents configuration:\n${issues.join("\n")}${from}`);
 }

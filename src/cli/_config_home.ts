@@ -203,16 +203,21 @@ async function corrupted(
   const path = `${dir}/.claude.json`;
   const kept = `${dir}/backups/.claude.json.corrupted.${now}`;
   await mkdirp(`${dir}/backups`);
-  await replaceSmallText(kept, text);
+  const names = await readDir(`${dir}/backups`).catch(() => [] as string[]);
+  // as the real CLI: a text kept by an earlier run is not kept again (2.1.332)
+  const already = await keptBefore(dir, names, text);
+  if (!already) await replaceSmallText(kept, text);
   const reason = `JSON Parse error: ${jsonParseError(text, error)}`;
-  const backups = (await readDir(`${dir}/backups`).catch(() => []))
+  const backups = names
     .filter((name) => /^\.claude\.json\.backup\.\d+$/.test(name))
     .sort((a, b) => Number(a.slice(19)) - Number(b.slice(19)));
   const backup = backups.length > 0 ? `${dir}/backups/${backups.at(-1)}` : undefined;
   const lines = [
     "",
     `Claude configuration file at ${path} is corrupted: ${reason}`,
-    `The corrupted file has been backed up to: ${kept}`,
+    already
+      ? "The corrupted file has already been backed up."
+      : `The corrupted file has been backed up to: ${kept}`,
     ...(backup === undefined ? [] : [
       `A backup file exists at: ${backup}`,
       `You can manually restore it by running: cp -f "${backup}" "${path}"`,
@@ -227,6 +232,16 @@ async function corrupted(
       : []),
   ];
   return new CliUsageError(lines.join("\n"));
+}
+
+/** Whether a `.claude.json.corrupted.<ms>` among `names` in `dir/backups` holds `text`. */
+async function keptBefore(dir: string, names: string[], text: string): Promise<boolean> {
+  for (const name of names) {
+    if (!/^\.claude\.json\.corrupted\.\d+$/.test(name)) continue;
+    const earlier = await readSmallText(`${dir}/backups/${name}`).catch(() => undefined);
+    if (earlier === text) return true;
+  }
+  return false;
 }
 
 /**

@@ -170,6 +170,35 @@ Deno.test("prepareConfigHome: a file that is not JSON is the real CLI's error, i
   }
 });
 
+// 2.1.332 run three times on one corrupted .claude.json (2026-11-26): the first keeps its text
+// aside, the later ones say "The corrupted file has already been backed up." and keep nothing
+// more; concurrent runs on one such folder alike (all exit 1, one copy kept)
+Deno.test("prepareConfigHome: a corrupted text kept before is not kept again ('already been backed up'), runs at once alike", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/.claude.json`, '{"numStartups": 3, bad');
+    const attempt = (now: number) =>
+      prepareConfigHome(dir, { version: "2.1.332", now, seed: 1n }).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+    const first = await attempt(5);
+    assert.match(first!, /\nThe corrupted file has been backed up to: .*\.corrupted\.5\n/);
+    const again = await Promise.all([attempt(6), attempt(7), attempt(8)]);
+    for (const message of again) {
+      assert.match(message!, /\nThe corrupted file has already been backed up\.\n/);
+    }
+    assert.deepEqual([...Deno.readDirSync(`${dir}/backups`)].map((e) => e.name), [
+      ".claude.json.corrupted.5",
+    ]);
+    // another corrupted text is kept
+    await Deno.writeTextFile(`${dir}/.claude.json`, "{bad");
+    assert.match((await attempt(9))!, /backed up to: .*\.corrupted\.9\n/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("jsonParseError words the common faults as the real CLI's parser", () => {
   const words = (text: string) => {
     try {

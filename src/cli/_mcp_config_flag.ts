@@ -10,6 +10,7 @@
  */
 
 import { CliUsageError } from "./parse_argv.ts";
+import { mcpEntryWarnings } from "../session/mcp_server_entry.ts";
 
 /** What reads a file's text (rejects when there is none). */
 export type ReadText = (path: string) => Promise<string>;
@@ -22,7 +23,12 @@ export type ReadText = (path: string) => Promise<string>;
  */
 export async function withMcpConfigFiles(
   args: readonly string[],
-  { cwd, readText }: { cwd: string; readText: ReadText },
+  { cwd, readText, warnings }: {
+    cwd: string;
+    readText: ReadText;
+    /** Gets the real CLI's debug-log line of each value whose entries it skips or warns of. */
+    warnings?: string[];
+  },
 ): Promise<string[]> {
   const values: string[] = [];
   const rest: string[] = [];
@@ -41,7 +47,12 @@ export async function withMcpConfigFiles(
   }
   if (at < 0) return [...args];
   const resolved: string[] = [];
-  for (const value of values) resolved.push(await readConfig(value, { cwd, readText }));
+  for (const value of values) {
+    const text = await readConfig(value, { cwd, readText });
+    resolved.push(text);
+    const said = mcpEntryWarnings(JSON.parse(text).mcpServers);
+    if (said !== undefined) warnings?.push(said);
+  }
   rest.splice(at, 0, "--mcp-config", ...resolved);
   return rest;
 }

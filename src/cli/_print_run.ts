@@ -26,10 +26,10 @@ import {
   appendCapture,
   appendTranscript,
   configDir,
-  lastModelUsage,
   nextInvocation,
   projectDir,
   stateDir,
+  stateDirRefusal,
 } from "./cli_state.ts";
 import { hostHookRunner } from "../host/_hook_runner.ts";
 import { commandState } from "../host/_which.ts";
@@ -119,6 +119,11 @@ export async function runSession(
     if (notice !== undefined) await io.stdio.writeErr(encoder.encode(notice));
   } catch (error) {
     if (error instanceof CliUsageError) throw error;
+    // the config folder is CLAUDE_MOCK_STATE_DIR's (no CLAUDE_CONFIG_DIR): the variable's fault
+    if (!io.env.CLAUDE_CONFIG_DIR) {
+      const refusal = stateDirRefusal(io.env, error);
+      if (refusal !== undefined) throw refusal;
+    }
     if (errorCode(error) === "ENOTDIR") unreadable = settingsNotLoaded(home);
   }
   const plan = await planRun(io, { parsed, knobs, installedSdk });
@@ -148,8 +153,11 @@ async function planRun(
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
-  const { sessionId, resumed } = await resolveSession(parsed, { projects, outputFormat, scenario });
-  const resumedUsage = resumed === undefined ? undefined : await lastModelUsage(projects, resumed);
+  const { sessionId, resumedUsage } = await resolveSession(parsed, {
+    projects,
+    outputFormat,
+    scenario,
+  });
   const sources = parsed.options.get("--setting-sources");
   const warning = await untrustedSettingsWarning({
     dir: io.cwd,
@@ -158,17 +166,27 @@ async function planRun(
     ...(typeof sources === "string" ? { sources } : {}),
   });
   if (warning !== undefined) await io.stdio.writeErr(encoder.encode(warning));
-  // a state folder that cannot be written to counts this run as the first
-  const invocation = await nextInvocation(stateDir(io.env)).catch(() => 1);
+  // the default state folder that cannot be written to counts this run as the first; one
+  // CLAUDE_MOCK_STATE_DIR names is refused, naming it
+  const invocation = await nextInvocation(stateDir(io.env)).catch((error) => {
+    const refusal = stateDirRefusal(io.env, error);
+    if (refusal !== undefined) throw refusal;
+    return 1;
+  });
   const input = inputFormat === "stream-json" ? undefined : await promptOf(parsed, io);
   const { readText, readSmallText } = await import("../host/_fs.ts");
+  const mcpWarnings: string[] = [];
+  const given = await withSettingsFile(parsed, io.cwd, readText);
   const args = await withAgentsFile(
-    await withMcpConfigFiles(await withSettingsFile(parsed, io.cwd, readText), {
-      cwd: io.cwd,
-      readText,
-    }),
+    await withMcpConfigFiles(given, { cwd: io.cwd, readText, warnings: mcpWarnings }),
     { cwd: io.cwd, readText },
   );
+  // what the real CLI's debug log says of MCP entries it skips (--debug-to-stderr shows it)
+  if (parsed.options.has("--debug-to-stderr")) {
+    for (const line of mcpWarnings) {
+      await io.stdio.writeErr(encoder.encode(`${new Date().toISOString()} [WARN] ${line}\n`));
+    }
+  }
   if (
     parsed.options.has("--dangerously-skip-permissions") && !parsed.options.has("--permission-mode")
   ) {
@@ -456,7 +474,7 @@ function liveOption(
 
 /**
  * The engine's arguments, with `--settings` resolved as the real CLI resolves it: JSON as
- * given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
+ * object given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
  * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
  * before anything runs: `--settings '{not json'` is such a path.
  */
@@ -469,8 +487,9 @@ async function withSettingsFile(
   const value = parsed.options.get("--settings");
   if (typeof value !== "string") return args;
   try {
-    JSON.parse(value);
-    return args;
+    // (JSON that is no object, `[1]`, `5`, `null`, is a path too: 2.1.332)
+    const json = JSON.parse(value);
+    if (typeof json === "object" && json !== null && !Array.isArray(json)) return args;
   } catch {
     // not JSON: a path
   }

@@ -48,7 +48,7 @@ export const MOCK_ENV_VARIABLES: Readonly<Record<string, string>> = {
   CLAUDE_MOCK_SCENARIO: "a scenario file path or builtin:<name>",
   CLAUDE_MOCK_FAILURE: "a named failure",
   CLAUDE_MOCK_CAPTURE: "a file path",
-  CLAUDE_MOCK_STATE_DIR: "a folder path",
+  CLAUDE_MOCK_STATE_DIR: "a folder path the binary can write to",
   CLAUDE_MOCK_VERSION: "a version text",
   CLAUDE_MOCK_STDERR: "lines for stderr (\\n between them)",
   CLAUDE_MOCK_CRASH_AFTER: "a whole number of stdout lines (0 or more)",

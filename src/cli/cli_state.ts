@@ -19,6 +19,8 @@ import {
 } from "../host/_fs.ts";
 import type { ModelUsageEntry } from "../builders/usage.ts";
 import { projectSlug } from "../builders/project_paths.ts";
+import { MOCK_ENV_VARIABLES } from "./cli_env.ts";
+import { CliUsageError } from "./parse_argv.ts";
 
 /**
  * The fake's own state folder: `CLAUDE_MOCK_STATE_DIR`; else `$XDG_STATE_HOME/claude-mock`
@@ -83,8 +85,29 @@ export async function nextInvocation(dir: string): Promise<number> {
       `Cannot count this run in the state folder ${dir} (CLAUDE_MOCK_STATE_DIR names another): ${
         messageOf(error)
       }`,
+      { cause: error },
     );
   }
+}
+
+/**
+ * The refusal of a `CLAUDE_MOCK_STATE_DIR` the binary could not use (`error` says why: a
+ * file, `/dev/null`, a path under a file, a folder it cannot write to), naming the variable,
+ * its value and what it accepts; `undefined` when the variable is not set (the default state
+ * folder is the fake's own business: a run without it counts as the first).
+ */
+export function stateDirRefusal(
+  env: Record<string, string | undefined>,
+  error: unknown,
+): CliUsageError | undefined {
+  const value = env.CLAUDE_MOCK_STATE_DIR;
+  if (!value) return undefined;
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  return new CliUsageError(
+    `claude-mock: CLAUDE_MOCK_STATE_DIR must be ${MOCK_ENV_VARIABLES.CLAUDE_MOCK_STATE_DIR}, got ${
+      JSON.stringify(value)
+    }: ${messageOf(cause)}`,
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -35,6 +35,8 @@ export function initFrame(engine: Engine): Outgoing {
       // the custom agents among the built-in ones (2.1.328, 2.1.332)
       agents: engine.agents.map((a) => a.name),
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
+      // the --mcp-config entries the CLI skipped (2.1.328, 2.1.332)
+      ...(roster.errors.length > 0 ? { mcpServerErrors: roster.errors } : {}),
     };
     const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
     base = { initialize, mcpChanges: roster.changes, options, key };

@@ -24,6 +24,12 @@ export function installMcpControls(engine: Engine): void {
     if (!isObject(request.servers)) {
       throw new ControlError("mcp_set_servers: servers must be an object");
     }
+    // one entry that is not an object refuses the whole call, nothing changed (2.1.332)
+    for (const config of Object.values(request.servers)) {
+      if (!isObject(config)) {
+        throw new ControlError("mcp_set_servers: servers must be an object of config objects");
+      }
+    }
     return { ...engine.mcpRoster.set(request.servers) };
   });
 }

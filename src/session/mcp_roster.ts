@@ -16,6 +16,7 @@
 import { isObject } from "../wire/frame.ts";
 import { ControlError } from "./control_channel.ts";
 import { externalMcpServers, sdkMcpServers } from "./mcp_servers.ts";
+import { type McpServerError, mcpServerErrors, mcpUrlError } from "./mcp_server_entry.ts";
 
 /** A server's status, as `system/init` and `mcp_status` say it. */
 export type McpServerStatus = "connected" | "failed" | "disabled" | "pending";
@@ -50,6 +51,21 @@ export const COMMAND_NOT_FOUND = 'Executable not found in $PATH: "stdio"';
 /** The real CLI's error for a stdio server `mcp_set_servers` adds without `args`. */
 export const NO_ARGS = "Spread syntax requires ...iterable not be null or undefined";
 
+/** The server types the real CLI reaches by URL (besides stdio and the SDK's). */
+const URL_TYPES: ReadonlySet<string> = new Set(["http", "sse", "ws", "sdk", "claudeai-proxy"]);
+
+/**
+ * What the real CLI (2.1.332) says of servers `mcp_set_servers` added that it cannot run: its
+ * own code failing on them (it checks no entry there), word for word.
+ */
+export const UNKNOWN_TYPE =
+  "e.includes is not a function. (In 'e.includes(n)', 'e.includes' is undefined)";
+/** See {@linkcode UNKNOWN_TYPE}: args that are not an array. */
+export const ARGS_NOT_ARRAY =
+  "t.args?.some is not a function. (In 't.args?.some((a)=>a.includes(e))', 't.args?.some' is undefined)";
+/** See {@linkcode UNKNOWN_TYPE}: a stdio server without a command. */
+export const NO_COMMAND = 'The "file" argument must be of type string. Received undefined';
+
 /**
  * Whether a stdio server's command can be started: `found`, `missing`, or there but `denied`
  * (the default: every command is found).
@@ -72,6 +88,8 @@ export class McpRoster {
   readonly entries: McpRosterEntry[] = [];
   /** Bumped on every change (what caches `system/init` looks at). */
   changes = 0;
+  /** The `--mcp-config` entries the CLI skipped (`system/init`'s `mcp_server_errors`). */
+  readonly errors: McpServerError[];
   #commandCheck: CommandCheck;
 
   /** The servers `--mcp-config` and `initialize` configure. */
@@ -85,22 +103,29 @@ export class McpRoster {
     } = {},
   ) {
     this.#commandCheck = commandCheck ?? (() => "found");
+    this.errors = mcpServerErrors(configs);
     const dynamic = externalMcpServers(configs, initialize).map(({ name, config }) =>
       this.#external(name, config, { replaceable: false, fromFlag: true })
     );
     // the project's servers first, one the command line names again in its place
+    const flagged = new Map(dynamic.map((e) => [e.name, e]));
+    const moved = new Set<McpRosterEntry>();
     for (const { name, config } of externalMcpServers([project ?? "{}"], undefined)) {
-      const again = dynamic.findIndex((e) => e.name === name);
-      if (again >= 0) this.entries.push(...dynamic.splice(again, 1));
-      else {
+      const again = flagged.get(name);
+      if (again !== undefined) {
+        this.entries.push(again);
+        moved.add(again);
+      } else {
         this.entries.push(
           this.#external(name, config, { replaceable: false, fromFlag: true }, "project"),
         );
       }
     }
-    this.entries.push(...dynamic);
+    for (const entry of dynamic) if (!moved.has(entry)) this.entries.push(entry);
+    const listed = new Set(this.entries.map((e) => e.name));
     for (const name of sdkMcpServers(initialize)) {
-      if (this.find(name)) continue;
+      if (listed.has(name)) continue;
+      listed.add(name);
       this.entries.push({
         name,
         source: "sdk",
@@ -144,16 +169,20 @@ export class McpRoster {
 
   /** `mcp_set_servers`: `servers` replace the SDK's and those set before. */
   set(servers: Record<string, unknown>): McpSetServersAnswer {
-    const wanted = Object.entries(servers).filter(([, c]) => isObject(c)) as Array<
+    const wanted = Object.entries(servers).filter(([n, c]) =>
+      n !== "__proto__" && isObject(c)
+    ) as Array<
       [string, Record<string, unknown>]
     >;
     const isSdk = (c: Record<string, unknown>) => c.type === "sdk";
     const ordered = [...wanted.filter(([, c]) => isSdk(c)), ...wanted.filter(([, c]) => !isSdk(c))];
     const answer: McpSetServersAnswer = { added: [], removed: [], errors: {} };
     const keep = new Set<string>();
+    // (by name in maps: thousands of servers in one call cost linear time, not quadratic)
+    const byName = new Map(wanted);
     for (const entry of this.entries) {
       if (!entry.replaceable) continue;
-      const next = wanted.find(([n]) => n === entry.name)?.[1];
+      const next = byName.get(entry.name);
       const same = next !== undefined &&
         (entry.source === "sdk"
           ? isSdk(next)
@@ -162,10 +191,11 @@ export class McpRoster {
       else answer.removed.push(entry.name);
     }
     const remaining = this.entries.filter((e) => !e.replaceable || keep.has(e.name));
+    const remainingByName = new Map(remaining.map((e) => [e.name, e]));
     for (const [name, config] of ordered) {
       if (keep.has(name)) continue;
       answer.added.push(name);
-      const existing = remaining.find((e) => e.name === name);
+      const existing = remainingByName.get(name);
       if (existing) {
         // a server of the command line keeps its place and its state, and is the calls' now
         existing.replaceable = true;
@@ -179,6 +209,7 @@ export class McpRoster {
         : this.#external(name, config, { replaceable: true, fromFlag: false });
       if (entry.status === "failed") answer.errors[name] = entry.error!;
       remaining.push(entry);
+      remainingByName.set(name, entry);
     }
     // listed as ever: the servers the CLI runs, then the SDK's; removed: the SDK's first
     const sdkFirst = (list: McpRosterEntry[]) => [
@@ -187,12 +218,13 @@ export class McpRoster {
     ];
     const gone = new Set(answer.removed);
     answer.removed = sdkFirst(this.entries.filter((e) => gone.has(e.name))).map((e) => e.name);
-    this.entries.splice(
-      0,
-      this.entries.length,
+    // (no spread into splice: a list of any length, never a call with 100,000 arguments)
+    const next = [
       ...remaining.filter((e) => e.source !== "sdk"),
       ...remaining.filter((e) => e.source === "sdk"),
-    );
+    ];
+    this.entries.length = 0;
+    for (const entry of next) this.entries.push(entry);
     this.changes++;
     return answer;
   }
@@ -226,11 +258,26 @@ export class McpRoster {
     const config = entry.config;
     if (!config) return;
     const stdio = config.type === undefined || config.type === "stdio";
-    if (!stdio) return;
-    if (entry.replaceable && !Array.isArray(config.args)) {
+    if (entry.replaceable && !stdio && !URL_TYPES.has(String(config.type))) {
+      // mcp_set_servers checks no entry: the real CLI's own failure for an unknown type
+      [entry.status, entry.error] = ["failed", UNKNOWN_TYPE];
+      return;
+    }
+    if (!stdio) {
+      // the mock reaches no server: only a url the CLI refuses before it connects fails
+      const error = mcpUrlError(config);
+      if (error !== undefined) [entry.status, entry.error] = ["failed", error];
+      return;
+    }
+    if (entry.replaceable && config.args !== undefined && !Array.isArray(config.args)) {
+      // (mcp_set_servers checks no entry: args that are no array fail in the real CLI's code)
+      [entry.status, entry.error] = ["failed", ARGS_NOT_ARRAY];
+    } else if (entry.replaceable && !Array.isArray(config.args)) {
       // the real CLI spreads the args of a server mcp_set_servers added: without any, it fails so
       entry.status = "failed";
       entry.error = NO_ARGS;
+    } else if (entry.replaceable && typeof config.command !== "string") {
+      [entry.status, entry.error] = ["failed", NO_COMMAND];
     } else if (typeof config.command === "string") {
       const state = this.#commandCheck(config.command);
       if (state !== "found") {
@@ -259,6 +306,8 @@ function startError(command: string, state: "missing" | "denied", project: boole
  */
 export function shownConfig(entry: McpRosterEntry): Record<string, unknown> {
   const { env: _env, headers: _headers, type, ...rest } = entry.config ?? {};
+  // a stdio server shows no url (a url without a type is a stdio server to mcp_set_servers)
+  if (type === undefined || type === "stdio") delete rest.url;
   const shown: Record<string, unknown> = {
     type: typeof type === "string" ? type : "stdio",
     ...rest,

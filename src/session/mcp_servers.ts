@@ -6,6 +6,13 @@
  */
 
 import { isObject } from "../wire/frame.ts";
+import { checkMcpEntry } from "./mcp_server_entry.ts";
+
+/** Whether the real CLI keeps the entry `config` of server `name` (see `checkMcpEntry`). */
+function usableEntry(name: string, config: unknown): boolean {
+  // the real CLI's record drops "__proto__" unsaid (2.1.332)
+  return name !== "__proto__" && checkMcpEntry(name, config).skip === undefined;
+}
 
 /** The SDK MCP server names the client registered in `initialize`. */
 export function sdkMcpServers(initialize: Record<string, unknown> | undefined): string[] {
@@ -41,6 +48,29 @@ export function mcpServerOf(tool: string): string | undefined {
   return parts.length >= 3 ? parts[1] : undefined;
 }
 
+/**
+ * The MCP server of a tool, as the real CLI (2.1.328 to 2.1.332) names it in a tool hook's input
+ * (`mcp_server`): an SDK server the client registered is `sdk`, one the CLI runs itself
+ * `dynamic`; `undefined` for a tool that is not an MCP server's.
+ */
+export function mcpServerProvenance(
+  initialize: Record<string, unknown> | undefined,
+  tool: string,
+): { name: string; source: string } | undefined {
+  const server = mcpServerOf(tool);
+  if (server === undefined) return undefined;
+  return { name: server, source: sdkMcpServers(initialize).includes(server) ? "sdk" : "dynamic" };
+}
+
+/** `{ mcp_server }` for an MCP tool's hook input, `{}` for any other tool. */
+export function mcpServerField(
+  engine: { initializeRequest?: Record<string, unknown> },
+  tool: string,
+): { mcp_server?: { name: string; source: string } } {
+  const server = mcpServerProvenance(engine.initializeRequest, tool);
+  return server !== undefined ? { mcp_server: server } : {};
+}
+
 /** What the real CLI appends to an error of a deferred (not always loaded) SDK MCP tool. */
 export function deferredSchemaHint(
   initialize: Record<string, unknown> | undefined,
@@ -71,7 +101,11 @@ export function mcpConfigHas(configs: readonly string[] | undefined, server: str
     if (!config.trim().startsWith("{")) return true;
     try {
       const servers = (JSON.parse(config) as { mcpServers?: unknown }).mcpServers;
-      if (isObject(servers) && Object.hasOwn(servers, server)) return true;
+      if (
+        isObject(servers) && Object.hasOwn(servers, server) && usableEntry(server, servers[server])
+      ) {
+        return true;
+      }
     } catch {
       // not JSON after all: the real CLI refuses it; here it configures nothing
     }
@@ -90,17 +124,22 @@ export interface ExternalMcpServer {
 /**
  * The MCP servers the CLI runs itself, in order: those of `--mcp-config` (JSON values; a
  * file path is not read), then those the SDK delivered in `initialize` (`mcpServersDelivery:
- * "initialize"`). In-process (`type: "sdk"`) servers are the SDK's, not listed here.
+ * "initialize"`). In-process (`type: "sdk"`) servers are the SDK's, not listed here, nor
+ * entries the real CLI skips (`checkMcpEntry`).
  */
 export function externalMcpServers(
   configs: readonly string[] | undefined,
   initialize: Record<string, unknown> | undefined,
 ): ExternalMcpServer[] {
   const out: ExternalMcpServer[] = [];
+  const seen = new Set<string>();
   const add = (servers: unknown) => {
     if (!isObject(servers)) return;
     for (const [name, config] of Object.entries(servers)) {
-      if (!isObject(config) || config.type === "sdk" || out.some((s) => s.name === name)) continue;
+      if (!isObject(config) || config.type === "sdk" || seen.has(name)) continue;
+      // an entry the real CLI cannot use is skipped (its debug log says why)
+      if (!usableEntry(name, config)) continue;
+      seen.add(name);
       out.push({ name, config });
     }
   };
@@ -124,7 +163,8 @@ export function hasExternalMcpServer(
 ): boolean {
   if (mcpConfigHas(configs, server)) return true;
   const servers = initialize?.mcpServers;
-  return isObject(servers) && isObject(servers[server]) && servers[server].type !== "sdk";
+  return isObject(servers) && isObject(servers[server]) && servers[server].type !== "sdk" &&
+    usableEntry(server, servers[server]);
 }
 
 /**

@@ -16,7 +16,7 @@ import { type PermissionRules, rulesFromSettings } from "../scenario/permission_
 import { isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import { mcpToolEntries } from "./mcp_servers.ts";
-import { shownConfig } from "./mcp_roster.ts";
+import { shownConfig, UNKNOWN_TYPE } from "./mcp_roster.ts";
 
 /** Registers the read-only answers on the engine's control channel. */
 export function installSdkQueries(engine: Engine): void {
@@ -165,11 +165,13 @@ function mcpStatus(engine: Engine): Record<string, unknown>[] {
       };
     }
     const config = shownConfig(entry);
+    // (a server of a type the CLI does not know shows no config: 2.1.332)
+    const known = entry.error !== UNKNOWN_TYPE;
     return {
       name: entry.name,
       status: entry.status,
       ...(entry.error !== undefined ? { error: entry.error } : {}),
-      config,
+      ...(known ? { config } : {}),
       transport: config.type,
       scope: entry.source,
       source: entry.source,

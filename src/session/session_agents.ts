@@ -10,7 +10,7 @@
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "../builders/agents.ts";
 import { resolveModel } from "../builders/inventory.ts";
 import type { PermissionMode } from "../builders/system.ts";
-import { agentDefinitionIssues } from "./agent_definition_check.ts";
+import { agentDefinitionIssues } from "./agent_definitions_check.ts";
 
 /** A custom agent's definition, as the SDK's `AgentDefinition` (the fields the mock reads). */
 export interface CustomAgent {
@@ -73,7 +73,11 @@ export function customAgents(sources: AgentSources): Record<string, CustomAgent>
   const out: Record<string, CustomAgent> = {};
   const take = (value: unknown) => {
     if (!isObject(value) || agentDefinitionIssues(value).length > 0) return;
-    for (const [name, def] of Object.entries(value)) out[name] = def as unknown as CustomAgent;
+    for (const [name, def] of Object.entries(value)) {
+      // the real CLI's record drops "__proto__" (on Node it would be the object's prototype)
+      if (name === "__proto__") continue;
+      out[name] = def as unknown as CustomAgent;
+    }
   };
   if (sources.flag !== undefined) take(parseAgentsFlag(sources.flag));
   take(sources.initialize?.agents);

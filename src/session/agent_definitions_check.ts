@@ -1,8 +1,8 @@
 /**
- * Custom agent definitions (the SDK's `AgentDefinition`, by name) checked as the real CLI
- * (2.1.328, 2.1.332) checks them: each field's type, in the CLI's order, with its messages
- * (zod's). Measured by running `claude -p --agents '<json>'` with one bad field at a time
- * (FINDINGS_agents.md).
+ * Custom agent definitions (the SDK's `AgentDefinition`, by name; `--agents`, `initialize`'s
+ * `agents`) checked as the real CLI (2.1.328, 2.1.332) checks them: each field's type, in the
+ * CLI's order, with its messages (zod's). Measured by running `claude -p --agents '<json>'`
+ * with one bad field at a time, then all at once (FINDINGS_agents.md).
  *
  * @module
  */
@@ -11,6 +11,7 @@
 const MODES = ["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"];
 const EFFORTS = ["low", "medium", "high", "xhigh", "max"];
 const MEMORY = ["user", "project", "local"];
+const ISOLATION = ["worktree", "remote"];
 
 type Check = (value: unknown) => string | undefined;
 
@@ -85,6 +86,7 @@ const FIELDS: ReadonlyArray<
   ["initialPrompt", one(string)],
   ["memory", one(oneOf(MEMORY))],
   ["background", one(boolean)],
+  ["isolation", one(oneOf(ISOLATION))],
   ["omitClaudeMd", one(boolean)],
   ["observer", one(string)],
   ["observerMessage", one(string)],
@@ -105,7 +107,7 @@ function one(check: Check): (v: unknown) => string[] {
  *
  * @example A definition without its prompt
  * ```ts
- * import { agentDefinitionIssues } from "./agent_definition_check.ts";
+ * import { agentDefinitionIssues } from "./agent_definitions_check.ts";
  * console.log(agentDefinitionIssues({ reviewer: { description: "Reviews." } }));
  * // [ "reviewer.prompt: Invalid input: expected string, received undefined" ]
  * ```
@@ -116,6 +118,8 @@ export function agentDefinitionIssues(agents: unknown): string[] {
   }
   const out: string[] = [];
   for (const [name, def] of Object.entries(agents)) {
+    // (a record zod builds drops "__proto__": the real CLI lists no such agent)
+    if (name === "__proto__") continue;
     if (typeof def !== "object" || def === null || Array.isArray(def)) {
       out.push(`${name}: ${expected("object", def)}`);
       continue;

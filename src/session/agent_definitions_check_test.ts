@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agentDefinitionIssues } from "./agent_definition_check.ts";
+import { agentDefinitionIssues } from "./agent_definitions_check.ts";
 
 // each message as the real claude 2.1.332 printed it for `claude -p --agents '<json>'`
 const ok = { description: "d", prompt: "p" };
