@@ -36,6 +36,7 @@ import type { AgentInfoEntry } from "../builders/agents.ts";
 import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
+import { realMicrotask } from "../timing/real_time.ts";
 
 /**
  * The longest stdin line the engine takes, in characters: 64 MiB (the real CLI took a 17 MiB
@@ -385,7 +386,7 @@ export class Engine {
     if (this.#inputClosed) return;
     if (this.#reading) {
       // closed from inside the handling of a chunk: after the chunks still to take
-      queueMicrotask(() => this.endInput());
+      realMicrotask(() => this.endInput());
       return;
     }
     try {
