@@ -80,3 +80,18 @@ describe("a mock a test leaves open", () => {
     await expect(ask("hi")).rejects.toThrow(/no Claude mock is active here/);
   });
 });
+
+describe("a mock activated after an await and left open", () => {
+  let late;
+  test("is left open", async () => {
+    await Promise.resolve(); // the mock is activated in a continuation of the test
+    late = mockClaude(new ScenarioBuilder({ name: "late" }).on("hi").repeat().respond("late").build());
+    expect(await ask("hi")).toBe("late");
+  });
+  test("is closed after its test, and not named by the next", async () => {
+    expect(late.active).toBe(false);
+    const error = await ask("hi").catch((e) => e);
+    expect(error.message).toMatch(/no Claude mock is active here/);
+    expect(error.message).not.toMatch(/late/);
+  });
+});

@@ -26,7 +26,13 @@ import { type WriteEntry, WriteLog } from "../session/write_log.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { isObject } from "../wire/frame.ts";
 import type { Frame } from "../wire/frame.ts";
-import { type ActiveMock, interceptionState } from "./_interception_state.ts";
+import {
+  type ActiveMock,
+  interceptionState,
+  mockOfEntry,
+  scopeOfEntry,
+  type TestScope,
+} from "./_interception_state.ts";
 import { notInterceptedMessage } from "./_messages.ts";
 
 /**
@@ -170,10 +176,12 @@ export function mockClaude(source?: ClaudeMockSource, options: MockClaudeOptions
       `Cannot activate mockClaude(): options must be an object, got ${JSON.stringify(options)}`,
     );
   }
-  const mock = new ActiveClaudeMock(source, options, state.storage.getStore());
+  const entry = state.storage.getStore();
+  const mock = new ActiveClaudeMock(source, options, mockOfEntry(entry), scopeOfEntry(entry));
   if (options.global) state.global.push(mock);
   else {
     state.live.add(mock);
+    mock.scope?.mocks.add(mock);
     state.storage.enterWith(mock);
   }
   return mock;
@@ -182,6 +190,7 @@ export function mockClaude(source?: ClaudeMockSource, options: MockClaudeOptions
 class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   readonly label: string;
   readonly replaced: ActiveMock | undefined;
+  readonly scope: TestScope | undefined;
   readonly sdkOptions: Record<string, unknown>;
   readonly runsRealCli: boolean = false;
   #scenario: Scenario | undefined;
@@ -196,9 +205,11 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     source: ClaudeMockSource | undefined,
     options: MockClaudeOptions,
     replaced: ActiveMock | undefined,
+    scope: TestScope | undefined,
   ) {
     const { global, sdkOptions, ...transport } = options;
     this.replaced = global ? undefined : replaced;
+    this.scope = global ? undefined : scope;
     this.#global = global === true;
     this.#options = transport;
     if (sdkOptions !== undefined && !isObject(sdkOptions)) {
@@ -336,6 +347,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     if (this.#active) {
       this.#active = false;
       interceptionState().live.delete(this);
+      this.scope?.mocks.delete(this);
       if (this.#global) {
         const list = interceptionState().global;
         const at = list.indexOf(this);

@@ -5,6 +5,7 @@ import { MockTransport } from "../adapters/mock_transport.ts";
 import { cassette } from "../cassette/use_cassette.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import { AssertionError } from "../session/assertion_error.ts";
+import { eachTest } from "./_interception_state.ts";
 import { configureInterception } from "./configure_interception.ts";
 import { mockClaude } from "./claude_mock.ts";
 import { wrapClaudeSdk } from "./wrap_claude_sdk.ts";
@@ -307,4 +308,51 @@ Deno.test("mockClaude: a recording cassette runs the CLI the SDK resolves, a rep
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("eachTest: a mock its test activated after an await is closed when the test ends", async () => {
+  // as vitest runs a test (its setup file's hooks): the hooks in the runner's async context, the
+  // test's body called from it; a mockClaude() after the body's first await is activated in a
+  // continuation the runner's context never sees
+  eachTest.start();
+  const test = async () => {
+    await Promise.resolve();
+    const late = mockClaude(new ScenarioBuilder({ name: "late" }).on("hi").respond("Hi").build());
+    assert.equal(await ask("hi"), "Hi");
+    return late;
+  };
+  const late = await test();
+  await eachTest.end();
+  assert.equal(late.active, false);
+  // and the next test neither meets it nor hears of it
+  eachTest.start();
+  const error = await ask("hi").catch((e: Error) => e);
+  assert.match(String(error), /no Claude mock is active here/);
+  assert.doesNotMatch(String(error), /late/);
+  await eachTest.end();
+});
+
+Deno.test("eachTest: a test's mocks are closed, each test's own (concurrent tests)", async () => {
+  const run = async (name: string, gate: Promise<void>) => {
+    eachTest.start();
+    const body = async () => {
+      await Promise.resolve();
+      const mock = mockClaude(new ScenarioBuilder({ name }).on("who").respond(name).build());
+      await gate;
+      assert.equal(await ask("who"), name);
+      return mock;
+    };
+    const mock = await body();
+    await eachTest.end();
+    return mock;
+  };
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const a = run("a", gate);
+  const b = run("b", new Promise<void>((r) => setTimeout(r, 0)));
+  const mockB = await b; // b ends while a still runs: a's mock stays active
+  open();
+  const mockA = await a;
+  assert.equal(mockB.active, false);
+  assert.equal(mockA.active, false);
 });
