@@ -5,6 +5,8 @@
 import { afterEach, beforeEach, describe, expect, onTestFinished, test } from "vitest";
 import { mockClaude, ScenarioBuilder } from "@x/claude-mock";
 import { cassette } from "@x/claude-mock/cassette";
+import { installFakeClaude } from "@x/claude-mock/cli";
+import { query } from "@anthropic-ai/claude-agent-sdk";
 import { ask } from "../src/assistant.mjs";
 
 test("a scenario answers the app's own query()", async () => {
@@ -94,4 +96,17 @@ describe("a mock activated after an await and left open", () => {
     expect(error.message).toMatch(/no Claude mock is active here/);
     expect(error.message).not.toMatch(/late/);
   });
+});
+
+test("a query pointed at the fake binary runs it, with the setup file in place", async () => {
+  const fake = await installFakeClaude({
+    scenario: new ScenarioBuilder().on("hi").respond("From the fake binary.").build(),
+  });
+  onTestFinished(() => fake.dispose());
+  const options = { pathToClaudeCodeExecutable: fake.path, env: { ...process.env, ...fake.env } };
+  let said;
+  for await (const m of query({ prompt: "hi", options })) {
+    if (m.type === "result") said = m.result;
+  }
+  expect(said).toBe("From the fake binary.");
 });

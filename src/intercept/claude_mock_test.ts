@@ -9,6 +9,7 @@ import { eachTest } from "./_interception_state.ts";
 import { configureInterception } from "./configure_interception.ts";
 import { mockClaude } from "./claude_mock.ts";
 import { wrapClaudeSdk } from "./wrap_claude_sdk.ts";
+import { installFakeClaude } from "../fake_claude/install_fake_claude.ts";
 
 // the door: the wrapped SDK, as the tests' import map gives it to an app
 const { query } = wrapClaudeSdk(sdk);
@@ -355,4 +356,27 @@ Deno.test("eachTest: a test's mocks are closed, each test's own (concurrent test
   const mockA = await a;
   assert.equal(mockB.active, false);
   assert.equal(mockA.active, false);
+});
+
+Deno.test("a query pointed at a fake binary of installFakeClaude() is never unhandled", async () => {
+  await using claude = await installFakeClaude({
+    scenario: new ScenarioBuilder().on("hi").respond("From the fake binary.").build(),
+  });
+  const options = {
+    pathToClaudeCodeExecutable: claude.path,
+    env: { ...Deno.env.toObject(), ...claude.env },
+  };
+  const messages = await collect("hi", options);
+  const result = messages.at(-1);
+  assert.equal(
+    result?.type === "result" && result.subtype === "success" && result.result,
+    "From the fake binary.",
+  );
+  // another executable is still an unhandled query, and so is the fake once disposed of
+  await assert.rejects(
+    collect("hi", { pathToClaudeCodeExecutable: "/usr/bin/claude" }),
+    /no Claude mock is active here/,
+  );
+  await claude.dispose();
+  await assert.rejects(collect("hi", options), /no Claude mock is active here/);
 });

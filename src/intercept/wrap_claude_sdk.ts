@@ -14,6 +14,7 @@ import {
   markDoor,
   mockElsewhere,
 } from "./_interception_state.ts";
+import { fakeExecutables } from "./_fake_executables.ts";
 import { unhandledMessage } from "./_messages.ts";
 
 /** The SDK functions that start a `claude` process, and so go to the mock. */
@@ -40,6 +41,9 @@ function route(call: string, params: Params): Params {
   }
   // the caller routes the process itself (a MockTransport's options, its own sandbox)
   if (typeof options?.spawnClaudeCodeProcess === "function") return params;
+  // the caller runs a fake binary of installFakeClaude(): a mock too
+  const executable = options?.pathToClaudeCodeExecutable;
+  if (typeof executable === "string" && fakeExecutables().has(executable)) return params;
   const strategy = interceptionState().onUnhandledQuery;
   const prompt = typeof params?.prompt === "string" ? params.prompt : undefined;
   if (typeof strategy === "function") {
