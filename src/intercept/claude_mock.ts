@@ -19,7 +19,6 @@ import { MockTransport, type MockTransportOptions, sessionOf } from "../adapters
 import type { Scenario } from "../scenario/scenario.ts";
 import type { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import { withOverrides } from "../scenario/with_overrides.ts";
-import type { ExitStatus } from "../session/engine.ts";
 import { AssertionError } from "../session/assertion_error.ts";
 import { assertProgressAcross } from "../session/scenario_progress.ts";
 import { type WriteEntry, WriteLog } from "../session/write_log.ts";
@@ -109,8 +108,13 @@ export interface ClaudeMock extends AsyncDisposable {
   inject(frame: Frame): void;
   /** Fails the last query's running turn with an error result carrying `message`. */
   injectError(message: string): void;
-  /** Deactivates the mock and ends the sessions still running; resolves with their exits. */
-  close(): Promise<ExitStatus[]>;
+  /**
+   * Deactivates the mock and ends the sessions still running; resolves when they have exited
+   * (each query's exit is its transport's `exited`). It resolves with nothing, so it is the
+   * cleanup a runner's hook takes as it is: `onTestFinished(() => claude.close())` type checks
+   * (vitest's hooks take a function returning `void` or a promise of `void`).
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -343,7 +347,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     this.last.injectError(message);
   }
 
-  async close(): Promise<ExitStatus[]> {
+  async close(): Promise<void> {
     if (this.#active) {
       this.#active = false;
       interceptionState().live.delete(this);
@@ -354,9 +358,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
         if (at >= 0) list.splice(at, 1);
       }
     }
-    return await Promise.all(
-      this.#transports.map((t) => t.session.closed ? t.exited : t.close()),
-    );
+    await Promise.all(this.#transports.map((t) => t.session.closed ? t.exited : t.close()));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -200,9 +200,20 @@ Deno.test("mockClaude: close() ends a query still running", async () => {
   );
   const messages = collect("wait").catch((e) => e);
   while (claude.transports.length === 0) await new Promise((r) => setTimeout(r, 0));
-  const [exit] = await claude.close();
-  assert.equal(exit.signal, "SIGTERM");
+  await claude.close();
+  assert.equal((await claude.last.exited).signal, "SIGTERM");
   await messages;
+});
+
+Deno.test("mockClaude: close() is a cleanup a runner's hook takes as it is", async () => {
+  // vitest's onTestFinished and onTestFailed take `(context) => Awaitable<void>`: a function
+  // returning a promise of anything but void does not type check there (tsc --strict)
+  const hooks: (() => void | PromiseLike<void>)[] = [];
+  const onTestFinished = (fn: () => void | PromiseLike<void>) => void hooks.push(fn);
+  const claude = mockClaude(greeter);
+  onTestFinished(() => claude.close());
+  for (const hook of hooks) await hook();
+  assert.equal(claude.active, false);
 });
 
 Deno.test("mockClaude: a cassette is the active mock", async () => {
