@@ -3,7 +3,7 @@
 // with no mock, a mock set up in a hook, a mock a test leaves open (it does not answer the
 // next), and jest's fake timers as they come. Run by scripts/npm_check.ts in a fresh project (npx jest).
 import { afterEach, beforeEach, describe, expect, jest, test } from "@jest/globals";
-import { mockClaude, ScenarioBuilder } from "@x/claude-mock";
+import { mockClaude, ScenarioBuilder, settleWithFakeTime } from "@x/claude-mock";
 import { cassette } from "@x/claude-mock/cassette";
 import { ask } from "../src/assistant.mjs";
 
@@ -101,6 +101,23 @@ test("jest's fake timers, as they come, hold no query back", async () => {
   );
   try {
     expect(await ask("Summarize notes.txt")).toBe("The notes have two lines.");
+  } finally {
+    jest.useRealTimers();
+    await claude.close();
+  }
+});
+
+test("fake timers: a paced session on the system clock, driven by jest", async () => {
+  jest.useFakeTimers();
+  const claude = mockClaude(
+    new ScenarioBuilder().on("notes").delay(60_000).respond("An hour's work, done.").build(),
+    { clock: "system" },
+  );
+  try {
+    const started = Date.now();
+    const answer = await settleWithFakeTime(ask("Summarize notes.txt"), jest);
+    expect(answer).toBe("An hour's work, done.");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(60_000);
   } finally {
     jest.useRealTimers();
     await claude.close();
