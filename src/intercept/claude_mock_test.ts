@@ -8,7 +8,7 @@ import { AssertionError } from "../session/assertion_error.ts";
 import { eachTest } from "./_interception_state.ts";
 import { configureInterception } from "./configure_interception.ts";
 import { mockClaude } from "./claude_mock.ts";
-import { wrapClaudeSdk } from "./wrap_claude_sdk.ts";
+import { isFakeExecutable, wrapClaudeSdk } from "./wrap_claude_sdk.ts";
 import { installFakeClaude } from "../fake_claude/install_fake_claude.ts";
 
 // the door: the wrapped SDK, as the tests' import map gives it to an app
@@ -390,4 +390,18 @@ Deno.test("a query pointed at a fake binary of installFakeClaude() is never unha
   );
   await claude.dispose();
   await assert.rejects(collect("hi", options), /no Claude mock is active here/);
+});
+
+Deno.test("isFakeExecutable: the package's own bin through a link is a fake, another file is not", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
+    await Deno.symlink(bin, `${dir}/claude-mock`);
+    await Deno.writeTextFile(`${dir}/claude`, "#!/bin/sh\n");
+    assert.equal(isFakeExecutable(`${dir}/claude-mock`), true);
+    assert.equal(isFakeExecutable(`${dir}/claude`), false);
+    assert.equal(isFakeExecutable(`${dir}/missing`), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
