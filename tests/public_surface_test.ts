@@ -8,6 +8,7 @@ import {
   packageJsonFor,
   type RepoConfig,
 } from "../scripts/npm_package_json.ts";
+import { surfaceClosure } from "../scripts/_surface_closure.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -315,6 +316,21 @@ Deno.test("a name in several entry points is one declaration, re-exported", asyn
       }
     }
   }
+});
+
+Deno.test("the main entry exports no type its values' signatures do not need", async () => {
+  // an app test writes the main entry's values; every type beside them is there because a
+  // value's signature reaches it and `deno doc --lint mod.ts` on its own wants it exported
+  // (`deno run -A scripts/surface_report.ts --reach` shows how many each value reaches)
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--json", "mod.ts"],
+    cwd: ROOT,
+    stdout: "piped",
+  }).output();
+  const nodes: Record<string, DocNode> = JSON.parse(new TextDecoder().decode(out.stdout)).nodes;
+  const { values, types, forced } = surfaceClosure(nodes[new URL("mod.ts", ROOT).href].symbols);
+  assert.deepEqual(diff(types, forced), { added: [], removed: [] });
+  assert.ok(values.includes("mockClaude") && values.includes("runQuery"));
 });
 
 Deno.test("each entry point passes deno doc --lint on its own", async () => {
