@@ -16,7 +16,7 @@ import type { FailureName } from "../scenario/named_failures.ts";
 import { type CaptureLog, readCapture } from "./capture.ts";
 import { chmod, fileTime, makeTempDir, removeTree, writeText } from "../host/_fs.ts";
 import { hostEnv, hostExecPath, onDeno } from "../host/_process.ts";
-import { fakeExecutables } from "../intercept/_fake_executables.ts";
+import { fakeExecutables } from "./_fake_executables.ts";
 
 /** Options for {@linkcode installFakeClaude}. */
 export interface InstallFakeClaudeOptions {

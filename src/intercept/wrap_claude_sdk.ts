@@ -17,7 +17,7 @@ import {
   markDoor,
   mockElsewhere,
 } from "./_interception_state.ts";
-import { fakeExecutables } from "./_fake_executables.ts";
+import { fakeExecutables } from "../fake_claude/_fake_executables.ts";
 import { unhandledMessage } from "./_messages.ts";
 
 /** The SDK functions that start a `claude` process, and so go to the mock. */
