@@ -62,6 +62,7 @@ export {
   type MockTransportOptions,
 } from "./src/adapters/mock_transport.ts";
 export type { SessionSettings } from "./src/session/session_settings.ts";
+export { SessionStore } from "./src/session/session_store.ts";
 export type { SpawnOptionsLike } from "./src/adapters/mock_process.ts";
 export type {
   ClientAnswer,

@@ -31,6 +31,7 @@ import "./src/mock_commands/_eager.ts";
 
 export { Session, type SessionOptions } from "./src/session/session.ts";
 export type { SessionSettings } from "./src/session/session_settings.ts";
+export { SessionStore } from "./src/session/session_store.ts";
 export type { ModelUsageEntry } from "./src/builders/usage.ts";
 export { sessionOf } from "./src/adapters/mock_transport.ts";
 export type { MockSession } from "./src/adapters/mock_session.ts";

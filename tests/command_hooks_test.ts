@@ -671,3 +671,40 @@ Deno.test("command hooks: SubagentStart (named by the agent type) runs while the
     ]);
   });
 });
+
+Deno.test("command hooks: SessionEnd hooks run once stdin closed, before the process exits (reason other; no frames)", async () => {
+  // as the real CLI 2.1.328 and 2.1.332 (conformance/hooks_command_session_end_ran.json)
+  await withProject({}, async (dir) => {
+    const scenario = scenarioFromJSON({
+      name: "session-end",
+      cwd: "/home/user/project",
+      exchanges: [{ on: { any: true }, repeat: true, steps: [{ say: "Hello." }] }],
+    });
+    const messages = await bothSeams(scenario, "Hi.", {
+      cwd: dir,
+      includeHookEvents: true,
+      settings: {
+        hooks: {
+          SessionEnd: [{
+            hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/ended.json"' }],
+          }],
+        },
+      },
+    });
+    const done = result(messages);
+    assert.equal(done.subtype === "success" ? done.result : done.subtype, "Hello.");
+    assert.ok(!messages.some((m) => m.type === "system" && m.subtype.startsWith("hook_")));
+    const input = JSON.parse(await Deno.readTextFile(`${dir}/ended.json`));
+    assert.deepEqual(Object.keys(input), [
+      "session_id",
+      "transcript_path",
+      "cwd",
+      "prompt_id",
+      "hook_event_name",
+      "reason",
+    ]);
+    assert.equal(input.hook_event_name, "SessionEnd");
+    assert.equal(input.reason, "other");
+    assert.equal(input.session_id, result(messages).session_id);
+  });
+});

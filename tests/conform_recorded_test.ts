@@ -153,3 +153,69 @@ Deno.test("/context sent as a prompt is answered locally, as recorded: the repor
     assert.deepEqual(await diffWithRecording("slash_context", { cli }), []);
   }
 });
+
+// The hooks of one event run together (FINDINGS_hooks.md): PermissionRequest (the first
+// decision decides), PreCompact, PostCompact and SessionStart.
+for (
+  const name of [
+    "hooks_permission_request_together",
+    "hooks_command_permission_request_together",
+    "hooks_command_permission_request_slow_deny",
+    "hooks_command_session_start_together",
+    "hooks_command_message_display_together",
+  ]
+) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`the hooks of one event run together as the real CLI ${cli} runs them (${name})`, async () => {
+      assert.deepEqual(await diffWithRecording(name, { cli }), []);
+    });
+  }
+}
+for (const name of ["hooks_compact_together", "hooks_command_compact_together"]) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`/compact's hooks run together, listed in their order, as the real CLI ${cli} runs them (${name})`, async () => {
+      const diffs = await diffWithRecording(name, { cli });
+      // post_tokens counts the transcript's path (conformance/exceptions.json:
+      // compact-transcript-path-length)
+      assert.deepEqual(diffs.filter((d) => d.path !== "compact_metadata.post_tokens"), []);
+    });
+  }
+}
+
+// Every hook event registered, around a failed tool and an API error (FINDINGS_hooks.md).
+for (const name of ["hooks_all_tool_failure", "hooks_all_api_error"]) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`a failed tool's PostToolUseFailure (is_interrupt), an API error's MessageDisplay and StopFailure, as the real CLI ${cli} calls them (${name})`, async () => {
+      assert.deepEqual(await diffWithRecording(name, { cli }), []);
+    });
+  }
+}
+
+Deno.test("an MCP tool's hooks name its server; updatedMCPToolOutput replaces its result as it is, updatedToolOutput leaves Bash's frame (hooks_posttooluse_updated_output)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    assert.deepEqual(await diffWithRecording("hooks_posttooluse_updated_output", { cli }), []);
+  }
+});
+
+// Which events a headless session runs, and which it does not (FINDINGS_hooks.md).
+for (
+  const name of ["hooks_command_session_end_ran", "hooks_command_session_end", "hooks_all_dont_ask"]
+) {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    Deno.test(`SessionEnd as the session ends, no hook frames for it or Notification, no PermissionDenied for dontAsk, as the real CLI ${cli} (${name})`, async () => {
+      assert.deepEqual(await diffWithRecording(name, { cli }), []);
+    });
+  }
+}
+
+Deno.test("a PreToolUse hook's updatedInput: the rewritten command in the later hooks, accepted by the hook (hooks_pretooluse_updated_input)", async () => {
+  for (const cli of ["2.1.328", "2.1.332"]) {
+    const diffs = await diffWithRecording("hooks_pretooluse_updated_input", { cli });
+    // the real CLI ran the rewritten command; the mock's scripted output stands for it
+    // (conformance/exceptions.json: pretooluse-rewritten-command-output-*)
+    assert.deepEqual(
+      diffs.filter((d) => !/stdout$|^message\.content\.0\.content$/.test(d.path ?? "")),
+      [],
+    );
+  }
+});

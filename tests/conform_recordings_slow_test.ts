@@ -47,7 +47,19 @@ const FAILURE =
   /stdout|exit|api_retry|(assistant|result\/\w+) \w+ (message\.content\.\d+\.text|result)$/;
 
 /** All but a resumed session's totals (the in-process mock keeps no transcripts). */
-const NOT_RESUMED_TOTALS = /^(?!cli->sdk result\/\S+ value (total_cost_usd|modelUsage\.))/;
+/**
+ * All but whether the SDK's prompt reached a CLI that refused to start (the in-process mock
+ * refuses at once, the real CLI after its start-up: conformance/exceptions.json,
+ * refusal-before-startup-*).
+ */
+const NOT_PROMPT_RACE = /^(?!sdk->cli user missing)/;
+
+/**
+ * All but the compact boundary's post_tokens, which count the transcript's path (the mock's and
+ * the real CLI's differ: conformance/exceptions.json, compact-transcript-path-length).
+ */
+const NOT_POST_TOKENS =
+  /^(?!cli->sdk system\/compact_boundary value compact_metadata\.post_tokens)/;
 
 /** All but the project settings' warning (the in-process mock reads no files). */
 const NOT_STDERR = /^(?!stderr)/;
@@ -249,8 +261,8 @@ for (const entry of Deno.readDirSync(new URL("./fixtures/real/conform/", import.
 /**
  * Sessions, system prompts, slash commands, multi-turn and stream-json input
  * (FINDINGS_sessions.md): every recording of those cases, every difference, but what the
- * in-process mock cannot know (conformance/exceptions.json: in-process-*) and where an
- * interrupt lands.
+ * in-process mock cannot know (conformance/exceptions.json: in-process-*), whether the SDK's
+ * prompt reached a CLI that refused to start, and where an interrupt lands.
  */
 function sessionCases(): RecordingCase[] {
   const EVERYTHING = /./;
@@ -317,29 +329,29 @@ function sessionCases(): RecordingCase[] {
       "session_resume_after_run",
       "duplex",
       "2.1.328",
-      NOT_RESUMED_TOTALS,
-      "resume after a run, but the earlier run's totals",
+      EVERYTHING,
+      "resume after a run in process: the earlier run's totals go on (the SessionStore)",
     ],
     [
       "session_resume_after_run",
       "duplex",
       "2.1.332",
-      NOT_RESUMED_TOTALS,
-      "resume after a run (2.1.332), but the totals",
+      EVERYTHING,
+      "resume after a run in process (2.1.332)",
     ],
     [
       "session_continue_after_run",
       "duplex",
       "2.1.328",
-      NOT_RESUMED_TOTALS,
-      "continue after a run, but the totals",
+      EVERYTHING,
+      "continue after a run in process",
     ],
     [
       "session_fork_after_run",
       "duplex",
       "2.1.328",
-      NOT_RESUMED_TOTALS,
-      "fork after a run, but the totals",
+      EVERYTHING,
+      "fork after a run in process",
     ],
     [
       "session_resume_at_unknown",
@@ -347,6 +359,55 @@ function sessionCases(): RecordingCase[] {
       "2.1.328",
       EVERYTHING,
       "resumeSessionAt a missing message",
+    ],
+    [
+      "session_resume_unknown",
+      "duplex",
+      "2.1.328",
+      NOT_PROMPT_RACE,
+      "resume of an unknown id in process: stderr, the error result, exit 1",
+    ],
+    [
+      "session_resume_unknown",
+      "duplex",
+      "2.1.332",
+      NOT_PROMPT_RACE,
+      "resume of an unknown id in process (2.1.332)",
+    ],
+    [
+      "session_fork_unknown",
+      "duplex",
+      "2.1.328",
+      NOT_PROMPT_RACE,
+      "fork of an unknown id in process",
+    ],
+    [
+      "session_id_in_use",
+      "duplex",
+      "2.1.328",
+      NOT_PROMPT_RACE,
+      "sessionId of an earlier run in process: refused",
+    ],
+    [
+      "session_resume_at_unknown",
+      "duplex",
+      "2.1.328",
+      NOT_PROMPT_RACE,
+      "resumeSessionAt a missing message in process",
+    ],
+    [
+      "session_resume_compact",
+      "duplex",
+      "2.1.328",
+      NOT_POST_TOKENS,
+      "/compact after resume: the earlier run's messages compacted from its last context",
+    ],
+    [
+      "session_resume_compact",
+      "duplex",
+      "2.1.332",
+      NOT_POST_TOKENS,
+      "/compact after resume (2.1.332)",
     ],
     [
       "session_resume_at_message_after_run",
@@ -359,8 +420,8 @@ function sessionCases(): RecordingCase[] {
       "session_resume_at_message_after_run",
       "duplex",
       "2.1.328",
-      NOT_RESUMED_TOTALS,
-      "resumeSessionAt in process, but the totals",
+      EVERYTHING,
+      "resumeSessionAt in process",
     ],
     ["system_prompt_string", "*", "2.1.328", EVERYTHING, "systemPrompt as a string"],
     [

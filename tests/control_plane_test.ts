@@ -12,7 +12,7 @@ import {
   tool,
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
-import { MockTransport, ScenarioBuilder, SystemClock } from "../mod.ts";
+import { builtinScenario, MockTransport, ScenarioBuilder, SystemClock } from "../mod.ts";
 import { driveFakeTime, gatedPrompt, kinds, runQuery } from "./_sdk.ts";
 import { recordedMessageKinds, recordedStates, recordedToolResults } from "./_fidelity.ts";
 
@@ -607,4 +607,140 @@ Deno.test("hooks: the callbacks of one event are asked together and read as they
     hooks: { PreToolUse: [{ hooks: [decide("ask"), decide("allow")] }] },
   });
   assert.equal(asked, 1);
+});
+
+/**
+ * Two hook callbacks where the first answers only once the second has: asked one after the
+ * other they would never answer; asked together both do.
+ */
+function dependentCallbacks(
+  firstOutput: Awaited<ReturnType<HookCallback>>,
+  secondOutput: Awaited<ReturnType<HookCallback>>,
+): [HookCallback, HookCallback] {
+  let secondAnswered: () => void = () => {};
+  const answered = new Promise<void>((resolve) => (secondAnswered = resolve));
+  return [
+    async () => (await answered, firstOutput),
+    () => {
+      queueMicrotask(secondAnswered);
+      return Promise.resolve(secondOutput);
+    },
+  ];
+}
+
+Deno.test("hooks: PermissionRequest callbacks are asked together; the first to decide decides (FINDINGS_hooks.md)", async () => {
+  const decision = (behavior: "allow" | "deny", message?: string) => ({
+    hookSpecificOutput: {
+      hookEventName: "PermissionRequest" as const,
+      decision: { behavior, ...(message !== undefined ? { message } : {}) },
+    },
+  });
+  const mock = new MockTransport(
+    new ScenarioBuilder().on("x").usesBash("touch out.txt").respond("Not touched.").build(),
+  );
+  const { messages, error } = await runQuery(mock, "x", {
+    hooks: {
+      PermissionRequest: [{
+        hooks: dependentCallbacks(decision("allow"), decision("deny", "second says no")),
+      }],
+    },
+  });
+  assert.equal(error, undefined);
+  const [denied] = toolResults(messages);
+  assert.equal(denied.content, "second says no");
+  assert.equal(denied.is_error, true);
+  assert.deepEqual(
+    mock.hookOutputs().map((h) => h.event),
+    ["PermissionRequest", "PermissionRequest"],
+  );
+});
+
+Deno.test("hooks: /compact's PreCompact, SessionStart and PostCompact callbacks are asked together, each event's", async () => {
+  const mock = new MockTransport(builtinScenario("compaction_event"));
+  const { prompt, next } = gatedPrompt(["hello", "/compact"]);
+  const events = ["PreCompact", "SessionStart", "PostCompact"] as const;
+  const messages: SDKMessage[] = [];
+  for await (
+    const m of query({
+      prompt,
+      options: {
+        spawnClaudeCodeProcess: mock.spawn,
+        hooks: Object.fromEntries(
+          events.map((e) => [e, [{ hooks: dependentCallbacks({}, {}) }]]),
+        ),
+      },
+    })
+  ) {
+    messages.push(m);
+    if (m.type === "result") next();
+  }
+  assert.deepEqual(
+    mock.hookOutputs().map((h) => h.event),
+    ["PreCompact", "PreCompact", "SessionStart", "SessionStart", "PostCompact", "PostCompact"],
+  );
+  const listing = messages.findLast((m) => m.type === "user" && "isReplay" in m) as {
+    message: { content: string };
+  };
+  assert.equal(
+    listing.message.content,
+    "<local-command-stdout>Compacted PreCompact [callback] completed successfully\n" +
+      "PreCompact [callback] completed successfully\n" +
+      "PostCompact [callback] completed successfully\n" +
+      "PostCompact [callback] completed successfully</local-command-stdout>",
+  );
+  assert.equal(resultOf(messages).subtype, "success");
+});
+
+Deno.test("hooks: InstructionsLoaded once per session for the project's CLAUDE.md, before the first UserPromptSubmit (hooks_survey/hooks_all_instructions)", async () => {
+  const project = await Deno.makeTempDir({ prefix: "claude-mock-instructions-" });
+  try {
+    await Deno.writeTextFile(`${project}/CLAUDE.md`, "# Project notes\n\nAlways be brief.\n");
+    const mock = new MockTransport(
+      new ScenarioBuilder().on("one").respond("First.").on("two").respond("Second.").build(),
+    );
+    const { prompt, next } = gatedPrompt(["one", "two"]);
+    const events = ["InstructionsLoaded", "UserPromptSubmit"] as const;
+    for await (
+      const m of query({
+        prompt,
+        options: {
+          cwd: project,
+          spawnClaudeCodeProcess: mock.spawn,
+          hooks: Object.fromEntries(
+            events.map((e) => [e, [{ hooks: [() => Promise.resolve({})] }]]),
+          ),
+        },
+      })
+    ) if (m.type === "result") next();
+    const outputs = mock.hookOutputs();
+    assert.deepEqual(outputs.map((h) => h.event), [
+      "InstructionsLoaded",
+      "UserPromptSubmit",
+      "UserPromptSubmit",
+    ]);
+    const { session_id: _s, transcript_path: _t, ...input } = outputs[0].input;
+    // as the real CLI 2.1.328 to 2.1.332: no prompt id, permission mode or effort
+    assert.deepEqual(input, {
+      cwd: "/home/user/project",
+      hook_event_name: "InstructionsLoaded",
+      file_path: "/home/user/project/CLAUDE.md",
+      memory_type: "Project",
+      load_reason: "session_start",
+    });
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+
+  // no CLAUDE.md: not called
+  const empty = await Deno.makeTempDir({ prefix: "claude-mock-instructions-" });
+  try {
+    const plain = new MockTransport(new ScenarioBuilder().on("x").respond("Hi.").build());
+    await runQuery(plain, "x", {
+      cwd: empty,
+      hooks: { InstructionsLoaded: [{ hooks: [() => Promise.resolve({})] }] },
+    });
+    assert.deepEqual(plain.hookOutputs(), []);
+  } finally {
+    await Deno.remove(empty, { recursive: true });
+  }
 });

@@ -265,6 +265,26 @@ const CASES: Record<string, Case> = {
     scenario: chat(22),
     prompts: Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? "think" : "hi")),
   },
+  // pinned before results were written from line templates (speed goal b): a long session's
+  // running totals, answers whose text JSON escapes or that go beyond ASCII, another model
+  "a long session, 400 turns": {
+    scenario: chat(23),
+    prompts: Array.from({ length: 400 }, (_, i) => (i % 7 === 3 ? "think" : "hi")),
+  },
+  "answers that escape, beyond ASCII": {
+    scenario: () =>
+      new ScenarioBuilder({ seed: 24 })
+        .on("q", { repeat: true }).respond('She said "hi" \\ then\nleft\ttab \u0001 \u2028 end')
+        .on("e", { repeat: true }).respond("Café, naïve, 日本語, emoji 🎉 and \ud83d alone")
+        .on(any(), { repeat: true }).respond("plain")
+        .build(),
+    prompts: ["q", "e", "q", "x", "e", "e", "x"],
+  },
+  "another model, many turns": {
+    scenario: chat(25),
+    prompts: Array.from({ length: 30 }, () => "hi"),
+    args: [...SDK_ARGS, "--model", "claude-sonnet-5-5"],
+  },
 };
 for (const name of BUILTIN_SCENARIO_NAMES) {
   CASES[`builtin ${name}`] = {

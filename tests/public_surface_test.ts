@@ -32,15 +32,16 @@ const SURFACE_TEXT: Record<string, string> = {
     QueryOptionsOf QueryPrompt QueryResultMessage QueryRun QueryUserMessage RecordedAnswer
     RedactedThinkingBlock RespondOptions ResponseContent ResultOf ResultOptions ResultSubtype
     RunQueryOptions RunningQuery Scenario ScenarioBuilder ScenarioFromJSONOptions ScenarioOptions
-    ScriptedToolCall SessionSettings SettleWithFakeTimeOptions SkillSpec SpawnOptionsLike Step
-    StepSource SteppableFakeTime SyncHookOutput SystemClock TaskOptions TerminalReason TextBlock ThinkingBlock
-    Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolPermissionContext
-    ToolPermissionResult ToolResultContent ToolRunner ToolUseBlock Trigger TurnInfo UnhandledQuery
-    UnhandledQueryStrategy UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock UsesOptions Uuid VirtualClock VirtualClockOptions WaitOptions
-    WireError WriteEntry any builtinScenario configureInterception contains exact getDefaults glob
-    loadScenario mockClaude predicate regex runQuery scenarioFromJSON setDefaults
-    settleWithFakeTime startQuery withOverrides wrapClaudeSdk
+    ScriptedToolCall SessionSettings SessionStore SettleWithFakeTimeOptions SkillSpec
+    SpawnOptionsLike Step StepSource SteppableFakeTime SyncHookOutput SystemClock TaskOptions
+    TerminalReason TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall
+    ToolCallResult ToolPermissionContext ToolPermissionResult ToolResultContent ToolRunner
+    ToolUseBlock Trigger TurnInfo UnhandledQuery UnhandledQueryStrategy UnmatchedAnswer
+    UnmatchedHandler UnmatchedStrategy UserFrame UserImageBlock UserTextBlock UsesOptions Uuid
+    VirtualClock VirtualClockOptions WaitOptions WireError WriteEntry any builtinScenario
+    configureInterception contains exact getDefaults glob loadScenario mockClaude predicate regex
+    runQuery scenarioFromJSON setDefaults settleWithFakeTime startQuery withOverrides
+    wrapClaudeSdk
   `,
   "./builders": `
     AbortedDeltaUsage AbortedStreamEndOptions AccountInfoEntry AgentInfoEntry ApiCallUsage
@@ -177,11 +178,11 @@ const SURFACE_TEXT: Record<string, string> = {
     MockSession ModelRetirement ModelUsageEntry PermissionDecisionName PermissionRules
     PermissionVerdict ProcessBody RecordedAnswer RedactedThinkingBlock ResolveCliVersionOptions
     ResultOptions ResultSubtype RuleSource Scenario ScriptedToolCall Session SessionOptions
-    SessionSettings SkillSpec SpawnOptionsLike Step StepSource TerminalReason TextBlock
-    ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult ToolResultContent
-    ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer UnmatchedHandler UnmatchedStrategy UserFrame
-    UserImageBlock UserTextBlock Uuid WaitOptions WireError WriteEntry WriteLog decidePermission
-    ruleMatches sessionOf
+    SessionSettings SessionStore SkillSpec SpawnOptionsLike Step StepSource TerminalReason
+    TextBlock ThinkingBlock Timing TimingProfile TimingProfileName ToolCall ToolCallResult
+    ToolResultContent ToolRunner ToolUseBlock TurnInfo UnmatchedAnswer UnmatchedHandler
+    UnmatchedStrategy UserFrame UserImageBlock UserTextBlock Uuid WaitOptions WireError WriteEntry
+    WriteLog decidePermission ruleMatches sessionOf
   `,
   "./messages-api": `
     AssistantContentBlock BuildContext CliVersion CliVersionFacts CompactOptions

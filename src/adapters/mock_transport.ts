@@ -16,6 +16,8 @@ import type { WriteEntry } from "../session/write_log.ts";
 import { assertProgress } from "../session/scenario_progress.ts";
 import { type ExitStatus, Session } from "../session/session.ts";
 import type { SessionSettings } from "../session/session_settings.ts";
+import { claimRun } from "../session/session_store.ts";
+import { getDefaults } from "../timing/defaults.ts";
 import type { Frame } from "../wire/frame.ts";
 import { ClientAnswerLog } from "./_client_answer_log.ts";
 import type {
@@ -87,7 +89,10 @@ export interface MockDuplex {
 /**
  * One mock Claude Code session for a scenario. Pass `mock.spawn` as the Agent SDK's
  * `spawnClaudeCodeProcess`, or call `mock.connect()` for the raw duplex. A transport
- * runs one process: connect once, make a new transport for the next query.
+ * runs one process: connect once, make a new transport for the next query. Transports given
+ * one `sessionStore` (a `SessionStore`) see each other's sessions, so that a query can
+ * resume, continue or fork an earlier one as with the real CLI; one given none is a process
+ * with no earlier sessions.
  *
  * @example With the Agent SDK
  * ```ts ignore
@@ -378,6 +383,17 @@ export class MockTransport {
       );
     }
     this.#connectedBy = by;
+    const store = this.#options.sessionStore;
+    if (store && this.#options.invocation === undefined) {
+      // sessions sharing a store are runs of one binary: the n-th draws ids of its own
+      const n = claimRun(store);
+      const seed = this.#options.seed ?? this.scenario.seed ?? getDefaults().seed;
+      this.#options = {
+        ...this.#options,
+        invocation: n,
+        ...(n > 1 ? { seed: BigInt(seed) + BigInt(n - 1) } : {}),
+      };
+    }
     // the CLI it impersonates: that of the SDK that spawned it (its env), else the installed one
     const installedSdk = () => findInstalledSdk(currentDir());
     const session = new Session(this.scenario, {

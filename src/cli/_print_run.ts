@@ -26,7 +26,6 @@ import {
   appendCapture,
   appendTranscript,
   configDir,
-  lastModelUsage,
   nextInvocation,
   projectDir,
   stateDir,
@@ -148,8 +147,11 @@ async function planRun(
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
-  const { sessionId, resumed } = await resolveSession(parsed, { projects, outputFormat, scenario });
-  const resumedUsage = resumed === undefined ? undefined : await lastModelUsage(projects, resumed);
+  const { sessionId, resumedUsage } = await resolveSession(parsed, {
+    projects,
+    outputFormat,
+    scenario,
+  });
   const sources = parsed.options.get("--setting-sources");
   const warning = await untrustedSettingsWarning({
     dir: io.cwd,

@@ -11,6 +11,7 @@
 import { spawn as nodeSpawn } from "node:child_process";
 import process from "node:process";
 import { MockTransport } from "../adapters/mock_transport.ts";
+import { SessionStore } from "../session/session_store.ts";
 import {
   type ProcessSpawnOptions,
   type RecordedProcess,
@@ -180,11 +181,13 @@ export async function duplexRun(c: ConformCase, run: RunPlan): Promise<RecordedR
 async function duplexSite(
   c: ConformCase,
   { run, env }: { run: RunPlan; env: Record<string, string> },
-): Promise<RunSite & { spawn: Spawn }> {
+): Promise<RunSite & { spawn: Spawn; beforeSpawn?: Spawn }> {
   const { work, sdk } = run;
   if (run.side === "mock") {
     const cwd = await projectDir(`${work}/project`, c);
-    const mock = new MockTransport(c.scenario);
+    // the case's runs share their transcripts, as the real CLI's runs share its config folder
+    const sessionStore = new SessionStore();
+    const mock = new MockTransport(c.scenario, { sessionStore });
     env.ANTHROPIC_BASE_URL = MOCK_BASE_URL;
     env.ANTHROPIC_API_KEY = DUMMY_API_KEY;
     // the CLI's own temp folder in the run's folder, as the sandbox gives the real CLI one
@@ -192,6 +195,7 @@ async function duplexSite(
     return {
       cwd,
       spawn: mock.spawn as unknown as Spawn,
+      beforeSpawn: new MockTransport(c.scenario, { sessionStore }).spawn as unknown as Spawn,
       close: () => Promise.resolve(),
       places: {
         cwd: [cwd, c.scenario.cwd ?? "/home/user/project"],
@@ -213,20 +217,19 @@ type BeforeFacts = { session_id: string; assistant_uuid?: string };
 
 /**
  * The case's earlier run through the SDK, in the same site (the mock: a transport of its own,
- * as a second process would be), not recorded; its session id and last assistant message's uuid.
+ * as a second process would be, on the site's store of transcripts), not recorded; its session
+ * id and last assistant message's uuid.
  */
 async function beforeQuery(
   c: ConformCase,
   { run, site, env }: {
     run: RunPlan;
-    site: RunSite & { spawn: Spawn };
+    site: RunSite & { spawn: Spawn; beforeSpawn?: Spawn };
     env: Record<string, string>;
   },
 ): Promise<BeforeFacts> {
   const before = c.before!;
-  const spawn = run.side === "mock"
-    ? (new MockTransport(c.scenario).spawn as unknown as Spawn)
-    : site.spawn;
+  const spawn = site.beforeSpawn ?? site.spawn;
   const abort = new AbortController();
   const cancel = realTimeout(() => abort.abort(), run.timeoutMs);
   const messages: Array<{ type?: string; session_id?: string; uuid?: string }> = [];

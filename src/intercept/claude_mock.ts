@@ -22,6 +22,7 @@ import { withOverrides } from "../scenario/with_overrides.ts";
 import { AssertionError } from "../session/assertion_error.ts";
 import { assertProgressAcross } from "../session/scenario_progress.ts";
 import { type WriteEntry, WriteLog } from "../session/write_log.ts";
+import { claimRun, SessionStore } from "../session/session_store.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { isObject } from "../wire/frame.ts";
 import type { Frame } from "../wire/frame.ts";
@@ -80,6 +81,12 @@ export interface ClaudeMock extends AsyncDisposable {
   /** The last query's transport; throws when no query ran yet. */
   readonly last: MockTransport;
   /**
+   * The transcripts of the sessions its queries ran (the `sessionStore` option, else one of
+   * its own): a query that resumes, continues or forks an earlier one goes on from it, as with
+   * the real CLI, and one that resumes a session it does not hold fails as the real CLI fails.
+   */
+  readonly sessions: SessionStore;
+  /**
    * Overrides for the queries that start from now on, as msw's `server.use()`: the
    * overrides' exchanges are tried first (see `withOverrides`). Returns the mock.
    */
@@ -130,7 +137,10 @@ export interface ClaudeMock extends AsyncDisposable {
  * Concurrent tests each see their own mock (an `AsyncLocalStorage`); a second `mockClaude()`
  * in the same test replaces the first (use `claude.use()` to change a mock instead). A query
  * with no active mock (none activated, or closed) throws, or reaches the real CLI, as
- * `configureInterception({ onUnhandledQuery })` says. Close each mock (`await using`, or
+ * `configureInterception({ onUnhandledQuery })` says. The queries of one mock share its
+ * sessions' transcripts (`claude.sessions`, a {@linkcode SessionStore}): a `resume`, `continue`
+ * or `forkSession` goes on from an earlier query as with the real CLI, and a resume of a session
+ * no query ran fails as with it. Close each mock (`await using`, or
  * `close()` in the runner's after-test hook): Deno runs a file's tests in one async context, so
  * there a mock left open answers the tests that follow (node:test and jest keep each test's
  * context apart, and the vitest setup file closes what a test left open).
@@ -204,6 +214,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   #active = true;
   #spawns: SpawnOptionsLike[] = [];
   #transports: MockTransport[] = [];
+  #store: SessionStore;
 
   constructor(
     source: ClaudeMockSource | undefined,
@@ -216,6 +227,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     this.scope = global ? undefined : scope;
     this.#global = global === true;
     this.#options = transport;
+    this.#store = transport.sessionStore ?? new SessionStore();
     if (sdkOptions !== undefined && !isObject(sdkOptions)) {
       throw new TypeError(
         "Cannot activate mockClaude(): sdkOptions must be an object of Agent SDK options",
@@ -264,6 +276,10 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     return [...this.#transports];
   }
 
+  get sessions(): SessionStore {
+    return this.#store;
+  }
+
   get last(): MockTransport {
     const last = this.#transports.at(-1);
     if (!last) {
@@ -285,10 +301,13 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     const n = this.#transports.length + 1;
     const scenario = this.#scenario!;
     const seed = this.#options.seed ?? scenario.seed ?? getDefaults().seed;
+    // the run on the store (n with a store of its own): a shared store's runs draw other ids
+    const run = claimRun(this.#store);
     const transport = new MockTransport(scenario, {
       ...this.#options,
+      sessionStore: this.#store,
       invocation: this.#options.invocation ?? n,
-      ...(n > 1 ? { seed: BigInt(seed) + BigInt(n - 1) } : {}),
+      ...(run > 1 ? { seed: BigInt(seed) + BigInt(run - 1) } : {}),
     });
     this.#transports.push(transport);
     return (transport.spawn as ClaudeSpawn)(options);

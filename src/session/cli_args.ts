@@ -60,6 +60,12 @@ export interface CliFlags {
   resume?: string;
   /** `--fork-session`: a resumed session gets a new id. */
   forkSession?: boolean;
+  /** `--resume-session-at`: the message of the resumed session to go on from. */
+  resumeSessionAt?: string;
+  /** `--continue`: the project's most recent session goes on. */
+  continue?: boolean;
+  /** `--no-session-persistence`: the session keeps no transcript. */
+  noSessionPersistence?: boolean;
   /** `--replay-user-messages`: each user line is echoed back after the turn's init. */
   replayUserMessages?: boolean;
 }
@@ -80,7 +86,29 @@ const VALUE_FLAGS = new Set([
   "setting-sources",
   "session-id",
   "resume",
+  "resume-session-at",
 ]);
+/** The flags that turn something on, by the field they set. */
+const SWITCHES = new Map<string, BooleanFlag>([
+  ["include-partial-messages", "includePartialMessages"],
+  ["include-hook-events", "includeHookEvents"],
+  ["fork-session", "forkSession"],
+  ["continue", "continue"],
+  ["no-session-persistence", "noSessionPersistence"],
+  ["strict-mcp-config", "strictMcpConfig"],
+  ["replay-user-messages", "replayUserMessages"],
+  ["dangerously-skip-permissions", "bypassAvailable"],
+  ["allow-dangerously-skip-permissions", "bypassAvailable"],
+]);
+type BooleanFlag =
+  | "includePartialMessages"
+  | "includeHookEvents"
+  | "forkSession"
+  | "continue"
+  | "noSessionPersistence"
+  | "strictMcpConfig"
+  | "replayUserMessages"
+  | "bypassAvailable";
 const LIST_FLAGS = new Set([
   "allowedTools",
   "allowed-tools",
@@ -107,14 +135,8 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-    if (name === "include-partial-messages") flags.includePartialMessages = true;
-    else if (name === "include-hook-events") flags.includeHookEvents = true;
-    else if (name === "fork-session") flags.forkSession = true;
-    else if (name === "strict-mcp-config") flags.strictMcpConfig = true;
-    else if (name === "replay-user-messages") flags.replayUserMessages = true;
-    else if (
-      name === "dangerously-skip-permissions" || name === "allow-dangerously-skip-permissions"
-    ) flags.bypassAvailable = true;
+    const on = SWITCHES.get(name);
+    if (on !== undefined) flags[on] = true;
     else if (VALUE_FLAGS.has(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) continue;
@@ -144,6 +166,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
       else if (name === "setting-sources") flags.settingSources = value;
       else if (name === "session-id") flags.sessionId = value;
       else if (name === "resume") flags.resume = value;
+      else if (name === "resume-session-at") flags.resumeSessionAt = value;
       else if (name === "max-turns") {
         // as the real CLI: any number (0 is no limit; -1 or 1.5 end after the first call)
         const n = Number(value);

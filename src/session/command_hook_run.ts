@@ -21,6 +21,12 @@ import {
 import type { Engine } from "./engine.ts";
 import type { TurnState } from "./turn_state.ts";
 
+/**
+ * The events whose command hooks write no `hook_started` / `hook_response` frames even with
+ * `--include-hook-events` (the real CLI 2.1.328 and 2.1.332: `/compact`'s hooks, SessionEnd).
+ */
+const UNFRAMED: ReadonlySet<string> = new Set(["PreCompact", "PostCompact", "SessionEnd"]);
+
 /** What a hook's run belongs to: a turn, or the session's start-up. */
 type HookRun = Pick<TurnState, "abort" | "promptId">;
 
@@ -85,8 +91,8 @@ export function commandHooksReady(engine: Engine): void {
 
 /**
  * Runs one command hook with `input` on its stdin: how it ended (no runner: `undefined`). As
- * the real CLI 2.1.332, a SessionStart hook's run (always) and any other's (with
- * `--include-hook-events`, the SDK's `includeHookEvents`) sit between a `system/hook_started`
+ * the real CLI 2.1.332, a SessionStart hook's run (always) and any other's but PreCompact's and
+ * PostCompact's (with `--include-hook-events`, the SDK's `includeHookEvents`) sit between a `system/hook_started`
  * and a `system/hook_response` frame named `<Event>[:<query>]` (`PreToolUse:Bash`,
  * `SessionStart:startup`, `SubagentStart:<agent type>`); SDK callbacks get none.
  */
@@ -98,7 +104,8 @@ async function execCommandHook(
 ): Promise<HookCommandResult | undefined> {
   const runner = engine.runHookCommand;
   if (!runner) return undefined;
-  const framed = hook.event === "SessionStart" || engine.flags.includeHookEvents === true;
+  const framed = hook.event === "SessionStart" ||
+    (engine.flags.includeHookEvents === true && !UNFRAMED.has(hook.event));
   const query = typeof input.tool_name === "string"
     ? input.tool_name
     : typeof input.source === "string"
@@ -211,28 +218,56 @@ export function startupHooks(engine: Engine): Promise<void> | undefined {
 }
 
 /**
- * The SessionStart command hooks of a new session (source `startup`, matchers matching it):
- * each between a `system/hook_started` and a `system/hook_response` frame (the real CLI writes
- * them for SessionStart hooks whether or not the SDK asked for hook events), its plain stdout
- * or `additionalContext` kept as context.
+ * The SessionStart command hooks of a new session (source `startup`, matchers matching it),
+ * run together as the real CLI 2.1.332 runs them (every `system/hook_started` frame at once,
+ * each `system/hook_response` as its hook ends; the real CLI writes them for SessionStart
+ * hooks whether or not the SDK asked for hook events), their plain stdout or
+ * `additionalContext` kept as context in the order they finished.
  */
 async function sessionStartHooks(engine: Engine, run: HookRun): Promise<void> {
   const ctx = engine.ctx;
-  for (const hook of engine.commandHooks) {
-    if (hook.event !== "SessionStart" || !matcherCovers(hook.matcher, "startup")) continue;
+  const hooks = engine.commandHooks.filter((hook) =>
+    hook.event === "SessionStart" && matcherCovers(hook.matcher, "startup")
+  );
+  await Promise.all(hooks.map(async (hook) => {
     const { prompt_id: _p, permission_mode: _m, effort: _e, ...input } = hookInput(ctx, {
       hook_event_name: "SessionStart",
       source: "startup",
     }, { promptId: run.promptId });
     const ran = await execCommandHook(engine, hook, input, run);
     if (run.abort.aborted) throw run.abort.reason;
-    if (ran === undefined) continue;
+    if (ran === undefined) return;
     const output = commandHookOutput(hook, ran);
     const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
     if (typeof specific.additionalContext === "string") {
       engine.hookContext.push(specific.additionalContext);
     }
-  }
+  }));
+}
+
+/**
+ * The session's end: once stdin closed and the last turn ended, its SessionEnd command hooks
+ * (reason `other`, the last turn's prompt id, no permission mode or effort) run together
+ * before the process exits, as the real CLI 2.1.328 and 2.1.332 run them (through the SDK and
+ * in print mode), writing no frames. `undefined` when there are none to run. The SDK's
+ * SessionEnd callbacks are not asked: no one can answer once stdin closed (the real CLI asks
+ * none).
+ */
+export function sessionEndHooks(engine: Engine): Promise<void> | undefined {
+  commandHooksReady(engine);
+  if (engine.scenario.verbatim === true) return undefined;
+  const hooks = engine.commandHooks.filter((hook) =>
+    hook.event === "SessionEnd" && matcherCovers(hook.matcher, "other")
+  );
+  if (hooks.length === 0) return undefined;
+  const run = { abort: engine.ended, promptId: engine.lastPromptId };
+  const { permission_mode: _m, effort: _e, ...input } = hookInput(engine.ctx, {
+    hook_event_name: "SessionEnd",
+    reason: "other",
+  }, { promptId: run.promptId });
+  return Promise.all(hooks.map((hook) => execCommandHook(engine, hook, input, run))).then(
+    () => {},
+  );
 }
 
 /**
@@ -247,11 +282,12 @@ export async function runCommandHook(
   engine: Engine,
   hook: CommandHook,
   input: Record<string, unknown>,
-  options: { turn: TurnState; toolUseId?: string },
+  options: { turn: TurnState; toolUseId?: string; abort?: TurnState["abort"] },
 ): Promise<Record<string, unknown>> {
-  const ran = await execCommandHook(engine, hook, input, options.turn);
+  const run = { abort: options.abort ?? options.turn.abort, promptId: options.turn.promptId };
+  const ran = await execCommandHook(engine, hook, input, run);
   if (ran === undefined) return {};
-  if (options.turn.abort.aborted) throw options.turn.abort.reason;
+  if (run.abort.aborted) throw run.abort.reason;
   if (ran.timedOut && hook.event === "PreToolUse" && options.toolUseId !== undefined) {
     const frame = systemInformational(
       engine.ctx,

@@ -141,7 +141,8 @@ export function matcherCovers(matcher: unknown, tool: string | undefined): boole
  *
  * - exit 0: stdout that is a JSON object is the hook's output (`decision`, `continue`,
  *   `hookSpecificOutput`, ...); other stdout is context for UserPromptSubmit and SessionStart,
- *   else nothing.
+ *   what `/compact`'s output lists for PreCompact and PostCompact (`hookOutputText`), else
+ *   nothing.
  * - exit 2: a blocking error, `[<command>]: <stderr>`: PreToolUse denies the tool use with it,
  *   Stop and SubagentStop keep the turn going with it, UserPromptSubmit blocks the prompt,
  *   PostToolUse gives it to the model as context.
@@ -165,6 +166,11 @@ export function commandHookOutput(
     }
     if (text !== "" && (hook.event === "UserPromptSubmit" || hook.event === "SessionStart")) {
       return { hookSpecificOutput: { hookEventName: hook.event, additionalContext: text } };
+    }
+    // what `/compact`'s output lists after the hook (`PreCompact [<command>] completed
+    // successfully: <stdout>`); internal, no SDK callback gives it
+    if (text !== "" && (hook.event === "PreCompact" || hook.event === "PostCompact")) {
+      return { hookOutputText: text };
     }
     return {};
   }

@@ -94,6 +94,16 @@ Deno.test("commandHookOutput: exit 0 with plain stdout is context for UserPrompt
   assert.deepEqual(commandHookOutput({ event: "UserPromptSubmit", command: "x" }, ran({})), {});
 });
 
+Deno.test("commandHookOutput: a compaction hook's plain stdout is what /compact's output lists after it", () => {
+  for (const event of ["PreCompact", "PostCompact"]) {
+    assert.deepEqual(
+      commandHookOutput({ event, command: "echo kept" }, ran({ stdout: "kept\n" })),
+      { hookOutputText: "kept" },
+    );
+    assert.deepEqual(commandHookOutput({ event, command: "true" }, ran({})), {});
+  }
+});
+
 Deno.test("commandHookOutput: exit 2 blocks with '[command]: stderr' where the event can block", () => {
   const block = (event: string) =>
     commandHookOutput(

@@ -15,7 +15,7 @@ import { sessionStateChanged, systemStatus } from "../builders/system.ts";
 import { type ApiCallUsage, DEFAULT_INPUT_TOKENS } from "../builders/usage.ts";
 import { userText } from "../builders/user.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks, subagentStopHooks } from "./hook_runner.ts";
+import { callHook, callHooksTogether, hookCallbacks, subagentStopHooks } from "./hook_runner.ts";
 import type { Outgoing } from "./outbox.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
@@ -95,18 +95,29 @@ export async function runCompact(
   await sendCompacted(engine, turn, { content, ran });
 }
 
-/** Calls the SDK's hooks of one compaction event; the events of the calls made. */
+/**
+ * Runs the hooks of one compaction event together (as the real CLI 2.1.328 to 2.1.332: two
+ * hooks of a second each take one second); the lines the command's output lists for them, in
+ * the hooks' order (`PreCompact [callback] completed successfully`; a command hook by its
+ * command, with its plain stdout: `PreCompact [echo hi] completed successfully: hi`).
+ */
 async function compactHooks(
   engine: Engine,
   turn: TurnState,
   input: { hook_event_name: "PreCompact" | "PostCompact"; [key: string]: unknown },
 ): Promise<string[]> {
-  const ran: string[] = [];
-  for (const callbackId of hookCallbacks(engine, input.hook_event_name)) {
-    await callHook(engine, callbackId, input, { turn });
-    ran.push(input.hook_event_name);
-  }
-  return ran;
+  const event = input.hook_event_name;
+  const handles = hookCallbacks(engine, event);
+  const outputs = await Promise.all(
+    handles.map((handle) => callHook(engine, handle, input, { turn })),
+  );
+  return handles.map((handle, i) => {
+    if (typeof handle === "string") return `${event} [callback] completed successfully`;
+    const text = outputs[i].hookOutputText;
+    return `${event} [${handle.command}] completed successfully${
+      typeof text === "string" && text !== "" ? `: ${text}` : ""
+    }`;
+  });
 }
 
 /** The summarizer's replies (a second when the first has no `<summary>` tags), their calls booked. */
@@ -143,9 +154,7 @@ async function sendCompacted(
   await engine.send({
     frame: userText(
       ctx,
-      `<local-command-stdout>Compacted ${
-        compacted.ran.map((event) => `${event} [callback] completed successfully`).join("\n")
-      }</local-command-stdout>`,
+      `<local-command-stdout>Compacted ${compacted.ran.join("\n")}</local-command-stdout>`,
       { isReplay: true },
     ),
     delay: 0,
@@ -177,13 +186,12 @@ async function afterSummary(
     };
     await subagentStopHooks(engine, turn, { agent, lastMessage: reply });
   }
-  for (const callbackId of hookCallbacks(engine, "SessionStart")) {
-    await callHook(engine, callbackId, {
-      hook_event_name: "SessionStart",
-      source: "compact",
-      model: ctx.model,
-    }, { turn });
-  }
+  // together, as the real CLI 2.1.332 writes both `hook_callback` requests at once
+  await callHooksTogether(engine, hookCallbacks(engine, "SessionStart", "compact"), {
+    hook_event_name: "SessionStart",
+    source: "compact",
+    model: ctx.model,
+  }, { turn });
 }
 
 /** The body of a reply's `<summary>` block, trimmed; `undefined` when it has none. */

@@ -103,6 +103,8 @@ export class Engine {
   commandHooksRead = false;
   /** The start-up's SessionStart command hooks once started (`null`: none to run). */
   startupHooks?: Promise<void> | null;
+  /** Whether the session's instructions (a project `CLAUDE.md`) were loaded (InstructionsLoaded). */
+  instructionsLoaded = false;
   /**
    * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
    * after it is written.
@@ -130,6 +132,8 @@ export class Engine {
   readonly subagents: Record<string, number> = {};
   /** The conversation's size in context, block by block. */
   readonly context: ContextTally = new ContextTally();
+  /** Keeps the prompts taken and the frames written in the session's transcript, if kept. */
+  transcribe?: (frame: Frame) => void;
   /** Which exchange answers a message. */
   readonly picker: ExchangePicker;
   /** Everything the client wrote. */
@@ -232,6 +236,10 @@ export class Engine {
   readonly exited: Promise<ExitStatus>;
   /** Runs a turn. */
   runTurn?: TurnHandler;
+  /** What runs once stdin closed and the last turn ended, before the process exits. */
+  beforeExit?: (engine: Engine) => Promise<void> | undefined;
+  /** The prompt id of the last turn (`""` before the first). */
+  lastPromptId = "";
   /** What `system/init` is built from, worked out once per `initialize` request. */
   initBase?: {
     initialize: Record<string, unknown> | undefined;
@@ -438,6 +446,9 @@ export class Engine {
     if (before !== undefined) return this.crash(before);
     this.context.observe(item.frame);
     const sent = this.outbox.send(item);
+    if (this.transcribe && typeof (item.frame as Frame).type === "string") {
+      this.transcribe(item.frame as Frame);
+    }
     const after = watch?.after(item.frame, this.turn, this.outbox.count);
     if (after !== undefined) {
       sent.catch(() => {});
@@ -562,6 +573,9 @@ export class Engine {
     }
     if (this.#head < this.#queue.length && !this.closed) return void this.#pump();
     if (this.#inputClosed && !this.closed) {
+      const ending = this.beforeExit?.(this);
+      if (ending) await ending.catch(() => {});
+      if (this.closed) return;
       const code = this.scenario.exitCode ?? (this.lastResultError ? 1 : 0);
       await this.shutdown({ code, signal: null }, true);
     }

@@ -30,6 +30,7 @@ import {
 } from "../scenario/named_failures.ts";
 import type { ApiErrorStep, FailureStep } from "../scenario/step.ts";
 import type { Engine } from "./engine.ts";
+import { messageDisplayHooks, stopFailureHooks } from "./hook_runner.ts";
 import { evaluateMessage } from "./message_step.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
@@ -203,6 +204,8 @@ async function endWithFailure(
     },
     firstEventMs: 0,
   });
+  // the error's text is shown like any reply: MessageDisplay first (the real CLI 2.1.332)
+  await messageDisplayHooks(engine, turn, { text, index: 0 });
   await engine.send({
     frame: apiFailureMessage(ctx, {
       text,
@@ -213,6 +216,7 @@ async function endWithFailure(
     }),
     delay: engine.delayFor({ type: "assistant" }, turn),
   });
+  await stopFailureHooks(engine, turn, { error: spec.error, lastMessage: text });
   await sendResult(
     engine,
     turn,

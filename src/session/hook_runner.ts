@@ -15,6 +15,7 @@ import { hookNotice } from "./hook_notices.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import { StreamClosed, type TurnState } from "./turn_state.ts";
+import { AbortLatch } from "../timing/_abort_latch.ts";
 
 /**
  * One hook an event reaches: the id of a callback the client registered in `initialize`, or a
@@ -69,10 +70,62 @@ export async function callHooksTogether(
 }
 
 /**
+ * Runs the hooks of one event together and takes the first answer that decides, as the real
+ * CLI (2.1.328 to 2.1.332) takes a PermissionRequest hook's decision: every hook starts at
+ * once; the first output `decide` maps to a value settles it at once, and the hooks still
+ * running are abandoned (a command hook is killed and writes no `hook_response`, a callback's
+ * late answer is ignored). `undefined` when every hook ended without a decision.
+ */
+export function firstHookDecision<T>(
+  engine: Engine,
+  handles: readonly HookHandle[],
+  event: { hook_event_name: string; [key: string]: unknown },
+  options: {
+    turn: TurnState;
+    toolUseId?: string;
+    agent?: HookAgent;
+    decide: (output: Record<string, unknown>) => T | undefined;
+  },
+): Promise<T | undefined> {
+  if (handles.length === 0) return Promise.resolve(undefined);
+  const { decide, ...call } = options;
+  const { turn } = call;
+  // the hooks' own latch: aborted when the turn is, or once one hook decided
+  const abort = new AbortLatch();
+  const unlink = turn.abort.onAbort((reason) => abort.abort(reason));
+  if (turn.abort.aborted) abort.abort(turn.abort.reason);
+  return new Promise<T | undefined>((resolve, reject) => {
+    let left = handles.length;
+    let settled = false;
+    const settle = (how: () => void) => {
+      if (settled) return;
+      settled = true;
+      unlink();
+      how();
+    };
+    for (const handle of handles) {
+      callHook(engine, handle, event, { ...call, abort }).then((output) => {
+        left--;
+        const decided = settled ? undefined : decide(output);
+        if (decided !== undefined) {
+          settle(() => resolve(decided));
+          abort.abort(new DOMException("Another hook decided", "AbortError"));
+        } else if (left === 0) settle(() => resolve(undefined));
+      }, (error) => {
+        left--;
+        // a hook abandoned because another decided is no failure
+        settle(() => reject(error));
+      });
+    }
+  });
+}
+
+/**
  * Hook events whose input carries neither the permission mode nor the effort level (the real
  * CLI 2.1.328's compaction, subagent and tool hooks).
  */
 const PLAIN_EVENTS: ReadonlySet<string> = new Set([
+  "InstructionsLoaded",
   "PreCompact",
   "PostCompact",
   "SessionStart",
@@ -91,14 +144,14 @@ export interface HookAgent {
 /**
  * Asks the client to run one hook callback; resolves with its output. The input has the
  * fields every hook gets in the real CLI's order: `session_id`, `transcript_path`, `cwd`,
- * `prompt_id`, then (but for the events that carry neither) `permission_mode`, a subagent's
+ * `prompt_id`, then (but for the events that carry neither, and StopFailure) `permission_mode`, a subagent's
  * `agent_id` and `agent_type`, `effort` (not for UserPromptSubmit), then the event's own.
  */
 export async function callHook(
   engine: Engine,
   callbackId: HookHandle,
   event: { hook_event_name: string; [key: string]: unknown },
-  options: { turn: TurnState; toolUseId?: string; agent?: HookAgent },
+  options: { turn: TurnState; toolUseId?: string; agent?: HookAgent; abort?: AbortLatch },
 ): Promise<Record<string, unknown>> {
   const built = hookInput(engine.ctx, event, {
     promptId: options.turn.promptId,
@@ -112,8 +165,8 @@ export async function callHook(
     session_id,
     transcript_path,
     cwd,
-    prompt_id,
-    ...(plain ? {} : { permission_mode }),
+    ...(name === "InstructionsLoaded" ? {} : { prompt_id }),
+    ...(plain || name === "StopFailure" ? {} : { permission_mode }),
     ...(options.agent ? { agent_id: options.agent.id, agent_type: options.agent.type } : {}),
     ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
     ...own,
@@ -123,6 +176,8 @@ export async function callHook(
     output = typeof callbackId !== "string"
       ? await runCommandHook(engine, callbackId, input, options)
       : await callbackHook(engine, callbackId, input, options);
+    // abandoned (another hook of the event decided): its answer is not read
+    if (options.abort?.aborted) throw options.abort.reason;
   } catch (error) {
     // stdin closed, so the app cannot answer: as the real CLI (2.1.328 to 2.1.332), a
     // PreToolUse hook's tool use is cancelled (the caller's to do), any other hook passed over
@@ -143,7 +198,7 @@ function callbackHook(
   engine: Engine,
   callbackId: string,
   input: Record<string, unknown>,
-  options: { turn: TurnState; toolUseId?: string },
+  options: { turn: TurnState; toolUseId?: string; abort?: AbortLatch },
 ): Promise<Record<string, unknown>> {
   const request = hookCallbackRequest(engine.ctx, callbackId, {
     input,
@@ -152,14 +207,14 @@ function callbackHook(
   });
   // the request's own promise, not another layer: a callback's answer arrives in as many
   // steps as before command hooks existed (interrupt races count them)
-  return engine.control.request(request, { signal: options.turn.abort.signal });
+  return engine.control.request(request, { signal: (options.abort ?? options.turn.abort).signal });
 }
 
 /**
- * The MessageDisplay hooks for a text the main agent shows, awaited before its assistant frame
- * (after its stream events with partial messages), as the real CLI 2.1.328 calls them (with
- * and without partial messages): the whole text as one final `delta`,
- * `index` the text's place among the message's texts, a `message_id` of its own.
+ * The MessageDisplay hooks for a text the main agent shows, run together and awaited before
+ * its assistant frame (after its stream events with partial messages), as the real CLI 2.1.328
+ * calls them (with and without partial messages): the whole text as one final `delta`, `index`
+ * the text's place among the message's texts, a `message_id` of its own.
  */
 export async function messageDisplayHooks(
   engine: Engine,
@@ -171,16 +226,15 @@ export async function messageDisplayHooks(
   const ids = engine.ctx.ids;
   turn.displayTurnId ??= ids.uuid();
   const messageId = ids.uuid();
-  for (const callbackId of callbacks) {
-    await callHook(engine, callbackId, {
-      hook_event_name: "MessageDisplay",
-      turn_id: turn.displayTurnId,
-      message_id: messageId,
-      index: shown.index,
-      final: true,
-      delta: shown.text,
-    }, { turn });
-  }
+  // together, as the real CLI 2.1.332 runs them (hooks_command_message_display_together)
+  await callHooksTogether(engine, callbacks, {
+    hook_event_name: "MessageDisplay",
+    turn_id: turn.displayTurnId,
+    message_id: messageId,
+    index: shown.index,
+    final: true,
+    delta: shown.text,
+  }, { turn });
 }
 
 /**
@@ -254,6 +308,55 @@ export async function subagentStopHooks(
     background_tasks: [],
     session_crons: [],
   }, { turn, agent });
+}
+
+/**
+ * The StopFailure hooks where an API error ends the turn (in the Stop hooks' place: those are
+ * not called), after the error's assistant message and before the result, as the real CLI
+ * 2.1.332 calls them: the error's category (the message's `error`: `unknown` for a 400) and
+ * the error's text as the last assistant message; no permission mode.
+ */
+export async function stopFailureHooks(
+  engine: Engine,
+  turn: TurnState,
+  failure: { error: string; lastMessage: string },
+): Promise<void> {
+  await callHooksTogether(engine, hookCallbacks(engine, "StopFailure", failure.error), {
+    hook_event_name: "StopFailure",
+    error: failure.error,
+    last_assistant_message: failure.lastMessage,
+  }, { turn });
+}
+
+/**
+ * The InstructionsLoaded hooks, once per session at its first prompt (before UserPromptSubmit),
+ * when the project folder has a `CLAUDE.md`, as the real CLI 2.1.328 to 2.1.332 calls them: its
+ * absolute path, `memory_type: "Project"`, `load_reason: "session_start"`; no prompt id,
+ * permission mode or effort. Matchers match the load reason. The project folder is read through
+ * the session's hook runner (a session without one knows no project files: no call).
+ * `undefined` (nothing to await) when there is nothing to call.
+ */
+export function instructionsLoadedHooks(
+  engine: Engine,
+  turn: TurnState,
+): Promise<void> | undefined {
+  if (engine.instructionsLoaded) return undefined;
+  engine.instructionsLoaded = true;
+  const handles = hookCallbacks(engine, "InstructionsLoaded", "session_start");
+  if (handles.length === 0) return undefined;
+  let found: string | undefined;
+  try {
+    found = engine.runHookCommand?.readText?.("CLAUDE.md");
+  } catch {
+    found = undefined;
+  }
+  if (found === undefined) return undefined;
+  return callHooksTogether(engine, handles, {
+    hook_event_name: "InstructionsLoaded",
+    file_path: `${engine.ctx.cwd.replace(/\/$/, "")}/CLAUDE.md`,
+    memory_type: "Project",
+    load_reason: "session_start",
+  }, { turn }).then(() => {});
 }
 
 /** Keeps a hook's `additionalContext`. */

@@ -29,13 +29,15 @@ export interface LocalCommand {
 /**
  * The local command of a prompt the mock answers here, or `undefined`: `/cost` and `/context`
  * always, and
- * `/compact` only while the session has made no API call (otherwise it summarizes).
+ * `/compact` only while the conversation has no message from the model (otherwise it
+ * summarizes).
  */
 export function localCommandOf(text: string, engine: Engine): LocalCommand | undefined {
   const match = /^\/(cost|context|compact)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!match) return undefined;
   const name = match[1] as LocalCommand["name"];
-  if (name === "compact" && engine.ledger.calls > 0) return undefined;
+  // a resumed session has the earlier run's messages to compact
+  if (name === "compact" && engine.ledger.conversed) return undefined;
   return { name, args: (match[2] ?? "").trim() };
 }
 

@@ -41,6 +41,29 @@ export function mcpServerOf(tool: string): string | undefined {
   return parts.length >= 3 ? parts[1] : undefined;
 }
 
+/**
+ * The MCP server of a tool, as the real CLI (2.1.328 to 2.1.332) names it in a tool hook's input
+ * (`mcp_server`): an SDK server the client registered is `sdk`, one the CLI runs itself
+ * `dynamic`; `undefined` for a tool that is not an MCP server's.
+ */
+export function mcpServerProvenance(
+  initialize: Record<string, unknown> | undefined,
+  tool: string,
+): { name: string; source: string } | undefined {
+  const server = mcpServerOf(tool);
+  if (server === undefined) return undefined;
+  return { name: server, source: sdkMcpServers(initialize).includes(server) ? "sdk" : "dynamic" };
+}
+
+/** `{ mcp_server }` for an MCP tool's hook input, `{}` for any other tool. */
+export function mcpServerField(
+  engine: { initializeRequest?: Record<string, unknown> },
+  tool: string,
+): { mcp_server?: { name: string; source: string } } {
+  const server = mcpServerProvenance(engine.initializeRequest, tool);
+  return server !== undefined ? { mcp_server: server } : {};
+}
+
 /** What the real CLI appends to an error of a deferred (not always loaded) SDK MCP tool. */
 export function deferredSchemaHint(
   initialize: Record<string, unknown> | undefined,

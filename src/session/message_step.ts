@@ -517,10 +517,10 @@ async function runTool(
   }
   if (decision.kind === "deny") return sendDenial(engine, scripted, decision, turn);
   const started = engine.clock.now();
-  const result = await execute(engine, scripted, decision.input, turn);
-  await postToolHooks(engine, scripted, {
+  const ran = await execute(engine, scripted, decision.input, turn);
+  const result = await postToolHooks(engine, scripted, {
     input: decision.input,
-    result,
+    result: ran,
     durationMs: Math.round(engine.clock.now() - started),
   }, turn);
   await options.beforeResult?.();

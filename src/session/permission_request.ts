@@ -10,7 +10,8 @@ import { sessionStateChanged } from "../builders/system.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { callHook, hookCallbacks } from "./hook_runner.ts";
+import { firstHookDecision, hookCallbacks } from "./hook_runner.ts";
+import { mcpServerField } from "./mcp_servers.ts";
 import {
   Interrupted,
   type PermissionOutcome,
@@ -23,47 +24,54 @@ import {
 /**
  * The PermissionRequest hooks for a tool use the CLI would ask about (`asked`, its
  * `can_use_tool` request), as the real CLI calls them: `tool_name`, `tool_input` and the
- * request's `permission_suggestions`. The first hook with a decision decides, in the user's
- * place (as the real CLI 2.1.328 does): `allow` runs the tool (with its
- * `updatedInput`; accepted by the hook), `deny` refuses it with the hook's message (a
- * `permission_denied` frame, reason `hook`). `undefined` when no hook decides
- * (the real CLI 2.1.328 then denies as usual).
+ * request's `permission_suggestions`. The hooks run together, and the first to answer with a
+ * decision decides at once, in the user's place (the real CLI 2.1.328 to 2.1.332: a fast deny
+ * beats a slow allow and a fast allow a slow deny; the slow hook is abandoned): `allow` runs
+ * the tool (with its `updatedInput`; accepted by the hook), `deny` refuses it with the hook's
+ * message (a `permission_denied` frame, reason `hook`). `undefined` when no hook decides (the
+ * real CLI then denies as usual).
  */
-export async function permissionRequestHooks(
+export function permissionRequestHooks(
   engine: Engine,
   turn: TurnState,
   asked: CanUseToolRequest,
 ): Promise<ToolDecision | undefined> {
-  for (const callbackId of hookCallbacks(engine, "PermissionRequest", asked.tool_name)) {
-    const output = await callHook(engine, callbackId, {
-      hook_event_name: "PermissionRequest",
-      tool_name: asked.tool_name,
-      tool_input: asked.input,
-      ...(asked.permission_suggestions !== undefined
-        ? { permission_suggestions: asked.permission_suggestions }
-        : {}),
-    }, { turn, toolUseId: asked.tool_use_id });
-    const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
-    const decision = isObject(specific.decision) ? specific.decision : undefined;
-    if (decision?.behavior === "allow") {
-      return {
-        kind: "allow",
-        input: isObject(decision.updatedInput) ? decision.updatedInput : asked.input,
-        meta: "hookAllowed",
-      };
-    }
-    if (decision?.behavior === "deny") {
-      const message = typeof decision.message === "string"
-        ? decision.message
-        : `Permission to use ${asked.tool_name} was denied by a PermissionRequest hook.`;
-      return {
-        kind: "deny",
-        message,
-        meta: { decision: "reject", source: "hook", reason_type: "hook" },
-        nonExecutionKind: "permission-rule",
-        deniedFrame: { reasonType: "hook", reason: message },
-      };
-    }
+  return firstHookDecision(engine, hookCallbacks(engine, "PermissionRequest", asked.tool_name), {
+    hook_event_name: "PermissionRequest",
+    tool_name: asked.tool_name,
+    tool_input: asked.input,
+    ...(asked.permission_suggestions !== undefined
+      ? { permission_suggestions: asked.permission_suggestions }
+      : {}),
+    ...mcpServerField(engine, asked.tool_name),
+  }, { turn, toolUseId: asked.tool_use_id, decide: (output) => hookDecision(asked, output) });
+}
+
+/** What one PermissionRequest hook's output decides (`undefined`: nothing). */
+function hookDecision(
+  asked: CanUseToolRequest,
+  output: Record<string, unknown>,
+): ToolDecision | undefined {
+  const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+  const decision = isObject(specific.decision) ? specific.decision : undefined;
+  if (decision?.behavior === "allow") {
+    return {
+      kind: "allow",
+      input: isObject(decision.updatedInput) ? decision.updatedInput : asked.input,
+      meta: "hookAllowed",
+    };
+  }
+  if (decision?.behavior === "deny") {
+    const message = typeof decision.message === "string"
+      ? decision.message
+      : `Permission to use ${asked.tool_name} was denied by a PermissionRequest hook.`;
+    return {
+      kind: "deny",
+      message,
+      meta: { decision: "reject", source: "hook", reason_type: "hook" },
+      nonExecutionKind: "permission-rule",
+      deniedFrame: { reasonType: "hook", reason: message },
+    };
   }
   return undefined;
 }

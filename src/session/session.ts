@@ -20,11 +20,26 @@ import type { ClientRequest, ControlHandler } from "./control_channel.ts";
 import { Engine, type ExitStatus } from "./engine.ts";
 import { installSdkRequests, interruptTurn } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
+import { sessionEndHooks } from "./command_hook_run.ts";
 import { bareErrorResult } from "./turn_result.ts";
 import { TurnFailure } from "./turn_state.ts";
 import { checkScenarioOnce } from "./check_scenario.ts";
 import { WriteLog } from "./write_log.ts";
 import type { SessionSettings } from "./session_settings.ts";
+import { DEFAULT_CWD } from "../builders/build_context.ts";
+import {
+  hasMessage,
+  lastContext,
+  lastModelUsage,
+  recordFrame,
+  type SessionStore,
+} from "./session_store.ts";
+import {
+  openSession,
+  type SessionRefusal,
+  sessionRequestOf,
+  type SessionStart,
+} from "./_session_opening.ts";
 
 export {
   AnswerThen,
@@ -99,8 +114,17 @@ export class Session {
     }
     checkScenarioOnce(scenario);
     const flags = parseCliFlags(options.args ?? []);
+    const store = options.sessionStore;
+    const cwd = scenario.cwd ?? DEFAULT_CWD;
+    const opening = store
+      ? openStored(store, { flags, cwd, seed: options.seed ?? scenario.seed })
+      : {};
+    const refused = "refusal" in opening ? opening : undefined;
+    const start = refused ? {} : opening as SessionStart;
     const engine = new Engine({
-      scenario,
+      scenario: start.sessionId !== undefined && scenario.sessionId === undefined
+        ? { ...scenario, sessionId: start.sessionId }
+        : scenario,
       flags,
       env: options.env ?? {},
       cliVersion: options.cliVersion,
@@ -122,7 +146,7 @@ export class Session {
       output: options.output,
       mockCommands: options.mockCommands,
     });
-    if (options.resumedUsage) engine.ledger.restore(options.resumedUsage);
+    goOn(engine, { options, start, cwd, store: refused ? undefined : store });
     this.#engine = engine;
     this.scenario = scenario;
     this.flags = flags;
@@ -130,6 +154,7 @@ export class Session {
     this.ctx = engine.ctx;
     this.exited = engine.exited;
     engine.runTurn = runTurn;
+    engine.beforeExit = sessionEndHooks;
     installSdkRequests(engine);
     const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
     if (refusal !== undefined) {
@@ -137,6 +162,14 @@ export class Session {
       engine.stderr(`${refusal}\n`);
       warnBypassAsRoot();
       engine.startInput(this, Promise.resolve());
+      void engine.shutdown({ code: 1, signal: null }, true);
+      return;
+    }
+    if (refused) {
+      // as the real CLI: the reason on stderr, in stream-json an error result, before anything
+      engine.stderr(`${refused.refusal}\n`);
+      engine.startInput(this, Promise.resolve());
+      if (refused.result) engine.send({ frame: refused.result as Frame, delay: 0 }).catch(() => {});
       void engine.shutdown({ code: 1, signal: null }, true);
       return;
     }
@@ -347,4 +380,64 @@ function warnBypassAsRoot(): void {
 function runsAsRoot(): boolean {
   const process = (globalThis as { process?: { getuid?: () => number } }).process;
   return process?.getuid?.() === 0;
+}
+
+/**
+ * Restores what the resumed session had used (the `resumedUsage` option, else the store's), and
+ * keeps the session's transcript in `store` (unless `--no-session-persistence`).
+ */
+function goOn(
+  engine: Engine,
+  { options, start, cwd, store }: {
+    options: SessionOptions;
+    start: SessionStart;
+    cwd: string;
+    store: SessionStore | undefined;
+  },
+): void {
+  const resumedUsage = options.resumedUsage ?? start.resumedUsage;
+  if (resumedUsage) {
+    const context = options.resumedUsage ? undefined : start.resumedContext;
+    engine.ledger.restore(resumedUsage, context !== undefined ? { lastContext: context } : {});
+  }
+  if (store && !engine.flags.noSessionPersistence) {
+    engine.transcribe = transcriber(store, {
+      engine,
+      cwd,
+      forked: engine.flags.forkSession ? start.resumed : undefined,
+    });
+  }
+}
+
+/** The session the flags ask for, or why it cannot start, against the transcripts of `store`. */
+function openStored(
+  store: SessionStore,
+  { flags, cwd, seed }: { flags: CliFlags; cwd: string; seed: bigint | number | undefined },
+): SessionStart | SessionRefusal {
+  return openSession(sessionRequestOf(flags), {
+    has: (id) => store.has(id),
+    latest: () => store.latest(cwd),
+    hasMessage: (id, uuid) => hasMessage(store, id, uuid),
+    lastModelUsage: (id) => lastModelUsage(store, id),
+    lastContext: (id) => lastContext(store, id),
+  }, { seed: seed ?? 0 });
+}
+
+/**
+ * What keeps a session's transcript in `store`: its prompts and frames under its id, as they
+ * come; a forked session's begins with a copy of the transcript it forked (as the real CLI's).
+ */
+function transcriber(
+  store: SessionStore,
+  { engine, cwd, forked }: { engine: Engine; cwd: string; forked: string | undefined },
+): (frame: Frame) => void {
+  let copied = forked === undefined;
+  return (frame) => {
+    const at = { sessionId: engine.ctx.sessionId, cwd, lastContext: engine.ledger.lastContext };
+    if (!copied) {
+      copied = true;
+      for (const earlier of store.transcript(forked!) ?? []) recordFrame(store, at, earlier);
+    }
+    recordFrame(store, at, frame);
+  };
 }

@@ -10,6 +10,7 @@ import type { Timing } from "../timing/timing_profile.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import type { ToolCall } from "../builders/tools.ts";
 import type { HookCommandRunner } from "./command_hooks.ts";
+import type { SessionStore } from "./session_store.ts";
 
 /**
  * How a mock session behaves, besides the command line and environment its client gives:
@@ -127,6 +128,19 @@ export interface SessionSettings {
    * fake binary) use it with the session's `write()` and `endInput()` (`@x/claude-mock/session`).
    */
   output?: (line: Uint8Array) => void | Promise<void>;
+  /**
+   * The transcripts the session sees and keeps (default: none, a session with no earlier
+   * ones): with a store, `resume` (`--resume`), `continue`, `forkSession`, `sessionId` and
+   * `resumeSessionAt` act as the real CLI's on its config folder. A resume of a session the
+   * store holds goes on from it (its results' `modelUsage` and `total_cost_usd` include the
+   * earlier ones'); of one it does not hold, the session writes `No conversation found with
+   * session ID: <id>` to stderr and an `error_during_execution` result, and exits 1; a
+   * `sessionId` it holds already is refused (`Error: Session ID <id> is already in use.`,
+   * exit 1). The session adds its own transcript as it runs, unless the client passed
+   * `--no-session-persistence` (`persistSession: false`). Sessions given one store see each
+   * other's: `mockClaude()` gives every query it intercepts its own mock's store.
+   */
+  sessionStore?: SessionStore;
 }
 
 /**

@@ -42,14 +42,14 @@ export interface ToolFlow {
     input: Record<string, unknown>,
     turn: TurnState,
   ): Promise<ScriptedToolCall["result"]>;
-  /** PostToolUse (or PostToolUseFailure) hooks after a tool ran. */
+  /** PostToolUse (or PostToolUseFailure) hooks after a tool ran; the result it then has. */
   postToolHooks(
     engine: Engine,
     call: ScriptedToolCall,
     ran: { input: Record<string, unknown>; result: ScriptedToolCall["result"]; durationMs: number },
     turn: TurnState,
     options?: { agent?: HookAgent },
-  ): Promise<void>;
+  ): Promise<ScriptedToolCall["result"]>;
 }
 
 /** Tools the real CLI starts (hooks, permission) while their message still streams. */
@@ -254,13 +254,13 @@ async function runCall(
     };
   }
   const started = engine.clock.now();
-  const result = await execute(engine, call, decision.input, turn);
-  await postToolHooks(
+  const ran = await execute(engine, call, decision.input, turn);
+  const result = await postToolHooks(
     engine,
     call,
     {
       input: decision.input,
-      result,
+      result: ran,
       durationMs: Math.round(engine.clock.now() - started),
     },
     turn,

@@ -20,7 +20,13 @@ import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts
 import { onModel, runSubagent } from "./subagent_run.ts";
 import { subagentModel } from "./session_agents.ts";
 import { PLAN_MODE_TOOLS, runPlanModeTool } from "./plan_mode.ts";
-import { deferredSchemaHint, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import {
+  deferredSchemaHint,
+  mcpServerField,
+  mcpServerOf,
+  mcpServerProvenance,
+  sdkMcpServers,
+} from "./mcp_servers.ts";
 import { TurnFailure, type TurnState } from "./turn_state.ts";
 
 import { authorize } from "./tool_permission.ts";
@@ -210,30 +216,75 @@ function withResolvedModel(
   return { ...result, toolUseResult: { ...tur, resolvedModel: model } };
 }
 
-/** PostToolUse (or PostToolUseFailure) hooks after a tool ran. */
+/**
+ * PostToolUse (or PostToolUseFailure) hooks after a tool ran; the result the tool use then
+ * has: as the real CLI 2.1.328 to 2.1.332, a PostToolUse hook's `updatedMCPToolOutput`
+ * replaces an MCP tool's result as it is (the tool result's content and `tool_use_result`);
+ * `updatedToolOutput` changes nothing the client sees (recorded for Bash).
+ */
 export async function postToolHooks(
   engine: Engine,
   call: ScriptedToolCall,
   ran: { input: Record<string, unknown>; result: ScriptedToolCall["result"]; durationMs: number },
   turn: TurnState,
   options: { agent?: HookAgent } = {},
-): Promise<void> {
+): Promise<ScriptedToolCall["result"]> {
   const block = call.block;
-  const { input, result, durationMs } = ran;
+  const { input, durationMs } = ran;
+  let result = ran.result;
   const event = result.isError ? "PostToolUseFailure" : "PostToolUse";
+  const server = mcpServerProvenance(engine.initializeRequest, block.name);
   const outputs = await callHooksTogether(engine, hookCallbacks(engine, event, block.name), {
     hook_event_name: event,
     tool_name: block.name,
     tool_input: input,
+    // as the real CLI 2.1.332: a failure's input has the tool use's id before the error, and
+    // says whether an interrupt ended it
     ...(result.isError
       ? {
+        tool_use_id: block.id,
         error: typeof result.content === "string" ? result.content : JSON.stringify(result.content),
+        is_interrupt: false,
       }
-      : { tool_response: result.toolUseResult ?? result.content }),
-    tool_use_id: block.id,
+      : { tool_response: result.toolUseResult ?? result.content, tool_use_id: block.id }),
     duration_ms: durationMs,
+    ...mcpServerField(engine, block.name),
   }, { turn, toolUseId: block.id, ...(options.agent ? { agent: options.agent } : {}) });
-  for (const output of outputs) keepContext(engine, output);
+  for (const output of outputs) {
+    keepContext(engine, output);
+    const specific = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+    if (
+      event === "PostToolUse" && server !== undefined && "updatedMCPToolOutput" in specific &&
+      specific.updatedMCPToolOutput !== undefined
+    ) {
+      result = replacedOutput(block.id, result, specific.updatedMCPToolOutput);
+    }
+  }
+  return result;
+}
+
+/**
+ * A tool result whose output a hook replaced, as the real CLI writes it: the value as it is,
+ * as the tool result's content and `tool_use_result`. A value that is not a string or blocks
+ * (the tool result builder takes no other) is written in place of the block's content.
+ */
+function replacedOutput(
+  toolUseId: string,
+  result: ScriptedToolCall["result"],
+  replaced: unknown,
+): ScriptedToolCall["result"] {
+  if (typeof replaced === "string" || Array.isArray(replaced)) {
+    return { ...result, content: replaced, toolUseResult: replaced };
+  }
+  const block = { tool_use_id: toolUseId, type: "tool_result", content: replaced };
+  // `extra` of the builder's options: the message keeps its place in the frame
+  const withFrame: ScriptedToolCall["result"] & { extra: Record<string, unknown> } = {
+    ...result,
+    content: "",
+    toolUseResult: replaced,
+    extra: { message: { role: "user", content: [block] } },
+  };
+  return withFrame;
 }
 
 /** The reason the real CLI gives when it denies a tool use it would have asked about. */

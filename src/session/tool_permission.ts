@@ -26,7 +26,7 @@ import { refusedInput } from "./file_contents.ts";
 import { STRUCTURED_OUTPUT } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
 import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
-import { mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
+import { mcpServerField, mcpServerOf, sdkMcpServers } from "./mcp_servers.ts";
 import { askWith, permissionRequestHooks } from "./permission_request.ts";
 import { askedInput, ENTER_PLAN_MODE_META, planModeDecision } from "./plan_mode.ts";
 import {
@@ -184,6 +184,7 @@ async function preToolUseHooks(
       tool_name: block.name,
       tool_input: input,
       tool_use_id: block.id,
+      ...mcpServerField(engine, block.name),
     }, { turn, toolUseId: block.id, ...agent });
   } catch (error) {
     if (!(error instanceof StreamClosed)) throw error;

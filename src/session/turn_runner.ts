@@ -28,7 +28,13 @@ import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
-import { callHooksTogether, hookCallbacks, keepContext, stopHooks } from "./hook_runner.ts";
+import {
+  callHooksTogether,
+  hookCallbacks,
+  instructionsLoadedHooks,
+  keepContext,
+  stopHooks,
+} from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { stateChange } from "./line_templates.ts";
@@ -47,9 +53,11 @@ import {
 
 /** Runs one turn for `input`. Never throws: a failure ends the turn with an error result. */
 export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
+  engine.transcribe?.(input);
   const text = promptText(input);
   const turn = newTurn(engine, { index: engine.turnCount++, input, text });
   turn.promptId = engine.ctx.ids.uuid();
+  engine.lastPromptId = turn.promptId;
   engine.turn = turn;
   try {
     await runSteps(engine, turn);
@@ -75,7 +83,7 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (engine.initializeAnswer) await engine.initializeAnswer;
     if (turn.abort.aborted) throw turn.abort.reason;
   }
-  const instructions = engine.scenario.verbatim || engine.ledger.calls === 0
+  const instructions = engine.scenario.verbatim || !engine.ledger.conversed
     ? undefined
     : compactCommand(turn.text);
   if (instructions !== undefined) {
@@ -94,6 +102,8 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     const keep = engine.outbox.sent !== undefined;
     const running = engine.send(stateChange(engine.ctx, "running", keep));
     if (running !== SENT) await running;
+    const loaded = instructionsLoadedHooks(engine, turn);
+    if (loaded) await loaded;
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : [];

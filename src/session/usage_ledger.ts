@@ -21,6 +21,7 @@ export class UsageLedger {
   #tokens = 0;
   #lastContext = 0;
   #last?: ApiCallUsage;
+  #resumed = false;
   /** Milliseconds the session spent waiting on the API (the results' `duration_api_ms`). */
   apiMs = 0;
 
@@ -57,9 +58,16 @@ export class UsageLedger {
 
   /**
    * Starts from what a resumed session had used (its last `modelUsage`): the totals and the
-   * cost go on from there; the context and the calls since the last result do not.
+   * cost go on from there, and the context its last call ended with when known; the calls
+   * since the last result do not.
    */
-  restore(totals: Readonly<Record<string, ModelUsageEntry>>): void {
+  restore(
+    totals: Readonly<Record<string, ModelUsageEntry>>,
+    { lastContext }: { lastContext?: number } = {},
+  ): void {
+    if (Object.keys(totals).length > 0) this.#resumed = true;
+    // what a compaction of the resumed conversation starts from (its pre_tokens)
+    if (lastContext !== undefined) this.#lastContext = lastContext;
     for (const [name, entry] of Object.entries(totals)) {
       this.#totals[name] = { ...entry };
       this.#cost += entry.costUSD;
@@ -96,6 +104,14 @@ export class UsageLedger {
   /** How many API calls the session made. */
   get calls(): number {
     return this.#count;
+  }
+
+  /**
+   * Whether the conversation has messages from the model: an API call of this session, or of
+   * the earlier run it resumed (`restore`).
+   */
+  get conversed(): boolean {
+    return this.#count > 0 || this.#resumed;
   }
 
   /** The session's cost in USD so far. */
