@@ -36,7 +36,6 @@ import type { AgentInfoEntry } from "../builders/agents.ts";
 import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
-import { realMicrotask } from "../timing/real_time.ts";
 
 /**
  * The longest stdin line the engine takes, in characters: 64 MiB (the real CLI took a 17 MiB
@@ -393,8 +392,8 @@ export class Engine {
   endInput(): void {
     if (this.#inputClosed) return;
     if (this.#reading) {
-      // closed from inside the handling of a chunk: after the chunks still to take
-      realMicrotask(() => this.endInput());
+      // closed inside a chunk's handling: after the chunks still to take (jest fakes queueMicrotask)
+      void Promise.resolve().then(() => this.endInput());
       return;
     }
     try {
