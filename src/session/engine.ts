@@ -392,8 +392,8 @@ export class Engine {
   endInput(): void {
     if (this.#inputClosed) return;
     if (this.#reading) {
-      // closed from inside the handling of a chunk: after the chunks still to take
-      queueMicrotask(() => this.endInput());
+      // closed inside a chunk's handling: after the chunks still to take (jest fakes queueMicrotask)
+      void Promise.resolve().then(() => this.endInput());
       return;
     }
     try {
