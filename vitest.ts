@@ -36,13 +36,23 @@ if ((globalThis as { Deno?: unknown }).Deno === undefined) {
   // a computed specifier: vitest is the runner's, not a dependency of this package; not named
   // `vi`, so vitest's transform does not hoist the calls out of the loop (they run at once:
   // this setup file runs before each test file is imported)
-  const { vi: mocker, beforeEach: beforeEachTest, afterEach: afterEachTest } = await import(
-    String("vitest")
-  ).catch(() => {
+  const load = (specifier: string) => import(specifier) as Promise<Vitest>;
+  const { vi: mocker, beforeEach: beforeEachTest, afterEach: afterEachTest } = await load(
+    String("vitest"),
+  ).catch((error) => {
+    // the vm pools (vmThreads, vmForks) hand a computed bare specifier to their module runner
+    // unresolved, which finds no file "vitest": resolved from here, it is the runner's vitest
+    const url = (import.meta as { resolve?: (specifier: string) => string }).resolve?.("vitest");
+    if (url === undefined) throw error;
+    return load(url);
+  }).catch((error) => {
     throw new TypeError(
-      "@x/claude-mock/vitest is a vitest setup file: list it in test.setupFiles of the vitest config (vitest could not be imported here)",
+      `@x/claude-mock/vitest is a vitest setup file: list it in test.setupFiles of the vitest config (vitest could not be imported here: ${
+        (error as Error)?.message ?? error
+      })`,
+      { cause: error },
     );
-  }) as Vitest;
+  });
   for (const specifier of ROUTED_SPECIFIERS) {
     mocker.mock(
       specifier,

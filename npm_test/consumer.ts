@@ -95,6 +95,10 @@ export async function intercepted(): Promise<string | undefined> {
   }
   claude.assertWrote(/deploy/);
   const decisions: string[] = claude.permissionDecisions().map((d) => d.toolName);
+  // the cleanups a runner's hook takes as they are (vitest's onTestFinished: Awaitable<void>)
+  const onTestFinished = (fn: () => void | PromiseLike<void>): void => void fn;
+  onTestFinished(() => claude.close());
+  onTestFinished(() => fromTape.close());
   await claude.close();
   await fromTape.close();
   return decisions.length > 0 ? answer : undefined;

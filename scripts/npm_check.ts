@@ -11,7 +11,7 @@
 //   Node 22 too (npm_test/commonjs.test.mjs; node@22 from npm when the system has none);
 // - three fresh runner projects, node:test (`node --import @x/claude-mock/register --test`,
 //   under Node 20 and 22), vitest and jest (ES modules), each testing the unchanged sample app of npm_test/app/ with
-//   the tests of npm_test/<runner>/: a scenario, a named failure, a cassette of the real CLI,
+//   the tests of npm_test/<runner>/ (vitest in its default and its vmThreads pool): a scenario, a named failure, a cassette of the real CLI,
 //   two concurrent tests with their own mocks, a query with no mock.
 // Last, a default install (with the native binary) of the pinned SDK runs the SDK tests again.
 // npm's cache (~/.npm) makes later runs fast. Run by .ci/run after the Deno tests.
@@ -376,10 +376,14 @@ async function checkRunners(
       // node:test under Node 22 too: its module hooks and AsyncLocalStorage differ
       for (const binary of runner === "node" ? [node, node22] : [node]) {
         const { cmd, args, env } = runnerCommand(runner, binary, dir);
-        await runShown(cmd, args, {
-          cwd: dir,
-          env: { ...suiteEnv(binary, { EXPECTED_SDK_VERSION: version }), ...env },
-        });
+        // vitest in its vm pool too: its module runner takes the setup file's import of vitest
+        // otherwise than the default pool does
+        for (const more of runner === "vitest" ? [[], ["--pool=vmThreads"]] : [[]]) {
+          await runShown(cmd, [...args, ...more], {
+            cwd: dir,
+            env: { ...suiteEnv(binary, { EXPECTED_SDK_VERSION: version }), ...env },
+          });
+        }
       }
     }
   }

@@ -1,9 +1,9 @@
 // The unchanged sample app under jest (ES modules): a scenario, a named failure, a recording of
 // the real CLI replayed with cassette(), two concurrent tests with their own mocks, a query
-// with no mock, a mock set up in a hook, and a mock a test leaves open (it does not answer the
-// next). Run by scripts/npm_check.ts in a fresh project (npx jest).
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
-import { mockClaude, ScenarioBuilder } from "@x/claude-mock";
+// with no mock, a mock set up in a hook, a mock a test leaves open (it does not answer the
+// next), and jest's fake timers as they come. Run by scripts/npm_check.ts in a fresh project (npx jest).
+import { afterEach, beforeEach, describe, expect, jest, test } from "@jest/globals";
+import { mockClaude, ScenarioBuilder, settleWithFakeTime } from "@x/claude-mock";
 import { cassette } from "@x/claude-mock/cassette";
 import { ask } from "../src/assistant.mjs";
 
@@ -91,4 +91,35 @@ describe("a mock a test leaves open", () => {
   test("does not answer the next test", async () => {
     await expect(ask("hi")).rejects.toThrow(/no Claude mock is active here/);
   });
+});
+
+test("jest's fake timers, as they come, hold no query back", async () => {
+  // jest.useFakeTimers() fakes queueMicrotask and process.nextTick too
+  jest.useFakeTimers();
+  const claude = mockClaude(
+    new ScenarioBuilder().on("notes").respond("The notes have two lines.").build(),
+  );
+  try {
+    expect(await ask("Summarize notes.txt")).toBe("The notes have two lines.");
+  } finally {
+    jest.useRealTimers();
+    await claude.close();
+  }
+});
+
+test("fake timers: a paced session on the system clock, driven by jest", async () => {
+  jest.useFakeTimers();
+  const claude = mockClaude(
+    new ScenarioBuilder().on("notes").delay(60_000).respond("An hour's work, done.").build(),
+    { clock: "system" },
+  );
+  try {
+    const started = Date.now();
+    const answer = await settleWithFakeTime(ask("Summarize notes.txt"), jest);
+    expect(answer).toBe("An hour's work, done.");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(60_000);
+  } finally {
+    jest.useRealTimers();
+    await claude.close();
+  }
 });

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { mockClaude, ScenarioBuilder } from "@x/claude-mock";
 import { cassette } from "@x/claude-mock/cassette";
+import { query } from "@anthropic-ai/claude-agent-sdk";
 import { ask } from "../src/assistant.mjs";
 
 test("a scenario answers the app's own query()", async (t) => {
@@ -82,4 +83,14 @@ describe("a mock a test leaves open", () => {
   test("does not answer the next test", async () => {
     await assert.rejects(ask("hi"), /no Claude mock is active here/);
   });
+});
+
+test("a query pointed at the package's bin runs it, with the hooks in place", async () => {
+  // node_modules/.bin/claude-mock: the fake binary, answering its default scenario
+  const options = { pathToClaudeCodeExecutable: "node_modules/.bin/claude-mock" };
+  let said;
+  for await (const m of query({ prompt: "hello", options })) {
+    if (m.type === "result") said = m.result;
+  }
+  assert.equal(said, "Hello! How can I help?");
 });

@@ -8,6 +8,7 @@
 import { EventEmitter } from "node:events";
 import { Readable, Writable } from "node:stream";
 import type { ExitStatus, Session } from "../session/session.ts";
+import { realMicrotask } from "../timing/real_time.ts";
 
 /** The options the SDK passes to `spawnClaudeCodeProcess` (its `SpawnOptions`). */
 export interface SpawnOptionsLike {
@@ -276,7 +277,7 @@ export function directStdio(): {
       // taken on a later microtask, as through a stream: a client that writes while it reads
       // our output is never handled in the middle of that output
       write(chunk, _encoding, done) {
-        queueMicrotask(() => {
+        realMicrotask(() => {
           try {
             session.write(chunk);
             done();
@@ -286,7 +287,7 @@ export function directStdio(): {
         });
       },
       final(done) {
-        queueMicrotask(() => {
+        realMicrotask(() => {
           session.endInput();
           done();
         });

@@ -7,7 +7,7 @@
  */
 
 import type { ExitStatus } from "../session/engine.ts";
-import { realTimeout } from "../timing/real_time.ts";
+import { realMicrotask, realTimeout } from "../timing/real_time.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import { jsonEqual } from "../wire/_canonical_json.ts";
 import type { Frame } from "../wire/frame.ts";
@@ -110,7 +110,7 @@ export class Replay {
       close: () => this.#onStdinEnd(),
       abort: () => this.#onStdinEnd(),
     });
-    queueMicrotask(() => this.#pump());
+    realMicrotask(() => this.#pump());
   }
 
   /** Whether the replay has ended. */

@@ -42,6 +42,7 @@ import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
 import { chooseScenario } from "./_run_scenario.ts";
 import { readAllStdin, type Stdio } from "./_stdio.ts";
+import { realMicrotask } from "../timing/real_time.ts";
 
 const encoder = new TextEncoder();
 
@@ -295,7 +296,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
     crashAfter: knobs.crashAfter,
     write: io.stdio.write,
-    onCrash: () => queueMicrotask(() => session.kill("SIGKILL")),
+    onCrash: () => realMicrotask(() => session.kill("SIGKILL")),
   });
   const session = new Session({
     ...scenario,

@@ -16,6 +16,7 @@ import type { FailureName } from "../scenario/named_failures.ts";
 import { type CaptureLog, readCapture } from "./capture.ts";
 import { chmod, fileTime, makeTempDir, removeTree, writeText } from "../host/_fs.ts";
 import { hostEnv, hostExecPath, onDeno } from "../host/_process.ts";
+import { fakeExecutables } from "./_fake_executables.ts";
 
 /** Options for {@linkcode installFakeClaude}. */
 export interface InstallFakeClaudeOptions {
@@ -103,7 +104,12 @@ export async function installFakeClaude(
   const command = [hostExecPath(), ...await runArgs()].map(quote).join(" ");
   await writeText(path, `#!/bin/sh\nexec ${command} "$@"\n`);
   await chmod(path, 0o755);
-  const dispose = () => removeTree(dir).catch(() => {});
+  // a query of the app pointed at it runs a mock: the interception lets it through
+  fakeExecutables().add(path);
+  const dispose = () => {
+    fakeExecutables().delete(path);
+    return removeTree(dir).catch(() => {});
+  };
   return {
     path,
     dir,

@@ -28,6 +28,35 @@ export interface ActiveMock {
    * SDK then finds the executable as it would without a mock.
    */
   readonly runsRealCli?: boolean;
+  /** The test it was activated in, under a runner's setup file (see {@linkcode eachTest}). */
+  readonly scope?: TestScope;
+  /** Deactivates it and ends its sessions. */
+  close?(): Promise<unknown>;
+}
+
+/**
+ * One test of a runner whose setup file brackets each test ({@linkcode eachTest}): the mocks
+ * activated in it, closed when it ends. It is what the test's async context holds until the
+ * test activates a mock.
+ */
+export interface TestScope {
+  /** Marks a scope apart from a mock. */
+  readonly testScope: true;
+  /** The mocks the test activated, not closed yet. */
+  readonly mocks: Set<ActiveMock>;
+}
+
+/** What an async context holds: its mock, or the test it runs in before it has one. */
+export type ContextEntry = ActiveMock | TestScope;
+
+/** The mock of a context's entry (none for a test scope). */
+export function mockOfEntry(entry: ContextEntry | undefined): ActiveMock | undefined {
+  return entry === undefined || "testScope" in entry ? undefined : entry;
+}
+
+/** The test scope of a context's entry: the scope itself, or the one its mock was made in. */
+export function scopeOfEntry(entry: ContextEntry | undefined): TestScope | undefined {
+  return entry === undefined || "testScope" in entry ? entry : entry.scope;
 }
 
 /** A door through which the app's `import` of the SDK reaches the wrapper. */
@@ -52,8 +81,8 @@ export interface UnhandledQuery {
 
 /** The process-wide state. */
 export interface InterceptionState {
-  /** The mock of each async context. */
-  readonly storage: AsyncLocalStorage<ActiveMock>;
+  /** The mock of each async context (or the test it runs in, before it activates one). */
+  readonly storage: AsyncLocalStorage<ContextEntry>;
   /** Mocks activated for the whole process (`global: true`), newest last. */
   readonly global: ActiveMock[];
   /** Mocks activated for an async context and not closed yet (for messages). */
@@ -76,7 +105,7 @@ const KEY = Symbol.for("@x/claude-mock/interception");
 export function interceptionState(): InterceptionState {
   const holder = globalThis as { [KEY]?: InterceptionState };
   return holder[KEY] ??= {
-    storage: new AsyncLocalStorage<ActiveMock>(),
+    storage: new AsyncLocalStorage<ContextEntry>(),
     global: [],
     live: new Set(),
     doors: new Set(),
@@ -91,7 +120,7 @@ export function interceptionState(): InterceptionState {
  */
 export function activeMock(): ActiveMock | undefined {
   const state = interceptionState();
-  const mock = state.storage.getStore();
+  const mock = mockOfEntry(state.storage.getStore());
   if (mock?.active) return mock;
   for (let i = state.global.length - 1; i >= 0; i--) {
     if (state.global[i].active) return state.global[i];
@@ -101,7 +130,7 @@ export function activeMock(): ActiveMock | undefined {
 
 /** The closed mock of this context, if its mock was closed (for messages). */
 export function closedMock(): ActiveMock | undefined {
-  const mock = interceptionState().storage.getStore();
+  const mock = mockOfEntry(interceptionState().storage.getStore());
   return mock && !mock.active ? mock : undefined;
 }
 
@@ -109,7 +138,9 @@ export function closedMock(): ActiveMock | undefined {
 export function mockElsewhere(): ActiveMock | undefined {
   const state = interceptionState();
   const here = new Set<ActiveMock>();
-  for (let m = state.storage.getStore(); m && !here.has(m); m = m.replaced) here.add(m);
+  for (let m = mockOfEntry(state.storage.getStore()); m && !here.has(m); m = m.replaced) {
+    here.add(m);
+  }
   for (const mock of state.live) if (mock.active && !here.has(mock)) return mock;
   return undefined;
 }
@@ -121,20 +152,26 @@ export function markDoor(door: InterceptionDoor): void {
 
 /**
  * Around each test of a runner that runs a file's tests in one async context (vitest; Deno
- * too, where nothing can hook in): `start` leaves a test with no mock of an earlier one,
- * `end` closes the mock the test left active. A runner's setup file installs them.
+ * too, where nothing can hook in): `start` leaves a test with no mock of an earlier one and
+ * opens its scope, `end` closes every mock the test activated and left active, also one
+ * activated after an `await` of the test (its context is a continuation the runner's hook
+ * never sees; the mock joined the scope). A runner's setup file installs them.
  */
 export const eachTest: {
   start(): void;
   end(): Promise<void>;
 } = {
   start(): void {
-    interceptionState().storage.enterWith(undefined as unknown as ActiveMock);
+    const scope: TestScope = { testScope: true, mocks: new Set() };
+    interceptionState().storage.enterWith(scope);
   },
   async end(): Promise<void> {
-    const mock = interceptionState().storage.getStore() as
-      | (ActiveMock & { close?: () => Promise<unknown> })
-      | undefined;
-    if (mock?.active && typeof mock.close === "function") await mock.close();
+    const entry = interceptionState().storage.getStore();
+    const open = new Set(scopeOfEntry(entry)?.mocks);
+    const mock = mockOfEntry(entry);
+    if (mock) open.add(mock);
+    await Promise.all(
+      [...open].map((m) => m.active && typeof m.close === "function" ? m.close() : undefined),
+    );
   },
 };

@@ -19,7 +19,6 @@ import { MockTransport, type MockTransportOptions, sessionOf } from "../adapters
 import type { Scenario } from "../scenario/scenario.ts";
 import type { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import { withOverrides } from "../scenario/with_overrides.ts";
-import type { ExitStatus } from "../session/engine.ts";
 import { AssertionError } from "../session/assertion_error.ts";
 import { assertProgressAcross } from "../session/scenario_progress.ts";
 import { type WriteEntry, WriteLog } from "../session/write_log.ts";
@@ -27,7 +26,13 @@ import { claimRun, SessionStore } from "../session/session_store.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { isObject } from "../wire/frame.ts";
 import type { Frame } from "../wire/frame.ts";
-import { type ActiveMock, interceptionState } from "./_interception_state.ts";
+import {
+  type ActiveMock,
+  interceptionState,
+  mockOfEntry,
+  scopeOfEntry,
+  type TestScope,
+} from "./_interception_state.ts";
 import { notInterceptedMessage } from "./_messages.ts";
 
 /**
@@ -110,8 +115,13 @@ export interface ClaudeMock extends AsyncDisposable {
   inject(frame: Frame): void;
   /** Fails the last query's running turn with an error result carrying `message`. */
   injectError(message: string): void;
-  /** Deactivates the mock and ends the sessions still running; resolves with their exits. */
-  close(): Promise<ExitStatus[]>;
+  /**
+   * Deactivates the mock and ends the sessions still running; resolves when they have exited
+   * (each query's exit is its transport's `exited`). It resolves with nothing, so it is the
+   * cleanup a runner's hook takes as it is: `onTestFinished(() => claude.close())` type checks
+   * (vitest's hooks take a function returning `void` or a promise of `void`).
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -180,10 +190,12 @@ export function mockClaude(source?: ClaudeMockSource, options: MockClaudeOptions
       `Cannot activate mockClaude(): options must be an object, got ${JSON.stringify(options)}`,
     );
   }
-  const mock = new ActiveClaudeMock(source, options, state.storage.getStore());
+  const entry = state.storage.getStore();
+  const mock = new ActiveClaudeMock(source, options, mockOfEntry(entry), scopeOfEntry(entry));
   if (options.global) state.global.push(mock);
   else {
     state.live.add(mock);
+    mock.scope?.mocks.add(mock);
     state.storage.enterWith(mock);
   }
   return mock;
@@ -192,6 +204,7 @@ export function mockClaude(source?: ClaudeMockSource, options: MockClaudeOptions
 class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   readonly label: string;
   readonly replaced: ActiveMock | undefined;
+  readonly scope: TestScope | undefined;
   readonly sdkOptions: Record<string, unknown>;
   readonly runsRealCli: boolean = false;
   #scenario: Scenario | undefined;
@@ -207,9 +220,11 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     source: ClaudeMockSource | undefined,
     options: MockClaudeOptions,
     replaced: ActiveMock | undefined,
+    scope: TestScope | undefined,
   ) {
     const { global, sdkOptions, ...transport } = options;
     this.replaced = global ? undefined : replaced;
+    this.scope = global ? undefined : scope;
     this.#global = global === true;
     this.#options = transport;
     this.#store = transport.sessionStore ?? new SessionStore();
@@ -351,19 +366,18 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     this.last.injectError(message);
   }
 
-  async close(): Promise<ExitStatus[]> {
+  async close(): Promise<void> {
     if (this.#active) {
       this.#active = false;
       interceptionState().live.delete(this);
+      this.scope?.mocks.delete(this);
       if (this.#global) {
         const list = interceptionState().global;
         const at = list.indexOf(this);
         if (at >= 0) list.splice(at, 1);
       }
     }
-    return await Promise.all(
-      this.#transports.map((t) => t.session.closed ? t.exited : t.close()),
-    );
+    await Promise.all(this.#transports.map((t) => t.session.closed ? t.exited : t.close()));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -5,9 +5,11 @@ import { MockTransport } from "../adapters/mock_transport.ts";
 import { cassette } from "../cassette/use_cassette.ts";
 import { ScenarioBuilder } from "../scenario/scenario_builder.ts";
 import { AssertionError } from "../session/assertion_error.ts";
+import { eachTest } from "./_interception_state.ts";
 import { configureInterception } from "./configure_interception.ts";
 import { mockClaude } from "./claude_mock.ts";
-import { wrapClaudeSdk } from "./wrap_claude_sdk.ts";
+import { isFakeExecutable, wrapClaudeSdk } from "./wrap_claude_sdk.ts";
+import { installFakeClaude } from "../fake_claude/install_fake_claude.ts";
 
 // the door: the wrapped SDK, as the tests' import map gives it to an app
 const { query } = wrapClaudeSdk(sdk);
@@ -198,9 +200,20 @@ Deno.test("mockClaude: close() ends a query still running", async () => {
   );
   const messages = collect("wait").catch((e) => e);
   while (claude.transports.length === 0) await new Promise((r) => setTimeout(r, 0));
-  const [exit] = await claude.close();
-  assert.equal(exit.signal, "SIGTERM");
+  await claude.close();
+  assert.equal((await claude.last.exited).signal, "SIGTERM");
   await messages;
+});
+
+Deno.test("mockClaude: close() is a cleanup a runner's hook takes as it is", async () => {
+  // vitest's onTestFinished and onTestFailed take `(context) => Awaitable<void>`: a function
+  // returning a promise of anything but void does not type check there (tsc --strict)
+  const hooks: (() => void | PromiseLike<void>)[] = [];
+  const onTestFinished = (fn: () => void | PromiseLike<void>) => void hooks.push(fn);
+  const claude = mockClaude(greeter);
+  onTestFinished(() => claude.close());
+  for (const hook of hooks) await hook();
+  assert.equal(claude.active, false);
 });
 
 Deno.test("mockClaude: a cassette is the active mock", async () => {
@@ -304,6 +317,90 @@ Deno.test("mockClaude: a recording cassette runs the CLI the SDK resolves, a rep
       await using _claude = mockClaude(source);
       assert.equal(optionsOf(standIn.query({ prompt: "hi" })).pathToClaudeCodeExecutable, "claude");
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("eachTest: a mock its test activated after an await is closed when the test ends", async () => {
+  // as vitest runs a test (its setup file's hooks): the hooks in the runner's async context, the
+  // test's body called from it; a mockClaude() after the body's first await is activated in a
+  // continuation the runner's context never sees
+  eachTest.start();
+  const test = async () => {
+    await Promise.resolve();
+    const late = mockClaude(new ScenarioBuilder({ name: "late" }).on("hi").respond("Hi").build());
+    assert.equal(await ask("hi"), "Hi");
+    return late;
+  };
+  const late = await test();
+  await eachTest.end();
+  assert.equal(late.active, false);
+  // and the next test neither meets it nor hears of it
+  eachTest.start();
+  const error = await ask("hi").catch((e: Error) => e);
+  assert.match(String(error), /no Claude mock is active here/);
+  assert.doesNotMatch(String(error), /late/);
+  await eachTest.end();
+});
+
+Deno.test("eachTest: a test's mocks are closed, each test's own (concurrent tests)", async () => {
+  const run = async (name: string, gate: Promise<void>) => {
+    eachTest.start();
+    const body = async () => {
+      await Promise.resolve();
+      const mock = mockClaude(new ScenarioBuilder({ name }).on("who").respond(name).build());
+      await gate;
+      assert.equal(await ask("who"), name);
+      return mock;
+    };
+    const mock = await body();
+    await eachTest.end();
+    return mock;
+  };
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const a = run("a", gate);
+  const b = run("b", new Promise<void>((r) => setTimeout(r, 0)));
+  const mockB = await b; // b ends while a still runs: a's mock stays active
+  open();
+  const mockA = await a;
+  assert.equal(mockB.active, false);
+  assert.equal(mockA.active, false);
+});
+
+Deno.test("a query pointed at a fake binary of installFakeClaude() is never unhandled", async () => {
+  await using claude = await installFakeClaude({
+    scenario: new ScenarioBuilder().on("hi").respond("From the fake binary.").build(),
+  });
+  const options = {
+    pathToClaudeCodeExecutable: claude.path,
+    env: { ...Deno.env.toObject(), ...claude.env },
+  };
+  const messages = await collect("hi", options);
+  const result = messages.at(-1);
+  assert.equal(
+    result?.type === "result" && result.subtype === "success" && result.result,
+    "From the fake binary.",
+  );
+  // another executable is still an unhandled query, and so is the fake once disposed of
+  await assert.rejects(
+    collect("hi", { pathToClaudeCodeExecutable: "/usr/bin/claude" }),
+    /no Claude mock is active here/,
+  );
+  await claude.dispose();
+  await assert.rejects(collect("hi", options), /no Claude mock is active here/);
+});
+
+Deno.test("isFakeExecutable: the package's own bin through a link is a fake, another file is not", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
+    await Deno.symlink(bin, `${dir}/claude-mock`);
+    await Deno.writeTextFile(`${dir}/claude`, "#!/bin/sh\n");
+    assert.equal(isFakeExecutable(`${dir}/claude-mock`), true);
+    assert.equal(isFakeExecutable(`${dir}/claude`), false);
+    assert.equal(isFakeExecutable(`${dir}/missing`), false);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -31,7 +31,8 @@ const STRATEGIES = ["error", "warn", "bypass"];
 /**
  * Sets, for the whole process, what an intercepted query with no active mock does (see
  * {@linkcode InterceptionOptions}); returns the settings it replaced. A query that passes its
- * own `spawnClaudeCodeProcess` is never unhandled: it runs as it asks.
+ * own `spawnClaudeCodeProcess`, or a fake binary (of `installFakeClaude()`, or the package's
+ * bin) as its `pathToClaudeCodeExecutable`, is never unhandled: it runs as it asks.
  *
  * @example Let queries without a mock reach the real CLI
  * ```ts

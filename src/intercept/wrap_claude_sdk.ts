@@ -5,6 +5,9 @@
  * @module
  */
 
+import { realpathSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import { fileURLToPath } from "node:url";
 import { MOCK_EXECUTABLE_PATH } from "../adapters/mock_transport.ts";
 import type { SpawnOptionsLike } from "../adapters/mock_process.ts";
 import {
@@ -14,6 +17,7 @@ import {
   markDoor,
   mockElsewhere,
 } from "./_interception_state.ts";
+import { fakeExecutables } from "../fake_claude/_fake_executables.ts";
 import { unhandledMessage } from "./_messages.ts";
 
 /** The SDK functions that start a `claude` process, and so go to the mock. */
@@ -40,6 +44,9 @@ function route(call: string, params: Params): Params {
   }
   // the caller routes the process itself (a MockTransport's options, its own sandbox)
   if (typeof options?.spawnClaudeCodeProcess === "function") return params;
+  // the caller runs a fake binary (installFakeClaude()'s, the package's bin): a mock too
+  const executable = options?.pathToClaudeCodeExecutable;
+  if (typeof executable === "string" && isFakeExecutable(executable)) return params;
   const strategy = interceptionState().onUnhandledQuery;
   const prompt = typeof params?.prompt === "string" ? params.prompt : undefined;
   if (typeof strategy === "function") {
@@ -59,6 +66,35 @@ function route(call: string, params: Params): Params {
     closed: closedMock()?.label,
     elsewhere: mockElsewhere()?.label,
   }));
+}
+
+/** The package's own fake binaries: the npm package's bin, and Deno's bundle. */
+const OWN_BINS: readonly URL[] = [
+  new URL("../../dist/node/claude-mock.cjs", import.meta.url),
+  new URL("../../dist/bin.js", import.meta.url),
+];
+
+/**
+ * Whether `path` (as `pathToClaudeCodeExecutable` gives it, relative to the process's folder)
+ * runs a fake binary: one of `installFakeClaude()`, or the package's own bin, through any
+ * link (`node_modules/.bin/claude-mock`). Internal.
+ */
+export function isFakeExecutable(path: string): boolean {
+  if (fakeExecutables().has(path)) return true;
+  let real: string;
+  try {
+    real = realpathSync(resolvePath(path));
+  } catch {
+    return false; // not a file here: not ours
+  }
+  return OWN_BINS.some((bin) => {
+    if (bin.protocol !== "file:") return false;
+    try {
+      return realpathSync(fileURLToPath(bin)) === real;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

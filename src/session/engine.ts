@@ -19,7 +19,6 @@ import type { Clock } from "../timing/clock.ts";
 import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
 import { type DecodedLine, type LineSink, LineSplitter } from "../wire/line_splitter.ts";
-import type { WireError } from "../wire/wire_error.ts";
 import type { CliFlags } from "./cli_args.ts";
 import { ControlChannel } from "./control_channel.ts";
 import { CrashWatch } from "./crash_watch.ts";
@@ -36,12 +35,7 @@ import type { AgentInfoEntry } from "../builders/agents.ts";
 import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
-
-/**
- * The longest stdin line the engine takes, in characters: 64 MiB (the real CLI took a 17 MiB
- * user frame and answered "Prompt is too long"; the wire decoder's default is 16 MiB).
- */
-const STDIN_MAX_LINE_LENGTH = 64 * 1024 * 1024;
+import { inputLineFault, STDIN_MAX_LINE_LENGTH } from "./_input_line_fault.ts";
 
 /** How a session's process ended. */
 export interface ExitStatus {
@@ -401,8 +395,8 @@ export class Engine {
   endInput(): void {
     if (this.#inputClosed) return;
     if (this.#reading) {
-      // closed from inside the handling of a chunk: after the chunks still to take
-      queueMicrotask(() => this.endInput());
+      // closed inside a chunk's handling: after the chunks still to take (jest fakes queueMicrotask)
+      void Promise.resolve().then(() => this.endInput());
       return;
     }
     try {
@@ -588,26 +582,4 @@ export class Engine {
       await this.shutdown({ code, signal: null }, true);
     }
   }
-}
-
-/**
- * What ends the process at a stdin line that did not decode (its stderr text), or `undefined`
- * to pass over it. The real CLI (2.1.328 to 2.1.332) stops at a line it cannot parse, with
- * `SyntaxError` (not JSON) or `TypeError` (`null`: it reads the value's `type`), and passes over
- * JSON that is only no frame (`[1]`, `{"a":1}`). A line over the engine's limit is the mock's
- * own refusal, said as such, never a line dropped in silence.
- */
-function inputLineFault(raw: string, error: WireError): string | undefined {
-  if (error.reason.startsWith("line is longer")) {
-    return `claude-mock: stdin line ${error.line} is longer than ${STDIN_MAX_LINE_LENGTH} ` +
-      "characters, the most the mock takes in one stream-json line: the run ends\n";
-  }
-  const fault = error.reason.startsWith("not valid JSON")
-    ? "SyntaxError"
-    : raw.trim() === "null"
-    ? "TypeError"
-    : undefined;
-  if (fault === undefined) return undefined;
-  const type = /"type"\s*:\s*"([^"]*)"/.exec(raw)?.[1] ?? "unknown";
-  return `Error parsing streaming input line (type=${type}, ${raw.length} chars): ${fault}\n`;
 }

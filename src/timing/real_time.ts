@@ -69,6 +69,23 @@ export function realTimeout(fn: () => void, ms: number): () => void {
   return () => hostClearTimeout()!(handle);
 }
 
+/** A settled promise: its reactions are microtasks that fake timers cannot hold back. */
+const SETTLED: Promise<void> = Promise.resolve();
+
+/**
+ * Runs `fn` on a microtask, as `queueMicrotask` does, but on one that fake timers cannot hold
+ * back: jest's fake timers (its defaults) replace `queueMicrotask` with one that runs only when
+ * the test advances the fake clock. What `fn` throws is thrown on a real timer, as an
+ * uncaught exception (as from `queueMicrotask`), not as an unhandled rejection.
+ */
+export function realMicrotask(fn: () => void): void {
+  SETTLED.then(fn).catch((error) =>
+    realTimeout(() => {
+      throw error;
+    }, 0)
+  );
+}
+
 /** Resolves on a later turn of the event loop (a macrotask), so timers and I/O run. */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise<void>((resolve) => {

@@ -8,13 +8,19 @@ import { realNow, yieldToEventLoop } from "./real_time.ts";
 import { useFakeTimerIds } from "./_fake_timer_ids.ts";
 
 /**
- * A fake clock that can run its next timer: `@sinonjs/fake-timers`' clock and
- * `@std/testing`'s `FakeTime` both have `nextAsync()`.
+ * Fake timers that can run their next timer: `@sinonjs/fake-timers`' clock and
+ * `@std/testing`'s `FakeTime` (their `nextAsync()`), or vitest's `vi` and jest's `jest` once
+ * their fake timers are installed (their `advanceTimersToNextTimerAsync()`).
  */
-export interface SteppableFakeTime {
-  /** Runs the next timer (after the microtasks queued so far). */
-  nextAsync(): Promise<unknown>;
-}
+export type SteppableFakeTime =
+  | {
+    /** Runs the next timer (after the microtasks queued so far). */
+    nextAsync(): Promise<unknown>;
+  }
+  | {
+    /** Runs the next timer (after the microtasks queued so far): vitest's and jest's. */
+    advanceTimersToNextTimerAsync(): Promise<unknown>;
+  };
 
 /** Options for {@linkcode settleWithFakeTime}. */
 export interface SettleWithFakeTimeOptions {
@@ -26,7 +32,8 @@ export interface SettleWithFakeTimeOptions {
 
 /**
  * Runs the fake clock's timers, one at a time, until `promise` settles, and returns its
- * value (or throws its error). A single `tickAsync` is not enough for a query: the SDK arms
+ * value (or throws its error). The clock is sinon's or `FakeTime`, or under vitest and jest
+ * their own fake timers: `settleWithFakeTime(promise, vi)`, `settleWithFakeTime(promise, jest)`. A single `tickAsync` is not enough for a query: the SDK arms
  * new timers as it goes (its write queue, its close grace period), and the mock's paced
  * output on the system clock waits on timers too. Between timers the event loop gets a real
  * turn, so stream work that no timer drives goes on. Gives up with a `RangeError` after
@@ -75,10 +82,12 @@ export async function settleWithFakeTime<T>(
       `Cannot drive fake time: realTimeoutMs must be a positive number, got ${realTimeoutMs}`,
     );
   }
-  if (typeof fake?.nextAsync !== "function") {
+  const next = stepOf(fake);
+  if (next === undefined) {
     throw new TypeError(
-      "Cannot drive fake time: the clock has no nextAsync() (pass @sinonjs/fake-timers' clock " +
-        "or @std/testing's FakeTime)",
+      "Cannot drive fake time: the clock has no nextAsync() or advanceTimersToNextTimerAsync() " +
+        "(pass @sinonjs/fake-timers' clock, @std/testing's FakeTime, or vitest's vi or jest's " +
+        "jest after useFakeTimers())",
     );
   }
   let settled = false;
@@ -108,9 +117,20 @@ export async function settleWithFakeTime<T>(
         );
       }
       steps++;
-      await fake.nextAsync();
+      await next!();
       // a real turn of the event loop: I/O and stream work that no fake timer drives
       if (!settled) await yieldToEventLoop();
     }
   }
+}
+
+/** How `fake` runs its next timer, bound to it; `undefined` when it cannot. */
+function stepOf(fake: SteppableFakeTime): (() => Promise<unknown>) | undefined {
+  const given = fake as Partial<Record<string, unknown>> | undefined;
+  if (typeof given?.nextAsync === "function") {
+    return () => (given.nextAsync as () => Promise<unknown>).call(fake);
+  }
+  const advance = given?.advanceTimersToNextTimerAsync;
+  if (typeof advance === "function") return () => (advance as () => Promise<unknown>).call(fake);
+  return undefined;
 }

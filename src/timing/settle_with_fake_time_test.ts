@@ -66,3 +66,25 @@ Deno.test("settleWithFakeTime checks its arguments", async () => {
     7,
   );
 });
+
+Deno.test("settleWithFakeTime drives vitest's vi and jest's jest (advanceTimersToNextTimerAsync)", async () => {
+  const fake = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  try {
+    // what vi and jest offer once their fake timers (sinon's, underneath) are installed
+    let steps = 0;
+    const vi = {
+      advanceTimersToNextTimerAsync() {
+        steps++;
+        return fake.nextAsync().then(() => vi);
+      },
+    };
+    const done = new Promise<string>((resolve) =>
+      setTimeout(() => resolve("an hour later"), 3_600_000)
+    );
+    assert.equal(await settleWithFakeTime(done, vi), "an hour later");
+    assert.equal(steps, 1);
+    assert.equal(Date.now(), 3_600_000);
+  } finally {
+    fake.uninstall();
+  }
+});
