@@ -29,6 +29,8 @@ export interface TaskInfo {
   isBackgrounded?: boolean;
   /** Nesting depth (default 1). */
   spawnDepth?: number;
+  /** The task of the subagent that started it, for a nested one (`parent_task_id`). */
+  parentTaskId?: string;
   /** The task type (default `local_agent`). */
   taskType?: string;
 }
@@ -82,6 +84,8 @@ export interface TaskStartedFrame extends SystemFrame {
   is_backgrounded: boolean;
   /** Nesting depth. */
   spawn_depth: number;
+  /** The task of the subagent that started this one (a nested subagent's). */
+  parent_task_id?: string;
   /** The task type. */
   task_type: string;
   /** The prompt. */
@@ -116,6 +120,7 @@ export function taskStarted(ctx: BuildContext, task: TaskInfo): TaskStartedFrame
     subagent_type: task.subagentType ?? "general-purpose",
     is_backgrounded: task.isBackgrounded ?? false,
     spawn_depth: task.spawnDepth ?? 1,
+    ...(task.parentTaskId !== undefined ? { parent_task_id: task.parentTaskId } : {}),
     task_type: task.taskType ?? "local_agent",
     ...(task.prompt !== undefined ? { prompt: task.prompt } : {}),
     uuid: ctx.ids.uuid(),

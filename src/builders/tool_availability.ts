@@ -117,8 +117,8 @@ export function noSuchToolError(name: string, tools: readonly string[]): string 
 
 /**
  * What the real CLI (2.1.328, 2.1.332) answers a subagent's use of a tool its agent does not
- * have (a custom agent's `tools` leave it out, or its `disallowedTools` name it): the error
- * text of its result (`tool_use_result`; the message content wraps it in `<tool_use_error>`).
+ * have (a custom agent's `tools` leave it out, or its `disallowedTools` name it; a built-in
+ * agent's limits; ExitPlanMode, which no subagent has): the error text of its result (`tool_use_result`; the message content wraps it in `<tool_use_error>`).
  *
  * @example A reviewer without Bash
  * ```ts
@@ -128,6 +128,11 @@ export function noSuchToolError(name: string, tools: readonly string[]): string 
  * ```
  */
 export function subagentNoSuchToolError(name: string): string {
+  if (name === "ExitPlanMode") {
+    // whatever the agent's tools (2.1.328, 2.1.332: Explore, conformance agents_builtin_explore_tools)
+    return "Error: No such tool available: ExitPlanMode. ExitPlanMode is not available inside " +
+      "subagents. Complete the task with the tools provided and return findings to the orchestrator.";
+  }
   return `Error: No such tool available: ${name}. ${name} is not among the tools available here. ` +
     "Continue with the tools you have.";
 }

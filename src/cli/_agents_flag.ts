@@ -43,6 +43,8 @@ async function readAgents(
   value: string,
   { cwd, readText }: { cwd: string; readText: ReadText },
 ): Promise<string> {
+  // an empty value is no agents (2.1.332 runs on)
+  if (value === "") return value;
   const inline = parse(value);
   if (inline.ok && inline.value !== null) {
     check(inline.value);

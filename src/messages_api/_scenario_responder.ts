@@ -7,7 +7,8 @@
  * @module
  */
 
-import { subagentReplies } from "../builders/_agent_run.ts";
+import { apiError, type Decision } from "./_decision.ts";
+import { quote, type ScriptedAgent, SubagentCalls } from "./_subagent_calls.ts";
 import { text } from "../builders/assistant.ts";
 import { type BuildContext, createBuildContext, DEFAULT_CWD } from "../builders/build_context.ts";
 import type { StopReason } from "../builders/stream_events.ts";
@@ -27,21 +28,8 @@ import {
   unservable,
   UnservableStepError,
 } from "./_turn_plan.ts";
-import { show } from "../wire/_show.ts";
 
-/** What answers a request. */
-export type Decision =
-  /** A reply, streamed or whole; `failure` breaks it (or replaces it) as scripted. */
-  | {
-    kind: "reply";
-    reply: Reply;
-    stream: boolean;
-    delayMs: number;
-    timing?: Scenario["timing"];
-    failure?: { name: string; answer: FailureAnswer };
-  }
-  /** An error in the API's shape. */
-  | { kind: "error"; status: number; type: string; message: string; failure?: string };
+export type { Decision } from "./_decision.ts";
 
 /** A decision and where the request stood. */
 export interface Answered {
@@ -55,8 +43,6 @@ export interface Answered {
 
 const DEFAULT_SUMMARY = "Summary of the conversation.";
 const WARN_REPLY = "Hello! How can I help?";
-/** How many characters of a prompt an error message quotes. */
-const QUOTED = 200;
 
 interface Turn {
   plan?: TurnPlan;
@@ -83,11 +69,6 @@ interface Session {
   turns: Map<string, Turn>;
 }
 
-interface SubagentRun {
-  replies: AssistantContentBlock[][];
-  label: string;
-}
-
 /** Decides the answers of one scenario. */
 export class ScenarioResponder {
   readonly #scenario: Scenario;
@@ -96,9 +77,8 @@ export class ScenarioResponder {
   readonly #label: string;
   readonly #counts: number[];
   readonly #sessions = new Map<string, Session>();
-  readonly #subagents = new Map<string, SubagentRun>();
+  readonly #subagentCalls: SubagentCalls;
   readonly #compactions = new Map<string, number>();
-  readonly #subagentAttempts = new Map<string, number>();
 
   /** A responder for `scenario`; `cwd` is where the CLI runs (the scenario's own cwd is replaced by it). */
   constructor(scenario: Scenario, options: { cwd?: string } = {}) {
@@ -109,6 +89,7 @@ export class ScenarioResponder {
       cwd: scenario.cwd ?? DEFAULT_CWD,
     });
     this.#paths = { from: options.cwd ? scenario.cwd ?? DEFAULT_CWD : "", to: options.cwd ?? "" };
+    this.#subagentCalls = new SubagentCalls(this.#ctx, this.#paths);
     this.#label = scenario.name ? `scenario '${scenario.name}'` : "the scenario";
     this.#counts = scenario.exchanges.map(() => 0);
   }
@@ -394,67 +375,12 @@ export class ScenarioResponder {
       if (!scripted || !isToolCall(scripted) || typeof scripted.frames !== "function") continue;
       const prompt = (block.input as { prompt?: unknown }).prompt;
       if (typeof prompt !== "string") continue;
-      const replies = subagentReplies(
-        scripted.frames(this.#ctx),
-        block.id,
-        scripted.result.toolUseResult,
-      );
-      this.#subagents.set(this.#rewrite(prompt), {
-        replies,
-        label: `the subagent of ${block.name} ${block.id} (${plan.where})`,
-      });
+      this.#subagentCalls.register(block, scripted as ScriptedAgent, plan.where);
     }
-  }
-
-  #rewrite(s: string): string {
-    return this.#paths.from ? s.split(this.#paths.from).join(this.#paths.to) : s;
   }
 
   #subagent(located: LocatedRequest): Answered {
-    const run = this.#subagents.get(located.prompt);
-    if (!run) {
-      const known = [...this.#subagents.keys()].map(quote);
-      return {
-        kind: "subagent",
-        decision: apiError(
-          400,
-          `claude-mock: a subagent call with the prompt ${
-            quote(located.prompt)
-          } matches no Agent tool use ${
-            known.length
-              ? `the scenario served (expected one of ${known.join(", ")})`
-              : "of the scenario served so far"
-          }`,
-        ),
-      };
-    }
-    const call = located.replies.length;
-    const blocks = run.replies[call];
-    if (!blocks) {
-      return {
-        kind: "subagent",
-        decision: apiError(
-          400,
-          `claude-mock: ${run.label} has no reply for its API call ${
-            call + 1
-          }: its frames give ${run.replies.length}`,
-        ),
-      };
-    }
-    const key = `${located.prompt}\u0000${call}`;
-    this.#subagentAttempts.set(key, (this.#subagentAttempts.get(key) ?? 0) + 1);
-    return {
-      kind: "subagent",
-      decision: {
-        kind: "reply",
-        reply: replyFor(this.#ctx, blocks, {
-          model: located.model ?? this.#ctx.model,
-          paths: this.#paths,
-        }),
-        stream: located.stream,
-        delayMs: 0,
-      },
-    };
+    return { kind: "subagent", decision: this.#subagentCalls.answer(located) };
   }
 
   /**
@@ -530,14 +456,6 @@ export function servableProblem(scenario: Scenario): string | undefined {
   return undefined;
 }
 
-function apiError(
-  status: number,
-  message: string,
-  type?: string,
-): Extract<Decision, { kind: "error" }> {
-  return { kind: "error", status, type: type ?? errorType(status), message };
-}
-
 /**
  * What a failure makes of a call, given its `answer`: an API error, or the reply `reply()`
  * gives broken as scripted; `undefined` when the failure lets the reply through.
@@ -556,10 +474,6 @@ function failureDecision(
     return { ...reply(), failure: { name: failureName(failure), answer } };
   }
   return undefined;
-}
-
-function errorType(status: number): string {
-  return status === 404 ? "not_found_error" : status >= 500 ? "api_error" : "invalid_request_error";
 }
 
 function failureName(failure: { kind: string; name?: string; status?: number }): string {
@@ -585,8 +499,4 @@ function sessionIdOf(body: Record<string, unknown>, header: string): string {
     }
   }
   return "";
-}
-
-function quote(s: string): string {
-  return show(s, { max: QUOTED });
 }

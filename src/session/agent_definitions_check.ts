@@ -1,96 +1,138 @@
 /**
- * Custom agent definitions (`--agents`) checked as the real CLI (2.1.328, 2.1.332) checks
- * them before anything runs: the value must be a record of objects, each with a non-empty
- * string `description` and a string `prompt`, and the optional fields of the types the CLI
- * takes. Every issue is one line `<name>.<field>: <what zod says>`, in the schema's order
- * (surveyed with the real CLI; FINDINGS_agents.md, "--agents checks"). Internal.
+ * Custom agent definitions (the SDK's `AgentDefinition`, by name; `--agents`, `initialize`'s
+ * `agents`) checked as the real CLI (2.1.328, 2.1.332) checks them: each field's type, in the
+ * CLI's order, with its messages (zod's). Measured by running `claude -p --agents '<json>'`
+ * with one bad field at a time, then all at once (FINDINGS_agents.md).
  *
  * @module
  */
 
-const PERMISSION_MODES = ["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"];
+/** The permission modes an agent may name, as the CLI lists them in its message. */
+const MODES = ["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"];
+const EFFORTS = ["low", "medium", "high", "xhigh", "max"];
 const MEMORY = ["user", "project", "local"];
 const ISOLATION = ["worktree", "remote"];
 
-/**
- * The real CLI's issues with `--agents`' parsed value (`[]` when it takes it): `Invalid input:
- * expected record, received array` for a value that is no record; else per agent.
- */
-export function agentDefinitionIssues(value: unknown): string[] {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return [`Invalid input: expected record, received ${kind(value)}`];
+type Check = (value: unknown) => string | undefined;
+
+/** What zod calls the type of a value it did not expect. */
+function received(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    return Number.isNaN(value) ? "NaN" : "Infinity";
   }
-  const issues: string[] = [];
-  for (const [name, def] of Object.entries(value)) {
+  return typeof value;
+}
+
+const expected = (type: string, value: unknown) =>
+  `Invalid input: expected ${type}, received ${received(value)}`;
+
+const string: Check = (v) => typeof v === "string" ? undefined : expected("string", v);
+const boolean: Check = (v) => typeof v === "boolean" ? undefined : expected("boolean", v);
+const nonEmpty = (what: string): Check => (v) =>
+  typeof v !== "string" ? expected("string", v) : v === "" ? `${what} cannot be empty` : undefined;
+const oneOf = (names: readonly string[]): Check => (v) =>
+  typeof v === "string" && names.includes(v)
+    ? undefined
+    : `Invalid option: expected one of ${names.map((n) => `"${n}"`).join("|")}`;
+const int = (min: number, inclusive: boolean): Check => (v) => {
+  if (typeof v !== "number" || !Number.isFinite(v)) return expected("number", v);
+  if (!Number.isInteger(v)) return expected("int", v);
+  if (inclusive ? v < min : v <= min) {
+    return `Too small: expected number to be ${inclusive ? ">=" : ">"}${min}`;
+  }
+  return undefined;
+};
+
+/** An array whose items each pass `item` (the issue names the item's index). */
+function arrayOf(item: (v: unknown) => string | undefined): (v: unknown) => string[] {
+  return (v) => {
+    if (!Array.isArray(v)) return [`: ${expected("array", v)}`];
+    const out: string[] = [];
+    v.forEach((x, i) => {
+      const issue = item(x);
+      if (issue !== undefined) out.push(`.${i}: ${issue}`);
+    });
+    return out;
+  };
+}
+
+const strings = arrayOf(string);
+const mcpServer: Check = (v) =>
+  typeof v === "string" || (typeof v === "object" && v !== null && !Array.isArray(v))
+    ? undefined
+    : "Invalid input";
+const effort: Check = (v) =>
+  (typeof v === "string" && EFFORTS.includes(v)) || Number.isInteger(v)
+    ? undefined
+    : "Invalid input";
+
+/** The fields checked, in the order the CLI reports them; each gives issue suffixes. */
+const FIELDS: ReadonlyArray<
+  [name: string, check: (v: unknown) => string[], required?: true]
+> = [
+  ["description", one(nonEmpty("Description")), true],
+  ["tools", strings],
+  ["disallowedTools", strings],
+  ["prompt", one(string), true],
+  ["model", one(nonEmpty("Model"))],
+  ["effort", one(effort)],
+  ["permissionMode", one(oneOf(MODES))],
+  ["mcpServers", arrayOf(mcpServer)],
+  ["maxTurns", one(int(0, false))],
+  ["autoCompactWindow", one(int(100_000, true))],
+  ["skills", strings],
+  ["initialPrompt", one(string)],
+  ["memory", one(oneOf(MEMORY))],
+  ["background", one(boolean)],
+  ["isolation", one(oneOf(ISOLATION))],
+  ["omitClaudeMd", one(boolean)],
+  ["observer", one(string)],
+  ["observerMessage", one(string)],
+];
+
+function one(check: Check): (v: unknown) => string[] {
+  return (v) => {
+    const issue = check(v);
+    return issue === undefined ? [] : [`: ${issue}`];
+  };
+}
+
+/**
+ * What is wrong with a set of agent definitions by name, one line an issue as the real CLI
+ * words them (`reviewer.prompt: Invalid input: expected string, received undefined`); none
+ * when they are valid. Fields the CLI does not check (unknown ones,
+ * `criticalSystemReminder_EXPERIMENTAL`) pass.
+ *
+ * @example A definition without its prompt
+ * ```ts
+ * import { agentDefinitionIssues } from "./agent_definitions_check.ts";
+ * console.log(agentDefinitionIssues({ reviewer: { description: "Reviews." } }));
+ * // [ "reviewer.prompt: Invalid input: expected string, received undefined" ]
+ * ```
+ */
+export function agentDefinitionIssues(agents: unknown): string[] {
+  if (typeof agents !== "object" || agents === null || Array.isArray(agents)) {
+    return [expected("record", agents)];
+  }
+  const out: string[] = [];
+  for (const [name, def] of Object.entries(agents)) {
     // (a record zod builds drops "__proto__": the real CLI lists no such agent)
     if (name === "__proto__") continue;
     if (typeof def !== "object" || def === null || Array.isArray(def)) {
-      issues.push(`${name}: Invalid input: expected object, received ${kind(def)}`);
+      out.push(`${name}: ${expected("object", def)}`);
       continue;
     }
-    issues.push(...fieldIssues(name, def as Record<string, unknown>));
+    const fields = def as Record<string, unknown>;
+    for (const [field, check, required] of FIELDS) {
+      const value = fields[field];
+      if (value === undefined) {
+        if (required) out.push(`${name}.${field}: ${expected("string", undefined)}`);
+        continue;
+      }
+      for (const issue of check(value)) out.push(`${name}.${field}${issue}`);
+    }
   }
-  return issues;
-}
-
-function fieldIssues(name: string, def: Record<string, unknown>): string[] {
-  const issues: string[] = [];
-  const say = (field: string, what: string) => issues.push(`${name}.${field}: ${what}`);
-  const string = (field: string, required: boolean, empty?: string) => {
-    const value = def[field];
-    if (value === undefined && !required) return;
-    if (typeof value !== "string") say(field, expected("string", value));
-    else if (empty !== undefined && value === "") say(field, empty);
-  };
-  const strings = (field: string) => {
-    const value = def[field];
-    if (value === undefined) return;
-    if (!Array.isArray(value)) return void say(field, expected("array", value));
-    value.forEach((item, i) => {
-      if (typeof item !== "string") say(`${field}.${i}`, expected("string", item));
-    });
-  };
-  const option = (field: string, options: string[]) => {
-    const value = def[field];
-    if (value === undefined || (typeof value === "string" && options.includes(value))) return;
-    say(
-      field,
-      `Invalid option: expected one of ${options.map((o) => JSON.stringify(o)).join("|")}`,
-    );
-  };
-  string("description", true, "Description cannot be empty");
-  string("prompt", true);
-  strings("tools");
-  strings("disallowedTools");
-  string("model", false, "Model cannot be empty");
-  option("permissionMode", PERMISSION_MODES);
-  if (def.mcpServers !== undefined && !Array.isArray(def.mcpServers)) {
-    say("mcpServers", expected("array", def.mcpServers));
-  }
-  const turns = def.maxTurns;
-  if (turns !== undefined) {
-    if (typeof turns !== "number") say("maxTurns", expected("number", turns));
-    else if (!(turns > 0)) say("maxTurns", "Too small: expected number to be >0");
-  }
-  if (def.skills !== undefined && !Array.isArray(def.skills)) {
-    say("skills", expected("array", def.skills));
-  }
-  string("initialPrompt", false);
-  option("memory", MEMORY);
-  if (def.background !== undefined && typeof def.background !== "boolean") {
-    say("background", expected("boolean", def.background));
-  }
-  option("isolation", ISOLATION);
-  return issues;
-}
-
-function expected(type: string, value: unknown): string {
-  return `Invalid input: expected ${type}, received ${kind(value)}`;
-}
-
-/** What zod calls the type of a value it did not expect. */
-function kind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
+  return out;
 }

@@ -123,6 +123,15 @@ export class Engine {
   readonly ledger: UsageLedger = new UsageLedger();
   /** Foreground subagents completed so far, by type (`subagent_stats`). */
   readonly subagents: Record<string, number> = {};
+  /**
+   * The subagents running (their task ids, outermost first), the deepest depth reached, and how
+   * many subagents a subagent started.
+   */
+  readonly subagentNesting: { running: string[]; maxDepth: number; spawnedBySubagents: number } = {
+    running: [],
+    maxDepth: 0,
+    spawnedBySubagents: 0,
+  };
   /** The conversation's size in context, block by block. */
   readonly context: ContextTally = new ContextTally();
   /** Keeps the prompts taken and the frames written in the session's transcript, if kept. */

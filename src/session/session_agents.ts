@@ -9,6 +9,8 @@
 
 import { type AgentInfoEntry, DEFAULT_AGENTS } from "../builders/agents.ts";
 import { resolveModel } from "../builders/inventory.ts";
+import type { PermissionMode } from "../builders/system.ts";
+import { agentDefinitionIssues } from "./agent_definitions_check.ts";
 
 /** A custom agent's definition, as the SDK's `AgentDefinition` (the fields the mock reads). */
 export interface CustomAgent {
@@ -22,7 +24,25 @@ export interface CustomAgent {
   disallowedTools?: string[];
   /** Its model: an alias, a model id, or `inherit` (default: the session's). */
   model?: string;
+  /** How many API round trips it may make before it is stopped. */
+  maxTurns?: number;
+  /** The permission mode its tool uses are decided in (see {@linkcode subagentMode}). */
+  permissionMode?: PermissionMode;
 }
+
+/**
+ * What the built-in agents may use, as the real CLI (2.1.328, 2.1.332) lets them: `Explore` and
+ * `Plan` are read-only (no Write, Edit, NotebookEdit, no nested Agent, no ExitPlanMode),
+ * `statusline-setup` has Read and Edit alone, `general-purpose` and `claude` have every tool
+ * of the session. Recorded: conformance cases `agents_builtin_*`.
+ */
+export const BUILTIN_AGENT_TOOLS: Readonly<
+  Record<string, Readonly<Pick<CustomAgent, "tools" | "disallowedTools">>>
+> = Object.freeze({
+  Explore: { disallowedTools: ["Agent", "ExitPlanMode", "Edit", "Write", "NotebookEdit"] },
+  Plan: { disallowedTools: ["Agent", "ExitPlanMode", "Edit", "Write", "NotebookEdit"] },
+  "statusline-setup": { tools: ["Read", "Edit"] },
+});
 
 /** What the agents are worked out from: the `--agents` flag and the `initialize` request. */
 export interface AgentSources {
@@ -34,7 +54,11 @@ export interface AgentSources {
 
 /**
  * The custom agents by name: `--agents`' then `initialize`'s (the later definition of a name
- * wins). A definition that is not an object with a string `description` is left out.
+ * wins). As the real CLI (2.1.328, 2.1.332): `initialize`'s `agents` with any definition that
+ * is not valid (see {@linkcode agentDefinitionIssues}) are dropped whole, silently; a bad
+ * `--agents` throws (the fake binary refuses it before the session starts).
+ *
+ * @throws {SyntaxError} when `--agents` is not a valid set of definitions.
  *
  * @example Agents from initialize
  * ```ts
@@ -48,13 +72,11 @@ export interface AgentSources {
 export function customAgents(sources: AgentSources): Record<string, CustomAgent> {
   const out: Record<string, CustomAgent> = {};
   const take = (value: unknown) => {
-    if (!isObject(value)) return;
+    if (!isObject(value) || agentDefinitionIssues(value).length > 0) return;
     for (const [name, def] of Object.entries(value)) {
       // the real CLI's record drops "__proto__" (on Node it would be the object's prototype)
       if (name === "__proto__") continue;
-      if (isObject(def) && typeof def.description === "string") {
-        out[name] = def as unknown as CustomAgent;
-      }
+      out[name] = def as unknown as CustomAgent;
     }
   };
   if (sources.flag !== undefined) take(parseAgentsFlag(sources.flag));
@@ -63,24 +85,30 @@ export function customAgents(sources: AgentSources): Record<string, CustomAgent>
 }
 
 /**
- * Reads `--agents`' value: a JSON object of agent definitions by name. A value that is not
- * JSON text (not starting with `{`) names a file, which the mock does not read (as with
- * `--settings`): no agents.
+ * Reads `--agents`' value: a JSON object of agent definitions by name, checked as the real CLI
+ * checks it. An empty value is no agents. A value that names a file (see
+ * {@linkcode agentsFlagJson}) is not read here (the fake binary reads it and passes its text
+ * on): no agents.
  *
- * @throws {SyntaxError} when the JSON text is not valid.
+ * @example Definitions by name
+ * ```ts
+ * import { parseAgentsFlag } from "./session_agents.ts";
+ * const agents = parseAgentsFlag('{"reviewer": {"description": "Reviews.", "prompt": "Review."}}');
+ * console.log(Object.keys(agents)); // [ "reviewer" ]
+ * ```
+ *
+ * @throws {SyntaxError} the real CLI's message (`Invalid --agents configuration:` and the
+ * reasons, one a line) when the text is not valid JSON or the definitions are not valid.
  */
 export function parseAgentsFlag(value: string): Record<string, unknown> {
-  if (!value.trim().startsWith("{")) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch (error) {
-    throw new SyntaxError(`Invalid --agents: not valid JSON (${(error as Error).message})`);
+  const read = agentsFlagJson(value);
+  if (read.kind !== "json") return {};
+  const parsed = read.value;
+  const issues = agentDefinitionIssues(parsed);
+  if (issues.length > 0) {
+    throw new SyntaxError(`Invalid --agents configuration:\n${issues.join("\n")}`);
   }
-  if (!isObject(parsed)) {
-    throw new SyntaxError("Invalid --agents: expected a JSON object of agent definitions by name");
-  }
-  return parsed;
+  return parsed as Record<string, unknown>;
 }
 
 /**
@@ -132,6 +160,105 @@ export function subagentModel(
   const model = agents.find((a) => a.name === type)?.model;
   if (model === undefined || model === "inherit") return sessionModel;
   return resolveModel(model) ?? model;
+}
+
+/**
+ * How the real CLI (2.1.328, 2.1.332) reads `--agents`' value: an empty value is no agents;
+ * JSON other than `null` is the definitions (checked later); text starting with `{` that is
+ * not JSON is refused; anything else names a file (relative to the working directory).
+ *
+ * @example A file path, and JSON
+ * ```ts
+ * import { agentsFlagJson } from "./session_agents.ts";
+ * console.log(agentsFlagJson("agents.json").kind); // file
+ * console.log(agentsFlagJson('{"a": {"description": "A.", "prompt": "A."}}').kind); // json
+ * ```
+ *
+ * @throws {SyntaxError} the CLI's message (`Invalid --agents configuration:` then
+ * `invalid JSON: <the parser's message>`) when the text starts with `{` and is not JSON.
+ */
+export function agentsFlagJson(
+  value: string,
+): { kind: "none" } | { kind: "file" } | { kind: "json"; value: unknown } {
+  if (value === "") return { kind: "none" };
+  try {
+    const parsed = JSON.parse(value);
+    if (parsed !== null) return { kind: "json", value: parsed };
+  } catch (error) {
+    if (value.trim().startsWith("{")) {
+      throw new SyntaxError(
+        `Invalid --agents configuration:\ninvalid JSON: ${(error as Error).message}`,
+      );
+    }
+  }
+  return { kind: "file" };
+}
+
+/**
+ * What a subagent of `type` may use: its custom agent's `tools` and `disallowedTools`, else a
+ * built-in agent's ({@linkcode BUILTIN_AGENT_TOOLS}); `undefined` when it has every tool of
+ * the session.
+ *
+ * @example A custom agent's limits, then a built-in one's
+ * ```ts
+ * import { agentToolLimits } from "./session_agents.ts";
+ * const custom = { reviewer: { description: "Reviews.", tools: ["Read"] } };
+ * console.log(agentToolLimits(custom, "reviewer")?.tools); // [ "Read" ]
+ * console.log(agentToolLimits(custom, "statusline-setup")?.tools); // [ "Read", "Edit" ]
+ * console.log(agentToolLimits(custom, "general-purpose")); // undefined
+ * ```
+ */
+export function agentToolLimits(
+  custom: Readonly<Record<string, CustomAgent>>,
+  type: string,
+): Readonly<Pick<CustomAgent, "tools" | "disallowedTools">> | undefined {
+  return Object.hasOwn(custom, type)
+    ? custom[type]
+    : Object.hasOwn(BUILTIN_AGENT_TOOLS, type)
+    ? BUILTIN_AGENT_TOOLS[type]
+    : undefined;
+}
+
+/**
+ * Whether an agent with these limits lacks the tool `name`: its `tools` (unless `*`) leave it
+ * out, or its `disallowedTools` name it.
+ *
+ * @example Explore is read-only
+ * ```ts
+ * import { agentLacksTool, BUILTIN_AGENT_TOOLS } from "./session_agents.ts";
+ * console.log(agentLacksTool(BUILTIN_AGENT_TOOLS.Explore, "Write")); // true
+ * console.log(agentLacksTool(BUILTIN_AGENT_TOOLS.Explore, "Bash")); // false
+ * ```
+ */
+export function agentLacksTool(
+  limits: Readonly<Pick<CustomAgent, "tools" | "disallowedTools">> | undefined,
+  name: string,
+): boolean {
+  if (!limits) return false;
+  const tools = limits.tools;
+  if (Array.isArray(tools) && !tools.includes("*") && !tools.includes(name)) return true;
+  return Array.isArray(limits.disallowedTools) && limits.disallowedTools.includes(name);
+}
+
+/**
+ * The permission mode a subagent's tool uses are decided in: its agent's `permissionMode`,
+ * unless the session's mode is `bypassPermissions`, `acceptEdits` or `auto`, which the subagent
+ * keeps (2.1.328, 2.1.332: an `acceptEdits` agent writes unasked in a `default` session; a
+ * `default` agent in an `acceptEdits` session writes unasked too).
+ *
+ * @example An acceptEdits agent in a default session
+ * ```ts
+ * import { subagentMode } from "./session_agents.ts";
+ * console.log(subagentMode("default", "acceptEdits")); // acceptEdits
+ * console.log(subagentMode("acceptEdits", "default")); // acceptEdits
+ * ```
+ */
+export function subagentMode(session: string, agent: PermissionMode | undefined): string {
+  if (agent === undefined) return session;
+  if (session === "bypassPermissions" || session === "acceptEdits" || session === "auto") {
+    return session;
+  }
+  return agent;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

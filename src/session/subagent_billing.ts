@@ -15,16 +15,20 @@ import type { Engine } from "./engine.ts";
 /**
  * A foreground subagent's API calls, as the Messages API serves them (its assistant messages,
  * then its report): counted in the session's `modelUsage` and cost, not in the turn's `usage`
- * (which is the main loop's), under the model it ran on (`model`, default the session's); the
- * subagent counts as spawned and completed in `subagent_stats`.
+ * (which is the main loop's), under the model it ran on (`model`, default the session's), the
+ * report's call left out when `report` is false; the subagent counts as spawned and completed
+ * in `subagent_stats`.
  */
 export function billSubagent(
   engine: Engine,
   call: ScriptedToolCall,
   frames: Frame[],
-  model: string = engine.ctx.model,
+  options: { model?: string; report?: boolean } = {},
 ): void {
-  for (const blocks of subagentReplies(frames, call.block.id, call.result.toolUseResult)) {
+  const model = options.model ?? engine.ctx.model;
+  // a subagent stopped at its turn limit made no call for a report
+  const result = options.report === false ? undefined : call.result.toolUseResult;
+  for (const blocks of subagentReplies(frames, call.block.id, result)) {
     engine.ledger.add(
       { model, inputTokens: DEFAULT_INPUT_TOKENS, outputTokens: estimateOutputTokens(blocks) },
       model,

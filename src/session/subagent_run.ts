@@ -22,6 +22,7 @@ import {
   subagentStopHooks,
 } from "./hook_runner.ts";
 import type { ToolDecision, TurnState } from "./turn_state.ts";
+import { agentLacksTool, agentToolLimits } from "./session_agents.ts";
 
 /**
  * The main agent's tool flow, which a subagent's tool uses go through as well (the flow passes
@@ -33,7 +34,7 @@ export interface ToolFlow {
     engine: Engine,
     call: ScriptedToolCall,
     turn: TurnState,
-    options?: { agent?: HookAgent },
+    options?: { agent?: HookAgent; mode?: string },
   ): Promise<ToolDecision>;
   /** Runs an allowed tool use; its result. */
   execute(
@@ -65,15 +66,36 @@ const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
 export async function runSubagent(
   engine: Engine,
   run: AgentRun,
-  options: { turn: TurnState; flow: ToolFlow; model?: string },
+  options: { turn: TurnState; flow: ToolFlow; model?: string; mode?: string },
 ): Promise<{ sent: Frame[]; missing: Set<string> }> {
   const { turn, flow, model } = options;
   const sent: Frame[] = [];
   const write = subagentSender(engine, turn, sent);
-  const send = model === undefined ? write : (frame: Frame) => write(onModel(frame, model));
+  // a subagent's own subagent (2.1.332): started at depth 2 under its parent's task; of its
+  // run, only its task frames are written (no prompt, messages or tool results)
+  const nesting = engine.subagentNesting;
+  const parent = nesting.running.at(-1);
+  if (parent !== undefined) {
+    run = {
+      ...run,
+      task: { ...run.task, spawnDepth: nesting.running.length + 1, parentTaskId: parent },
+    };
+    nesting.spawnedBySubagents++;
+  }
+  nesting.maxDepth = Math.max(nesting.maxDepth, nesting.running.length + 1);
+  const send = (frame: Frame) => {
+    const out = model === undefined ? frame : onModel(frame, model);
+    if (parent === undefined || (out.type !== "user" && out.type !== "assistant")) {
+      return write(out);
+    }
+    // not written, but billed
+    sent.push(out);
+    return Promise.resolve();
+  };
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
   const missing = new Set<string>();
   const restore = keepFileContext(engine);
+  nesting.running.push(run.task.taskId);
   try {
     // the SubagentStart hooks run while the subagent's prompt is written (a command hook's
     // hook_response comes after it, 2.1.332)
@@ -97,8 +119,7 @@ export async function runSubagent(
       } else {
         const call = moment.call as ScriptedToolCall;
         const lacking = agentLacks(engine, run.subagentType, call.block.name);
-        if (lacking !== undefined) missing.add(call.block.id);
-        await subagentCall(engine, call, {
+        const outcome = await subagentCall(engine, call, {
           ...(lacking !== undefined ? { decide: () => Promise.resolve(lacking) } : {}),
           progress: moment.progress,
           frames: moment.frames,
@@ -107,10 +128,14 @@ export async function runSubagent(
           agent,
           subagent: run.subagent,
           send,
+          ...(options.mode !== undefined ? { mode: options.mode } : {}),
         });
+        // a tool it could not use is not among those it used (its agent's or the session's)
+        if (outcome.unavailable) missing.add(call.block.id);
       }
     }
   } finally {
+    nesting.running.pop();
     restore();
   }
   return { sent, missing };
@@ -118,17 +143,13 @@ export async function runSubagent(
 
 /**
  * Whether a subagent of `type` lacks the tool `name` (its custom agent's `tools` leave it out,
- * or its `disallowedTools` name it): the CLI's error, unasked and unhooked (2.1.328, 2.1.332).
+ * or its `disallowedTools` name it; a built-in agent's limits; ExitPlanMode, which no subagent
+ * has): the CLI's error, unasked and unhooked (2.1.328, 2.1.332).
  */
 function agentLacks(engine: Engine, type: string, name: string): ToolDecision | undefined {
-  const def = engine.customAgents[type];
-  if (!def) return undefined;
-  const allowed = Array.isArray(def.tools) && !def.tools.includes("*")
-    ? def.tools.includes(name)
-    : true;
-  const denied = Array.isArray(def.disallowedTools) && def.disallowedTools.includes(name);
-  if (allowed && !denied) return undefined;
-  return { kind: "unavailable", message: subagentNoSuchToolError(name) };
+  const lacks = name === "ExitPlanMode" ||
+    agentLacksTool(agentToolLimits(engine.customAgents, type), name);
+  return lacks ? { kind: "unavailable", message: subagentNoSuchToolError(name) } : undefined;
 }
 
 /**
@@ -178,8 +199,10 @@ export function keepFileContext(engine: Engine): () => void {
  * assistant frames), checked as the main agent's tools are (a concurrency-safe tool before
  * its block is written), with `agent` named to the hooks and `can_use_tool`; denied or run
  * (PostToolUse hooks), its result written, then the PostToolBatch hooks of its message.
- * `decide`, when given, takes the place of the check (after the block). Resolves with the
- * result frame and, when the tool ran, what it returned.
+ * `decide`, when given, takes the place of the check (after the block); `mode`, when given,
+ * is the permission mode the check is made in (the subagent's agent's). Resolves with the
+ * result frame, what the tool returned when it ran, and whether it was a tool the subagent
+ * does not have.
  */
 export async function subagentCall(
   engine: Engine,
@@ -193,18 +216,20 @@ export async function subagentCall(
     subagent: SubagentInfo;
     send: (frame: Frame) => Promise<void>;
     decide?: () => Promise<ToolDecision>;
+    mode?: string;
   },
-): Promise<{ frame: UserFrame; ran?: ScriptedToolCall["result"] }> {
+): Promise<{ frame: UserFrame; ran?: ScriptedToolCall["result"]; unavailable: boolean }> {
   const { turn, flow, agent, send, decide } = options;
   const { authorize } = flow;
+  const how = { agent, ...(options.mode !== undefined ? { mode: options.mode } : {}) };
   await send(options.progress);
   // as the real CLI: a concurrency-safe tool is checked before its block is written
   const early = !decide && CONCURRENCY_SAFE.has(call.block.name)
-    ? await authorize(engine, call, turn, { agent })
+    ? await authorize(engine, call, turn, how)
     : undefined;
   for (const frame of options.frames) await send(frame);
   const decision = early ??
-    (decide ? await decide() : await authorize(engine, call, turn, { agent }));
+    (decide ? await decide() : await authorize(engine, call, turn, how));
   const outcome = await runCall(engine, call, decision, {
     turn,
     flow,
@@ -217,7 +242,7 @@ export async function subagentCall(
   await postToolBatchHooks(engine, turn, [call.block], new Map([[call.block.id, content]]), {
     agent,
   });
-  return outcome;
+  return { ...outcome, unavailable: decision.kind === "unavailable" };
 }
 
 /** Runs one of the subagent's tool calls as `decision` says; its result frame, what it returned. */

@@ -18,7 +18,8 @@ import type { Engine } from "./engine.ts";
 import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts";
 import { onModel, runSubagent } from "./subagent_run.ts";
-import { subagentModel } from "./session_agents.ts";
+import { subagentMode, subagentModel } from "./session_agents.ts";
+import { limitTurns } from "./subagent_turn_limit.ts";
 import { PLAN_MODE_TOOLS, runPlanModeTool } from "./plan_mode.ts";
 import {
   deferredSchemaHint,
@@ -166,18 +167,29 @@ async function runAgentTool(
     return unknownAgent(engine, type);
   }
   const model = subagentModel(engine.agents, type, engine.ctx.model);
-  const run = (call as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
-  if (run !== undefined) {
-    // the subagent's run, its tools through this same flow
+  const scripted = (call as { [AGENT_RUN]?: AgentRun })[AGENT_RUN];
+  if (scripted !== undefined) {
+    const def = Object.hasOwn(engine.customAgents, type) ? engine.customAgents[type] : undefined;
+    // the subagent's run as its agent's maxTurns cuts it, its tools through this same flow,
+    // decided in its agent's permission mode
+    const { run, stopped } = limitTurns(scripted, def?.maxTurns);
     const { sent, missing } = await runSubagent(engine, run, {
       turn,
       flow: { authorize, execute, postToolHooks },
       model,
+      mode: subagentMode(engine.ctx.permissionMode, def?.permissionMode),
     });
-    billSubagent(engine, call, sent, model);
-    if (missing.size > 0 && !changed) {
-      // the tools its agent lacks are not among those it used
-      return { ...call.result, ...agentResult(engine.ctx, run, { missing, model }) };
+    billSubagent(engine, call, sent, { model, report: stopped === undefined });
+    if ((missing.size > 0 || stopped !== undefined) && !changed) {
+      // the tools it could not use are not among those it used; a stopped one has no report
+      return {
+        ...call.result,
+        ...agentResult(engine.ctx, run, {
+          missing,
+          model,
+          ...(stopped !== undefined ? { turnLimit: stopped } : {}),
+        }),
+      };
     }
   } else if (call.frames) {
     const sent: Frame[] = [];
@@ -187,7 +199,7 @@ async function runAgentTool(
       sent.push(out);
       await engine.send({ frame: out, delay: engine.delayFor(out, turn) });
     }
-    billSubagent(engine, call, sent, model);
+    billSubagent(engine, call, sent, { model });
   }
   const result = changed && call.rerun ? call.rerun(input, engine.ctx) : call.result;
   return withResolvedModel(result, model);

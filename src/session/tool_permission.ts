@@ -39,22 +39,24 @@ import {
 /**
  * A tool the session does not have is neither hooked nor asked about: `unavailable`, with
  * the real CLI's error. Else PreToolUse hooks, then the permission rules, then (when asked
- * for) `can_use_tool`.
+ * for) `can_use_tool`. `options.mode` is the permission mode the rules decide in (default the
+ * session's; a subagent's tool uses are decided in its agent's `permissionMode`).
  */
 export async function authorize(
   engine: Engine,
   call: ScriptedToolCall,
   turn: TurnState,
-  options: { agent?: HookAgent } = {},
+  options: { agent?: HookAgent; mode?: string } = {},
 ): Promise<ToolDecision> {
   const block = call.block;
+  const mode = options.mode ?? engine.ctx.permissionMode;
   const missing = unavailableTool(engine, block.name);
   if (missing !== undefined) return { kind: "unavailable", message: missing };
   // input the tool refuses fails before the hooks and the rules (2.1.328, 2.1.332)
   const refused = refusedInput(engine.fileContents, call, engine.ctx);
   if (refused !== undefined) return { kind: "invalid", result: refused };
   // ExitPlanMode outside plan mode fails before the hooks and the rules (2.1.332)
-  const planned = planModeDecision(engine.ctx.permissionMode, block);
+  const planned = planModeDecision(mode, block);
   if (planned !== undefined) return planned;
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     // as the real CLI 2.1.328: no hooks, no rules, accepted by the configuration
@@ -71,12 +73,12 @@ export async function authorize(
     : hookDecision === "ask"
     ? { behavior: "ask" as const, reason: "rule" as const }
     : decidePermission(block.name, input, {
-      mode: engine.ctx.permissionMode,
+      mode: mode,
       sources: ruleSources(engine),
       cwd: engine.ctx.cwd,
     });
   if (verdict.behavior === "deny") {
-    return verdict.reason === "mode" && engine.ctx.permissionMode === "dontAsk"
+    return verdict.reason === "mode" && mode === "dontAsk"
       ? dontAskDenial(block.name)
       : ruleDenial(block.name, input, verdict);
   }
@@ -86,7 +88,7 @@ export async function authorize(
     return {
       kind: "allow",
       input,
-      meta: allowedBy(block.name, verdict, engine.ctx.permissionMode),
+      meta: allowedBy(block.name, verdict, mode),
     };
   }
   const why = noPromptDenial(block, engine.ctx.cwd, verdict.reason);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { resultFrame, subagentStats } from "../builders/result.ts";
+import { resultFrame, type SubagentStats, subagentStats } from "../builders/result.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import type { ResultOptions } from "../scenario/step.ts";
 import type { Frame } from "../wire/frame.ts";
@@ -62,7 +62,7 @@ export async function sendResult(
       apiCalls: override.apiCalls ?? [...turn.failedCalls, ...turn.calls],
       modelUsage: engine.ledger.modelUsage(),
       modelUsageSinceLastResult: engine.ledger.takeSinceLastResult(),
-      subagentStats: subagentStats(engine.subagents),
+      subagentStats: nestedStats(subagentStats(engine.subagents), engine.subagentNesting),
       permissionDenials: turn.denials,
       stopReason: options.stopReason,
       terminalReason: options.terminalReason,
@@ -147,4 +147,16 @@ export function describeTurn(engine: Engine, turn: TurnState): string {
   return turn.exchangeIndex !== undefined
     ? engine.picker.describe(turn.exchangeIndex)
     : "the unmatched answer";
+}
+
+/** `stats` with the subagents' nesting: a subagent's own subagent is at depth 2 (2.1.332). */
+function nestedStats(
+  stats: SubagentStats,
+  nesting: { maxDepth: number; spawnedBySubagents: number },
+): SubagentStats {
+  return {
+    ...stats,
+    max_depth: Math.max(stats.max_depth, nesting.maxDepth),
+    spawned_by_subagents: nesting.spawnedBySubagents,
+  };
 }
