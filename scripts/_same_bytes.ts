@@ -67,3 +67,29 @@ export function floorSpawn(c: Capture): Spawn {
       } else if (frame.type === "user") { for (const line of c.turn) out.push(line); }
     });
 }
+
+/**
+ * One `query()` of `turns` turns with a streaming prompt, each prompt "hello" sent when the
+ * previous result arrived: the long session both benchmarks time.
+ */
+export async function longSession(spawn: Spawn, turns: number): Promise<void> {
+  let release: (() => void) | undefined;
+  let results = 0;
+  const prompt = (async function* () {
+    for (let i = 0; i < turns; i++) {
+      if (i > 0) await new Promise<void>((r) => (release = r));
+      yield {
+        type: "user" as const,
+        message: { role: "user" as const, content: "hello" },
+        parent_tool_use_id: null,
+      };
+    }
+  })();
+  for await (const m of query({ prompt, options: { spawnClaudeCodeProcess: spawn } })) {
+    if (m.type === "result") {
+      results++;
+      release?.();
+    }
+  }
+  if (results !== turns) throw new Error(`${results} results for ${turns} turns`);
+}

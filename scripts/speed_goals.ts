@@ -24,7 +24,7 @@ import { query, type SpawnedProcess } from "@anthropic-ai/claude-agent-sdk";
 import process from "node:process";
 import { exact, MockTransport, ScenarioBuilder } from "../mod.ts";
 import { Session } from "../session.ts";
-import { capture, floorSpawn, type Spawn } from "./_same_bytes.ts";
+import { capture, floorSpawn, longSession, type Spawn } from "./_same_bytes.ts";
 
 const ROUNDS = Number(Deno.args[Deno.args.indexOf("--rounds") + 1]) || 9;
 const RUNS = 3;
@@ -41,28 +41,6 @@ async function oneTurn(spawn: Spawn): Promise<void> {
     last = m;
   }
   if (last?.type !== "result") throw new Error("no result");
-}
-
-async function longSession(spawn: Spawn, turns: number): Promise<void> {
-  let release: (() => void) | undefined;
-  let results = 0;
-  const prompt = (async function* () {
-    for (let i = 0; i < turns; i++) {
-      if (i > 0) await new Promise<void>((r) => (release = r));
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "hello" },
-        parent_tool_use_id: null,
-      };
-    }
-  })();
-  for await (const m of query({ prompt, options: { spawnClaudeCodeProcess: spawn } })) {
-    if (m.type === "result") {
-      results++;
-      release?.();
-    }
-  }
-  if (results !== turns) throw new Error(`${results} results for ${turns} turns`);
 }
 
 const CPU = Deno.args.includes("--cpu");

@@ -9,14 +9,13 @@
 // written once the turn before went idle (interactive).
 //
 //   deno run -A scripts/turn_breakdown.ts [--rounds N]   (default 9)
-import { query } from "@anthropic-ai/claude-agent-sdk";
 import process from "node:process";
 import { Readable } from "node:stream";
 import { MockTransport, ScenarioBuilder } from "../mod.ts";
 import { Session } from "../session.ts";
 import { directStdio, MockProcess } from "../src/adapters/mock_process.ts";
 import type { Json } from "./_fake_process.ts";
-import { type Capture, capture, floorSpawn, type Spawn } from "./_same_bytes.ts";
+import { type Capture, capture, floorSpawn, longSession, type Spawn } from "./_same_bytes.ts";
 
 const ROUNDS = Number(Deno.args[Deno.args.indexOf("--rounds") + 1]) || 9;
 const TURNS = 1_000;
@@ -62,28 +61,6 @@ function adapterSpawn(c: Capture): Spawn {
       stdio: direct.attach(body as never),
     }) as never;
   };
-}
-
-async function longSession(spawn: Spawn): Promise<void> {
-  let release: (() => void) | undefined;
-  let results = 0;
-  const prompt = (async function* () {
-    for (let i = 0; i < TURNS; i++) {
-      if (i > 0) await new Promise<void>((r) => (release = r));
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "hello" },
-        parent_tool_use_id: null,
-      };
-    }
-  })();
-  for await (const m of query({ prompt, options: { spawnClaudeCodeProcess: spawn } })) {
-    if (m.type === "result") {
-      results++;
-      release?.();
-    }
-  }
-  if (results !== TURNS) throw new Error(`${results} results for ${TURNS} turns`);
 }
 
 const PROMPT = encoder.encode(
@@ -137,9 +114,9 @@ function median(v: number[]): number {
 
 const captured = await capture(scenario);
 const variants: Array<[string, () => Promise<void>]> = [
-  ["floor", () => longSession(floorSpawn(captured))],
-  ["adapter", () => longSession(adapterSpawn(captured))],
-  ["mock", () => longSession(mockSpawn)],
+  ["floor", () => longSession(floorSpawn(captured), TURNS)],
+  ["adapter", () => longSession(adapterSpawn(captured), TURNS)],
+  ["mock", () => longSession(mockSpawn, TURNS)],
   ["engine, bulk", engineBulk],
   ["engine, interactive", engineInteractive],
 ];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCli } from "./run_cli.ts";
+import { runFake } from "../../tests/_fake_cli.ts";
 import { withAgentsFile } from "./_agents_flag.ts";
 import { CliUsageError } from "./parse_argv.ts";
 
@@ -73,25 +73,15 @@ Deno.test("--agents: the CLI's messages for bad entries, bad JSON and a missing 
 Deno.test("the binary: -p with a bad --agents entry fails before anything runs", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const decoder = new TextDecoder();
-    const out = { out: "", err: "" };
-    const sink = (key: "out" | "err") =>
-      new WritableStream<Uint8Array>({ write: (c) => void (out[key] += decoder.decode(c)) });
-    const code = await runCli({
-      argv: ["-p", "hi", "--agents", '{"x":{"description":"d","prompt":"p","maxTurns":0}}'],
-      cwd: dir,
-      env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-      stdin: new Blob([]).stream(),
-      stdout: sink("out"),
-      stderr: sink("err"),
-      stdinIsTerminal: false,
-      stdinMayStall: false,
-      stdoutIsTerminal: false,
-    });
-    assert.deepEqual({ code, ...out }, {
+    const { code, stdout, stderr } = await runFake(
+      ["-p", "hi", "--agents", '{"x":{"description":"d","prompt":"p","maxTurns":0}}'],
+      dir,
+      { stdin: "" },
+    );
+    assert.deepEqual({ code, stdout, stderr }, {
       code: 1,
-      out: "",
-      err: "Error: Invalid --agents configuration:\n" +
+      stdout: "",
+      stderr: "Error: Invalid --agents configuration:\n" +
         "x.maxTurns: Too small: expected number to be >0\n",
     });
   } finally {

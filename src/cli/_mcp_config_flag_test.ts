@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCli } from "./run_cli.ts";
+import { runFake } from "../../tests/_fake_cli.ts";
 import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
 import { CliUsageError } from "./parse_argv.ts";
 
@@ -75,25 +75,13 @@ Deno.test("--mcp-config: the real CLI's refusals, word for word", async () => {
 Deno.test("the binary: -p with a --mcp-config file that is not there fails before anything runs", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const decoder = new TextDecoder();
-    const out = { out: "", err: "" };
-    const sink = (key: "out" | "err") =>
-      new WritableStream<Uint8Array>({ write: (c) => void (out[key] += decoder.decode(c)) });
-    const code = await runCli({
-      argv: ["-p", "hi", "--mcp-config", "nope.json"],
-      cwd: dir,
-      env: { CLAUDE_CONFIG_DIR: `${dir}/config`, CLAUDE_MOCK_STATE_DIR: `${dir}/state` },
-      stdin: new Blob([]).stream(),
-      stdout: sink("out"),
-      stderr: sink("err"),
-      stdinIsTerminal: false,
-      stdinMayStall: false,
-      stdoutIsTerminal: false,
+    const { code, stdout, stderr } = await runFake(["-p", "hi", "--mcp-config", "nope.json"], dir, {
+      stdin: "",
     });
-    assert.deepEqual({ code, ...out }, {
+    assert.deepEqual({ code, stdout, stderr }, {
       code: 1,
-      out: "",
-      err: `Error: Invalid MCP configuration:\nMCP config file not found: ${dir}/nope.json\n`,
+      stdout: "",
+      stderr: `Error: Invalid MCP configuration:\nMCP config file not found: ${dir}/nope.json\n`,
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
