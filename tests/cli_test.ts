@@ -150,11 +150,15 @@ Deno.test("cli: the real CLI's refusals, messages and exit codes", async () => {
     [["-p", "hello", "--session-id", "abc"], "Error: Invalid session ID. Must be a valid UUID.\n"],
     [
       ["-p", "hello", "--failure", "nope"],
-      "claude-mock: unknown failure 'nope'; expected one of auth_error, " +
+      "claude-mock: unknown failure 'nope' (in --failure); expected one of auth_error, " +
       "forbidden, rate_limit, overloaded, server_error, bad_request, " +
       "out_of_credits, connection_refused, connection_reset, connection_reset_recovered, " +
       "request_timeout, stream_stall, stream_cut, stream_cut_recovered, " +
       "malformed_stream, malformed_stream_recovered, max_budget\n",
+    ],
+    [
+      ["-p", "hello", "--failure", "rate_limt"],
+      "claude-mock: unknown failure 'rate_limt' (in --failure; did you mean 'rate_limit'?)\n",
     ],
   ];
   for (const [args, stderr] of cases) {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { nearest } from "../scenario/_checks.ts";
 import { any } from "../scenario/matcher.ts";
 import { FAILURE_NAMES, type FailureName, isFailureName } from "../scenario/named_failures.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -24,8 +25,11 @@ export async function chooseScenario(
   const file = parsed.mock.scenario ?? io.env.CLAUDE_MOCK_SCENARIO;
   const failure = parsed.mock.failure ?? io.env.CLAUDE_MOCK_FAILURE;
   if (failure !== undefined && !isFailureName(failure)) {
+    const source = parsed.mock.failure !== undefined ? "--failure" : "CLAUDE_MOCK_FAILURE";
+    const near = nearest(failure, FAILURE_NAMES);
     throw new CliUsageError(
-      `claude-mock: unknown failure '${failure}'; expected one of ${FAILURE_NAMES.join(", ")}`,
+      `claude-mock: unknown failure '${failure}' (in ${source}` +
+        (near ? `; did you mean '${near}'?)` : `); expected one of ${FAILURE_NAMES.join(", ")}`),
     );
   }
   let scenario: Scenario;

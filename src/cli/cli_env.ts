@@ -8,6 +8,7 @@
  * @module
  */
 
+import { editDistance } from "../scenario/_checks.ts";
 import { SCENARIO_LIMITS } from "../scenario/scenario_limits.ts";
 import type { TimingProfileName } from "../timing/timing_profile.ts";
 import { LIVE_TOOLS } from "./live_tools.ts";
@@ -172,24 +173,8 @@ function closestName(name: string): string | undefined {
   let best: string | undefined;
   let bestDistance = 4;
   for (const known of Object.keys(MOCK_ENV_VARIABLES)) {
-    const d = distance(name, known);
+    const d = editDistance(name, known);
     if (d < bestDistance) [best, bestDistance] = [known, d];
   }
   return best;
-}
-
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        row[j] + 1,
-        next[j - 1] + 1,
-        row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length];
 }
