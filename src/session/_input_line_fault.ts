@@ -6,7 +6,7 @@ import type { WireError } from "../wire/wire_error.ts";
  * The longest stdin line the engine takes, in characters: 64 MiB (the real CLI took a 17 MiB
  * user frame and answered "Prompt is too long"; the wire decoder's default is 16 MiB).
  */
-export const STDIN_MAX_LINE_LENGTH = 64 * 1024 * 1024;
+export const STDIN_MAX_LINE_LENGTH: number = 64 * 1024 * 1024;
 
 /**
  * What ends the process at a stdin line that did not decode (its stderr text), or `undefined`
