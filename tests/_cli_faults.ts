@@ -173,23 +173,26 @@ export async function capture(path: string): Promise<Record<string, unknown>[]> 
 
 export const STREAM = ["--output-format", "stream-json", "--verbose", "--include-partial-messages"];
 
+/** Starts `entry` on the long answer in print mode (stream-json), paced by `timing`, captured. */
+async function startCount(
+  entry: string,
+  box: { dir: string; env: Record<string, string> },
+  timing: "slow" | "fast",
+): Promise<{ env: Record<string, string>; run: Started }> {
+  const env = {
+    ...box.env,
+    CLAUDE_MOCK_TIMING: timing,
+    CLAUDE_MOCK_CAPTURE: `${box.dir}/capture.jsonl`,
+  };
+  const args = ["-p", "count", ...STREAM, "--scenario", await longScenario(box.dir)];
+  return { env, run: start(entry, args, { env, cwd: box.dir }) };
+}
+
 /** Registers the signal tests of print mode (SIGTERM, SIGINT, a reader that goes away) for `entry`. */
 export function signalTests(entry: string): void {
   Deno.test(`${entry}: SIGTERM mid-stream in print mode exits 143 and keeps the capture line and the transcript`, async () => {
     await using box = await sandbox();
-    const env = {
-      ...box.env,
-      CLAUDE_MOCK_TIMING: "slow",
-      CLAUDE_MOCK_CAPTURE: `${box.dir}/capture.jsonl`,
-    };
-    const run = start(
-      entry,
-      ["-p", "count", ...STREAM, "--scenario", await longScenario(box.dir)],
-      {
-        env,
-        cwd: box.dir,
-      },
-    );
+    const { env, run } = await startCount(entry, box, "slow");
     await run.lines(3);
     run.child.kill("SIGTERM");
     const r = await run.finish();
@@ -252,19 +255,7 @@ export function signalTests(entry: string): void {
 
   Deno.test(`${entry}: a reader that goes away (| head -1) does not end the run: it finishes, exit 0, transcript whole`, async () => {
     await using box = await sandbox();
-    const env = {
-      ...box.env,
-      CLAUDE_MOCK_TIMING: "fast",
-      CLAUDE_MOCK_CAPTURE: `${box.dir}/capture.jsonl`,
-    };
-    const run = start(
-      entry,
-      ["-p", "count", ...STREAM, "--scenario", await longScenario(box.dir)],
-      {
-        env,
-        cwd: box.dir,
-      },
-    );
+    const { env, run } = await startCount(entry, box, "fast");
     await run.lines(1);
     await run.hangUp();
     const status = await run.child.status;
