@@ -16,6 +16,7 @@ import { Session as InspectorSession } from "node:inspector";
 import process from "node:process";
 import { MockTransport, ScenarioBuilder } from "../mod.ts";
 import { Session } from "../session.ts";
+import { longSession as sameBytesLongSession } from "./_same_bytes.ts";
 
 const mode = (["long", "direct", "session", "turns"] as const).find((m) => m === Deno.args[0]) ??
   "one";
@@ -41,21 +42,8 @@ async function oneTurn(): Promise<void> {
   }
 }
 
-async function longSession(turns: number): Promise<void> {
-  let release: (() => void) | undefined;
-  const prompt = (async function* () {
-    for (let i = 0; i < turns; i++) {
-      if (i > 0) await new Promise<void>((r) => (release = r));
-      yield {
-        type: "user" as const,
-        message: { role: "user" as const, content: "hello" },
-        parent_tool_use_id: null,
-      };
-    }
-  })();
-  for await (const m of query({ prompt, options: { spawnClaudeCodeProcess: spawn as never } })) {
-    if (m.type === "result") release?.();
-  }
+function longSession(turns: number): Promise<void> {
+  return sameBytesLongSession(spawn as never, turns);
 }
 
 const SPAWN_ARGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
