@@ -36,6 +36,7 @@ export function toolStepKeys(kind: string): Record<string, true> {
     thinking: true,
     ...(kind === "askUserQuestion" ? {} : { permission: true }),
     ifDenied: true,
+    untilInterrupt: true,
     delay: true,
     outputTokens: true,
     chunkSize: true,
@@ -369,6 +370,9 @@ export class ToolSteps {
     if (step.say !== undefined) c.string(step.say, `${path}.say`);
     if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
     if (step.permission !== undefined) c.oneOf(step.permission, `${path}.permission`, PERMISSIONS);
+    if (step.untilInterrupt !== undefined && typeof step.untilInterrupt !== "boolean") {
+      c.type(`${path}.untilInterrupt`, "a boolean", step.untilInterrupt);
+    }
     this.#messageOptions(step, path);
     if (step.inputChunks !== undefined) {
       c.stringList(step.inputChunks, `${path}.inputChunks`, "input pieces");
@@ -377,6 +381,7 @@ export class ToolSteps {
       "say",
       "thinking",
       "permission",
+      "untilInterrupt",
       "delay",
       "outputTokens",
       "chunkSize",

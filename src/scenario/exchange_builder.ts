@@ -582,6 +582,7 @@ export class ExchangeBuilder {
       ...(onFile ? { onFile } : {}),
       ...(options.permission ? { permission: options.permission } : {}),
       ...(ifDenied ? { ifDenied } : {}),
+      ...(options.untilInterrupt ? { untilInterrupt: true } : {}),
     });
     const parts: MessagePart[] = [
       ...(options.thinking !== undefined ? [thinking(options.thinking)] : []),

@@ -123,6 +123,8 @@ export class Engine {
   readonly ledger: UsageLedger = new UsageLedger();
   /** Foreground subagents completed so far, by type (`subagent_stats`). */
   readonly subagents: Record<string, number> = {};
+  /** Foreground subagents an interrupt stopped (killed by the user) so far, by type. */
+  readonly subagentsKilled: Record<string, number> = {};
   /**
    * The subagents running (their task ids, outermost first), the deepest depth reached, and how
    * many subagents a subagent started.

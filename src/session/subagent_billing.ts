@@ -17,13 +17,13 @@ import type { Engine } from "./engine.ts";
  * then its report): counted in the session's `modelUsage` and cost, not in the turn's `usage`
  * (which is the main loop's), under the model it ran on (`model`, default the session's), the
  * report's call left out when `report` is false; the subagent counts as spawned and completed
- * in `subagent_stats`.
+ * in `subagent_stats` (as spawned and killed by the user when `killed`).
  */
 export function billSubagent(
   engine: Engine,
   call: ScriptedToolCall,
   frames: Frame[],
-  options: { model?: string; report?: boolean } = {},
+  options: { model?: string; report?: boolean; killed?: boolean } = {},
 ): void {
   const model = options.model ?? engine.ctx.model;
   // a subagent stopped at its turn limit made no call for a report
@@ -36,5 +36,6 @@ export function billSubagent(
     );
   }
   const type = String(call.block.input.subagent_type ?? "general-purpose");
-  engine.subagents[type] = (engine.subagents[type] ?? 0) + 1;
+  const tally = options.killed ? engine.subagentsKilled : engine.subagents;
+  tally[type] = (tally[type] ?? 0) + 1;
 }

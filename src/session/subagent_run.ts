@@ -23,6 +23,8 @@ import {
 } from "./hook_runner.ts";
 import type { ToolDecision, TurnState } from "./turn_state.ts";
 import { agentLacksTool, agentToolLimits } from "./session_agents.ts";
+import { runUntilInterrupt } from "./run_until_interrupt.ts";
+import { Interrupted } from "./turn_state.ts";
 
 /**
  * The main agent's tool flow, which a subagent's tool uses go through as well (the flow passes
@@ -61,15 +63,17 @@ const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
  * (its `task_progress`, its assistant frame, checked as the main agent's tools are, run, its
  * result, the PostToolBatch of its message), SubagentStop with the subagent's report, then
  * `task_updated` and `task_notification`. The subagent sees the session's file context but
- * what it reads or writes does not change the main agent's. Resolves with the frames written.
+ * what it reads or writes does not change the main agent's. Resolves with the frames written
+ * (kept in `options.sent` as well, when given: an interrupt that stops the subagent rejects,
+ * its task listed in the turn's `stoppedTasks`, and what it had written is there).
  */
 export async function runSubagent(
   engine: Engine,
   run: AgentRun,
-  options: { turn: TurnState; flow: ToolFlow; model?: string; mode?: string },
+  options: { turn: TurnState; flow: ToolFlow; model?: string; mode?: string; sent?: Frame[] },
 ): Promise<{ sent: Frame[]; missing: Set<string> }> {
   const { turn, flow, model } = options;
-  const sent: Frame[] = [];
+  const sent: Frame[] = options.sent ?? [];
   const write = subagentSender(engine, turn, sent);
   // a subagent's own subagent (2.1.332): started at depth 2 under its parent's task; of its
   // run, only its task frames are written (no prompt, messages or tool results)
@@ -134,6 +138,12 @@ export async function runSubagent(
         if (outcome.unavailable) missing.add(call.block.id);
       }
     }
+  } catch (error) {
+    // an interrupt stops the subagent where it is (2.1.328, 2.1.332): its task is killed
+    if (turn.abort.aborted && turn.abort.reason instanceof Interrupted) {
+      (turn.stoppedTasks ??= []).push(run.task);
+    }
+    throw error;
   } finally {
     nesting.running.pop();
     restore();
@@ -278,6 +288,8 @@ async function runCall(
       frame: toolResult(engine.ctx, block.id, { ...deniedResult(block.id, decision), subagent }),
     };
   }
+  // a tool that runs until the app interrupts: the interrupt stops the subagent with it
+  if (call.untilInterrupt) await runUntilInterrupt(engine, turn, call, { subagent: true });
   const started = engine.clock.now();
   const ran = await execute(engine, call, decision.input, turn);
   const result = await postToolHooks(

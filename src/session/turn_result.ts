@@ -62,7 +62,10 @@ export async function sendResult(
       apiCalls: override.apiCalls ?? [...turn.failedCalls, ...turn.calls],
       modelUsage: engine.ledger.modelUsage(),
       modelUsageSinceLastResult: engine.ledger.takeSinceLastResult(),
-      subagentStats: nestedStats(subagentStats(engine.subagents), engine.subagentNesting),
+      subagentStats: nestedStats(
+        withKilled(subagentStats(engine.subagents), engine.subagentsKilled),
+        engine.subagentNesting,
+      ),
       permissionDenials: turn.denials,
       stopReason: options.stopReason,
       terminalReason: options.terminalReason,
@@ -150,6 +153,28 @@ export function describeTurn(engine: Engine, turn: TurnState): string {
 }
 
 /** `stats` with the subagents' nesting: a subagent's own subagent is at depth 2 (2.1.332). */
+/**
+ * The stats with the subagents an interrupt stopped: spawned, requested in the foreground and
+ * counted by type, killed by the user, not completed (2.1.328, 2.1.332).
+ */
+function withKilled(stats: SubagentStats, killed: Record<string, number>): SubagentStats {
+  let n = 0;
+  const byType = { ...stats.by_type };
+  for (const [type, count] of Object.entries(killed)) {
+    n += count;
+    byType[type] = (byType[type] ?? 0) + count;
+  }
+  if (n === 0) return stats;
+  return {
+    ...stats,
+    spawned: stats.spawned + n,
+    requested: { ...stats.requested, foreground: stats.requested.foreground + n },
+    max_depth: Math.max(stats.max_depth, 1),
+    killed: { ...stats.killed, user: stats.killed.user + n },
+    by_type: byType,
+  };
+}
+
 function nestedStats(
   stats: SubagentStats,
   nesting: { maxDepth: number; spawnedBySubagents: number },
