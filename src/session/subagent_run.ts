@@ -87,10 +87,10 @@ export async function runSubagent(
     nesting.spawnedBySubagents++;
   }
   nesting.maxDepth = Math.max(nesting.maxDepth, nesting.running.length + 1);
-  const send = (frame: Frame) => {
+  const send = (frame: Frame, whole?: boolean) => {
     const out = model === undefined ? frame : onModel(frame, model);
     if (parent === undefined || (out.type !== "user" && out.type !== "assistant")) {
-      return write(out);
+      return write(out, whole);
     }
     // not written, but billed
     sent.push(out);
@@ -175,15 +175,16 @@ export function onModel(frame: Frame, model: string): Frame {
 
 /**
  * Writes a subagent's frames as the session writes any (paced), unless the turn was
- * interrupted; each frame written is kept in `sent` too when given.
+ * interrupted (but for a frame of a unit already begun, `whole`: a message's frames after its
+ * `task_progress`); each frame written is kept in `sent` too when given.
  */
 export function subagentSender(
   engine: Engine,
   turn: TurnState,
   sent?: Frame[],
-): (frame: Frame) => Promise<void> {
-  return async (frame) => {
-    if (turn.abort.aborted) throw turn.abort.reason;
+): (frame: Frame, whole?: boolean) => Promise<void> {
+  return async (frame, whole) => {
+    if (turn.abort.aborted && !whole) throw turn.abort.reason;
     sent?.push(frame);
     await engine.send({ frame, delay: engine.delayFor(frame, turn) });
   };
@@ -224,7 +225,7 @@ export async function subagentCall(
     flow: ToolFlow;
     agent: HookAgent;
     subagent: SubagentInfo;
-    send: (frame: Frame) => Promise<void>;
+    send: (frame: Frame, whole?: boolean) => Promise<void>;
     decide?: () => Promise<ToolDecision>;
     mode?: string;
   },
@@ -237,7 +238,11 @@ export async function subagentCall(
   const early = !decide && CONCURRENCY_SAFE.has(call.block.name)
     ? await authorize(engine, call, turn, how)
     : undefined;
-  for (const frame of options.frames) await send(frame);
+  // the message's frames go out with its task_progress, an interrupt meanwhile or not (the real
+  // CLI 2.1.328 and 2.1.332 write the assistant frame after an interrupt that came after the
+  // progress)
+  for (const frame of options.frames) await send(frame, true);
+  if (turn.abort.aborted) throw turn.abort.reason;
   const decision = early ??
     (decide ? await decide() : await authorize(engine, call, turn, how));
   const outcome = await runCall(engine, call, decision, {
