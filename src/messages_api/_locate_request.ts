@@ -59,6 +59,11 @@ const NOT_PROMPTS = [
   /^<command-(name|message|args)>/,
 ];
 
+/** Whether a text is the CLI's notification that a background task finished. */
+function isTaskNotification(text: string): boolean {
+  return /^\s*<system-reminder>/.test(text) && text.includes("<task-notification>");
+}
+
 /** Whether the system prompt marks a subagent's call (`cc_is_subagent=true` in its billing block). */
 function isSubagentCall(body: Record<string, unknown>): boolean {
   return systemText(body).includes("cc_is_subagent=true");
@@ -99,7 +104,8 @@ export function promptOf(message: Message): string | undefined {
   const texts = blocks
     .filter((b) => b.type === "text" && typeof b.text === "string")
     .map((b) => b.text as string)
-    .filter((t) => !NOT_PROMPTS.some((re) => re.test(t)));
+    // a background task's notification starts the turn the CLI starts by itself (2.1.332)
+    .filter((t) => isTaskNotification(t) || !NOT_PROMPTS.some((re) => re.test(t)));
   return texts.length > 0 ? texts.join("\n") : undefined;
 }
 

@@ -43,6 +43,7 @@ export async function promptFrames(
   }));
   const frames: Frame[] = [];
   let interrupted = false;
+  let closed = false;
   const decoder = new TextDecoder();
   let buffered = "";
   for await (const chunk of session.readable) {
@@ -70,7 +71,10 @@ export async function promptFrames(
           request: { subtype: "interrupt" },
         }));
       }
-      if (frame.type === "result") await writer.close();
+      if (frame.type === "result" && !closed) {
+        closed = true;
+        await writer.close();
+      }
     }
   }
   await session.exited;

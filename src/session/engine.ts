@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type BackgroundAgents, backgroundAgents } from "./background_agents.ts";
 import { McpRoster } from "./mcp_roster.ts";
 import { modelCatalogOf } from "../builders/model_catalog.ts";
 import { TaskList } from "./task_list.ts";
@@ -125,6 +126,8 @@ export class Engine {
   readonly subagents: Record<string, number> = {};
   /** Foreground subagents an interrupt stopped (killed by the user) so far, by type. */
   readonly subagentsKilled: Record<string, number> = {};
+  /** Background subagents: those waiting to run, and their counts. */
+  readonly background: BackgroundAgents = backgroundAgents();
   /**
    * The subagents running (their task ids, outermost first), the deepest depth reached, and how
    * many subagents a subagent started.

@@ -13,6 +13,9 @@ import { subagentNoSuchToolError } from "../builders/tool_availability.ts";
 import { deniedResult } from "./denied_result.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { SubagentInfo } from "../builders/subagent.ts";
+import type { TaskInfo } from "../builders/task_frames.ts";
+import { assistantMessage } from "../builders/assistant.ts";
+import { backgroundTasksChanged } from "../builders/_background_agent.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
 import {
@@ -70,7 +73,14 @@ const CONCURRENCY_SAFE: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
 export async function runSubagent(
   engine: Engine,
   run: AgentRun,
-  options: { turn: TurnState; flow: ToolFlow; model?: string; mode?: string; sent?: Frame[] },
+  options: {
+    turn: TurnState;
+    flow: ToolFlow;
+    model?: string;
+    mode?: string;
+    sent?: Frame[];
+    background?: readonly TaskInfo[];
+  },
 ): Promise<{ sent: Frame[]; missing: Set<string> }> {
   const { turn, flow, model } = options;
   const sent: Frame[] = options.sent ?? [];
@@ -97,6 +107,7 @@ export async function runSubagent(
     return Promise.resolve();
   };
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
+  const background = options.background;
   const missing = new Set<string>();
   const restore = keepFileContext(engine);
   nesting.running.push(run.task.taskId);
@@ -111,7 +122,12 @@ export async function runSubagent(
         continue;
       }
       if (moment.kind === "frame") {
-        await send(moment.frame);
+        const frame = background ? asBackground(moment.frame) : moment.frame;
+        if (frame) await send(frame);
+        if (background && frame?.type === "system" && frame.subtype === "task_notification") {
+          // the tasks still running (2.1.332)
+          await send(backgroundTasksChanged(engine.ctx, background));
+        }
         if (starting) await starting;
         starting = undefined;
         continue;
@@ -119,6 +135,11 @@ export async function runSubagent(
       if (starting) await starting;
       starting = undefined;
       if (moment.kind === "stop") {
+        // a background subagent's report is written as its last message (2.1.332)
+        if (background) {
+          const [report] = assistantMessage(engine.ctx, moment.report, { subagent: run.subagent });
+          await send(report);
+        }
         await subagentStopHooks(engine, turn, { agent, lastMessage: moment.report });
       } else {
         const call = moment.call as ScriptedToolCall;
@@ -133,6 +154,7 @@ export async function runSubagent(
           subagent: run.subagent,
           send,
           ...(options.mode !== undefined ? { mode: options.mode } : {}),
+          ...(background ? { messageFirst: true } : {}),
         });
         // a tool it could not use is not among those it used (its agent's or the session's)
         if (outcome.unavailable) missing.add(call.block.id);
@@ -149,6 +171,21 @@ export async function runSubagent(
     restore();
   }
   return { sent, missing };
+}
+
+/**
+ * A foreground run's frame as a background subagent's run writes it (2.1.332): no
+ * `task_started` (written at launch) nor prompt; its `task_notification` says the summary is its
+ * report.
+ */
+function asBackground(frame: Frame): Frame | undefined {
+  if (frame.type === "system" && frame.subtype === "task_started") return undefined;
+  if (frame.type === "user") return undefined;
+  if (frame.type === "system" && frame.subtype === "task_notification") {
+    const { usage, uuid, session_id, ...head } = frame as Record<string, unknown>;
+    return { ...head, summary_is_report: true, usage, uuid, session_id } as unknown as Frame;
+  }
+  return frame;
 }
 
 /**
@@ -228,12 +265,15 @@ export async function subagentCall(
     send: (frame: Frame, whole?: boolean) => Promise<void>;
     decide?: () => Promise<ToolDecision>;
     mode?: string;
+    messageFirst?: boolean;
   },
 ): Promise<{ frame: UserFrame; ran?: ScriptedToolCall["result"]; unavailable: boolean }> {
   const { turn, flow, agent, send, decide } = options;
   const { authorize } = flow;
   const how = { agent, ...(options.mode !== undefined ? { mode: options.mode } : {}) };
-  await send(options.progress);
+  // a background subagent's message comes before its task_progress (2.1.332)
+  if (options.messageFirst) for (const frame of options.frames) await send(frame);
+  await send(options.progress, options.messageFirst);
   // as the real CLI: a concurrency-safe tool is checked before its block is written
   const early = !decide && CONCURRENCY_SAFE.has(call.block.name)
     ? await authorize(engine, call, turn, how)
@@ -241,7 +281,7 @@ export async function subagentCall(
   // the message's frames go out with its task_progress, an interrupt meanwhile or not (the real
   // CLI 2.1.328 and 2.1.332 write the assistant frame after an interrupt that came after the
   // progress)
-  for (const frame of options.frames) await send(frame, true);
+  if (!options.messageFirst) for (const frame of options.frames) await send(frame, true);
   if (turn.abort.aborted) throw turn.abort.reason;
   const decision = early ??
     (decide ? await decide() : await authorize(engine, call, turn, how));

@@ -19,6 +19,7 @@ import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from ".
 import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts";
 import { onModel, runSubagent } from "./subagent_run.ts";
 import { runUntilInterrupt } from "./run_until_interrupt.ts";
+import { launchBackground } from "./background_agents.ts";
 import { subagentMode, subagentModel } from "./session_agents.ts";
 import { limitTurns } from "./subagent_turn_limit.ts";
 import { PLAN_MODE_TOOLS, runPlanModeTool } from "./plan_mode.ts";
@@ -176,6 +177,13 @@ async function runAgentTool(
     // the subagent's run as its agent's maxTurns cuts it, its tools through this same flow,
     // decided in its agent's permission mode
     const { run, stopped } = limitTurns(scripted, def?.maxTurns);
+    const mode = subagentMode(engine.ctx.permissionMode, def?.permissionMode);
+    if (def?.background === true || input.run_in_background === true) {
+      // launched in the background (2.1.332): the call returns at once; the subagent runs after
+      // the turn, then the CLI's notification turn
+      const flow = { authorize, execute, postToolHooks };
+      return await launchBackground(engine, { run, call, model, mode, flow }, turn);
+    }
     const written: Frame[] = [];
     let ran;
     try {
@@ -183,7 +191,7 @@ async function runAgentTool(
         turn,
         flow: { authorize, execute, postToolHooks },
         model,
-        mode: subagentMode(engine.ctx.permissionMode, def?.permissionMode),
+        mode,
         sent: written,
       });
     } catch (error) {

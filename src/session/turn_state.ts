@@ -130,6 +130,11 @@ export interface TurnState {
   rejectedRunning?: boolean;
   /** The subagents an interrupt stopped while they ran, innermost first (their tasks). */
   stoppedTasks?: TaskInfo[];
+  /**
+   * What started a turn the CLI started by itself (a background task's notification): its
+   * result's `origin`.
+   */
+  origin?: Record<string, unknown>;
   /** Structured output (`--json-schema`): what the StructuredOutput tool got and fit. */
   structured?: { value: unknown } | { failures: number; lastError: string };
   /** The last message had no tool use (under a schema, the CLI then asks for the tool). */
