@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { AgentRun } from "../builders/_agent_run.ts";
+import { type AgentRun, type AgentRunMoment, agentRunMoments } from "../builders/_agent_run.ts";
 import {
   backgroundLaunchResult,
   backgroundTasksChanged,
@@ -21,8 +21,8 @@ import { taskStarted } from "../builders/task_frames.ts";
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import type { Frame, UserFrame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
-import { billSubagent } from "./subagent_billing.ts";
-import { runSubagent, type ToolFlow } from "./subagent_run.ts";
+import { billReplies, billSubagent } from "./subagent_billing.ts";
+import { backgroundReport, onModel, runSubagent, type ToolFlow } from "./subagent_run.ts";
 import type { TurnState } from "./turn_state.ts";
 
 /** A background subagent launched and not yet played. */
@@ -37,6 +37,8 @@ export interface BackgroundRun {
   mode?: string;
   /** The tool flow its tool uses go through. */
   flow: ToolFlow;
+  /** Its run's moments, drawn when its first message was written. */
+  moments?: AgentRunMoment[];
 }
 
 /** The session's background subagents: those waiting to run, and what `subagent_stats` counts. */
@@ -121,6 +123,7 @@ export async function runBackgroundAgents(
             ...(next.mode !== undefined ? { mode: next.mode } : {}),
             sent,
             background: bg.pending.map((p) => p.run.task),
+            ...(next.moments ? { moments: next.moments } : {}),
           });
         } finally {
           bg.running[run.subagentType] = Math.max(0, (bg.running[run.subagentType] ?? 1) - 1);
@@ -128,5 +131,31 @@ export async function runBackgroundAgents(
         billSubagent(engine, next.call, sent, { model: next.model, report: false });
       },
     });
+  }
+}
+
+/**
+ * Before the result of the turn that launched them: each background subagent's first message
+ * (its first tool use, `task_progress` after it, or its report), its API call billed. The real
+ * CLI 2.1.332 starts the subagent at launch; its first reply comes before the turn's result
+ * (seven runs of case agents_background out of seven).
+ */
+export async function headStart(engine: Engine, turn: TurnState): Promise<void> {
+  for (const next of engine.background.pending) {
+    if (next.moments) continue;
+    const moments = [...agentRunMoments(engine.ctx, next.run)];
+    next.moments = moments;
+    const first = moments.find((m) => m.kind === "tool" || m.kind === "stop");
+    if (!first || (first.kind !== "tool" && first.kind !== "stop")) continue;
+    const frames = first.kind === "tool"
+      ? [...first.frames, first.progress]
+      : [backgroundReport(engine, next.run, first.report)];
+    const written = frames.map((frame) => onModel(frame, next.model));
+    for (const frame of written) {
+      if (turn.abort.aborted) throw turn.abort.reason;
+      await engine.send({ frame, delay: engine.delayFor(frame, turn) });
+    }
+    first.written = true;
+    billReplies(engine, next.call, written, { model: next.model, report: false });
   }
 }

@@ -25,6 +25,22 @@ export function billSubagent(
   frames: Frame[],
   options: { model?: string; report?: boolean; killed?: boolean } = {},
 ): void {
+  billReplies(engine, call, frames, options);
+  const type = String(call.block.input.subagent_type ?? "general-purpose");
+  const tally = options.killed ? engine.subagentsKilled : engine.subagents;
+  tally[type] = (tally[type] ?? 0) + 1;
+}
+
+/**
+ * A subagent's API calls alone (its assistant messages among `frames`, then its report unless
+ * `report` is false), billed to the session under `model` (default the session's).
+ */
+export function billReplies(
+  engine: Engine,
+  call: ScriptedToolCall,
+  frames: Frame[],
+  options: { model?: string; report?: boolean } = {},
+): void {
   const model = options.model ?? engine.ctx.model;
   // a subagent stopped at its turn limit made no call for a report
   const result = options.report === false ? undefined : call.result.toolUseResult;
@@ -35,7 +51,4 @@ export function billSubagent(
       { subagent: true },
     );
   }
-  const type = String(call.block.input.subagent_type ?? "general-purpose");
-  const tally = options.killed ? engine.subagentsKilled : engine.subagents;
-  tally[type] = (tally[type] ?? 0) + 1;
 }

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { type AgentRun, agentRunMoments } from "../builders/_agent_run.ts";
+import { type AgentRun, type AgentRunMoment, agentRunMoments } from "../builders/_agent_run.ts";
 import { toolResult } from "../builders/user.ts";
 import { subagentNoSuchToolError } from "../builders/tool_availability.ts";
 import { deniedResult } from "./denied_result.ts";
@@ -80,6 +80,7 @@ export async function runSubagent(
     mode?: string;
     sent?: Frame[];
     background?: readonly TaskInfo[];
+    moments?: Iterable<AgentRunMoment>;
   },
 ): Promise<{ sent: Frame[]; missing: Set<string> }> {
   const { turn, flow, model } = options;
@@ -115,7 +116,7 @@ export async function runSubagent(
     // the SubagentStart hooks run while the subagent's prompt is written (a command hook's
     // hook_response comes after it, 2.1.332)
     let starting: Promise<void> | undefined;
-    for (const moment of agentRunMoments(engine.ctx, run)) {
+    for (const moment of options.moments ?? agentRunMoments(engine.ctx, run)) {
       if (moment.kind === "start") {
         starting = subagentStartHooks(engine, turn, agent);
         starting.catch(() => {});
@@ -136,10 +137,7 @@ export async function runSubagent(
       starting = undefined;
       if (moment.kind === "stop") {
         // a background subagent's report is written as its last message (2.1.332)
-        if (background) {
-          const [report] = assistantMessage(engine.ctx, moment.report, { subagent: run.subagent });
-          await send(report);
-        }
+        if (background && !moment.written) await send(backgroundReport(engine, run, moment.report));
         await subagentStopHooks(engine, turn, { agent, lastMessage: moment.report });
       } else {
         const call = moment.call as ScriptedToolCall;
@@ -155,6 +153,7 @@ export async function runSubagent(
           send,
           ...(options.mode !== undefined ? { mode: options.mode } : {}),
           ...(background ? { messageFirst: true } : {}),
+          ...(moment.written ? { written: true } : {}),
         });
         // a tool it could not use is not among those it used (its agent's or the session's)
         if (outcome.unavailable) missing.add(call.block.id);
@@ -171,6 +170,11 @@ export async function runSubagent(
     restore();
   }
   return { sent, missing };
+}
+
+/** A background subagent's report, its last message (2.1.332). */
+export function backgroundReport(engine: Engine, run: AgentRun, report: string): Frame {
+  return assistantMessage(engine.ctx, report, { subagent: run.subagent })[0];
 }
 
 /**
@@ -266,14 +270,17 @@ export async function subagentCall(
     decide?: () => Promise<ToolDecision>;
     mode?: string;
     messageFirst?: boolean;
+    written?: boolean;
   },
 ): Promise<{ frame: UserFrame; ran?: ScriptedToolCall["result"]; unavailable: boolean }> {
   const { turn, flow, agent, send, decide } = options;
   const { authorize } = flow;
   const how = { agent, ...(options.mode !== undefined ? { mode: options.mode } : {}) };
   // a background subagent's message comes before its task_progress (2.1.332)
-  if (options.messageFirst) for (const frame of options.frames) await send(frame);
-  await send(options.progress, options.messageFirst);
+  if (!options.written) {
+    if (options.messageFirst) for (const frame of options.frames) await send(frame);
+    await send(options.progress, options.messageFirst);
+  }
   // as the real CLI: a concurrency-safe tool is checked before its block is written
   const early = !decide && CONCURRENCY_SAFE.has(call.block.name)
     ? await authorize(engine, call, turn, how)
@@ -281,7 +288,9 @@ export async function subagentCall(
   // the message's frames go out with its task_progress, an interrupt meanwhile or not (the real
   // CLI 2.1.328 and 2.1.332 write the assistant frame after an interrupt that came after the
   // progress)
-  if (!options.messageFirst) for (const frame of options.frames) await send(frame, true);
+  if (!options.messageFirst && !options.written) {
+    for (const frame of options.frames) await send(frame, true);
+  }
   if (turn.abort.aborted) throw turn.abort.reason;
   const decision = early ??
     (decide ? await decide() : await authorize(engine, call, turn, how));

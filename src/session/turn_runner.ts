@@ -36,7 +36,7 @@ import {
   stopHooks,
 } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
-import { runBackgroundAgents } from "./background_agents.ts";
+import { headStart, runBackgroundAgents } from "./background_agents.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
@@ -324,6 +324,8 @@ async function endSteps(engine: Engine, turn: TurnState): Promise<void> {
       } going, but its steps ran out: the real CLI would ask the model again (script the reply after the one the hook blocked)`,
     );
   }
+  // the background subagents this turn launched write their first message before its result
+  if (engine.background.pending.length > 0) await headStart(engine, turn);
   if (!turn.resultSent && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   if (!turn.resultSent) await sendResult(engine, turn, {});
 }
