@@ -29,9 +29,17 @@ Deno.test("query(): interrupt() while a subagent's tool runs kills its task; the
   const mock = new MockTransport(scenario());
   let release: (() => void) | undefined;
   const prompt = (async function* (): AsyncGenerator<SDKUserMessage> {
-    yield { type: "user", message: { role: "user", content: "wait for it" }, parent_tool_use_id: null };
+    yield {
+      type: "user",
+      message: { role: "user", content: "wait for it" },
+      parent_tool_use_id: null,
+    };
     await new Promise<void>((resolve) => (release = resolve));
-    yield { type: "user", message: { role: "user", content: "what now" }, parent_tool_use_id: null };
+    yield {
+      type: "user",
+      message: { role: "user", content: "what now" },
+      parent_tool_use_id: null,
+    };
   })();
   const q = query({
     prompt,

@@ -481,6 +481,12 @@ export interface TaskToolOptions {
   subagentType?: string;
   /** The subagent's final report (the task notification's summary). */
   result: string;
+  /**
+   * Ask for the subagent to run in the background (`run_in_background: true`, default false):
+   * the call returns at once with the CLI's launch text and the subagent runs on (as an agent
+   * defined with `background: true` does).
+   */
+  runInBackground?: boolean;
   /** The tool calls the subagent makes, built with the other helpers (default none). */
   tools?: ToolCall[];
   /**
@@ -549,11 +555,14 @@ export function taskTool(
   const durationMs = options.durationMs ?? 186;
   checkCount(totalTokens, where, "options.totalTokens");
   checkCount(durationMs, where, "options.durationMs");
+  if (options.runInBackground !== undefined && typeof options.runInBackground !== "boolean") {
+    throw new TypeError(`${where}: options.runInBackground must be a boolean`);
+  }
   const block = toolBlock(ctx, "Agent", {
     description,
     prompt: options.prompt,
     subagent_type: subagentType,
-    run_in_background: false,
+    run_in_background: options.runInBackground === true,
   }, options.id);
   const task = newTask(ctx, {
     toolUseId: block.id,

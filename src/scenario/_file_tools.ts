@@ -62,7 +62,14 @@ const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
     lines: false,
     counts: false,
   },
-  task: { description: true, prompt: true, result: true, subagentType: false, tools: false },
+  task: {
+    description: true,
+    prompt: true,
+    result: true,
+    subagentType: false,
+    runInBackground: false,
+    tools: false,
+  },
   tool: { name: true, input: true, result: false, isError: false },
   askUserQuestion: { questions: true },
 };
@@ -260,6 +267,7 @@ export class ToolSteps {
       case "task":
         ["prompt", "result"].forEach((field) => str(field));
         ["description", "subagentType"].forEach((field) => str(field, true));
+        if (t.runInBackground !== undefined) c.boolean(t.runInBackground, `${at}.runInBackground`);
         break;
       case "tool":
         str("name", true);
@@ -334,7 +342,7 @@ export class ToolSteps {
         builder.usesTask(
           t.description as string,
           {
-            ...more(["prompt", "result", "subagentType"]),
+            ...more(["prompt", "result", "subagentType", "runInBackground"]),
             ...(items
               ? {
                 tools: (tools: ExchangeBuilder) =>

@@ -94,6 +94,12 @@ export interface TaskOptions<B> {
   result: string;
   /** Its type (default `general-purpose`): a built-in agent or one the app defines. */
   subagentType?: string;
+  /**
+   * Ask for it to run in the background (`run_in_background: true`): the call returns at once,
+   * the subagent runs after the turn, then the CLI's notification turn (answer it with an
+   * exchange on `"<task-notification>"`).
+   */
+  runInBackground?: boolean;
   /** Adds the subagent's own tool uses with the `uses*` helpers. */
   tools?: (tools: B) => unknown;
 }

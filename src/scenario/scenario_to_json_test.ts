@@ -474,7 +474,7 @@ Deno.test("untilInterrupt: a subagent's tool step keeps it through the file, and
   const back = scenarioToJSON(scenarioFromJSON(file));
   assert.deepEqual(back, file);
   const bad = structuredClone(file);
-  ((bad.exchanges[0].steps[0] as { task: { tools: Record<string, unknown>[] } }).task.tools[0])
+  (bad.exchanges[0].steps[0] as { task: { tools: Record<string, unknown>[] } }).task.tools[0]
     .untilInterrupt = "yes";
   assert.throws(
     () => scenarioFromJSON(bad),

@@ -278,7 +278,7 @@ export async function subagentCall(
   const how = { agent, ...(options.mode !== undefined ? { mode: options.mode } : {}) };
   // a background subagent's message comes before its task_progress (2.1.332)
   if (!options.written) {
-    if (options.messageFirst) for (const frame of options.frames) await send(frame);
+    if (options.messageFirst) { for (const frame of options.frames) await send(frame); }
     await send(options.progress, options.messageFirst);
   }
   // as the real CLI: a concurrency-safe tool is checked before its block is written
