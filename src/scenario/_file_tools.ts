@@ -267,7 +267,6 @@ export class ToolSteps {
       case "task":
         ["prompt", "result"].forEach((field) => str(field));
         ["description", "subagentType"].forEach((field) => str(field, true));
-        if (t.runInBackground !== undefined) c.boolean(t.runInBackground, `${at}.runInBackground`);
         break;
       case "tool":
         str("name", true);
@@ -338,6 +337,9 @@ export class ToolSteps {
         );
         return;
       case "task": {
+        if (t.runInBackground !== undefined) {
+          this.#c.boolean(t.runInBackground, `${at}.runInBackground`);
+        }
         const items = this.#subagentTools(t.tools, `${at}.tools`);
         builder.usesTask(
           t.description as string,

@@ -491,3 +491,29 @@ Deno.test("untilInterrupt: a subagent's tool step keeps it through the file, and
     /options\.untilInterrupt to be a boolean, got a string/,
   );
 });
+
+Deno.test("runInBackground: a task step keeps it through the file; a non-boolean is refused where it is", () => {
+  const scenario = new ScenarioBuilder({ name: "bg" })
+    .on("check")
+    .usesTask("Check", { prompt: "Check.", result: "Fine.", runInBackground: true })
+    .build();
+  const file = scenarioToJSON(scenario) as { exchanges: { steps: unknown[] }[] };
+  const task = (file.exchanges[0].steps[0] as { task: Record<string, unknown> }).task;
+  assert.equal(task.runInBackground, true);
+  assert.deepEqual(scenarioToJSON(scenarioFromJSON(file)), file);
+  const bad = structuredClone(file);
+  (bad.exchanges[0].steps[0] as { task: Record<string, unknown> }).task.runInBackground = 1;
+  assert.throws(
+    () => scenarioFromJSON(bad),
+    /exchanges\[0\]\.steps\[0\]\.task\.runInBackground/,
+  );
+  assert.throws(
+    () =>
+      new ScenarioBuilder().on("x").usesTask("Check", {
+        prompt: "Check.",
+        result: "Fine.",
+        runInBackground: "yes" as unknown as boolean,
+      }),
+    /options\.runInBackground/,
+  );
+});

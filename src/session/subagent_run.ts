@@ -83,30 +83,12 @@ export async function runSubagent(
     moments?: Iterable<AgentRunMoment>;
   },
 ): Promise<{ sent: Frame[]; missing: Set<string> }> {
-  const { turn, flow, model } = options;
+  const { turn, flow } = options;
   const sent: Frame[] = options.sent ?? [];
-  const write = subagentSender(engine, turn, sent);
-  // a subagent's own subagent (2.1.332): started at depth 2 under its parent's task; of its
-  // run, only its task frames are written (no prompt, messages or tool results)
+  const nested = nestedRun(engine, run, { turn, sent, model: options.model });
+  run = nested.run;
+  const send = nested.send;
   const nesting = engine.subagentNesting;
-  const parent = nesting.running.at(-1);
-  if (parent !== undefined) {
-    run = {
-      ...run,
-      task: { ...run.task, spawnDepth: nesting.running.length + 1, parentTaskId: parent },
-    };
-    nesting.spawnedBySubagents++;
-  }
-  nesting.maxDepth = Math.max(nesting.maxDepth, nesting.running.length + 1);
-  const send = (frame: Frame, whole?: boolean) => {
-    const out = model === undefined ? frame : onModel(frame, model);
-    if (parent === undefined || (out.type !== "user" && out.type !== "assistant")) {
-      return write(out, whole);
-    }
-    // not written, but billed
-    sent.push(out);
-    return Promise.resolve();
-  };
   const agent: HookAgent = { id: run.task.taskId, type: run.subagentType };
   const background = options.background;
   const missing = new Set<string>();
@@ -123,12 +105,8 @@ export async function runSubagent(
         continue;
       }
       if (moment.kind === "frame") {
-        const frame = background ? asBackground(moment.frame) : moment.frame;
-        if (frame) await send(frame);
-        if (background && frame?.type === "system" && frame.subtype === "task_notification") {
-          // the tasks still running (2.1.332)
-          await send(backgroundTasksChanged(engine.ctx, background));
-        }
+        const frames = background ? asBackground(engine, moment.frame, background) : [moment.frame];
+        for (const frame of frames) await send(frame);
         if (starting) await starting;
         starting = undefined;
         continue;
@@ -172,6 +150,40 @@ export async function runSubagent(
   return { sent, missing };
 }
 
+/**
+ * The run as it is nested in the subagents running now, and how its frames are written: a
+ * subagent's own subagent (2.1.332) is started at depth 2 under its parent's task, and of its
+ * run only its task frames are written (no prompt, messages or tool results, which are billed).
+ */
+function nestedRun(
+  engine: Engine,
+  run: AgentRun,
+  options: { turn: TurnState; sent: Frame[]; model?: string },
+): { run: AgentRun; send: (frame: Frame, whole?: boolean) => Promise<void> } {
+  const { sent, model } = options;
+  const write = subagentSender(engine, options.turn, sent);
+  const nesting = engine.subagentNesting;
+  const parent = nesting.running.at(-1);
+  if (parent !== undefined) {
+    run = {
+      ...run,
+      task: { ...run.task, spawnDepth: nesting.running.length + 1, parentTaskId: parent },
+    };
+    nesting.spawnedBySubagents++;
+  }
+  nesting.maxDepth = Math.max(nesting.maxDepth, nesting.running.length + 1);
+  const send = (frame: Frame, whole?: boolean) => {
+    const out = model === undefined ? frame : onModel(frame, model);
+    if (parent === undefined || (out.type !== "user" && out.type !== "assistant")) {
+      return write(out, whole);
+    }
+    // not written, but billed
+    sent.push(out);
+    return Promise.resolve();
+  };
+  return { run, send };
+}
+
 /** A background subagent's report, its last message (2.1.332). */
 export function backgroundReport(engine: Engine, run: AgentRun, report: string): Frame {
   return assistantMessage(engine.ctx, report, { subagent: run.subagent })[0];
@@ -180,16 +192,17 @@ export function backgroundReport(engine: Engine, run: AgentRun, report: string):
 /**
  * A foreground run's frame as a background subagent's run writes it (2.1.332): no
  * `task_started` (written at launch) nor prompt; its `task_notification` says the summary is its
- * report.
+ * report, and `background_tasks_changed` follows it with the tasks still running (`others`).
  */
-function asBackground(frame: Frame): Frame | undefined {
-  if (frame.type === "system" && frame.subtype === "task_started") return undefined;
-  if (frame.type === "user") return undefined;
+function asBackground(engine: Engine, frame: Frame, others: readonly TaskInfo[]): Frame[] {
+  if (frame.type === "system" && frame.subtype === "task_started") return [];
+  if (frame.type === "user") return [];
   if (frame.type === "system" && frame.subtype === "task_notification") {
     const { usage, uuid, session_id, ...head } = frame as Record<string, unknown>;
-    return { ...head, summary_is_report: true, usage, uuid, session_id } as unknown as Frame;
+    const notice = { ...head, summary_is_report: true, usage, uuid, session_id };
+    return [notice as unknown as Frame, backgroundTasksChanged(engine.ctx, others)];
   }
-  return frame;
+  return [frame];
 }
 
 /**
