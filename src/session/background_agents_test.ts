@@ -102,3 +102,15 @@ Deno.test("the notification turn's text is the CLI's <task-notification>, naming
   );
   assert.ok(kinds.indexOf("report") < kinds.indexOf("result"));
 });
+
+Deno.test("a notification turn no exchange answers fails, saying how to answer it", async () => {
+  const session = new Session(scenario({ notification: false }), {});
+  const frames = await promptFrames(session, "check", { initialize: { agents: READER } });
+  const results = frames.filter((f) => f.type === "result") as Any[];
+  assert.equal(results.length, 2);
+  assert.equal(results[1].subtype, "error_during_execution");
+  assert.match(
+    results[1].errors[0],
+    /background subagent finished: answer it with an exchange on "<task-notification>"/,
+  );
+});
