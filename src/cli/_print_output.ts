@@ -90,6 +90,13 @@ export class PrintOutput {
   async finish(): Promise<void> {
     for (const line of this.#lines.end()) await this.#line(line);
     await this.#flushed();
+    // results still held (no later result came): written as they are
+    const held = this.#result === undefined ? this.#held.pop() : undefined;
+    if (held && this.#options.format === "stream-json") {
+      for (const h of [...this.#held.splice(0), held]) {
+        await this.#write(encoder.encode(`${h.line}\n`));
+      }
+    } else if (held) this.#result = held.frame;
     const result = this.#result;
     if (this.#crashed || !result) return;
     const { format } = this.#options;

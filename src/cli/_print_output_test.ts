@@ -160,3 +160,15 @@ Deno.test("PrintOutput with a background task (a text prompt): the turn's result
   await duplex.printed.finish();
   assert.deepEqual(duplex.out().trim().split("\n"), lines);
 });
+
+Deno.test("PrintOutput: a result held for a background task that no later result follows is written at the end", async () => {
+  const running = line({ type: "system", subtype: "background_tasks_changed", tasks: [{}] });
+  const stream = output({ holdForBackground: true });
+  await stream.printed.push(encoder.encode([init, running, result()].join("\n") + "\n"));
+  await stream.printed.finish();
+  assert.equal(stream.out(), [init, running, result()].join("\n") + "\n");
+  const text = output({ format: "text", holdForBackground: true });
+  await text.printed.push(encoder.encode([init, running, result()].join("\n") + "\n"));
+  await text.printed.finish();
+  assert.equal(text.out(), "Hi!\n");
+});
