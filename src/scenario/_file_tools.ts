@@ -281,6 +281,11 @@ export class ToolSteps {
   }
 
   /** Adds a checked tool step with its `uses*` helper. */
+  /** Checks that a tool's optional field is a boolean, if given. */
+  #flag(t: Fields, field: string, at: string): void {
+    if (t[field] !== undefined) this.#c.boolean(t[field], `${at}.${field}`);
+  }
+
   #call(
     builder: ExchangeBuilder,
     kind: string,
@@ -337,9 +342,7 @@ export class ToolSteps {
         );
         return;
       case "task": {
-        if (t.runInBackground !== undefined) {
-          this.#c.boolean(t.runInBackground, `${at}.runInBackground`);
-        }
+        this.#flag(t, "runInBackground", at);
         const items = this.#subagentTools(t.tools, `${at}.tools`);
         builder.usesTask(
           t.description as string,
