@@ -481,11 +481,7 @@ export interface TaskToolOptions {
   subagentType?: string;
   /** The subagent's final report (the task notification's summary). */
   result: string;
-  /**
-   * Ask for the subagent to run in the background (`run_in_background: true`, default false):
-   * the call returns at once with the CLI's launch text and the subagent runs on (as an agent
-   * defined with `background: true` does).
-   */
+  /** `run_in_background: true`: the call returns at once, the subagent runs on (default false). */
   runInBackground?: boolean;
   /** The tool calls the subagent makes, built with the other helpers (default none). */
   tools?: ToolCall[];
@@ -578,15 +574,7 @@ export function taskTool(
     subagentType,
     taskDescription: description,
   };
-  const run: AgentRun = {
-    task,
-    subagent,
-    subagentType,
-    options,
-    tools,
-    totalTokens,
-    durationMs,
-  };
+  const run: AgentRun = { task, subagent, subagentType, options, tools, totalTokens, durationMs };
   return {
     block,
     result: agentResult(ctx, run),

@@ -41,21 +41,9 @@ export interface BackgroundRun {
   moments?: AgentRunMoment[];
 }
 
-/** The session's background subagents: those waiting to run, and what `subagent_stats` counts. */
-export interface BackgroundAgents {
-  /** Launched, not yet run (in launch order). */
-  pending: BackgroundRun[];
-  /** Running or waiting, by type (spawned, not completed). */
-  running: Record<string, number>;
-  /** How many were started in the background. */
-  started: number;
-  /** How many Agent calls asked `run_in_background: true`. */
-  requested: number;
-}
-
-/** A new, empty set of background subagents. */
-export function backgroundAgents(): BackgroundAgents {
-  return { pending: [], running: {}, started: 0, requested: 0 };
+/** The background subagents waiting to run (the engine keeps them untyped). */
+function pendingRuns(engine: Engine): BackgroundRun[] {
+  return engine.background.pending as BackgroundRun[];
 }
 
 /**
@@ -70,7 +58,7 @@ export async function launchBackground(
 ): Promise<ScriptedToolCall["result"]> {
   const bg = engine.background;
   const run: AgentRun = { ...launch.run, task: { ...launch.run.task, isBackgrounded: true } };
-  const tasks = [...bg.pending.map((p) => p.run.task), run.task];
+  const tasks = [...pendingRuns(engine).map((p) => p.run.task), run.task];
   const send = async (frame: Frame) => {
     if (turn.abort.aborted) throw turn.abort.reason;
     await engine.send({ frame, delay: engine.delayFor(frame, turn) });
@@ -96,8 +84,9 @@ export async function runBackgroundAgents(
   ) => Promise<void>,
 ): Promise<void> {
   const bg = engine.background;
-  while (bg.pending.length > 0 && !engine.closed) {
-    const next = bg.pending[0];
+  const pending = pendingRuns(engine);
+  while (pending.length > 0 && !engine.closed) {
+    const next = pending[0];
     const { run } = next;
     const text = taskNotificationText(engine.ctx, run, {
       totalTokens: run.totalTokens,
@@ -113,7 +102,7 @@ export async function runBackgroundAgents(
     await turnFor(input, {
       origin: { kind: "task-notification", producer: "session-task", runId: run.task.runId },
       before: async (turn) => {
-        bg.pending.shift();
+        pending.shift();
         const sent: Frame[] = [];
         try {
           await runSubagent(engine, run, {
@@ -122,7 +111,7 @@ export async function runBackgroundAgents(
             model: next.model,
             ...(next.mode !== undefined ? { mode: next.mode } : {}),
             sent,
-            background: bg.pending.map((p) => p.run.task),
+            background: pending.map((p) => p.run.task),
             ...(next.moments ? { moments: next.moments } : {}),
           });
         } finally {
@@ -141,7 +130,7 @@ export async function runBackgroundAgents(
  * (seven runs of case agents_background out of seven).
  */
 export async function headStart(engine: Engine, turn: TurnState): Promise<void> {
-  for (const next of engine.background.pending) {
+  for (const next of pendingRuns(engine)) {
     if (next.moments) continue;
     const moments = [...agentRunMoments(engine.ctx, next.run)];
     next.moments = moments;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type BackgroundAgents, backgroundAgents } from "./background_agents.ts";
+import { type BackgroundTally, backgroundTally } from "./background_tally.ts";
 import { McpRoster } from "./mcp_roster.ts";
 import { modelCatalogOf } from "../builders/model_catalog.ts";
 import { TaskList } from "./task_list.ts";
@@ -127,7 +127,7 @@ export class Engine {
   /** Foreground subagents an interrupt stopped (killed by the user) so far, by type. */
   readonly subagentsKilled: Record<string, number> = {};
   /** Background subagents: those waiting to run, and their counts. */
-  readonly background: BackgroundAgents = backgroundAgents();
+  readonly background: BackgroundTally = backgroundTally();
   /**
    * The subagents running (their task ids, outermost first), the deepest depth reached, and how
    * many subagents a subagent started.
