@@ -1,0 +1,1 @@
+import * as m from "./mod.ts"; if (!m) throw 1;
