@@ -1,1 +1,0 @@
-import * as m from "./mod.ts"; if (!m) throw 1;
