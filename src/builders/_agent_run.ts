@@ -205,15 +205,16 @@ export const AGENT_RUN: unique symbol = Symbol("claude-mock.agentRun");
 /**
  * One moment of a subagent's run, in the real CLI's order: a frame it writes, the subagent
  * starting (after `task_started`), one of its tool calls (its `task_progress`, then its
- * assistant frames), or the subagent stopping with its report (before `task_updated`).
+ * assistant frames), or the subagent stopping with its report (before `task_updated`). `written`
+ * marks a background subagent's first message, written before the turn that launched it ended.
  *
  * @internal
  */
 export type AgentRunMoment =
   | { kind: "frame"; frame: Frame }
   | { kind: "start" }
-  | { kind: "tool"; call: AgentRunCall; progress: Frame; frames: Frame[] }
-  | { kind: "stop"; report: string };
+  | { kind: "tool"; call: AgentRunCall; progress: Frame; frames: Frame[]; written?: boolean }
+  | { kind: "stop"; report: string; written?: boolean };
 
 /**
  * The moments of a subagent's run, in recorded order (see {@linkcode agentRunFrames}); ids

@@ -481,6 +481,8 @@ export interface TaskToolOptions {
   subagentType?: string;
   /** The subagent's final report (the task notification's summary). */
   result: string;
+  /** `run_in_background: true`: the call returns at once, the subagent runs on (default false). */
+  runInBackground?: boolean;
   /** The tool calls the subagent makes, built with the other helpers (default none). */
   tools?: ToolCall[];
   /**
@@ -549,11 +551,14 @@ export function taskTool(
   const durationMs = options.durationMs ?? 186;
   checkCount(totalTokens, where, "options.totalTokens");
   checkCount(durationMs, where, "options.durationMs");
+  if (options.runInBackground !== undefined && typeof options.runInBackground !== "boolean") {
+    throw new TypeError(`${where}: options.runInBackground must be a boolean`);
+  }
   const block = toolBlock(ctx, "Agent", {
     description,
     prompt: options.prompt,
     subagent_type: subagentType,
-    run_in_background: false,
+    run_in_background: options.runInBackground === true,
   }, options.id);
   const task = newTask(ctx, {
     toolUseId: block.id,
@@ -569,15 +574,7 @@ export function taskTool(
     subagentType,
     taskDescription: description,
   };
-  const run: AgentRun = {
-    task,
-    subagent,
-    subagentType,
-    options,
-    tools,
-    totalTokens,
-    durationMs,
-  };
+  const run: AgentRun = { task, subagent, subagentType, options, tools, totalTokens, durationMs };
   return {
     block,
     result: agentResult(ctx, run),

@@ -24,6 +24,12 @@ export interface PrintOutputOptions {
   write: (chunk: Uint8Array) => Promise<void>;
   /** Called once when the crash point is reached (the caller kills the session). */
   onCrash: () => void;
+  /**
+   * A turn that ends while background tasks run has its result written with the next one (the
+   * notification turn's), with the session's figures as they are then: the real CLI 2.1.332
+   * with a prompt given as text (not with `--input-format stream-json`).
+   */
+  holdForBackground?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -35,6 +41,10 @@ export class PrintOutput {
   #options: PrintOutputOptions;
   #lines = new LineBuffer();
   #result?: Record<string, unknown>;
+  /** Background tasks running now (the last `background_tasks_changed`). */
+  #background = 0;
+  /** Results written while background tasks ran: held until the run's next result. */
+  #held: { line: string; frame?: Record<string, unknown> }[] = [];
   #crashed = false;
   /** Writes handed to stdout that have not completed yet. */
   #inFlight = 0;
@@ -80,6 +90,13 @@ export class PrintOutput {
   async finish(): Promise<void> {
     for (const line of this.#lines.end()) await this.#line(line);
     await this.#flushed();
+    // results still held (no later result came): written as they are
+    const held = this.#result === undefined ? this.#held.pop() : undefined;
+    if (held && this.#options.format === "stream-json") {
+      for (const h of [...this.#held.splice(0), held]) {
+        await this.#write(encoder.encode(`${h.line}\n`));
+      }
+    } else if (held) this.#result = held.frame;
     const result = this.#result;
     if (this.#crashed || !result) return;
     const { format } = this.#options;
@@ -87,7 +104,9 @@ export class PrintOutput {
       const { model_usage_since_last_result: _, ...json } = result;
       await this.#write(encoder.encode(`${JSON.stringify(json)}\n`));
     } else if (format !== "stream-json") {
-      await this.#write(encoder.encode(textOf(result)));
+      // a turn's result held for its background tasks is printed before the last (2.1.332)
+      const held = this.#held.flatMap((h) => h.frame ? [textOf(h.frame)] : []);
+      await this.#write(encoder.encode([...held, textOf(result)].join("\n")));
     }
   }
 
@@ -97,17 +116,28 @@ export class PrintOutput {
     if (!options.keepState && line.includes('"subtype":"session_state_changed"')) return;
     this.written.push(line);
     let writing: Promise<void> | undefined;
-    if (options.format === "stream-json") {
-      const write = this.#write(encoder.encode(`${line}\n`));
-      if (write) writing = this.#track(write);
-    } else if (line.startsWith('{"') && line.includes('"type":"result"')) {
-      try {
-        const frame = JSON.parse(line);
-        if (frame.type === "result") this.#result = frame;
-      } catch {
-        // a malformed line the scenario wrote on purpose: not a result
-      }
+    const frame = line.startsWith('{"') &&
+        (line.includes('"type":"result"') || line.includes('"background_tasks_changed"'))
+      ? parsed(line)
+      : undefined;
+    if (frame?.type === "system" && frame.subtype === "background_tasks_changed") {
+      this.#background = Array.isArray(frame.tasks) ? frame.tasks.length : 0;
     }
+    const result = frame?.type === "result" ? frame : undefined;
+    if (result && this.#background === 0 && this.#held.length > 0) settle(this.#held, result);
+    if (result && this.#background > 0 && options.holdForBackground) {
+      // as the real CLI 2.1.332 in print mode: a turn that ends while background tasks run has
+      // its result written with the next one (the notification turn's)
+      this.#held.push({ line, frame: result });
+    } else if (options.format === "stream-json") {
+      const lines = result && this.#held.length > 0
+        ? [...this.#held.splice(0).map((h) => JSON.stringify(h.frame)), JSON.stringify(result)]
+        : [line];
+      for (const out of lines) {
+        const write = this.#write(encoder.encode(`${out}\n`));
+        if (write) writing = this.#track(write);
+      }
+    } else if (result) this.#result = result;
     if (this.written.length >= options.crashAfter) {
       this.#crashed = true;
       options.onCrash();
@@ -134,6 +164,69 @@ export class PrintOutput {
         resolve();
       };
     });
+  }
+}
+
+/** Fields of a `modelUsage` entry that add up from call to call. */
+const ADDITIVE = new Set([
+  "inputTokens",
+  "outputTokens",
+  "cacheReadInputTokens",
+  "cacheCreationInputTokens",
+  "webSearchRequests",
+  "costUSD",
+  "thinkingTokens",
+  "cacheCreationEphemeral5mInputTokens",
+  "cacheCreationEphemeral1hInputTokens",
+]);
+
+type Usage = Record<string, Record<string, unknown>>;
+
+/**
+ * Held results as the real CLI writes them when it writes them (2.1.332, print mode): the
+ * session's cost, `modelUsage` and `subagent_stats` as they are now; the first held result's
+ * `model_usage_since_last_result` takes in what came since, and the results after it have none.
+ */
+function settle(held: { frame?: Record<string, unknown> }[], last: Record<string, unknown>): void {
+  const frames = [...held.flatMap((h) => h.frame ? [h.frame] : []), last];
+  let since: Usage = {};
+  for (const frame of frames) {
+    since = addUsage(since, (frame.model_usage_since_last_result ?? {}) as Usage);
+  }
+  frames.forEach((frame, i) => {
+    frame.total_cost_usd = last.total_cost_usd;
+    frame.modelUsage = last.modelUsage;
+    frame.subagent_stats = last.subagent_stats;
+    if ("model_usage_since_last_result" in frame) {
+      frame.model_usage_since_last_result = i === 0 ? since : {};
+    }
+  });
+}
+
+/** Two `modelUsage` maps added model by model. */
+function addUsage(a: Usage, b: Usage): Usage {
+  const out: Usage = {};
+  for (const model of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const x = a[model] ?? {};
+    const y = b[model] ?? {};
+    const entry: Record<string, unknown> = { ...x, ...y };
+    for (const key of ADDITIVE) {
+      if (typeof x[key] === "number" && typeof y[key] === "number") {
+        entry[key] = (x[key] as number) + (y[key] as number);
+      }
+    }
+    out[model] = entry;
+  }
+  return out;
+}
+
+/** A line's frame, or `undefined` (a malformed line the scenario wrote on purpose). */
+function parsed(line: string): Record<string, unknown> | undefined {
+  try {
+    const frame = JSON.parse(line);
+    return frame && typeof frame === "object" ? frame : undefined;
+  } catch {
+    return undefined;
   }
 }
 

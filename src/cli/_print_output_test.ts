@@ -108,3 +108,67 @@ Deno.test("PrintOutput: finish waits for the lines still being written, the cras
   await finishing;
   assert.equal(out, `${init}\n${assistant}\n`, "the process dies once it has written its lines");
 });
+
+Deno.test("PrintOutput with a background task (a text prompt): the turn's result is held for the next, with the session's figures then (2.1.332)", async () => {
+  const tasks = (n: number) =>
+    line({ type: "system", subtype: "background_tasks_changed", tasks: Array(n).fill({}) });
+  const usage = (tokens: number) => ({
+    m: { inputTokens: tokens, costUSD: tokens / 1000, contextWindow: 9 },
+  });
+  const first = result({
+    result: "Launched.",
+    total_cost_usd: 0.24,
+    modelUsage: usage(240),
+    subagent_stats: { completed: 0 },
+    model_usage_since_last_result: usage(240),
+  });
+  const last = result({
+    result: "Done.",
+    total_cost_usd: 0.72,
+    modelUsage: usage(720),
+    subagent_stats: { completed: 1 },
+    model_usage_since_last_result: usage(480),
+  });
+  const lines = [init, tasks(1), assistant, first, assistant, tasks(0), init, last];
+  const stream = output({ holdForBackground: true });
+  await stream.printed.push(encoder.encode(lines.join("\n") + "\n"));
+  await stream.printed.finish();
+  const written = stream.out().trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(written.map((f) => f.result ?? f.subtype ?? f.type), [
+    "init",
+    "background_tasks_changed",
+    "assistant",
+    "assistant",
+    "background_tasks_changed",
+    "init",
+    "Launched.",
+    "Done.",
+  ]);
+  const [held, after] = written.slice(-2);
+  assert.equal(held.total_cost_usd, 0.72);
+  assert.deepEqual(held.modelUsage, usage(720));
+  assert.deepEqual(held.subagent_stats, { completed: 1 });
+  assert.deepEqual(held.model_usage_since_last_result, usage(720));
+  assert.deepEqual(after.model_usage_since_last_result, {});
+  // text: both results' texts; not held without the option (stream-json input)
+  const text = output({ format: "text", holdForBackground: true });
+  await text.printed.push(encoder.encode(lines.join("\n") + "\n"));
+  await text.printed.finish();
+  assert.equal(text.out(), "Launched.\n\nDone.\n");
+  const duplex = output();
+  await duplex.printed.push(encoder.encode(lines.join("\n") + "\n"));
+  await duplex.printed.finish();
+  assert.deepEqual(duplex.out().trim().split("\n"), lines);
+});
+
+Deno.test("PrintOutput: a result held for a background task that no later result follows is written at the end", async () => {
+  const running = line({ type: "system", subtype: "background_tasks_changed", tasks: [{}] });
+  const stream = output({ holdForBackground: true });
+  await stream.printed.push(encoder.encode([init, running, result()].join("\n") + "\n"));
+  await stream.printed.finish();
+  assert.equal(stream.out(), [init, running, result()].join("\n") + "\n");
+  const text = output({ format: "text", holdForBackground: true });
+  await text.printed.push(encoder.encode([init, running, result()].join("\n") + "\n"));
+  await text.printed.finish();
+  assert.equal(text.out(), "Hi!\n");
+});

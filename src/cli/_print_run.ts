@@ -292,6 +292,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
   if (options.clock === "system") io.beforeWait?.();
   const output = new PrintOutput({
     format: plan.input === undefined ? "stream-json" : plan.outputFormat,
+    holdForBackground: plan.input !== undefined,
     keepState: io.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
     // CLAUDE_MOCK_CRASH_AFTER=n: the process dies (exit 1) once it has written n stdout lines
     crashAfter: knobs.crashAfter,

@@ -47,14 +47,22 @@ type Message = { role?: unknown; content?: unknown };
  * interrupt marker, command output, and the turn's own continuations (the structured-output
  * enforcement, a blocking Stop hook's feedback), which go on the same turn.
  */
+/** The CLI's interrupt marker (with a newline after it when it follows a tool result). */
+const INTERRUPT_MARKER = /^\[Request interrupted by user( for tool use)?\]\s*$/;
+
 const NOT_PROMPTS = [
   /^\s*<system-reminder>/,
-  /^\[Request interrupted by user( for tool use)?\]$/,
+  INTERRUPT_MARKER,
   /^\[structured-output-enforce\]/,
   /^Stop hook feedback:/,
   /^<local-command-(stdout|stderr|caveat)>/,
   /^<command-(name|message|args)>/,
 ];
+
+/** Whether a text is the CLI's notification that a background task finished. */
+function isTaskNotification(text: string): boolean {
+  return /^\s*<system-reminder>/.test(text) && text.includes("<task-notification>");
+}
 
 /** Whether the system prompt marks a subagent's call (`cc_is_subagent=true` in its billing block). */
 function isSubagentCall(body: Record<string, unknown>): boolean {
@@ -76,15 +84,28 @@ export function blocksOf(message: Message | undefined): Block[] {
   return Array.isArray(content) ? content.filter((b) => b && typeof b === "object") : [];
 }
 
-/** The user's own text in a user message: its text blocks that the CLI did not add. */
+/**
+ * The user's own text in a user message: its text blocks that the CLI did not add. A message
+ * of tool results holds a prompt only after them: the CLI joins the next prompt to an
+ * interrupted turn's rejected tool result and its interrupt marker (2.1.328, 2.1.332).
+ */
 export function promptOf(message: Message): string | undefined {
   if (message.role !== "user") return undefined;
-  const blocks = blocksOf(message);
-  if (blocks.some((b) => b.type === "tool_result")) return undefined;
+  let blocks = blocksOf(message);
+  const lastResult = blocks.findLastIndex((b) => b.type === "tool_result");
+  if (lastResult >= 0) {
+    const after = blocks.slice(lastResult + 1);
+    // only a message the interrupt marker follows the results in carries a prompt
+    if (!after.some((b) => typeof b.text === "string" && INTERRUPT_MARKER.test(b.text))) {
+      return undefined;
+    }
+    blocks = after;
+  }
   const texts = blocks
     .filter((b) => b.type === "text" && typeof b.text === "string")
     .map((b) => b.text as string)
-    .filter((t) => !NOT_PROMPTS.some((re) => re.test(t)));
+    // a background task's notification starts the turn the CLI starts by itself (2.1.332)
+    .filter((t) => isTaskNotification(t) || !NOT_PROMPTS.some((re) => re.test(t)));
   return texts.length > 0 ? texts.join("\n") : undefined;
 }
 

@@ -112,6 +112,7 @@ export function checkUses(
     thinking?: unknown;
     permission?: unknown;
     ifDenied?: unknown;
+    untilInterrupt?: unknown;
     outputTokens?: unknown;
     chunkSize?: unknown;
     inputChunks?: unknown;
@@ -127,6 +128,16 @@ export function checkUses(
   checkNeed(at, method, ["options.outputTokens", options.outputTokens, "count?"]);
   checkNeed(at, method, ["options.chunkSize", options.chunkSize, "size?"]);
   checkNeed(at, method, ["options.inputChunks", options.inputChunks, "pieces?"]);
+  if (options.untilInterrupt !== undefined && typeof options.untilInterrupt !== "boolean") {
+    fail(
+      TypeError,
+      at.name,
+      at.path,
+      `${method} needs options.untilInterrupt to be a boolean, got ${
+        kindOf(options.untilInterrupt)
+      }`,
+    );
+  }
   if (
     options.permission !== undefined && options.permission !== "allow" &&
     options.permission !== "ask" && options.permission !== "deny"

@@ -36,6 +36,7 @@ export function toolStepKeys(kind: string): Record<string, true> {
     thinking: true,
     ...(kind === "askUserQuestion" ? {} : { permission: true }),
     ifDenied: true,
+    untilInterrupt: true,
     delay: true,
     outputTokens: true,
     chunkSize: true,
@@ -61,7 +62,14 @@ const TOOL_FIELDS: Record<string, Record<string, boolean>> = {
     lines: false,
     counts: false,
   },
-  task: { description: true, prompt: true, result: true, subagentType: false, tools: false },
+  task: {
+    description: true,
+    prompt: true,
+    result: true,
+    subagentType: false,
+    runInBackground: false,
+    tools: false,
+  },
   tool: { name: true, input: true, result: false, isError: false },
   askUserQuestion: { questions: true },
 };
@@ -273,6 +281,11 @@ export class ToolSteps {
   }
 
   /** Adds a checked tool step with its `uses*` helper. */
+  /** Checks that a tool's optional field is a boolean, if given. */
+  #flag(t: Fields, field: string, at: string): void {
+    if (t[field] !== undefined) this.#c.boolean(t[field], `${at}.${field}`);
+  }
+
   #call(
     builder: ExchangeBuilder,
     kind: string,
@@ -329,11 +342,12 @@ export class ToolSteps {
         );
         return;
       case "task": {
+        this.#flag(t, "runInBackground", at);
         const items = this.#subagentTools(t.tools, `${at}.tools`);
         builder.usesTask(
           t.description as string,
           {
-            ...more(["prompt", "result", "subagentType"]),
+            ...more(["prompt", "result", "subagentType", "runInBackground"]),
             ...(items
               ? {
                 tools: (tools: ExchangeBuilder) =>
@@ -369,6 +383,9 @@ export class ToolSteps {
     if (step.say !== undefined) c.string(step.say, `${path}.say`);
     if (step.thinking !== undefined) c.string(step.thinking, `${path}.thinking`);
     if (step.permission !== undefined) c.oneOf(step.permission, `${path}.permission`, PERMISSIONS);
+    if (step.untilInterrupt !== undefined && typeof step.untilInterrupt !== "boolean") {
+      c.type(`${path}.untilInterrupt`, "a boolean", step.untilInterrupt);
+    }
     this.#messageOptions(step, path);
     if (step.inputChunks !== undefined) {
       c.stringList(step.inputChunks, `${path}.inputChunks`, "input pieces");
@@ -377,6 +394,7 @@ export class ToolSteps {
       "say",
       "thinking",
       "permission",
+      "untilInterrupt",
       "delay",
       "outputTokens",
       "chunkSize",

@@ -82,6 +82,7 @@ export const TOOL_FORM_KEYS: string[] = [
   "thinking",
   "permission",
   "ifDenied",
+  "untilInterrupt",
   "delay",
   "outputTokens",
   "chunkSize",

@@ -43,6 +43,7 @@ export function taskCallSpec(
     prompt: options.prompt,
     result: options.result,
     ...(options.subagentType !== undefined ? { subagentType: options.subagentType } : {}),
+    ...(options.runInBackground !== undefined ? { runInBackground: options.runInBackground } : {}),
   };
   const calls = steps.flatMap((step) => {
     const parts = step.kind === "message" ? step.parts : [];

@@ -304,6 +304,7 @@ export class ExchangeBuilder {
       ["options.prompt", options?.prompt, "text"],
       ["options.result", options?.result, "text"],
       ["options.subagentType", options?.subagentType, "string?"],
+      ["options.runInBackground", options?.runInBackground, "boolean?"],
     ]);
     const fail = (kind: ErrorClass, problem: string) => this.#fail(kind, problem);
     const tools = options.tools === undefined ? undefined : checkSubagentTools(options.tools, fail);
@@ -582,6 +583,7 @@ export class ExchangeBuilder {
       ...(onFile ? { onFile } : {}),
       ...(options.permission ? { permission: options.permission } : {}),
       ...(ifDenied ? { ifDenied } : {}),
+      ...(options.untilInterrupt ? { untilInterrupt: true } : {}),
     });
     const parts: MessagePart[] = [
       ...(options.thinking !== undefined ? [thinking(options.thinking)] : []),

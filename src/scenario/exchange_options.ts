@@ -48,6 +48,13 @@ export interface UsesOptions extends MessageOptions {
    * or steps. They replace the rest of the exchange. Default: the exchange goes on.
    */
   ifDenied?: string | StepSource;
+  /**
+   * The tool runs until the app interrupts the session (the SDK's `interrupt()`): its result
+   * never comes. The CLI then writes what the real one writes for a tool stopped while running
+   * (for a subagent's tool: the Agent call rejected, the task killed). Waiting is real time,
+   * bounded like a control answer: without an interrupt the turn fails, naming the tool.
+   */
+  untilInterrupt?: boolean;
 }
 
 /** One question of `ExchangeBuilder.usesAskUserQuestion`. */
@@ -87,6 +94,12 @@ export interface TaskOptions<B> {
   result: string;
   /** Its type (default `general-purpose`): a built-in agent or one the app defines. */
   subagentType?: string;
+  /**
+   * Ask for it to run in the background (`run_in_background: true`): the call returns at once,
+   * the subagent runs after the turn, then the CLI's notification turn (answer it with an
+   * exchange on `"<task-notification>"`).
+   */
+  runInBackground?: boolean;
   /** Adds the subagent's own tool uses with the `uses*` helpers. */
   tools?: (tools: B) => unknown;
 }

@@ -455,3 +455,65 @@ Deno.test("a task step's subagent tools: read from a file, saved back, errors na
     /exchanges\[0\]\.steps\[0\]\.task\.tools\[1\]' must be a tool step/,
   );
 });
+
+Deno.test("untilInterrupt: a subagent's tool step keeps it through the file, and a non-boolean is refused where it is", () => {
+  const scenario = new ScenarioBuilder({ name: "wait" })
+    .on("wait")
+    .usesTask("Wait", {
+      prompt: "Sleep.",
+      result: "Slept.",
+      tools: (t) => t.usesBash("sleep 5", { stdout: "", untilInterrupt: true }),
+    })
+    .build();
+  const file = scenarioToJSON(scenario) as { exchanges: { steps: unknown[] }[] };
+  const task = (file.exchanges[0].steps[0] as { task: { tools: unknown[] } }).task;
+  assert.deepEqual(task.tools[0], {
+    bash: { command: "sleep 5", stdout: "" },
+    untilInterrupt: true,
+  });
+  const back = scenarioToJSON(scenarioFromJSON(file));
+  assert.deepEqual(back, file);
+  const bad = structuredClone(file);
+  (bad.exchanges[0].steps[0] as { task: { tools: Record<string, unknown>[] } }).task.tools[0]
+    .untilInterrupt = "yes";
+  assert.throws(
+    () => scenarioFromJSON(bad),
+    (e: Error) =>
+      e instanceof TypeError &&
+      /exchanges\[0\]\.steps\[0\]\.task\.tools\[0\]\.untilInterrupt/.test(e.message) &&
+      /boolean/.test(e.message),
+  );
+  assert.throws(
+    () =>
+      new ScenarioBuilder().on("x").usesBash("sleep 5", {
+        untilInterrupt: "yes" as unknown as boolean,
+      }),
+    /options\.untilInterrupt to be a boolean, got a string/,
+  );
+});
+
+Deno.test("runInBackground: a task step keeps it through the file; a non-boolean is refused where it is", () => {
+  const scenario = new ScenarioBuilder({ name: "bg" })
+    .on("check")
+    .usesTask("Check", { prompt: "Check.", result: "Fine.", runInBackground: true })
+    .build();
+  const file = scenarioToJSON(scenario) as { exchanges: { steps: unknown[] }[] };
+  const task = (file.exchanges[0].steps[0] as { task: Record<string, unknown> }).task;
+  assert.equal(task.runInBackground, true);
+  assert.deepEqual(scenarioToJSON(scenarioFromJSON(file)), file);
+  const bad = structuredClone(file);
+  (bad.exchanges[0].steps[0] as { task: Record<string, unknown> }).task.runInBackground = 1;
+  assert.throws(
+    () => scenarioFromJSON(bad),
+    /exchanges\[0\]\.steps\[0\]\.task\.runInBackground/,
+  );
+  assert.throws(
+    () =>
+      new ScenarioBuilder().on("x").usesTask("Check", {
+        prompt: "Check.",
+        result: "Fine.",
+        runInBackground: "yes" as unknown as boolean,
+      }),
+    /options\.runInBackground/,
+  );
+});

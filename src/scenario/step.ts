@@ -39,6 +39,8 @@ export interface ScriptedToolCall extends ToolCall {
   permission?: "allow" | "ask" | "deny";
   /** Steps that replace the rest of the exchange when this tool use is denied. */
   ifDenied?: StepSource;
+  /** The tool runs until the client interrupts the turn (its result never comes). */
+  untilInterrupt?: boolean;
 }
 
 /** One part of an assistant message: a content block, or a tool call made when it runs. */

@@ -15,6 +15,8 @@ export interface PromptFramesOptions {
   /** The answer to a control request (its `request`); `{}` when absent or `undefined`. */
   // deno-lint-ignore no-explicit-any
   answer?: (request: any) => Record<string, unknown> | undefined;
+  /** Sends an `interrupt` request (once) after the first frame this accepts. */
+  interruptAfter?: (frame: Frame) => boolean;
 }
 
 const line = (frame: unknown) => JSON.stringify(frame) + "\n";
@@ -40,6 +42,8 @@ export async function promptFrames(
     parent_tool_use_id: null,
   }));
   const frames: Frame[] = [];
+  let interrupted = false;
+  let closed = false;
   const decoder = new TextDecoder();
   let buffered = "";
   for await (const chunk of session.readable) {
@@ -59,7 +63,18 @@ export async function promptFrames(
           },
         }));
       }
-      if (frame.type === "result") await writer.close();
+      if (!interrupted && options.interruptAfter?.(frame)) {
+        interrupted = true;
+        await writer.write(line({
+          type: "control_request",
+          request_id: "interrupt",
+          request: { subtype: "interrupt" },
+        }));
+      }
+      if (frame.type === "result" && !closed) {
+        closed = true;
+        await writer.close();
+      }
     }
   }
   await session.exited;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type BackgroundTally, backgroundTally } from "./background_tally.ts";
 import { McpRoster } from "./mcp_roster.ts";
 import { modelCatalogOf } from "../builders/model_catalog.ts";
 import { TaskList } from "./task_list.ts";
@@ -123,6 +124,10 @@ export class Engine {
   readonly ledger: UsageLedger = new UsageLedger();
   /** Foreground subagents completed so far, by type (`subagent_stats`). */
   readonly subagents: Record<string, number> = {};
+  /** Foreground subagents an interrupt stopped (killed by the user) so far, by type. */
+  readonly subagentsKilled: Record<string, number> = {};
+  /** Background subagents: those waiting to run, and their counts. */
+  readonly background: BackgroundTally = backgroundTally();
   /**
    * The subagents running (their task ids, outermost first), the deepest depth reached, and how
    * many subagents a subagent started.

@@ -272,9 +272,14 @@ export class ExchangePicker {
       ? `every exchange of the scenario was already used (${n} exchange${n === 1 ? "" : "s"})`
       : "the scenario has no exchanges";
     const closest = n > 0 ? this.closestText(text, input) : "";
+    // the turn the CLI starts when a background subagent finished
+    const notice = text.includes("<task-notification>")
+      ? ". This is the CLI's notification that a background subagent finished: answer it with " +
+        'an exchange on "<task-notification>"'
+      : "";
     return `claude-mock: no exchange of scenario${this.#label} matched user message ${
       JSON.stringify(truncate(text, 200))
-    } (turn ${turn + 1}): ${expected}${closest ? `. ${closest}` : ""}`;
+    } (turn ${turn + 1}): ${expected}${notice}${closest ? `. ${closest}` : ""}`;
   }
 
   /** Open exchanges first (they could have answered), then the others. */

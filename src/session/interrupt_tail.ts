@@ -1,7 +1,8 @@
 /**
  * What the real CLI writes after an `interrupt`: the partial assistant message
  * (`aborted: true`), the interruption notice, the closed stream and an aborted result; or,
- * during a pending permission, the rejected tool use and `aborted_tools`.
+ * during a pending permission or a running tool (a subagent's too), the rejected tool use, the
+ * subagents it stopped (killed) and `aborted_tools`.
  *
  * @module
  */
@@ -9,6 +10,7 @@
 import { assistantMessage } from "../builders/assistant.ts";
 import { abortedStreamEnd } from "../builders/stream_events.ts";
 import { toolResult, userText } from "../builders/user.ts";
+import { taskNotification, taskUpdated } from "../builders/task_frames.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import type { TurnState } from "./turn_state.ts";
@@ -17,6 +19,13 @@ const REJECTED_TOOL_USE = "The user doesn't want to proceed with this tool use. 
   "use was rejected (eg. if it was a file edit, the new_string " +
   "was NOT written to the file). STOP what you are doing and wait " +
   "for the user to tell you how to proceed.";
+
+/** What the rejection adds when the tool was stopped while it ran (2.1.328, 2.1.332). */
+const STOPPED_WHILE_RUNNING = " Correction to the text above: this call was stopped while " +
+  "running, not refused before it ran. It may have run in part or in full, and its changes may " +
+  "have been written. No permission prompt was involved. Work it started elsewhere (a remote " +
+  "command, a background process) may still be running, so check before starting the same " +
+  "work again. The instruction to stop and wait still stands.";
 
 /** Writes the frames that close an interrupted turn, then its result. */
 export async function interruptTail(engine: Engine, turn: TurnState): Promise<void> {
@@ -28,7 +37,7 @@ export async function interruptTail(engine: Engine, turn: TurnState): Promise<vo
     turn.userMessages += 2; // the rejected tool's result and the notice
     await engine.send({
       frame: toolResult(ctx, rejected.id, {
-        content: REJECTED_TOOL_USE,
+        content: REJECTED_TOOL_USE + (turn.rejectedRunning ? STOPPED_WHILE_RUNNING : ""),
         isError: true,
         toolUseResult: "User rejected tool use",
         permissionDecision: null,
@@ -36,6 +45,14 @@ export async function interruptTail(engine: Engine, turn: TurnState): Promise<vo
       }),
       delay: 0,
     });
+    // the subagents it stopped: killed, their notification `stopped` with no usage
+    for (const task of turn.stoppedTasks ?? []) {
+      const patch = { status: "killed" as const, end_time: ctx.now() };
+      await engine.send({ frame: taskUpdated(ctx, task, { patch }), delay: 0 });
+      const notice = taskNotification(ctx, task, { status: "stopped", summary: task.description });
+      delete (notice as { usage?: unknown }).usage;
+      await engine.send({ frame: notice, delay: 0 });
+    }
     await engine.send({
       frame: userText(ctx, "[Request interrupted by user for tool use]"),
       delay: 0,

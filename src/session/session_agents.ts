@@ -28,6 +28,8 @@ export interface CustomAgent {
   maxTurns?: number;
   /** The permission mode its tool uses are decided in (see {@linkcode subagentMode}). */
   permissionMode?: PermissionMode;
+  /** Whether an Agent call of it runs in the background (the call returns at once). */
+  background?: boolean;
 }
 
 /**

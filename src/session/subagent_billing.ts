@@ -17,9 +17,25 @@ import type { Engine } from "./engine.ts";
  * then its report): counted in the session's `modelUsage` and cost, not in the turn's `usage`
  * (which is the main loop's), under the model it ran on (`model`, default the session's), the
  * report's call left out when `report` is false; the subagent counts as spawned and completed
- * in `subagent_stats`.
+ * in `subagent_stats` (as spawned and killed by the user when `killed`).
  */
 export function billSubagent(
+  engine: Engine,
+  call: ScriptedToolCall,
+  frames: Frame[],
+  options: { model?: string; report?: boolean; killed?: boolean } = {},
+): void {
+  billReplies(engine, call, frames, options);
+  const type = String(call.block.input.subagent_type ?? "general-purpose");
+  const tally = options.killed ? engine.subagentsKilled : engine.subagents;
+  tally[type] = (tally[type] ?? 0) + 1;
+}
+
+/**
+ * A subagent's API calls alone (its assistant messages among `frames`, then its report unless
+ * `report` is false), billed to the session under `model` (default the session's).
+ */
+export function billReplies(
   engine: Engine,
   call: ScriptedToolCall,
   frames: Frame[],
@@ -35,6 +51,4 @@ export function billSubagent(
       { subagent: true },
     );
   }
-  const type = String(call.block.input.subagent_type ?? "general-purpose");
-  engine.subagents[type] = (engine.subagents[type] ?? 0) + 1;
 }

@@ -18,6 +18,8 @@ import type { Engine } from "./engine.ts";
 import { callHooksTogether, type HookAgent, hookCallbacks, keepContext } from "./hook_runner.ts";
 import { AGENT_RUN, agentResult, type AgentRun } from "../builders/_agent_run.ts";
 import { onModel, runSubagent } from "./subagent_run.ts";
+import { runUntilInterrupt } from "./run_until_interrupt.ts";
+import { launchBackground } from "./background_agents.ts";
 import { subagentMode, subagentModel } from "./session_agents.ts";
 import { limitTurns } from "./subagent_turn_limit.ts";
 import { PLAN_MODE_TOOLS, runPlanModeTool } from "./plan_mode.ts";
@@ -141,6 +143,8 @@ async function runTool(
   if (block.name === "Agent" || block.name === "Task") {
     return await runAgentTool(engine, call, { input, turn, changed });
   }
+  // a tool that runs until the app interrupts: its result is the interrupt tail's rejection
+  if (call.untilInterrupt) await runUntilInterrupt(engine, turn, call);
   if (call.frames) {
     for (const frame of call.frames(engine.ctx)) {
       if (turn.abort.aborted) throw turn.abort.reason;
@@ -173,12 +177,36 @@ async function runAgentTool(
     // the subagent's run as its agent's maxTurns cuts it, its tools through this same flow,
     // decided in its agent's permission mode
     const { run, stopped } = limitTurns(scripted, def?.maxTurns);
-    const { sent, missing } = await runSubagent(engine, run, {
-      turn,
-      flow: { authorize, execute, postToolHooks },
-      model,
-      mode: subagentMode(engine.ctx.permissionMode, def?.permissionMode),
-    });
+    const mode = subagentMode(engine.ctx.permissionMode, def?.permissionMode);
+    if (def?.background === true || input.run_in_background === true) {
+      // launched in the background (2.1.332): the call returns at once; the subagent runs after
+      // the turn, then the CLI's notification turn
+      const flow = { authorize, execute, postToolHooks };
+      return await launchBackground(engine, { run, call, model, mode, flow }, turn);
+    }
+    const written: Frame[] = [];
+    let ran;
+    try {
+      ran = await runSubagent(engine, run, {
+        turn,
+        flow: { authorize, execute, postToolHooks },
+        model,
+        mode,
+        sent: written,
+      });
+    } catch (error) {
+      if (turn.stoppedTasks?.includes(run.task)) {
+        // interrupted while it ran (2.1.328, 2.1.332): its calls are billed, it is killed by the
+        // user, and the outermost Agent call's result is the CLI's rejection
+        billSubagent(engine, call, written, { model, report: false, killed: true });
+        if (engine.subagentNesting.running.length === 0) {
+          turn.rejectedTool = call.block;
+          turn.rejectedRunning = true;
+        }
+      }
+      throw error;
+    }
+    const { sent, missing } = ran;
     billSubagent(engine, call, sent, { model, report: stopped === undefined });
     if ((missing.size > 0 || stopped !== undefined) && !changed) {
       // the tools it could not use are not among those it used; a stopped one has no report

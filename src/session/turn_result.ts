@@ -62,7 +62,10 @@ export async function sendResult(
       apiCalls: override.apiCalls ?? [...turn.failedCalls, ...turn.calls],
       modelUsage: engine.ledger.modelUsage(),
       modelUsageSinceLastResult: engine.ledger.takeSinceLastResult(),
-      subagentStats: nestedStats(subagentStats(engine.subagents), engine.subagentNesting),
+      subagentStats: nestedStats(
+        withOthers(subagentStats(engine.subagents), engine),
+        engine.subagentNesting,
+      ),
       permissionDenials: turn.denials,
       stopReason: options.stopReason,
       terminalReason: options.terminalReason,
@@ -81,7 +84,8 @@ export async function sendResult(
       ...(options.subtype === "error_max_budget_usd" && engine.flags.maxBudgetUsd !== undefined
         ? { maxBudgetUsd: engine.flags.maxBudgetUsd }
         : {}),
-      extra: options.extra,
+      // a turn the CLI started by itself says why (2.1.332)
+      extra: turn.origin ? { origin: turn.origin, ...options.extra } : options.extra,
     });
   } catch (error) {
     throw new TurnFailure(
@@ -150,6 +154,39 @@ export function describeTurn(engine: Engine, turn: TurnState): string {
 }
 
 /** `stats` with the subagents' nesting: a subagent's own subagent is at depth 2 (2.1.332). */
+/**
+ * The stats with the subagents that did not complete in the foreground: those an interrupt
+ * stopped (killed by the user, 2.1.328, 2.1.332) and those started in the background, still
+ * running or not (2.1.332). All count as spawned and by type; the background ones as requested
+ * in the background only when the Agent call asked `run_in_background`.
+ */
+function withOthers(stats: SubagentStats, engine: Engine): SubagentStats {
+  const bg = engine.background;
+  const byType = { ...stats.by_type };
+  const add = (counts: Record<string, number>) => {
+    let n = 0;
+    for (const [type, count] of Object.entries(counts)) {
+      if (count === 0) continue;
+      n += count;
+      byType[type] = (byType[type] ?? 0) + count;
+    }
+    return n;
+  };
+  const killed = add(engine.subagentsKilled);
+  const extra = killed + add(bg.running);
+  if (extra === 0 && bg.started === 0) return stats;
+  const spawned = stats.spawned + extra;
+  return {
+    ...stats,
+    spawned,
+    requested: { background: bg.requested, foreground: spawned - bg.requested, unset: 0 },
+    started_in_background: bg.started,
+    max_depth: Math.max(stats.max_depth, spawned > 0 ? 1 : 0),
+    killed: { ...stats.killed, user: stats.killed.user + killed },
+    by_type: byType,
+  };
+}
+
 function nestedStats(
   stats: SubagentStats,
   nesting: { maxDepth: number; spawnedBySubagents: number },

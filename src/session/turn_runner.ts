@@ -36,6 +36,7 @@ import {
   stopHooks,
 } from "./hook_runner.ts";
 import { interruptTail } from "./interrupt_tail.ts";
+import { headStart, runBackgroundAgents } from "./background_agents.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
 import { stateChange } from "./line_templates.ts";
 import { skillShellHooks } from "./skill_shell.ts";
@@ -52,23 +53,37 @@ import {
 } from "./turn_state.ts";
 
 /** Runs one turn for `input`. Never throws: a failure ends the turn with an error result. */
-export async function runTurn(engine: Engine, input: UserFrame): Promise<void> {
-  engine.transcribe?.(input);
+export async function runTurn(
+  engine: Engine,
+  input: UserFrame,
+  options: { origin?: Record<string, unknown>; before?: (turn: TurnState) => Promise<void> } = {},
+): Promise<void> {
+  if (!options.origin) engine.transcribe?.(input);
   const text = promptText(input);
   const turn = newTurn(engine, { index: engine.turnCount++, input, text });
+  if (options.origin) turn.origin = options.origin;
   turn.promptId = engine.ctx.ids.uuid();
   engine.lastPromptId = turn.promptId;
   engine.turn = turn;
+  let background = false;
   try {
+    if (options.before) await options.before(turn);
     await runSteps(engine, turn);
     if (turn.abort.aborted) throw turn.abort.reason;
     if (engine.scenario.verbatim) return;
-    const idle = engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
-    if (idle !== SENT) await idle;
+    // with background subagents to run the session stays running (2.1.332)
+    background = engine.background.pending.length > 0;
+    if (!background) {
+      const idle = engine.send(stateChange(engine.ctx, "idle", engine.outbox.sent !== undefined));
+      if (idle !== SENT) await idle;
+    }
   } catch (error) {
     await endFailedTurn(engine, turn, error);
   } finally {
     engine.endTurn(turn);
+  }
+  if (background && !engine.closed) {
+    await runBackgroundAgents(engine, (next, how) => runTurn(engine, next, how));
   }
 }
 
@@ -100,12 +115,13 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   // its first step)
   if (engine.scenario.verbatim !== true) {
     const keep = engine.outbox.sent !== undefined;
-    const running = engine.send(stateChange(engine.ctx, "running", keep));
+    // a turn the CLI starts by itself follows a turn that left the session running
+    const running = turn.origin ? SENT : engine.send(stateChange(engine.ctx, "running", keep));
     if (running !== SENT) await running;
     const loaded = instructionsLoadedHooks(engine, turn);
     if (loaded) await loaded;
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
-    if (hooked && await userPromptSubmitStops(engine, turn)) return;
+    if (hooked && !turn.origin && await userPromptSubmitStops(engine, turn)) return;
     const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : [];
     const init = engine.send(initFrame(engine));
     if (init !== SENT) await init;
@@ -308,6 +324,8 @@ async function endSteps(engine: Engine, turn: TurnState): Promise<void> {
       } going, but its steps ran out: the real CLI would ask the model again (script the reply after the one the hook blocked)`,
     );
   }
+  // the background subagents this turn launched write their first message before its result
+  if (engine.background.pending.length > 0) await headStart(engine, turn);
   if (!turn.resultSent && overBudget(engine, turn)) return await sendMaxBudget(engine, turn);
   if (!turn.resultSent) await sendResult(engine, turn, {});
 }

@@ -5,6 +5,7 @@
  */
 
 import type { PermissionDenial } from "../builders/result.ts";
+import type { TaskInfo } from "../builders/task_frames.ts";
 import type { ToolCallResult } from "../builders/tools.ts";
 import type { ApiCallUsage } from "../builders/usage.ts";
 import type { PermissionDecision, PermissionDecisionName } from "../builders/user.ts";
@@ -123,8 +124,17 @@ export interface TurnState {
   heldRunning?: number;
   /** The can_use_tool request the turn waits on (an interrupt cancels it). */
   pendingPermission?: { requestId: string; block: ToolUseBlock };
-  /** The tool use an interrupt rejected while its permission was pending. */
+  /** The tool use an interrupt rejected while its permission was pending (or while it ran). */
   rejectedTool?: ToolUseBlock;
+  /** The rejected tool use was running when the interrupt came (not waiting for permission). */
+  rejectedRunning?: boolean;
+  /** The subagents an interrupt stopped while they ran, innermost first (their tasks). */
+  stoppedTasks?: TaskInfo[];
+  /**
+   * What started a turn the CLI started by itself (a background task's notification): its
+   * result's `origin`.
+   */
+  origin?: Record<string, unknown>;
   /** Structured output (`--json-schema`): what the StructuredOutput tool got and fit. */
   structured?: { value: unknown } | { failures: number; lastError: string };
   /** The last message had no tool use (under a schema, the CLI then asks for the tool). */
