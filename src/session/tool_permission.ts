@@ -21,7 +21,8 @@ import {
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
 import { subcommandsNeedingApproval } from "../scenario/read_only_command.ts";
-import { ruleSources, unavailableTool } from "./session_tools.ts";
+import { builtInTools, ruleSources, unavailableTool } from "./session_tools.ts";
+import { checkToolInput } from "./tool_input_check.ts";
 import { refusedInput } from "./file_contents.ts";
 import { STRUCTURED_OUTPUT } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
@@ -48,10 +49,31 @@ export async function authorize(
   turn: TurnState,
   options: { agent?: HookAgent; mode?: string } = {},
 ): Promise<ToolDecision> {
-  const block = call.block;
+  let block = call.block;
   const mode = options.mode ?? engine.ctx.permissionMode;
   const missing = unavailableTool(engine, block.name);
   if (missing !== undefined) return { kind: "unavailable", message: missing };
+  // input its schema refuses fails unasked, before anything else; input it takes goes on as
+  // parsed (2.1.328 to 2.1.332)
+  const checked = checkToolInput(block.name, block.input, {
+    deferred: builtInTools(engine).includes("ToolSearch"),
+    schemaTexts: engine.ctx.cli.facts.toolInputSchemas,
+  });
+  if (checked !== undefined && !checked.ok) {
+    return {
+      kind: "invalid",
+      result: {
+        content: `<tool_use_error>${checked.content}</tool_use_error>`,
+        isError: true,
+        toolUseResult: checked.toolUseResult,
+        permissionDecision: null,
+      },
+    };
+  }
+  if (checked !== undefined && JSON.stringify(checked.input) !== JSON.stringify(block.input)) {
+    block = { ...block, input: checked.input };
+    call = { ...call, block };
+  }
   // input the tool refuses fails before the hooks and the rules (2.1.328, 2.1.332)
   const refused = refusedInput(engine.fileContents, call, engine.ctx);
   if (refused !== undefined) return { kind: "invalid", result: refused };
@@ -311,6 +333,8 @@ export function immediateDenial(
 ): Extract<ToolDecision, { kind: "deny" }> | undefined {
   const block = call.block;
   if (call.permission !== undefined) return undefined;
+  // input its schema refuses fails before any rule
+  if (checkToolInput(block.name, block.input)?.ok === false) return undefined;
   if (hookCallbacks(engine, "PreToolUse", block.name).length > 0) return undefined;
   const verdict = decidePermission(block.name, block.input, {
     mode: engine.ctx.permissionMode,
