@@ -241,7 +241,7 @@ const CASES: RecordingCase[] = [
  * CLI recorded, is identical to the mock's run but for what conformance/exceptions.json explains
  * (an inserted notebook cell's random id, the time and random part of a saved MCP image's name).
  */
-const TOOL_CASES = /^(files_|bash_|thinking_|task_tools_|mcp_|agents_|plan_|tools_)/;
+const TOOL_CASES = /^(files_|bash_|thinking_|task_tools_|mcp_|agents_|plan_|tools_|settings_)/;
 const RECORDING =
   /^(.+)\.(duplex|print-text|print-json|print-stream-json)\.v(\d+\.\d+\.\d+)\.jsonl$/;
 for (const entry of Deno.readDirSync(new URL("./fixtures/real/conform/", import.meta.url))) {

@@ -79,6 +79,21 @@ export interface CliVersionFacts {
    * recorded ones (`tool_input_schemas.ts`): an `InputValidationError`'s hint shows them.
    */
   readonly toolInputSchemas: Readonly<Record<string, string>>;
+  /**
+   * What print mode's text output says on stderr about `--settings` it could not take whole:
+   * the heading when entries were skipped, the heading when the settings did not load, and the
+   * closing line (none on 2.1.328).
+   */
+  readonly settingsWarning: {
+    readonly skipped: string;
+    readonly failed: string;
+    readonly footer?: string;
+  };
+  /**
+   * An SDK session's first turn repeats that warning in a `system/informational` frame (tag
+   * `settings_not_in_effect`) after its `system/init` (2.1.331; print mode writes none).
+   */
+  readonly settingsNotice: boolean;
   /** `buildTime` of the `get_binary_version` answer. */
   readonly buildTime: string;
   /**
@@ -169,6 +184,12 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
     sdkVersion: "0.3.328",
     recordings: "every tape without a v33x_ prefix, and v328_*",
     changes: {
+      settingsNotice: false,
+      settingsWarning: {
+        skipped: "These settings entries were skipped; the rest of each file is in effect:",
+        failed: "These settings files did not load, so nothing in them is in effect, including " +
+          "hooks and permission rules. Each loads again once the problem listed for it is fixed:",
+      },
       // CronCreate described a 7-day expiry and no Session-only note (2.1.331 changed it)
       toolInputSchemas: {
         CronCreate:
@@ -216,6 +237,16 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
     sdkVersion: "0.3.331",
     recordings: "v331_*",
     changes: {
+      // reworded, with a closing line, and said to the SDK too (2.1.331 and 2.1.332 alike)
+      settingsNotice: true,
+      settingsWarning: {
+        skipped: "These settings entries were skipped; the rest of each source is in effect:",
+        failed: "These settings did not load, so nothing in them is in effect, including hooks, " +
+          "permission rules and sandbox settings, though environment variables they already set " +
+          "can stay:",
+        footer: "Fix each problem listed, then start Claude Code again. For settings sent with " +
+          "applyFlagSettings, shown as SDK inline settings, send them again instead.",
+      },
       toolInputSchemas: {} as Readonly<Record<string, string>>,
       initCapabilities: [
         "interrupt_receipt_v1",

@@ -39,6 +39,7 @@ import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
 import { withAgentsFile } from "./_agents_flag.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
+import { checkFlagSettings, flagSettingsWarning } from "../session/flag_settings_check.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
 import { chooseScenario } from "./_run_scenario.ts";
 import { readAllStdin, type Stdio } from "./_stdio.ts";
@@ -132,6 +133,12 @@ export async function runSession(
     await io.stdio.writeErr(encoder.encode(unreadable));
   }
   const { session, output } = startSession(plan);
+  const given = parsed.options.get("--settings");
+  if (typeof given === "string" && plan.outputFormat === "text" && plan.input !== undefined) {
+    // --settings the CLI could not take whole: which entries, why (text output alone)
+    const warning = flagSettingsWarning(checkFlagSettings(given), session.ctx.cli.facts);
+    if (warning !== undefined) await io.stdio.writeErr(encoder.encode(warning));
+  }
   const signals = listen(plan, session);
   try {
     await notePluginUse(home, session.ctx.sessionId).catch(() => {});
