@@ -14,7 +14,8 @@ import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
-import { Session, type SessionOptions } from "../session/session.ts";
+import { lastCallOf, Session, type SessionOptions } from "../session/session.ts";
+import { transcribed, withFinalUsage } from "./_transcript_lines.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { VIRTUAL_EPOCH } from "../timing/virtual_clock.ts";
@@ -69,6 +70,8 @@ interface RunPlan {
   sessionId?: string;
   /** What the resumed or continued session had used, by model. */
   resumedUsage?: Record<string, ModelUsageEntry>;
+  /** The context the resumed session's last API call ended with (tokens). */
+  resumedContext?: number;
   /** Which run of the binary this is (1 for the first in its state folder). */
   invocation: number;
   /** Print mode's prompt, and what piped stdin carried; none in duplex mode. */
@@ -161,7 +164,7 @@ async function planRun(
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
-  const { sessionId, resumedUsage } = await resolveSession(parsed, {
+  const { sessionId, resumedUsage, resumedContext } = await resolveSession(parsed, {
     projects,
     outputFormat,
     scenario,
@@ -216,6 +219,7 @@ async function planRun(
     projects,
     ...(sessionId !== undefined ? { sessionId } : {}),
     ...(resumedUsage !== undefined ? { resumedUsage } : {}),
+    ...(resumedContext !== undefined ? { resumedContext } : {}),
     invocation,
     ...(input !== undefined ? { input } : {}),
     args,
@@ -312,6 +316,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
   }, {
     args: plan.args,
     ...(plan.resumedUsage ? { resumedUsage: plan.resumedUsage } : {}),
+    ...(plan.resumedContext !== undefined ? { resumedContext: plan.resumedContext } : {}),
     env: io.env,
     installedSdk: plan.installedSdk,
     stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
@@ -398,7 +403,7 @@ async function keepRecords(
   const prompt = input?.prompt;
   const { written } = output;
   if (!parsed.options.has("--no-session-persistence")) {
-    const transcript = written.filter(transcribed);
+    const transcript = withFinalUsage(written.filter(transcribed), lastCallOf(session));
     if (prompt !== undefined) transcript.unshift(JSON.stringify(userPrompt(prompt)));
     // as the real CLI, a config folder that cannot be written to loses the transcript only
     await appendTranscript(plan.projects, session.ctx.sessionId, transcript).catch(() => {});
@@ -421,15 +426,6 @@ async function keepRecords(
   });
 }
 
-/**
- * Whether a transcript keeps a line: user and assistant messages, results, `system/init` and
- * compact boundaries (substring tests: no RegExp on the start-up path).
- */
-function transcribed(line: string): boolean {
-  return line.startsWith('{"type":"user"') || line.startsWith('{"type":"assistant"') ||
-    line.includes('"type":"result"') || line.includes('"subtype":"init"') ||
-    line.includes('"subtype":"compact_boundary"');
-}
 /** Environment a capture records: the fake's own, the SDK's and the retry and timeout knobs. */
 const CAPTURED_ENV = /^(CLAUDE_|ANTHROPIC_BASE_URL$|ANTHROPIC_MODEL$|API_TIMEOUT_MS$|IS_SANDBOX$)/;
 
