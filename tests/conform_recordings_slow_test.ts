@@ -489,6 +489,20 @@ function sessionCases(): RecordingCase[] {
     ],
     ["slash_cost_after_turn", "duplex", "2.1.332", EVERYTHING, "/cost after a turn (2.1.332)"],
     [
+      "slash_context_after_turn",
+      "duplex",
+      "2.1.328",
+      EVERYTHING,
+      "/context after a turn: the tools as counted once the session made an API call, no Messages row",
+    ],
+    [
+      "slash_context_after_turn",
+      "duplex",
+      "2.1.332",
+      EVERYTHING,
+      "/context after a turn (2.1.332)",
+    ],
+    [
       "slash_compact_first",
       "duplex",
       "2.1.328",
