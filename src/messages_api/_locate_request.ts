@@ -43,13 +43,19 @@ type Block = { type?: unknown; text?: unknown; [key: string]: unknown };
 type Message = { role?: unknown; content?: unknown };
 
 /**
+ * The CLI's interrupt marker (2.1.328 to 2.1.332 end it with a newline):
+ * `[Request interrupted by user]\n`, `[Request interrupted by user for tool use]\n`.
+ */
+const INTERRUPT_MARKER = /^\[Request interrupted by user( for tool use)?\]\s*$/;
+
+/**
  * Texts the CLI adds as user messages that are not the user's prompt: reminders, the
  * interrupt marker, command output, and the turn's own continuations (the structured-output
  * enforcement, a blocking Stop hook's feedback), which go on the same turn.
  */
 const NOT_PROMPTS = [
   /^\s*<system-reminder>/,
-  /^\[Request interrupted by user( for tool use)?\]$/,
+  INTERRUPT_MARKER,
   /^\[structured-output-enforce\]/,
   /^Stop hook feedback:/,
   /^<local-command-(stdout|stderr|caveat)>/,
@@ -79,8 +85,16 @@ export function blocksOf(message: Message | undefined): Block[] {
 /** The user's own text in a user message: its text blocks that the CLI did not add. */
 export function promptOf(message: Message): string | undefined {
   if (message.role !== "user") return undefined;
-  const blocks = blocksOf(message);
-  if (blocks.some((b) => b.type === "tool_result")) return undefined;
+  let blocks = blocksOf(message);
+  if (blocks.some((b) => b.type === "tool_result")) {
+    // the prompt after an interrupted tool use comes in the same user message as the tool's
+    // result and the interrupt marker, after them (2.1.328 to 2.1.332)
+    const marker = blocks.findIndex((b) =>
+      b.type === "text" && typeof b.text === "string" && INTERRUPT_MARKER.test(b.text)
+    );
+    if (marker < 0) return undefined;
+    blocks = blocks.slice(marker + 1);
+  }
   const texts = blocks
     .filter((b) => b.type === "text" && typeof b.text === "string")
     .map((b) => b.text as string)
