@@ -31,7 +31,7 @@ import { thinkingDisplayOf } from "./thinking_off.ts";
 import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { flushHookNotices } from "./hook_notices.ts";
 import { unavailableTool } from "./session_tools.ts";
-import { coercedToolInput } from "./tool_input_check.ts";
+import { withCoercedInput } from "./tool_input_check.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
 import { stateChange } from "./line_templates.ts";
@@ -584,26 +584,17 @@ export function evaluateMessage(
   const cache = turn.evaluated ??= new WeakMap();
   const known = cache.get(step);
   if (known) return known;
-  const blocks: AssistantContentBlock[] = [];
-  const sent: AssistantContentBlock[] = [];
+  const [blocks, sent]: AssistantContentBlock[][] = [[], []];
   const calls = new Map<string, ScriptedToolCall>();
   for (const part of step.parts) {
     const value = typeof part === "function" ? part(engine.ctx) : part;
-    if (isToolCall(value)) sent.push(value.block);
-    else sent.push(value);
-    if (isToolCall(value)) {
-      // the CLI reads a number or boolean sent as a string as one, in its frames too
-      const input = coercedToolInput(value.block.name, value.block.input);
-      const call = input === value.block.input
-        ? value
-        : { ...value, block: { ...value.block, input } };
-      calls.set(call.block.id, call);
-      blocks.push(call.block);
-    } else blocks.push(value);
+    sent.push(isToolCall(value) ? value.block : value);
+    const call = isToolCall(value) ? withCoercedInput(value) : undefined;
+    if (call) calls.set(call.block.id, call);
+    blocks.push(call ? call.block : value as AssistantContentBlock);
   }
   if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
-  const evaluated: EvaluatedMessage = { blocks, calls };
-  if (sent.some((b, i) => b !== blocks[i])) evaluated.sent = sent;
+  const evaluated: EvaluatedMessage = { blocks, calls, sent };
   cache.set(step, evaluated);
   return evaluated;
 }

@@ -408,3 +408,16 @@ export function coercedToolInput(
   }
   return out ?? input;
 }
+
+/**
+ * A scripted tool call whose input the CLI reads differently ({@linkcode coercedToolInput}):
+ * a copy with that input; else the call itself.
+ */
+export function withCoercedInput<
+  T extends { block: { name: string; input: Record<string, unknown> } },
+>(
+  call: T,
+): T {
+  const input = coercedToolInput(call.block.name, call.block.input);
+  return input === call.block.input ? call : { ...call, block: { ...call.block, input } };
+}
