@@ -331,3 +331,25 @@ Deno.test("cli faults: SIGTERM exits 143; ignored SIGTERM; hang after the result
   assert.equal(crashed.code, 1);
   assert.equal(crashed.stdout.trim().split("\n").length, 1, "one frame, then the crash");
 });
+
+Deno.test("cli sessions: /compact after --resume counts the resumed session's last context (pre_tokens)", async () => {
+  await using fake = await installFakeClaude();
+  const first = await json(fake, []);
+  const context = first.usage.input_tokens + first.usage.output_tokens;
+  assert.ok(context > 0);
+  const run = await claude(fake, [
+    "-p",
+    "/compact",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--resume",
+    first.session_id,
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const boundary = run.stdout.trimEnd().split("\n").map((l) => JSON.parse(l))
+    .find((f) => f.subtype === "compact_boundary");
+  // before: 0 (the transcript file kept no call's final usage); as the real CLI: the earlier
+  // run's last call, its input and output tokens (session_resume_compact)
+  assert.equal(boundary?.compact_metadata?.pre_tokens, context);
+});

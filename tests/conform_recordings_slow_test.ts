@@ -237,11 +237,11 @@ const CASES: RecordingCase[] = [
 /**
  * The recordings of the file tools', Bash results', thinking, task tools' and MCP cases
  * and subagents / plan mode (tests/fixtures/real/FINDINGS_tools.md, FINDINGS_mcp.md,
- * FINDINGS_agents.md): every one of them, each mode and
+ * FINDINGS_agents.md) and the tool input checks (`tools_`): every one of them, each mode and
  * CLI recorded, is identical to the mock's run but for what conformance/exceptions.json explains
  * (an inserted notebook cell's random id, the time and random part of a saved MCP image's name).
  */
-const TOOL_CASES = /^(files_|bash_|thinking_|task_tools_|mcp_|agents_|plan_)/;
+const TOOL_CASES = /^(files_|bash_|thinking_|task_tools_|mcp_|agents_|plan_|tools_|settings_)/;
 const RECORDING =
   /^(.+)\.(duplex|print-text|print-json|print-stream-json)\.v(\d+\.\d+\.\d+)\.jsonl$/;
 for (const entry of Deno.readDirSync(new URL("./fixtures/real/conform/", import.meta.url))) {
@@ -488,6 +488,20 @@ function sessionCases(): RecordingCase[] {
       "/cost after a turn: tokens and cost by model",
     ],
     ["slash_cost_after_turn", "duplex", "2.1.332", EVERYTHING, "/cost after a turn (2.1.332)"],
+    [
+      "slash_context_after_turn",
+      "duplex",
+      "2.1.328",
+      EVERYTHING,
+      "/context after a turn: the tools as counted once the session made an API call, no Messages row",
+    ],
+    [
+      "slash_context_after_turn",
+      "duplex",
+      "2.1.332",
+      EVERYTHING,
+      "/context after a turn (2.1.332)",
+    ],
     [
       "slash_compact_first",
       "duplex",

@@ -48,10 +48,8 @@ Deno.test("a session given --settings it cannot read fails at its start, naming 
       error instanceof SyntaxError &&
       /^Cannot start a session: Cannot read --settings: not valid JSON \(/.test(error.message),
   );
-  assert.throws(
-    () => new Session(scenario, { args: ["--settings", '{"permissions":{"allow":"Bash"}}'] }),
-    /^TypeError: Cannot start a session: Cannot read --settings: 'permissions\.allow' must be an array/,
-  );
+  // fields of the wrong type do not fail the start: as the real CLI, the settings do not load
+  // (src/session/flag_settings_check_test.ts)
 });
 
 // ---- a deeply nested tool input --------------------------------------------------------------

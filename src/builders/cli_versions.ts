@@ -74,6 +74,26 @@ export interface CliVersionFacts {
    * of the malformed response (`"malformed_response"`).
    */
   readonly unusableFallback: "parse_error" | "malformed_response";
+  /**
+   * Built-in tools' input schemas (as JSON text) where this version's differ from the newest
+   * recorded ones (`tool_input_schemas.ts`): an `InputValidationError`'s hint shows them.
+   */
+  readonly toolInputSchemas: Readonly<Record<string, string>>;
+  /**
+   * What print mode's text output says on stderr about `--settings` it could not take whole:
+   * the heading when entries were skipped, the heading when the settings did not load, and the
+   * closing line (none on 2.1.328).
+   */
+  readonly settingsWarning: {
+    readonly skipped: string;
+    readonly failed: string;
+    readonly footer?: string;
+  };
+  /**
+   * An SDK session's first turn repeats that warning in a `system/informational` frame (tag
+   * `settings_not_in_effect`) after its `system/init` (2.1.331; print mode writes none).
+   */
+  readonly settingsNotice: boolean;
   /** `buildTime` of the `get_binary_version` answer. */
   readonly buildTime: string;
   /**
@@ -164,6 +184,23 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
     sdkVersion: "0.3.328",
     recordings: "every tape without a v33x_ prefix, and v328_*",
     changes: {
+      settingsNotice: false,
+      settingsWarning: {
+        skipped: "These settings entries were skipped; the rest of each file is in effect:",
+        failed: "These settings files did not load, so nothing in them is in effect, including " +
+          "hooks and permission rules. Each loads again once the problem listed for it is fixed:",
+      },
+      // CronCreate described a 7-day expiry and no Session-only note (2.1.331 changed it)
+      toolInputSchemas: {
+        CronCreate:
+          '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"cron":{"description":"Standard 5-field cron ' +
+          'expression in local time: \\"M H DoM Mon DoW\\" (e.g. \\"*/5 * * * *\\" = every 5 minutes, \\"30 14 28 2 *\\" = Feb 28 at 2:30pm local once).' +
+          '","type":"string"},"prompt":{"description":"The prompt to enqueue at each fire time.","type":"string"},"recurring":{"description"' +
+          ':"true (default) = fire on every cron match until deleted or auto-expired after 7 days. false = fire once at the next match, then auto-delete. Use ' +
+          'false for \\"remind me at X\\" one-shot requests with pinned minute/hour/dom/month.","type":"boolean"},"durable":{"description":"true = ' +
+          "persist to .claude/scheduled_tasks.json and survive restarts. false (default) = in-memory only, dies when this Claude session ends. Use true only wh" +
+          'en the user asks the task to survive across sessions.","type":"boolean"}},"required":["cron","prompt"],"additionalProperties":false}',
+      },
       initCapabilities: INIT_CAPABILITIES_328,
       initializeCapabilities: [
         "ui_surface_v1",
@@ -206,6 +243,17 @@ export const CLI_VERSION_HISTORY: readonly CliVersionRow[] = Object.freeze([
     sdkVersion: "0.3.331",
     recordings: "v331_*",
     changes: {
+      // reworded, with a closing line, and said to the SDK too (2.1.331 and 2.1.332 alike)
+      settingsNotice: true,
+      settingsWarning: {
+        skipped: "These settings entries were skipped; the rest of each source is in effect:",
+        failed: "These settings did not load, so nothing in them is in effect, including hooks, " +
+          "permission rules and sandbox settings, though environment variables they already set " +
+          "can stay:",
+        footer: "Fix each problem listed, then start Claude Code again. For settings sent with " +
+          "applyFlagSettings, shown as SDK inline settings, send them again instead.",
+      },
+      toolInputSchemas: {} as Readonly<Record<string, string>>,
       initCapabilities: [
         "interrupt_receipt_v1",
         "interrupt_cancel_queued_v1",

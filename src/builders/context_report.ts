@@ -19,8 +19,11 @@ export interface ContextReportOptions {
   systemToolsDeferred: number;
   /** The skills listed, with their tokens. */
   skills: ReadonlyArray<{ name: string; tokens: number }>;
-  /** The conversation's tokens, the command's own message included. */
-  messages: number;
+  /**
+   * The conversation's tokens, the command's own message included; no `Messages` row when
+   * `undefined` or 0 (as after the session's first API call).
+   */
+  messages?: number;
   /** The model's context window (default 1,000,000). */
   maxTokens?: number;
   /** The autocompact buffer (default 33,000). */
@@ -63,7 +66,7 @@ export function contextReport(options: ContextReportOptions): ContextReport {
     { name: "System tools", tokens: options.systemTools, kind: "used" },
     { name: "System tools (deferred)", tokens: options.systemToolsDeferred, kind: "deferred" },
     { name: "Skills", tokens: skillTokens, kind: "used" },
-    { name: "Messages", tokens: options.messages, kind: "used" },
+    ...(options.messages ? [{ name: "Messages", tokens: options.messages, kind: "used" }] : []),
   ];
   const total = used.reduce((sum, c) => sum + (c.kind === "used" ? c.tokens : 0), 0);
   const buffer = { name: "Autocompact buffer", tokens: bufferTokens, kind: "buffer" };

@@ -65,7 +65,7 @@ export interface SessionToolsOptions {
 export function sessionTools(options: SessionToolsOptions = {}): string[] {
   const denied = new Set(options.denied ?? []);
   const chosen = options.tools && !(options.tools.length === 1 && options.tools[0] === "default")
-    ? options.tools.filter((t) => OFFERABLE.has(t))
+    ? options.tools.map((t) => ALIASES[t] ?? t).filter((t) => OFFERABLE.has(t))
     : undefined;
   let tools = chosen ?? [
     ...DEFAULT_TOOLS,

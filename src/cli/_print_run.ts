@@ -14,7 +14,8 @@ import { modelNotice } from "../builders/model_retirement.ts";
 import { userPrompt } from "../builders/user.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { bypassRefusal, parseCliFlags } from "../session/cli_args.ts";
-import { Session, type SessionOptions } from "../session/session.ts";
+import { lastCallOf, Session, type SessionOptions } from "../session/session.ts";
+import { transcribed, withFinalUsage } from "./_transcript_lines.ts";
 import { isoTime } from "../timing/_iso_time.ts";
 import { getDefaults } from "../timing/defaults.ts";
 import { VIRTUAL_EPOCH } from "../timing/virtual_clock.ts";
@@ -39,6 +40,7 @@ import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
 import { withAgentsFile } from "./_agents_flag.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
+import { checkFlagSettings, flagSettingsWarning } from "../session/flag_settings_check.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
 import { chooseScenario } from "./_run_scenario.ts";
 import { readAllStdin, type Stdio } from "./_stdio.ts";
@@ -68,6 +70,8 @@ interface RunPlan {
   sessionId?: string;
   /** What the resumed or continued session had used, by model. */
   resumedUsage?: Record<string, ModelUsageEntry>;
+  /** The context the resumed session's last API call ended with (tokens). */
+  resumedContext?: number;
   /** Which run of the binary this is (1 for the first in its state folder). */
   invocation: number;
   /** Print mode's prompt, and what piped stdin carried; none in duplex mode. */
@@ -132,6 +136,12 @@ export async function runSession(
     await io.stdio.writeErr(encoder.encode(unreadable));
   }
   const { session, output } = startSession(plan);
+  const given = parsed.options.get("--settings");
+  if (typeof given === "string" && plan.outputFormat === "text" && plan.input !== undefined) {
+    // --settings the CLI could not take whole: which entries, why (text output alone)
+    const warning = flagSettingsWarning(checkFlagSettings(given), session.ctx.cli.facts);
+    if (warning !== undefined) await io.stdio.writeErr(encoder.encode(warning));
+  }
   const signals = listen(plan, session);
   try {
     await notePluginUse(home, session.ctx.sessionId).catch(() => {});
@@ -154,7 +164,7 @@ async function planRun(
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;
   const projects = projectDir(io.env, cwd);
-  const { sessionId, resumedUsage } = await resolveSession(parsed, {
+  const { sessionId, resumedUsage, resumedContext } = await resolveSession(parsed, {
     projects,
     outputFormat,
     scenario,
@@ -209,6 +219,7 @@ async function planRun(
     projects,
     ...(sessionId !== undefined ? { sessionId } : {}),
     ...(resumedUsage !== undefined ? { resumedUsage } : {}),
+    ...(resumedContext !== undefined ? { resumedContext } : {}),
     invocation,
     ...(input !== undefined ? { input } : {}),
     args,
@@ -306,6 +317,7 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
   }, {
     args: plan.args,
     ...(plan.resumedUsage ? { resumedUsage: plan.resumedUsage } : {}),
+    ...(plan.resumedContext !== undefined ? { resumedContext: plan.resumedContext } : {}),
     env: io.env,
     installedSdk: plan.installedSdk,
     stderr: (text) => void io.stdio.writeErr(encoder.encode(text)).catch(() => {}),
@@ -392,7 +404,7 @@ async function keepRecords(
   const prompt = input?.prompt;
   const { written } = output;
   if (!parsed.options.has("--no-session-persistence")) {
-    const transcript = written.filter(transcribed);
+    const transcript = withFinalUsage(written.filter(transcribed), lastCallOf(session));
     if (prompt !== undefined) transcript.unshift(JSON.stringify(userPrompt(prompt)));
     // as the real CLI, a config folder that cannot be written to loses the transcript only
     await appendTranscript(plan.projects, session.ctx.sessionId, transcript).catch(() => {});
@@ -415,15 +427,6 @@ async function keepRecords(
   });
 }
 
-/**
- * Whether a transcript keeps a line: user and assistant messages, results, `system/init` and
- * compact boundaries (substring tests: no RegExp on the start-up path).
- */
-function transcribed(line: string): boolean {
-  return line.startsWith('{"type":"user"') || line.startsWith('{"type":"assistant"') ||
-    line.includes('"type":"result"') || line.includes('"subtype":"init"') ||
-    line.includes('"subtype":"compact_boundary"');
-}
 /** Environment a capture records: the fake's own, the SDK's and the retry and timeout knobs. */
 const CAPTURED_ENV = /^(CLAUDE_|ANTHROPIC_BASE_URL$|ANTHROPIC_MODEL$|API_TIMEOUT_MS$|IS_SANDBOX$)/;
 

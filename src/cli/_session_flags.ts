@@ -14,7 +14,13 @@ import {
   type SessionRequest,
   type SessionStart,
 } from "../session/_session_opening.ts";
-import { hasMessage, hasTranscript, lastModelUsage, latestSession } from "./cli_state.ts";
+import {
+  hasMessage,
+  hasTranscript,
+  lastContext,
+  lastModelUsage,
+  latestSession,
+} from "./cli_state.ts";
 import { CliUsageError, type ParsedArgv } from "./parse_argv.ts";
 
 /**
@@ -73,14 +79,18 @@ async function fileRecords(projects: string, request: SessionRequest): Promise<S
     ? await hasMessage(projects, request.resume, request.resumeAt)
     : false;
   const usage = new Map<string, Awaited<ReturnType<typeof lastModelUsage>>>();
+  const context = new Map<string, number | undefined>();
   for (const id of [request.resume, latest]) {
-    if (id !== undefined && exists.get(id)) usage.set(id, await lastModelUsage(projects, id));
+    if (id === undefined || !exists.get(id)) continue;
+    usage.set(id, await lastModelUsage(projects, id));
+    context.set(id, await lastContext(projects, id));
   }
   return {
     has: (id) => exists.get(id) ?? false,
     latest: () => latest,
     hasMessage: (id, uuid) => id === request.resume && uuid === request.resumeAt && at,
     lastModelUsage: (id) => usage.get(id),
+    lastContext: (id) => context.get(id),
   };
 }
 

@@ -169,6 +169,35 @@ export async function lastModelUsage(
   return undefined;
 }
 
+/**
+ * The context a transcript's last API call ended with (its tokens), as the real CLI counts it
+ * for a `/compact` of the resumed session: its last main-thread assistant line's final usage
+ * (input, cache and output tokens; `keepRecords` writes it). `undefined` without one.
+ */
+export async function lastContext(dir: string, sessionId: string): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await readText(`${dir}/${sessionId}.jsonl`);
+  } catch {
+    return undefined;
+  }
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i].startsWith('{"type":"assistant"')) continue;
+    try {
+      const frame = JSON.parse(lines[i]);
+      if (frame.parent_tool_use_id != null) continue;
+      const u = frame.message?.usage ?? {};
+      const n = (k: string) => (typeof u[k] === "number" ? u[k] : 0);
+      return n("input_tokens") + n("cache_read_input_tokens") +
+        n("cache_creation_input_tokens") + n("output_tokens");
+    } catch {
+      // a torn line: look further up
+    }
+  }
+  return undefined;
+}
+
 /** Whether a session's transcript has a message whose `uuid` is `uuid` (`--resume-session-at`). */
 export async function hasMessage(dir: string, sessionId: string, uuid: string): Promise<boolean> {
   let text: string;

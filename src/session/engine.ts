@@ -7,6 +7,7 @@
  */
 
 import { type BackgroundTally, backgroundTally } from "./background_tally.ts";
+import type { FlagSettingsCheck } from "./flag_settings_check.ts";
 import { McpRoster } from "./mcp_roster.ts";
 import { modelCatalogOf } from "../builders/model_catalog.ts";
 import { TaskList } from "./task_list.ts";
@@ -80,6 +81,11 @@ export class Engine {
   readonly scenario: Scenario;
   /** The flags the client passed. */
   readonly flags: CliFlags;
+  /**
+   * What the check of `--settings` (or the settings `initialize` delivered) found: the SDK
+   * session's first turn says it in a `system/informational` notice (2.1.331 on).
+   */
+  settingsCheck: FlagSettingsCheck;
   /** The environment the client spawned the process with. */
   readonly env: Record<string, string | undefined>;
   /** Runs tools for real (the binary's live mode), if set. */
@@ -301,6 +307,7 @@ export class Engine {
     this.profile = start.profile;
     this.speed = start.speed;
     this.ctx = start.ctx;
+    this.settingsCheck = start.settingsCheck;
     this.tasks = new TaskList({
       completedTaskUnblocks: this.ctx.cli.facts.completedTaskUnblocks,
     });

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { checkFlagSettings, type FlagSettingsCheck } from "./flag_settings_check.ts";
 import { parseAgentsFlag } from "./session_agents.ts";
 import { type BuildContext, createBuildContext, DEFAULT_MODEL } from "../builders/build_context.ts";
 import { IdGenerator } from "../builders/ids.ts";
@@ -53,6 +54,8 @@ export interface EngineStart {
   ctx: BuildContext;
   /** The timing jitter's generator (its own stream of the seed). */
   jitter: Pcg32;
+  /** What the check of `--settings` found (entries skipped, or the settings not loaded). */
+  settingsCheck: FlagSettingsCheck;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -70,6 +73,10 @@ export function engineStart(options: EngineOptions): EngineStart {
   const seed = options.seed ?? scenario.seed ?? defaults.seed;
   const profile = timingProfile(options.timing ?? scenario.timing ?? defaults.timing);
   const speed = checkSpeed(options.speedFactor ?? scenario.speedFactor ?? defaults.speedFactor);
+  // as the CLI: entries it cannot use skipped, or none of the settings in effect
+  const settingsCheck = checkFlagSettings(flags.settings);
+  if (settingsCheck.settings === undefined) delete flags.settings;
+  else flags.settings = settingsCheck.settings;
   checkSettings(flags.settings);
   if (flags.agents !== undefined) parseAgentsFlag(flags.agents);
   const controlTimeoutMs = checkControlTimeout(options.controlTimeoutMs ?? 60_000);
@@ -98,7 +105,7 @@ export function engineStart(options: EngineOptions): EngineStart {
     clock,
     cliVersion: cli,
   });
-  return { mockCommands, clock, profile, speed, controlTimeoutMs, ctx, jitter };
+  return { mockCommands, clock, profile, speed, controlTimeoutMs, ctx, jitter, settingsCheck };
 }
 
 function checkMockCommands(commands: unknown): "on" | "off" | "live" {

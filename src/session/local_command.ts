@@ -93,6 +93,7 @@ function contextOutput(
   const baseline = engine.flags.permissionPromptTool === "stdio"
     ? engine.ctx.cli.facts.contextUsage.withPermissionPrompts
     : engine.ctx.cli.facts.contextUsage.plain;
+  const called = engine.ledger.lastCall !== undefined;
   const tally = engine.context;
   const conversation = tally.userMessageTokens + tally.assistantMessageTokens +
     tally.tools.reduce((sum, t) => sum + t.callTokens + t.resultTokens, 0) -
@@ -102,10 +103,14 @@ function contextOutput(
   const report = contextReport({
     model: engine.ctx.model,
     ...(duplex && emptyPrompt ? {} : { systemPrompt: SYSTEM_PROMPT_TOKENS }),
-    systemTools: baseline.systemTools - 154,
+    // before the session's first API call the CLI describes Agent and ListAgents as in a
+    // session that cannot SendMessage (fewer tokens) and counts the conversation with the
+    // API's token counter; from its first call on, the tools as get_context_usage counts
+    // them, and no Messages row (2.1.328 to 2.1.332, slash_context_after_turn)
+    systemTools: baseline.systemTools - (called ? 0 : NO_SEND_MESSAGE_TOKENS),
     systemToolsDeferred: baseline.systemToolsDeferred + (duplex ? 1 : 0),
     skills: SKILL_FRONTMATTER,
-    messages: Math.max(0, conversation) + CONTEXT_COMMAND_TOKENS,
+    ...(called ? {} : { messages: Math.max(0, conversation) + CONTEXT_COMMAND_TOKENS }),
   });
   return {
     command: "context",
@@ -118,6 +123,13 @@ function contextOutput(
 
 /** The default system prompt's tokens, as `/context` reported it in print mode (2.1.3xx). */
 const SYSTEM_PROMPT_TOKENS = 2010;
+
+/**
+ * How many tokens fewer Agent's and ListAgents' descriptions count before the session's first
+ * API call: their text for a session without SendMessage is 616 characters shorter (the
+ * counter's four characters a token), as the real CLI's count_tokens requests show.
+ */
+const NO_SEND_MESSAGE_TOKENS = 154;
 
 /** The tokens of `/context`'s own message in the conversation, as recorded. */
 const CONTEXT_COMMAND_TOKENS = 21;

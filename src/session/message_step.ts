@@ -31,6 +31,7 @@ import { thinkingDisplayOf } from "./thinking_off.ts";
 import { messageDisplayHooks, postToolBatchHooks } from "./hook_runner.ts";
 import { flushHookNotices } from "./hook_notices.ts";
 import { unavailableTool } from "./session_tools.ts";
+import { withCoercedInput } from "./tool_input_check.ts";
 import { requestStructuredOutput, settleStructuredOutput } from "./structured_output.ts";
 import { sendResult } from "./turn_result.ts";
 import { stateChange } from "./line_templates.ts";
@@ -132,7 +133,7 @@ type PendingTool = { call: ScriptedToolCall; decision?: ToolDecision };
 /** Builds a message step's frames and books its API call. */
 function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): BuiltMessage {
   const ctx = engine.ctx;
-  const { blocks, calls } = evaluateMessage(engine, step, turn);
+  const { blocks, calls, sent } = evaluateMessage(engine, step, turn);
   const frames = assistantMessage(ctx, blocks, {
     messageId: step.messageId,
     thinkingDisplay: thinkingDisplayOf(engine),
@@ -153,7 +154,7 @@ function buildMessage(engine: Engine, step: MessageStep, turn: TurnState): Built
       (frame.message as { stop_reason: string | null }).stop_reason = stop;
     }
   }
-  const outputTokens = step.outputTokens ?? estimateOutputTokens(blocks);
+  const outputTokens = step.outputTokens ?? estimateOutputTokens(sent ?? blocks);
   const call: ApiCallUsage = { model: ctx.model, inputTokens: DEFAULT_INPUT_TOKENS, outputTokens };
   engine.ledger.add(call, ctx.model);
   turn.calls.push(call);
@@ -583,17 +584,17 @@ export function evaluateMessage(
   const cache = turn.evaluated ??= new Map();
   const known = cache.get(step);
   if (known) return known;
-  const blocks: AssistantContentBlock[] = [];
+  const [blocks, sent]: AssistantContentBlock[][] = [[], []];
   const calls = new Map<string, ScriptedToolCall>();
   for (const part of step.parts) {
     const value = typeof part === "function" ? part(engine.ctx) : part;
-    if (isToolCall(value)) {
-      calls.set(value.block.id, value);
-      blocks.push(value.block);
-    } else blocks.push(value);
+    sent.push(isToolCall(value) ? value.block : value);
+    const call = isToolCall(value) ? withCoercedInput(value) : undefined;
+    if (call) calls.set(call.block.id, call);
+    blocks.push(call ? call.block : value as AssistantContentBlock);
   }
   if (blocks.length === 0) throw new TypeError("a message step needs at least one part");
-  const evaluated = { blocks, calls };
+  const evaluated: EvaluatedMessage = { blocks, calls, sent };
   cache.set(step, evaluated);
   return evaluated;
 }

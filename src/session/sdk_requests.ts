@@ -6,6 +6,7 @@
  * @module
  */
 
+import { checkFlagSettings } from "./flag_settings_check.ts";
 import { DEFAULT_MODEL } from "../builders/build_context.ts";
 import { initializeResponse } from "../builders/control.ts";
 import { resolveModel } from "../builders/inventory.ts";
@@ -38,9 +39,15 @@ function deepFreeze<T>(value: T): T {
  * `--settings` would (rules, model). Whether there were any.
  */
 function applyDeliveredSettings(engine: Engine, request: Record<string, unknown>): boolean {
-  const settings = request.settings;
-  if (!isObject(settings)) return false;
-  if (engine.flags.settings === undefined) engine.flags.settings = JSON.stringify(settings);
+  const sent = request.settings;
+  if (!isObject(sent)) return false;
+  // as --settings: entries the CLI cannot use skipped, or none of it in effect
+  const check = checkFlagSettings(JSON.stringify(sent));
+  if (engine.settingsCheck.lines.length === 0) engine.settingsCheck = check;
+  const usable = check.settings;
+  if (usable === undefined) return true;
+  const settings = JSON.parse(usable) as Record<string, unknown>;
+  if (engine.flags.settings === undefined) engine.flags.settings = usable;
   const model = settings.model;
   if (
     typeof model === "string" && model !== "" && engine.flags.model === undefined &&

@@ -18,6 +18,7 @@ import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts
 import { bypassRefusal, type CliFlags, parseCliFlags } from "./cli_args.ts";
 import type { ClientRequest, ControlHandler } from "./control_channel.ts";
 import { Engine, type ExitStatus } from "./engine.ts";
+import type { ApiCallUsage } from "../builders/usage.ts";
 import { installSdkRequests, interruptTurn } from "./sdk_requests.ts";
 import { runConnect, runTurn } from "./turn_runner.ts";
 import { sessionEndHooks } from "./command_hook_run.ts";
@@ -64,6 +65,11 @@ export interface SessionOptions extends SessionSettings {
    * real CLI's do.
    */
   resumedUsage?: Readonly<Record<string, ModelUsageEntry>>;
+  /**
+   * With `resumedUsage`: the context (tokens) the resumed session's last API call ended with,
+   * which a `/compact` of it reports as `pre_tokens`.
+   */
+  resumedContext?: number;
 }
 
 /**
@@ -148,6 +154,7 @@ export class Session {
     });
     goOn(engine, { options, start, cwd, store: refused ? undefined : store });
     this.#engine = engine;
+    ENGINES.set(this, engine);
     this.scenario = scenario;
     this.flags = flags;
     this.clock = engine.clock;
@@ -397,7 +404,7 @@ function goOn(
 ): void {
   const resumedUsage = options.resumedUsage ?? start.resumedUsage;
   if (resumedUsage) {
-    const context = options.resumedUsage ? undefined : start.resumedContext;
+    const context = options.resumedUsage ? options.resumedContext : start.resumedContext;
     engine.ledger.restore(resumedUsage, context !== undefined ? { lastContext: context } : {});
   }
   if (store && !engine.flags.noSessionPersistence) {
@@ -440,4 +447,14 @@ function transcriber(
     }
     recordFrame(store, at, frame);
   };
+}
+
+const ENGINES = new WeakMap<Session, Engine>();
+
+/**
+ * The usage of a session's last API call (its final output tokens), or `undefined` before
+ * one: what the fake binary keeps in its transcript. Internal.
+ */
+export function lastCallOf(session: Session): ApiCallUsage | undefined {
+  return ENGINES.get(session)?.ledger.lastCall;
 }

@@ -21,7 +21,8 @@ import {
 import type { ScriptedToolCall } from "../scenario/step.ts";
 import { isObject } from "../wire/frame.ts";
 import { subcommandsNeedingApproval } from "../scenario/read_only_command.ts";
-import { ruleSources, unavailableTool } from "./session_tools.ts";
+import { builtInTools, ruleSources, unavailableTool } from "./session_tools.ts";
+import { checkToolInput } from "./tool_input_check.ts";
 import { refusedInput } from "./file_contents.ts";
 import { STRUCTURED_OUTPUT } from "./structured_output.ts";
 import type { Engine } from "./engine.ts";
@@ -48,16 +49,11 @@ export async function authorize(
   turn: TurnState,
   options: { agent?: HookAgent; mode?: string } = {},
 ): Promise<ToolDecision> {
-  const block = call.block;
   const mode = options.mode ?? engine.ctx.permissionMode;
-  const missing = unavailableTool(engine, block.name);
-  if (missing !== undefined) return { kind: "unavailable", message: missing };
-  // input the tool refuses fails before the hooks and the rules (2.1.328, 2.1.332)
-  const refused = refusedInput(engine.fileContents, call, engine.ctx);
-  if (refused !== undefined) return { kind: "invalid", result: refused };
-  // ExitPlanMode outside plan mode fails before the hooks and the rules (2.1.332)
-  const planned = planModeDecision(mode, block);
-  if (planned !== undefined) return planned;
+  const first = failsFirst(engine, call, mode);
+  if ("kind" in first) return first;
+  call = first;
+  const block = call.block;
   if (block.name === STRUCTURED_OUTPUT && engine.jsonSchema !== undefined) {
     // as the real CLI 2.1.328: no hooks, no rules, accepted by the configuration
     return { kind: "allow", input: block.input, meta: { decision: "accept", source: "config" } };
@@ -121,6 +117,51 @@ export async function authorize(
   // a subagent's tool use names the subagent (its `agent_id`)
   if (options.agent) request.request = { ...request.request, agent_id: options.agent.id };
   return await askClient(engine, asked, request, turn);
+}
+
+/**
+ * What fails before the hooks and the rules, unasked (2.1.328 to 2.1.332): a tool the session
+ * does not have, input its schema refuses, input the tool refuses, ExitPlanMode outside plan
+ * mode. Else the call, its input as the CLI parsed it.
+ */
+function failsFirst(
+  engine: Engine,
+  call: ScriptedToolCall,
+  mode: string,
+): ToolDecision | ScriptedToolCall {
+  const missing = unavailableTool(engine, call.block.name);
+  if (missing !== undefined) return { kind: "unavailable", message: missing };
+  const checked = checkedInput(engine, call);
+  if ("kind" in checked) return checked;
+  const refused = refusedInput(engine.fileContents, checked, engine.ctx);
+  if (refused !== undefined) return { kind: "invalid", result: refused };
+  return planModeDecision(mode, checked.block) ?? checked;
+}
+
+/**
+ * A tool use's input checked against its tool's schema: the `invalid` decision with the
+ * CLI's `InputValidationError`, or the call with its input as the CLI parsed it.
+ */
+function checkedInput(engine: Engine, call: ScriptedToolCall): ToolDecision | ScriptedToolCall {
+  const block = call.block;
+  const checked = checkToolInput(block.name, block.input, {
+    deferred: builtInTools(engine).includes("ToolSearch"),
+    schemaTexts: engine.ctx.cli.facts.toolInputSchemas,
+  });
+  if (checked === undefined) return call;
+  if (!checked.ok) {
+    return {
+      kind: "invalid",
+      result: {
+        content: `<tool_use_error>${checked.content}</tool_use_error>`,
+        isError: true,
+        toolUseResult: checked.toolUseResult,
+        permissionDecision: null,
+      },
+    };
+  }
+  if (JSON.stringify(checked.input) === JSON.stringify(block.input)) return call;
+  return { ...call, block: { ...block, input: checked.input } };
 }
 
 /** The permission metadata of a use the rules or the mode allowed, as the real CLI writes it. */
@@ -311,6 +352,8 @@ export function immediateDenial(
 ): Extract<ToolDecision, { kind: "deny" }> | undefined {
   const block = call.block;
   if (call.permission !== undefined) return undefined;
+  // input its schema refuses fails before any rule
+  if (checkToolInput(block.name, block.input)?.ok === false) return undefined;
   if (hookCallbacks(engine, "PreToolUse", block.name).length > 0) return undefined;
   const verdict = decidePermission(block.name, block.input, {
     mode: engine.ctx.permissionMode,

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { flagSettingsWarning } from "./flag_settings_check.ts";
 import type { BuildContext } from "../builders/build_context.ts";
 import { systemInformational } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
@@ -125,6 +126,8 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : [];
     const init = engine.send(initFrame(engine));
     if (init !== SENT) await init;
+    const settingsNotice = settingsNoticeFrame(engine);
+    if (settingsNotice) await engine.send({ frame: settingsNotice, delay: 0 });
     if (engine.flags.replayUserMessages) {
       // as the real CLI: the user line echoed after the turn's init
       await engine.send({ frame: userReplay(engine.ctx, turn.input), delay: 0 });
@@ -578,4 +581,26 @@ function checkProduced(engine: Engine, step: unknown, path: string): void {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Once, in an SDK session (2.1.331 on): the `system/informational` notice of `--settings` the
+ * CLI could not take whole, as print mode's text output says it on stderr.
+ */
+function settingsNoticeFrame(engine: Engine): Frame | undefined {
+  const check = engine.settingsCheck;
+  if (check.lines.length === 0 || engine.initializeRequest === undefined) return undefined;
+  engine.settingsCheck = { ...check, lines: [] };
+  const facts = engine.ctx.cli.facts;
+  if (!facts.settingsNotice) return undefined;
+  const content = flagSettingsWarning(check, facts)?.trimEnd() ?? "";
+  return {
+    type: "system",
+    subtype: "informational",
+    tag: "settings_not_in_effect",
+    content,
+    level: "warning",
+    uuid: engine.ctx.ids.uuid(),
+    session_id: engine.ctx.sessionId,
+  };
 }

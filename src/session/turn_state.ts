@@ -27,6 +27,11 @@ export interface EvaluatedMessage {
   blocks: AssistantContentBlock[];
   /** The scripted tool calls by tool use id. */
   calls: Map<string, ScriptedToolCall>;
+  /**
+   * The blocks as the API sent them, when the CLI's frames read a tool input differently
+   * (a number sent as a string): what the call's output tokens count.
+   */
+  sent?: AssistantContentBlock[];
 }
 
 /** How far an assistant message got, so an interrupt can close it like the real CLI. */
