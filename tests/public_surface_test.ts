@@ -430,9 +430,15 @@ Deno.test("deno.json's exports are the npm package's exports, and all are publis
 });
 
 Deno.test("the check task doc-lints every entry point, and the test task runs it", () => {
-  const tasks = (config as unknown as { tasks: Record<string, string> }).tasks;
+  type Task = string | { command?: string; dependencies?: string[] };
+  const tasks = (config as unknown as { tasks: Record<string, Task> }).tasks;
   const files = entries.map(([, file]) => file.replace(/^\.\//, ""));
-  const lint = /deno doc --lint ([^&]+)/.exec(tasks.check)?.[1].trim().split(/\s+/) ?? [];
+  const check = tasks.check as string;
+  const lint = /deno doc --lint ([^&]+)/.exec(check)?.[1].trim().split(/\s+/) ?? [];
   assert.deepEqual([...lint].sort(), [...files].sort(), 'deno.json task "check"');
-  assert.match(tasks.test, /^deno task check && /, 'deno.json task "test" runs "check" first');
+  // the check (one core: the type check) runs beside the tests (both cores), then publish
+  const test = tasks.test as Exclude<Task, string>;
+  assert.deepEqual(test.dependencies, ["check", "test:fast"], 'deno.json task "test"');
+  assert.match(tasks["test:fast"] as string, /deno test -A --doc --no-check --parallel /);
+  assert.match(test.command ?? "", /^deno publish --dry-run /);
 });
