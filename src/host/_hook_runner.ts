@@ -33,6 +33,8 @@ interface HookCommandRunner {
   readonly cwd: string;
   run(command: HookCommand): Promise<HookCommandResult>;
   readText(path: string): string | undefined;
+  listFiles(dir: string): string[] | undefined;
+  readonly configDir?: string;
 }
 
 interface DenoChild {
@@ -67,17 +69,68 @@ const deno = (globalThis as { Deno?: DenoHost }).Deno;
  */
 export function hostHookRunner(
   cwd: string,
-  options: { exists?: (path: string) => boolean } = {},
+  options: { exists?: (path: string) => boolean; configDir?: string } = {},
 ): HookCommandRunner {
   const exists = options.exists;
+  const full = (path: string) => path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`;
   return {
     cwd,
+    ...(options.configDir ? { configDir: options.configDir } : {}),
     run: (command) => (deno ? runOnDeno(deno, cwd, command) : runOnNode(cwd, command)),
     readText: (path) => {
-      const full = `${cwd.replace(/\/+$/, "")}/${path}`;
-      return exists && !exists(full) ? undefined : readTextNow(full);
+      const file = full(path);
+      return exists && !exists(file) ? undefined : readTextNow(file);
+    },
+    listFiles: (dir) => {
+      const folder = full(dir);
+      return exists && !exists(folder) ? undefined : listFilesNow(folder);
     },
   };
+}
+
+/** The entries of a folder, read synchronously: names, and which are folders. */
+function readDirNow(path: string): { name: string; folder: boolean }[] {
+  if (deno) {
+    const d = deno as unknown as {
+      readDirSync(p: string): Iterable<{ name: string; isDirectory: boolean }>;
+    };
+    return Array.from(d.readDirSync(path), (e) => ({ name: e.name, folder: e.isDirectory }));
+  }
+  const proc = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+  const fs = proc?.getBuiltinModule?.("node:fs") as
+    | {
+      readdirSync(
+        p: string,
+        o: { withFileTypes: true },
+      ): { name: string; isDirectory(): boolean }[];
+    }
+    | undefined;
+  if (!fs) return [];
+  return fs.readdirSync(path, { withFileTypes: true }).map((e) => ({
+    name: e.name,
+    folder: e.isDirectory(),
+  }));
+}
+
+/**
+ * The files under a folder (its subfolders' too), as paths relative to it, sorted; `undefined`
+ * when it cannot be read (none there, not a folder).
+ */
+function listFilesNow(path: string): string[] | undefined {
+  const found: string[] = [];
+  const walk = (dir: string, prefix: string, depth: number) => {
+    for (const entry of readDirNow(dir)) {
+      if (entry.folder) {
+        if (depth < 8) walk(`${dir}/${entry.name}`, `${prefix}${entry.name}/`, depth + 1);
+      } else found.push(`${prefix}${entry.name}`);
+    }
+  };
+  try {
+    walk(path.replace(/\/+$/, ""), "", 0);
+  } catch {
+    return found.length > 0 ? found.sort() : undefined;
+  }
+  return found.sort();
 }
 
 /**

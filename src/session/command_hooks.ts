@@ -91,6 +91,18 @@ export interface HookCommandRunner {
    * `undefined` when there is none. Without it, only `--settings` declares command hooks.
    */
   readText?(path: string): string | undefined;
+  /**
+   * Lists the files under a folder of the project (a path relative to `cwd`, or absolute), its
+   * subfolders' too, as paths relative to it, at once (synchronously, as `readText`); `undefined`
+   * when there is none. The session reads the custom slash commands of `.claude/commands/` (and
+   * of `configDir`'s `commands/`) with it and `readText`; without it, there are none.
+   */
+  listFiles?(dir: string): string[] | undefined;
+  /**
+   * The config folder (`CLAUDE_CONFIG_DIR`) whose `commands/` hold the user's own slash
+   * commands; none when absent (the user's real `~/.claude` is never read).
+   */
+  readonly configDir?: string;
 }
 
 /**
@@ -144,7 +156,8 @@ export function matcherCovers(matcher: unknown, tool: string | undefined): boole
  *   what `/compact`'s output lists for PreCompact and PostCompact (`hookOutputText`), else
  *   nothing.
  * - exit 2: a blocking error, `[<command>]: <stderr>`: PreToolUse denies the tool use with it,
- *   Stop and SubagentStop keep the turn going with it, UserPromptSubmit blocks the prompt,
+ *   Stop and SubagentStop keep the turn going with it, UserPromptSubmit and UserPromptExpansion
+ *   block the prompt,
  *   PostToolUse gives it to the model as context.
  * - any other code, a timeout, a kill: a non-blocking error; the session goes on.
  */
@@ -180,6 +193,7 @@ export function commandHookOutput(
     case "PreToolUse":
     case "Stop":
     case "SubagentStop":
+    case "UserPromptExpansion":
       return { decision: "block", reason };
     case "UserPromptSubmit":
       // the notice names the command; the prompt's outcome keeps the hook's own words

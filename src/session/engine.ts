@@ -35,6 +35,7 @@ import type { AgentInfoEntry } from "../builders/agents.ts";
 import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
+import { type CustomCommand, readCustomCommands } from "./custom_commands.ts";
 import { inputLineFault, STDIN_MAX_LINE_LENGTH } from "./_input_line_fault.ts";
 
 /** How a session's process ended. */
@@ -98,6 +99,14 @@ export class Engine {
   startupHooks?: Promise<void> | null;
   /** Whether the session's instructions (a project `CLAUDE.md`) were loaded (InstructionsLoaded). */
   instructionsLoaded = false;
+  #customCommands?: CustomCommand[];
+  /**
+   * The custom slash commands of the project's `.claude/commands/` and the config folder's
+   * `commands/`, read through the hook runner once (none without one).
+   */
+  get customCommands(): CustomCommand[] {
+    return this.#customCommands ??= readCustomCommands(this.runHookCommand);
+  }
   /**
    * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
    * after it is written.

@@ -1,8 +1,8 @@
 /**
  * A hook's `systemMessage`: the `system/informational` notice the real CLI 2.1.328 and 2.1.332
  * write for it (`<Event>[:<Tool>] says: <message>`, level `notice`), for an SDK hook callback
- * and a command hook alike, each where the real CLI writes it: a UserPromptSubmit hook's after
- * `system/init`, a PreToolUse hook's right before its tool use's result, a PostToolUse hook's
+ * and a command hook alike, each where the real CLI writes it: a UserPromptSubmit (or
+ * UserPromptExpansion) hook's after `system/init`, a PreToolUse hook's right before its tool use's result, a PostToolUse hook's
  * right after it, any other hook's at once.
  *
  * @module
@@ -15,6 +15,7 @@ import type { TurnState } from "./turn_state.ts";
 /** The events whose notices wait for their place (the others are written at once). */
 const HELD: ReadonlySet<string> = new Set([
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",

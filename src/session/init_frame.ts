@@ -4,6 +4,7 @@
  * @module
  */
 
+import { DEFAULT_COMMANDS } from "../builders/slash_commands.ts";
 import { systemInit } from "../builders/system.ts";
 import type { Frame } from "../wire/frame.ts";
 import type { Engine } from "./engine.ts";
@@ -37,6 +38,17 @@ export function initFrame(engine: Engine): Outgoing {
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
       // the --mcp-config entries the CLI skipped (2.1.328, 2.1.332)
       ...(roster.errors.length > 0 ? { mcpServerErrors: roster.errors } : {}),
+      // the custom slash commands first, by name (2.1.328 to 2.1.332)
+      ...(engine.customCommands.length > 0
+        ? {
+          slashCommands: [
+            ...engine.customCommands.map((c) => c.name),
+            ...DEFAULT_COMMANDS.map((c) => c.name).filter((name) =>
+              !engine.customCommands.some((own) => own.name === name)
+            ),
+          ],
+        }
+        : {}),
     };
     const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
     base = { initialize, mcpChanges: roster.changes, options, key };

@@ -8,6 +8,8 @@
 
 import { DEFAULT_MODEL } from "../builders/build_context.ts";
 import { initializeResponse } from "../builders/control.ts";
+import { commandsOf } from "../builders/slash_commands.ts";
+import { commandInfo } from "./custom_commands.ts";
 import { resolveModel } from "../builders/inventory.ts";
 import { modelCatalogOf, resolveSessionModel } from "../builders/model_catalog.ts";
 import { PERMISSION_MODES, type PermissionMode, systemStatus } from "../builders/system.ts";
@@ -124,6 +126,18 @@ function answerInitialize(engine: Engine, request: Record<string, unknown>): Enc
     mcpServersApplied: isObject(request.mcpServers),
     // the custom agents (`agents`, `--agents`) among the built-in ones (2.1.328, 2.1.332)
     agents: [...engine.agents],
+    // the custom slash commands first, by name, in their built-ins' place (2.1.328 to 2.1.332)
+    ...(engine.customCommands.length > 0
+      ? {
+        commands: [
+          ...engine.customCommands.map(commandInfo),
+          // a built-in of the same name is replaced (2.1.332: a project's /fast)
+          ...commandsOf(ctx.cli, ctx.model).filter((c) =>
+            !engine.customCommands.some((own) => own.name === c.name)
+          ),
+        ],
+      }
+      : {}),
   };
   const extra = engine.scenario.initialize;
   if (extra !== undefined) {
