@@ -25,7 +25,12 @@ import type { TurnState } from "./turn_state.ts";
  * The events whose command hooks write no `hook_started` / `hook_response` frames even with
  * `--include-hook-events` (the real CLI 2.1.328 and 2.1.332: `/compact`'s hooks, SessionEnd).
  */
-const UNFRAMED: ReadonlySet<string> = new Set(["PreCompact", "PostCompact", "SessionEnd"]);
+const UNFRAMED: ReadonlySet<string> = new Set([
+  "PreCompact",
+  "PostCompact",
+  "SessionEnd",
+  "StopFailure",
+]);
 
 /** What a hook's run belongs to: a turn, or the session's start-up. */
 type HookRun = Pick<TurnState, "abort" | "promptId">;
@@ -249,7 +254,9 @@ async function sessionStartHooks(engine: Engine, run: HookRun): Promise<void> {
  * The session's end: once stdin closed and the last turn ended, its SessionEnd command hooks
  * (reason `other`, the last turn's prompt id, no permission mode or effort) run together
  * before the process exits, as the real CLI 2.1.328 and 2.1.332 run them (through the SDK and
- * in print mode), writing no frames. `undefined` when there are none to run. The SDK's
+ * in print mode, and when SIGTERM or SIGINT ends a print-mode run), writing no frames; a hook
+ * that fails (exit 1, 2, ...) is reported on stderr (`SessionEnd hook [<command>] failed:
+ * <stderr>`), its JSON output ignored. `undefined` when there are none to run. The SDK's
  * SessionEnd callbacks are not asked: no one can answer once stdin closed (the real CLI asks
  * none).
  */
@@ -265,9 +272,14 @@ export function sessionEndHooks(engine: Engine): Promise<void> | undefined {
     hook_event_name: "SessionEnd",
     reason: "other",
   }, { promptId: run.promptId });
-  return Promise.all(hooks.map((hook) => execCommandHook(engine, hook, input, run))).then(
-    () => {},
-  );
+  return Promise.all(hooks.map(async (hook) => {
+    const ran = await execCommandHook(engine, hook, input, run);
+    // as the real CLI 2.1.332: what it makes of a hook that failed (any code but 0; exit 2
+    // blocks nothing here, and JSON on stdout changes nothing) goes to stderr
+    if (ran && ran.code !== null && ran.code !== 0) {
+      engine.stderr(`SessionEnd hook [${hook.command}] failed: ${ran.stderr}\n`);
+    }
+  })).then(() => {});
 }
 
 /**

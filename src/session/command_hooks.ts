@@ -169,10 +169,12 @@ export function commandHookOutput(
   if (ran.timedOut || ran.code === null) return {};
   if (ran.code === 0) {
     const text = ran.stdout.trim();
+    const compaction = hook.event === "PreCompact" || hook.event === "PostCompact";
     if (text.startsWith("{")) {
       try {
         const parsed = JSON.parse(text);
-        if (isObject(parsed)) return parsed;
+        // `/compact`'s output lists the hook with its stdout (its reason, if it gives one)
+        if (isObject(parsed)) return compaction ? { ...parsed, hookOutputText: text } : parsed;
       } catch {
         // not JSON: plain output
       }
@@ -182,10 +184,16 @@ export function commandHookOutput(
     }
     // what `/compact`'s output lists after the hook (`PreCompact [<command>] completed
     // successfully: <stdout>`); internal, no SDK callback gives it
-    if (text !== "" && (hook.event === "PreCompact" || hook.event === "PostCompact")) {
-      return { hookOutputText: text };
-    }
+    if (text !== "" && compaction) return { hookOutputText: text };
     return {};
+  }
+  if (hook.event === "PreCompact" || hook.event === "PostCompact") {
+    // `/compact`'s output says the hook failed; a PreCompact hook's exit 2 blocks the
+    // compaction (its stderr the reason, the compaction names the command)
+    const failed = { hookFailedText: ran.stderr.trim() };
+    return ran.code === 2 && hook.event === "PreCompact"
+      ? { ...failed, decision: "block", reason: ran.stderr.trim() }
+      : failed;
   }
   if (ran.code !== 2) return {};
   const reason = `[${hook.command}]: ${ran.stderr || "No stderr output"}`;

@@ -249,6 +249,14 @@ export class Engine {
   runTurn?: TurnHandler;
   /** What runs once stdin closed and the last turn ended, before the process exits. */
   beforeExit?: (engine: Engine) => Promise<void> | undefined;
+  #endHooksRan = false;
+
+  /** Runs `beforeExit` (the SessionEnd hooks) once a session, whichever way it ends. */
+  endHooks(): Promise<void> | undefined {
+    if (this.#endHooksRan) return undefined;
+    this.#endHooksRan = true;
+    return this.beforeExit?.(this);
+  }
   /** The prompt id of the last turn (`""` before the first). */
   lastPromptId = "";
   /** What `system/init` is built from, worked out once per `initialize` request. */
@@ -533,7 +541,11 @@ export class Engine {
    * Ends the process: `flush` delivers what was written (an exit), otherwise pending
    * output is dropped (a signal).
    */
-  async shutdown(status: ExitStatus, flush: boolean): Promise<void> {
+  async shutdown(
+    status: ExitStatus,
+    flush: boolean,
+    options: { endHooks?: boolean } = {},
+  ): Promise<void> {
     if (this.closed) return this.exited.then(() => {});
     this.#exiting = true;
     this.turn?.abort.abort(sessionEnded());
@@ -541,6 +553,11 @@ export class Engine {
     this.#inputClosed = true;
     if (flush) await this.outbox.close();
     else this.outbox.terminate();
+    if (options.endHooks) {
+      // the session's end hooks run before the process is gone (SIGTERM, an exit after SIGINT)
+      const ending = this.endHooks();
+      if (ending) await ending.catch(() => {});
+    }
     this.ended.abort(sessionEnded());
     this.#exit = status;
     this.#resolveExit(status);
@@ -584,7 +601,7 @@ export class Engine {
     }
     if (this.#head < this.#queue.length && !this.closed) return void this.#pump();
     if (this.#inputClosed && !this.closed) {
-      const ending = this.beforeExit?.(this);
+      const ending = this.endHooks();
       if (ending) await ending.catch(() => {});
       if (this.closed) return;
       const code = this.scenario.exitCode ?? (this.lastResultError ? 1 : 0);

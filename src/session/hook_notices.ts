@@ -22,6 +22,18 @@ const HELD: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The events whose `systemMessage` the real CLI 2.1.332 does not write (a callback's or a
+ * command hook's): the compaction's (a PreCompact block says it in `/compact`'s output
+ * instead), StopFailure's and SessionEnd's.
+ */
+const UNSAID: ReadonlySet<string> = new Set([
+  "PreCompact",
+  "PostCompact",
+  "StopFailure",
+  "SessionEnd",
+]);
+
+/**
  * Takes the notice of a hook's answer, if it has a `systemMessage`: held for its place, or
  * written now (a promise to await; `undefined` when there is nothing to write now).
  */
@@ -32,6 +44,7 @@ export function hookNotice(
   output: Record<string, unknown>,
 ): Promise<void> | undefined {
   if (!isObject(output) || typeof output.systemMessage !== "string") return undefined;
+  if (UNSAID.has(hook.event)) return undefined;
   const ctx = engine.ctx;
   const frame = {
     type: "system",
