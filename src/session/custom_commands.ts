@@ -11,6 +11,7 @@
 
 import type { SlashCommandInfo } from "../builders/slash_commands.ts";
 import type { HookCommandRunner } from "./command_hooks.ts";
+import type { Engine } from "./engine.ts";
 
 /** One custom slash command. */
 export interface CustomCommand {
@@ -36,6 +37,14 @@ export interface CommandExpansion {
   args: string;
   /** The body with the arguments in it: what the model is sent. */
   text: string;
+}
+
+/**
+ * The session's custom slash commands: those of its hook runner, read once (none without
+ * one).
+ */
+export function customCommandsOf(engine: Engine): CustomCommand[] {
+  return engine.customCommandsRead ??= readCustomCommands(engine.runHookCommand);
 }
 
 /**

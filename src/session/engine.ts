@@ -35,7 +35,7 @@ import type { AgentInfoEntry } from "../builders/agents.ts";
 import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
-import { type CustomCommand, readCustomCommands } from "./custom_commands.ts";
+import type { CustomCommand } from "./custom_commands.ts";
 import { inputLineFault, STDIN_MAX_LINE_LENGTH } from "./_input_line_fault.ts";
 
 /** How a session's process ended. */
@@ -99,14 +99,8 @@ export class Engine {
   startupHooks?: Promise<void> | null;
   /** Whether the session's instructions (a project `CLAUDE.md`) were loaded (InstructionsLoaded). */
   instructionsLoaded = false;
-  #customCommands?: CustomCommand[];
-  /**
-   * The custom slash commands of the project's `.claude/commands/` and the config folder's
-   * `commands/`, read through the hook runner once (none without one).
-   */
-  get customCommands(): CustomCommand[] {
-    return this.#customCommands ??= readCustomCommands(this.runHookCommand);
-  }
+  /** The custom slash commands (`.claude/commands/`), once read (`customCommandsOf`). */
+  customCommandsRead?: CustomCommand[];
   /**
    * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
    * after it is written.
@@ -247,16 +241,11 @@ export class Engine {
   readonly exited: Promise<ExitStatus>;
   /** Runs a turn. */
   runTurn?: TurnHandler;
-  /** What runs once stdin closed and the last turn ended, before the process exits. */
+  /**
+   * What runs once stdin closed and the last turn ended, or a signal or an exit ends the
+   * process (once: the session's own to see to), before the process exits.
+   */
   beforeExit?: (engine: Engine) => Promise<void> | undefined;
-  #endHooksRan = false;
-
-  /** Runs `beforeExit` (the SessionEnd hooks) once a session, whichever way it ends. */
-  endHooks(): Promise<void> | undefined {
-    if (this.#endHooksRan) return undefined;
-    this.#endHooksRan = true;
-    return this.beforeExit?.(this);
-  }
   /** The prompt id of the last turn (`""` before the first). */
   lastPromptId = "";
   /** What `system/init` is built from, worked out once per `initialize` request. */
@@ -555,7 +544,7 @@ export class Engine {
     else this.outbox.terminate();
     if (options.endHooks) {
       // the session's end hooks run before the process is gone (SIGTERM, an exit after SIGINT)
-      const ending = this.endHooks();
+      const ending = this.beforeExit?.(this);
       if (ending) await ending.catch(() => {});
     }
     this.ended.abort(sessionEnded());
@@ -601,7 +590,7 @@ export class Engine {
     }
     if (this.#head < this.#queue.length && !this.closed) return void this.#pump();
     if (this.#inputClosed && !this.closed) {
-      const ending = this.endHooks();
+      const ending = this.beforeExit?.(this);
       if (ending) await ending.catch(() => {});
       if (this.closed) return;
       const code = this.scenario.exitCode ?? (this.lastResultError ? 1 : 0);

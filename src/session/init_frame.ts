@@ -7,6 +7,7 @@
 import { DEFAULT_COMMANDS } from "../builders/slash_commands.ts";
 import { systemInit } from "../builders/system.ts";
 import type { Frame } from "../wire/frame.ts";
+import { customCommandsOf } from "./custom_commands.ts";
 import type { Engine } from "./engine.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import { mcpServerOf, mcpToolNames } from "./mcp_servers.ts";
@@ -31,6 +32,7 @@ export function initFrame(engine: Engine): Outgoing {
     const mcpTools = mcpToolNames(initialize).filter((tool) =>
       roster.usable(mcpServerOf(tool) ?? "") && !mcpToolDenied(engine, tool)
     ).sort();
+    const own = customCommandsOf(engine);
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
       // the custom agents among the built-in ones (2.1.328, 2.1.332)
@@ -39,12 +41,12 @@ export function initFrame(engine: Engine): Outgoing {
       // the --mcp-config entries the CLI skipped (2.1.328, 2.1.332)
       ...(roster.errors.length > 0 ? { mcpServerErrors: roster.errors } : {}),
       // the custom slash commands first, by name (2.1.328 to 2.1.332)
-      ...(engine.customCommands.length > 0
+      ...(own.length > 0
         ? {
           slashCommands: [
-            ...engine.customCommands.map((c) => c.name),
+            ...own.map((c) => c.name),
             ...DEFAULT_COMMANDS.map((c) => c.name).filter((name) =>
-              !engine.customCommands.some((own) => own.name === name)
+              !own.some((command) => command.name === name)
             ),
           ],
         }

@@ -154,7 +154,13 @@ export class Session {
     this.ctx = engine.ctx;
     this.exited = engine.exited;
     engine.runTurn = runTurn;
-    engine.beforeExit = sessionEndHooks;
+    // once, whichever way the session ends (stdin closed, SIGTERM, an exit)
+    let ended = false;
+    engine.beforeExit = (e) => {
+      if (ended) return undefined;
+      ended = true;
+      return sessionEndHooks(e);
+    };
     installSdkRequests(engine);
     const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
     if (refusal !== undefined) {

@@ -28,7 +28,7 @@ import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
 import { hookCallbacks, instructionsLoadedHooks, stopHooks } from "./hook_runner.ts";
-import { commandTags, expandCommand } from "./custom_commands.ts";
+import { commandTags, customCommandsOf, expandCommand } from "./custom_commands.ts";
 import { userPromptExpansionStops, userPromptSubmitStops } from "./prompt_hooks.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
@@ -103,8 +103,8 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && await userPromptSubmitStops(engine, turn)) return;
     // a custom slash command: its hooks, then its body is the prompt
-    const expansion = engine.customCommands.length > 0
-      ? expandCommand(engine.customCommands, turn.text)
+    const expansion = customCommandsOf(engine).length > 0
+      ? expandCommand(customCommandsOf(engine), turn.text)
       : undefined;
     if (expansion && await userPromptExpansionStops(engine, turn, expansion)) return;
     const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : [];
