@@ -186,3 +186,55 @@ Deno.test("SessionEnd: runs once on SIGTERM and on exit(), a failing hook report
     assert.deepEqual(errors, ["SessionEnd hook [fail] failed: ending\n\n"]);
   }
 });
+
+Deno.test("hook_progress: a hook that runs a second or more, each whole second its output so far when it changed (a runner's timed chunks)", async () => {
+  const { runner } = answering({});
+  // a slow hook played without waiting: the runner says what it wrote, when, and how long it ran
+  const slow: HookCommandRunner = {
+    ...runner,
+    run: () =>
+      Promise.resolve({
+        code: 0,
+        stdout: "one\nthree\n",
+        stderr: "two\n",
+        chunks: [
+          { ms: 5, stream: "stdout" as const, text: "one\n" },
+          { ms: 1500, stream: "stderr" as const, text: "two\n" },
+          { ms: 2500, stream: "stdout" as const, text: "three\n" },
+        ],
+        ms: 3200,
+      }),
+  };
+  const mock = new MockTransport(new ScenarioBuilder().on("hello").respond("Hello.").build(), {
+    runHookCommand: slow,
+  });
+  const { messages } = await runQuery(mock, "hello", {
+    includeHookEvents: true,
+    settings: { hooks: hooks("UserPromptSubmit", ["slow"]) },
+  });
+  const hookFrames = messages.filter((m) =>
+    m.type === "system" && m.subtype.startsWith("hook_")
+  ) as unknown as Record<string, unknown>[];
+  assert.deepEqual(
+    hookFrames.map(({ subtype, stdout, stderr, output }) => ({ subtype, stdout, stderr, output })),
+    [
+      { subtype: "hook_started", stdout: undefined, stderr: undefined, output: undefined },
+      { subtype: "hook_progress", stdout: "one\n", stderr: "", output: "one\n" },
+      { subtype: "hook_progress", stdout: "one\n", stderr: "two\n", output: "one\ntwo\n" },
+      // the third second changed it again
+      {
+        subtype: "hook_progress",
+        stdout: "one\nthree\n",
+        stderr: "two\n",
+        output: "one\ntwo\nthree\n",
+      },
+      {
+        subtype: "hook_response",
+        stdout: "one\nthree\n",
+        stderr: "two\n",
+        output: "one\ntwo\nthree\n",
+      },
+    ],
+  );
+  assert.equal(new Set(hookFrames.map((f) => f.hook_id)).size, 1);
+});

@@ -26,6 +26,37 @@ interface HookCommandResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  chunks?: { ms: number; stream: "stdout" | "stderr"; text: string }[];
+  ms?: number;
+}
+
+/** What a run wrote, chunk by chunk, with when (real milliseconds since it started). */
+class TimedOutput {
+  readonly started = Date.now();
+  readonly chunks: { ms: number; stream: "stdout" | "stderr"; text: string }[] = [];
+  stdout = "";
+  stderr = "";
+  add(stream: "stdout" | "stderr", text: string): void {
+    if (text === "") return;
+    this.chunks.push({ ms: Date.now() - this.started, stream, text });
+    this[stream] += text;
+  }
+  /** The result's output fields, with the run's duration. */
+  result(code: number | null): HookCommandResult {
+    const { stdout, stderr, chunks } = this;
+    return { code, stdout, stderr, chunks, ms: Date.now() - this.started };
+  }
+}
+
+/** Reads a stream's text into `output` as it arrives. */
+async function readInto(
+  stream: ReadableStream<Uint8Array>,
+  output: TimedOutput,
+  name: "stdout" | "stderr",
+): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) output.add(name, decoder.decode(chunk, { stream: true }));
+  output.add(name, decoder.decode());
 }
 
 /** The runner the engine is given. */
@@ -205,13 +236,14 @@ async function runOnDeno(
     const wrote = writer.write(new TextEncoder().encode(command.stdin))
       .then(() => writer.close())
       .catch(() => writer.abort().catch(() => {}));
-    const [stdout, stderr, status] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
+    const output = new TimedOutput();
+    const [, , status] = await Promise.all([
+      readInto(child.stdout, output, "stdout"),
+      readInto(child.stderr, output, "stderr"),
       child.status,
       wrote,
     ]);
-    return { code: limits.killed() ? null : status.code, stdout, stderr };
+    return output.result(limits.killed() ? null : status.code);
   } finally {
     limits.stop();
   }
@@ -233,17 +265,16 @@ export async function runOnNode(cwd: string, command: HookCommand): Promise<Hook
     if (child.pid !== undefined) killGroup((pid) => proc.kill(pid, "SIGKILL"), child.pid);
   });
   try {
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const output = new TimedOutput();
+    child.stdout.setEncoding("utf8").on("data", (d: string) => output.add("stdout", d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => output.add("stderr", d));
     child.stdin.on("error", () => {});
     child.stdin.end(command.stdin);
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on("error", reject);
       child.on("close", (c: number | null) => resolve(c));
     });
-    return { code: limits.killed() ? null : code, stdout, stderr };
+    return output.result(limits.killed() ? null : code);
   } finally {
     limits.stop();
   }

@@ -139,12 +139,26 @@ async function execCommandHook(
   }
   const ran = await spawnCommandHook(engine, runner, hook, input, turn);
   if (framed && !turn.abort.aborted) {
+    for (const progress of hookProgress(ran)) {
+      await engine.send({
+        frame: {
+          type: "system",
+          subtype: "hook_progress",
+          ...named,
+          ...progress,
+          uuid: ctx.ids.uuid(),
+          session_id: ctx.sessionId,
+        },
+        delay: 0,
+      });
+    }
     await engine.send({
       frame: {
         type: "system",
         subtype: "hook_response",
         ...named,
-        output: ran.stdout + ran.stderr,
+        // in the order written, when the runner timed it (as the real CLI interleaves them)
+        output: ran.chunks ? ran.chunks.map((c) => c.text).join("") : ran.stdout + ran.stderr,
         stdout: ran.stdout,
         stderr: ran.stderr,
         exit_code: ran.code,
@@ -156,6 +170,36 @@ async function execCommandHook(
     });
   }
   return ran;
+}
+
+/** How often the real CLI 2.1.332 looks at a running hook's output (`hook_progress`). */
+const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * The `hook_progress` frames' output fields of a run, as the real CLI 2.1.332 writes them for
+ * a hook that runs a second or more: at each whole second it still runs, its output so far
+ * (`stdout`, `stderr`, and `output` both in the order written) when that changed since the
+ * last one and is not empty (a hook that writes nothing gets none). From the run's timed
+ * chunks (none without them).
+ */
+export function hookProgress(
+  ran: Pick<HookCommandResult, "chunks" | "ms">,
+): { stdout: string; stderr: string; output: string }[] {
+  const { chunks, ms } = ran;
+  if (!chunks || ms === undefined) return [];
+  const frames: { stdout: string; stderr: string; output: string }[] = [];
+  let last = "";
+  for (let tick = PROGRESS_EVERY_MS; tick < ms; tick += PROGRESS_EVERY_MS) {
+    const so = { stdout: "", stderr: "", output: "" };
+    for (const chunk of chunks) {
+      if (chunk.ms > tick) continue;
+      so[chunk.stream] += chunk.text;
+      so.output += chunk.text;
+    }
+    if (so.output !== "" && so.output !== last) frames.push(so);
+    last = so.output;
+  }
+  return frames;
 }
 
 /** The run itself: the environment, the real-time deadline, the turn's abort. */

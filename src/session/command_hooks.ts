@@ -54,6 +54,16 @@ export interface HookCommandResult {
   stderr: string;
   /** Whether it was killed for running past its timeout (the session says so; default false). */
   timedOut?: boolean;
+  /**
+   * What it wrote, chunk by chunk, with when (milliseconds since it started), and `ms` how
+   * long it ran: with both, a hook that runs a second or more gets the real CLI's
+   * `system/hook_progress` frames (with `includeHookEvents`): each whole second it runs, its
+   * output so far when that changed. The host's runner gives them; a runner of your own may,
+   * to play a slow hook without waiting for one.
+   */
+  chunks?: readonly { ms: number; stream: "stdout" | "stderr"; text: string }[];
+  /** How long it ran, in milliseconds (see `chunks`). */
+  ms?: number;
 }
 
 /**
