@@ -11,7 +11,6 @@
 
 import type { SlashCommandInfo } from "../builders/slash_commands.ts";
 import type { HookCommandRunner } from "./command_hooks.ts";
-import type { Engine } from "./engine.ts";
 
 /** One custom slash command. */
 export interface CustomCommand {
@@ -43,7 +42,9 @@ export interface CommandExpansion {
  * The session's custom slash commands: those of its hook runner, read once (none without
  * one).
  */
-export function customCommandsOf(engine: Engine): CustomCommand[] {
+export function customCommandsOf(
+  engine: { customCommandsRead?: CustomCommand[]; readonly runHookCommand?: HookCommandRunner },
+): CustomCommand[] {
   return engine.customCommandsRead ??= readCustomCommands(engine.runHookCommand);
 }
 
