@@ -433,7 +433,13 @@ function hookRunnerOption(
   if (options.runHookCommand || options.commandHooks === false) return {};
   if (!commandHooksAllowed(env)) return {};
   // node:fs is loaded with node:stream here: its check saves failed reads of absent files
-  return { runHookCommand: hostHookRunner(cwd || currentDir() || ".", { exists: existsSync }) };
+  return {
+    runHookCommand: hostHookRunner(cwd || currentDir() || ".", {
+      exists: existsSync,
+      // the user's own slash commands: only a config folder the SDK's environment names
+      ...(env.CLAUDE_CONFIG_DIR ? { configDir: env.CLAUDE_CONFIG_DIR } : {}),
+    }),
+  };
 }
 
 /** The project's `.mcp.json` in the process's folder, as the real CLI reads it. */

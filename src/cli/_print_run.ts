@@ -325,7 +325,14 @@ function startSession(plan: RunPlan): { session: Session; output: PrintOutput } 
     ...options,
     ...liveOption(io, knobs, { scenario, cwd }),
     // the settings' command hooks run in the folder the binary runs in, as the real CLI's
-    ...(knobs.commandHooks ? { runHookCommand: hostHookRunner(io.cwd) } : {}),
+    ...(knobs.commandHooks
+      ? {
+        runHookCommand: hostHookRunner(io.cwd, {
+          // the user's own slash commands: only a config folder the environment names
+          ...(io.env.CLAUDE_CONFIG_DIR ? { configDir: io.env.CLAUDE_CONFIG_DIR } : {}),
+        }),
+      }
+      : {}),
     // a stdio MCP server whose command is not on PATH (or not an executable file) failed
     mcpCommandCheck: (command) => commandState(command, { path: io.env.PATH, cwd: io.cwd }),
     ...(plan.projectMcpConfig !== undefined ? { projectMcpConfig: plan.projectMcpConfig } : {}),

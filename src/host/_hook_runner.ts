@@ -26,6 +26,37 @@ interface HookCommandResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  chunks?: { ms: number; stream: "stdout" | "stderr"; text: string }[];
+  ms?: number;
+}
+
+/** What a run wrote, chunk by chunk, with when (real milliseconds since it started). */
+class TimedOutput {
+  readonly started = Date.now();
+  readonly chunks: { ms: number; stream: "stdout" | "stderr"; text: string }[] = [];
+  stdout = "";
+  stderr = "";
+  add(stream: "stdout" | "stderr", text: string): void {
+    if (text === "") return;
+    this.chunks.push({ ms: Date.now() - this.started, stream, text });
+    this[stream] += text;
+  }
+  /** The result's output fields, with the run's duration. */
+  result(code: number | null): HookCommandResult {
+    const { stdout, stderr, chunks } = this;
+    return { code, stdout, stderr, chunks, ms: Date.now() - this.started };
+  }
+}
+
+/** Reads a stream's text into `output` as it arrives. */
+async function readInto(
+  stream: ReadableStream<Uint8Array>,
+  output: TimedOutput,
+  name: "stdout" | "stderr",
+): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) output.add(name, decoder.decode(chunk, { stream: true }));
+  output.add(name, decoder.decode());
 }
 
 /** The runner the engine is given. */
@@ -33,6 +64,8 @@ interface HookCommandRunner {
   readonly cwd: string;
   run(command: HookCommand): Promise<HookCommandResult>;
   readText(path: string): string | undefined;
+  listFiles(dir: string): string[] | undefined;
+  readonly configDir?: string;
 }
 
 interface DenoChild {
@@ -67,17 +100,68 @@ const deno = (globalThis as { Deno?: DenoHost }).Deno;
  */
 export function hostHookRunner(
   cwd: string,
-  options: { exists?: (path: string) => boolean } = {},
+  options: { exists?: (path: string) => boolean; configDir?: string } = {},
 ): HookCommandRunner {
   const exists = options.exists;
+  const full = (path: string) => path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`;
   return {
     cwd,
+    ...(options.configDir ? { configDir: options.configDir } : {}),
     run: (command) => (deno ? runOnDeno(deno, cwd, command) : runOnNode(cwd, command)),
     readText: (path) => {
-      const full = `${cwd.replace(/\/+$/, "")}/${path}`;
-      return exists && !exists(full) ? undefined : readTextNow(full);
+      const file = full(path);
+      return exists && !exists(file) ? undefined : readTextNow(file);
+    },
+    listFiles: (dir) => {
+      const folder = full(dir);
+      return exists && !exists(folder) ? undefined : listFilesNow(folder);
     },
   };
+}
+
+/** The entries of a folder, read synchronously: names, and which are folders. */
+function readDirNow(path: string): { name: string; folder: boolean }[] {
+  if (deno) {
+    const d = deno as unknown as {
+      readDirSync(p: string): Iterable<{ name: string; isDirectory: boolean }>;
+    };
+    return Array.from(d.readDirSync(path), (e) => ({ name: e.name, folder: e.isDirectory }));
+  }
+  const proc = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+  const fs = proc?.getBuiltinModule?.("node:fs") as
+    | {
+      readdirSync(
+        p: string,
+        o: { withFileTypes: true },
+      ): { name: string; isDirectory(): boolean }[];
+    }
+    | undefined;
+  if (!fs) return [];
+  return fs.readdirSync(path, { withFileTypes: true }).map((e) => ({
+    name: e.name,
+    folder: e.isDirectory(),
+  }));
+}
+
+/**
+ * The files under a folder (its subfolders' too), as paths relative to it, sorted; `undefined`
+ * when it cannot be read (none there, not a folder).
+ */
+function listFilesNow(path: string): string[] | undefined {
+  const found: string[] = [];
+  const walk = (dir: string, prefix: string, depth: number) => {
+    for (const entry of readDirNow(dir)) {
+      if (entry.folder) {
+        if (depth < 8) walk(`${dir}/${entry.name}`, `${prefix}${entry.name}/`, depth + 1);
+      } else found.push(`${prefix}${entry.name}`);
+    }
+  };
+  try {
+    walk(path.replace(/\/+$/, ""), "", 0);
+  } catch {
+    return found.length > 0 ? found.sort() : undefined;
+  }
+  return found.sort();
 }
 
 /**
@@ -152,13 +236,14 @@ async function runOnDeno(
     const wrote = writer.write(new TextEncoder().encode(command.stdin))
       .then(() => writer.close())
       .catch(() => writer.abort().catch(() => {}));
-    const [stdout, stderr, status] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
+    const output = new TimedOutput();
+    const [, , status] = await Promise.all([
+      readInto(child.stdout, output, "stdout"),
+      readInto(child.stderr, output, "stderr"),
       child.status,
       wrote,
     ]);
-    return { code: limits.killed() ? null : status.code, stdout, stderr };
+    return output.result(limits.killed() ? null : status.code);
   } finally {
     limits.stop();
   }
@@ -180,17 +265,16 @@ export async function runOnNode(cwd: string, command: HookCommand): Promise<Hook
     if (child.pid !== undefined) killGroup((pid) => proc.kill(pid, "SIGKILL"), child.pid);
   });
   try {
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const output = new TimedOutput();
+    child.stdout.setEncoding("utf8").on("data", (d: string) => output.add("stdout", d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => output.add("stderr", d));
     child.stdin.on("error", () => {});
     child.stdin.end(command.stdin);
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on("error", reject);
       child.on("close", (c: number | null) => resolve(c));
     });
-    return { code: limits.killed() ? null : code, stdout, stderr };
+    return output.result(limits.killed() ? null : code);
   } finally {
     limits.stop();
   }

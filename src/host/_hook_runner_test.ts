@@ -18,7 +18,14 @@ Deno.test("hostHookRunner: runs sh -c in the project folder with the input on st
       'pwd; cat; echo; echo "$HOOK_TEST_VAR $CLAUDE_PROJECT_DIR"; echo err >&2; exit 2',
     );
     const real = await Deno.realPath(dir);
-    assert.deepEqual(out, {
+    const { chunks, ms, ...ended } = out as typeof out & {
+      chunks?: { text: string }[];
+      ms?: number;
+    };
+    // what it wrote, timed chunk by chunk (for hook_progress), adds up to its output
+    assert.equal(chunks?.map((c) => c.text).join("").length, out.stdout.length + out.stderr.length);
+    assert.ok(typeof ms === "number" && ms >= 0);
+    assert.deepEqual(ended, {
       code: 2,
       stdout: `${real}\n{"hook_event_name":"PreToolUse","tool_name":"Bash"}\nset ${dir}\n`,
       stderr: "err\n",
@@ -92,7 +99,9 @@ Deno.test("hostHookRunner on Node (node:child_process): stdin, variables, exit c
       env: { HOOK_TEST_VAR: "set" },
       timeoutMs: 600_000,
     });
-    assert.deepEqual(ran, { code: 2, stdout: '{"a":1}', stderr: "set\n" });
+    const { chunks, ms: _ms, ...ended } = ran as typeof ran & { chunks?: { text: string }[] };
+    assert.deepEqual(ended, { code: 2, stdout: '{"a":1}', stderr: "set\n" });
+    assert.deepEqual(chunks?.map((c) => c.text).sort(), ["set\n", '{"a":1}']);
     const abort = new AbortController();
     const pending = runOnNode(dir, {
       command: "sleep 600 & sleep 600",

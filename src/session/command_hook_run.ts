@@ -25,7 +25,12 @@ import type { TurnState } from "./turn_state.ts";
  * The events whose command hooks write no `hook_started` / `hook_response` frames even with
  * `--include-hook-events` (the real CLI 2.1.328 and 2.1.332: `/compact`'s hooks, SessionEnd).
  */
-const UNFRAMED: ReadonlySet<string> = new Set(["PreCompact", "PostCompact", "SessionEnd"]);
+const UNFRAMED: ReadonlySet<string> = new Set([
+  "PreCompact",
+  "PostCompact",
+  "SessionEnd",
+  "StopFailure",
+]);
 
 /** What a hook's run belongs to: a turn, or the session's start-up. */
 type HookRun = Pick<TurnState, "abort" | "promptId">;
@@ -134,12 +139,26 @@ async function execCommandHook(
   }
   const ran = await spawnCommandHook(engine, runner, hook, input, turn);
   if (framed && !turn.abort.aborted) {
+    for (const progress of hookProgress(ran)) {
+      await engine.send({
+        frame: {
+          type: "system",
+          subtype: "hook_progress",
+          ...named,
+          ...progress,
+          uuid: ctx.ids.uuid(),
+          session_id: ctx.sessionId,
+        },
+        delay: 0,
+      });
+    }
     await engine.send({
       frame: {
         type: "system",
         subtype: "hook_response",
         ...named,
-        output: ran.stdout + ran.stderr,
+        // in the order written, when the runner timed it (as the real CLI interleaves them)
+        output: ran.chunks ? ran.chunks.map((c) => c.text).join("") : ran.stdout + ran.stderr,
         stdout: ran.stdout,
         stderr: ran.stderr,
         exit_code: ran.code,
@@ -151,6 +170,36 @@ async function execCommandHook(
     });
   }
   return ran;
+}
+
+/** How often the real CLI 2.1.332 looks at a running hook's output (`hook_progress`). */
+const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * The `hook_progress` frames' output fields of a run, as the real CLI 2.1.332 writes them for
+ * a hook that runs a second or more: at each whole second it still runs, its output so far
+ * (`stdout`, `stderr`, and `output` both in the order written) when that changed since the
+ * last one and is not empty (a hook that writes nothing gets none). From the run's timed
+ * chunks (none without them).
+ */
+export function hookProgress(
+  ran: Pick<HookCommandResult, "chunks" | "ms">,
+): { stdout: string; stderr: string; output: string }[] {
+  const { chunks, ms } = ran;
+  if (!chunks || ms === undefined) return [];
+  const frames: { stdout: string; stderr: string; output: string }[] = [];
+  let last = "";
+  for (let tick = PROGRESS_EVERY_MS; tick < ms; tick += PROGRESS_EVERY_MS) {
+    const so = { stdout: "", stderr: "", output: "" };
+    for (const chunk of chunks) {
+      if (chunk.ms > tick) continue;
+      so[chunk.stream] += chunk.text;
+      so.output += chunk.text;
+    }
+    if (so.output !== "" && so.output !== last) frames.push(so);
+    last = so.output;
+  }
+  return frames;
 }
 
 /** The run itself: the environment, the real-time deadline, the turn's abort. */
@@ -249,7 +298,9 @@ async function sessionStartHooks(engine: Engine, run: HookRun): Promise<void> {
  * The session's end: once stdin closed and the last turn ended, its SessionEnd command hooks
  * (reason `other`, the last turn's prompt id, no permission mode or effort) run together
  * before the process exits, as the real CLI 2.1.328 and 2.1.332 run them (through the SDK and
- * in print mode), writing no frames. `undefined` when there are none to run. The SDK's
+ * in print mode, and when SIGTERM or SIGINT ends a print-mode run), writing no frames; a hook
+ * that fails (exit 1, 2, ...) is reported on stderr (`SessionEnd hook [<command>] failed:
+ * <stderr>`), its JSON output ignored. `undefined` when there are none to run. The SDK's
  * SessionEnd callbacks are not asked: no one can answer once stdin closed (the real CLI asks
  * none).
  */
@@ -265,9 +316,14 @@ export function sessionEndHooks(engine: Engine): Promise<void> | undefined {
     hook_event_name: "SessionEnd",
     reason: "other",
   }, { promptId: run.promptId });
-  return Promise.all(hooks.map((hook) => execCommandHook(engine, hook, input, run))).then(
-    () => {},
-  );
+  return Promise.all(hooks.map(async (hook) => {
+    const ran = await execCommandHook(engine, hook, input, run);
+    // as the real CLI 2.1.332: what it makes of a hook that failed (any code but 0; exit 2
+    // blocks nothing here, and JSON on stdout changes nothing) goes to stderr
+    if (ran && ran.code !== null && ran.code !== 0) {
+      engine.stderr(`SessionEnd hook [${hook.command}] failed: ${ran.stderr}\n`);
+    }
+  })).then(() => {});
 }
 
 /**

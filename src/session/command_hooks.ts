@@ -54,6 +54,16 @@ export interface HookCommandResult {
   stderr: string;
   /** Whether it was killed for running past its timeout (the session says so; default false). */
   timedOut?: boolean;
+  /**
+   * What it wrote, chunk by chunk, with when (milliseconds since it started), and `ms` how
+   * long it ran: with both, a hook that runs a second or more gets the real CLI's
+   * `system/hook_progress` frames (with `includeHookEvents`): each whole second it runs, its
+   * output so far when that changed. The host's runner gives them; a runner of your own may,
+   * to play a slow hook without waiting for one.
+   */
+  chunks?: readonly { ms: number; stream: "stdout" | "stderr"; text: string }[];
+  /** How long it ran, in milliseconds (see `chunks`). */
+  ms?: number;
 }
 
 /**
@@ -91,6 +101,18 @@ export interface HookCommandRunner {
    * `undefined` when there is none. Without it, only `--settings` declares command hooks.
    */
   readText?(path: string): string | undefined;
+  /**
+   * Lists the files under a folder of the project (a path relative to `cwd`, or absolute), its
+   * subfolders' too, as paths relative to it, at once (synchronously, as `readText`); `undefined`
+   * when there is none. The session reads the custom slash commands of `.claude/commands/` (and
+   * of `configDir`'s `commands/`) with it and `readText`; without it, there are none.
+   */
+  listFiles?(dir: string): string[] | undefined;
+  /**
+   * The config folder (`CLAUDE_CONFIG_DIR`) whose `commands/` hold the user's own slash
+   * commands; none when absent (the user's real `~/.claude` is never read).
+   */
+  readonly configDir?: string;
 }
 
 /**
@@ -144,7 +166,8 @@ export function matcherCovers(matcher: unknown, tool: string | undefined): boole
  *   what `/compact`'s output lists for PreCompact and PostCompact (`hookOutputText`), else
  *   nothing.
  * - exit 2: a blocking error, `[<command>]: <stderr>`: PreToolUse denies the tool use with it,
- *   Stop and SubagentStop keep the turn going with it, UserPromptSubmit blocks the prompt,
+ *   Stop and SubagentStop keep the turn going with it, UserPromptSubmit and UserPromptExpansion
+ *   block the prompt,
  *   PostToolUse gives it to the model as context.
  * - any other code, a timeout, a kill: a non-blocking error; the session goes on.
  */
@@ -156,10 +179,12 @@ export function commandHookOutput(
   if (ran.timedOut || ran.code === null) return {};
   if (ran.code === 0) {
     const text = ran.stdout.trim();
+    const compaction = hook.event === "PreCompact" || hook.event === "PostCompact";
     if (text.startsWith("{")) {
       try {
         const parsed = JSON.parse(text);
-        if (isObject(parsed)) return parsed;
+        // `/compact`'s output lists the hook with its stdout (its reason, if it gives one)
+        if (isObject(parsed)) return compaction ? { ...parsed, hookOutputText: text } : parsed;
       } catch {
         // not JSON: plain output
       }
@@ -169,10 +194,16 @@ export function commandHookOutput(
     }
     // what `/compact`'s output lists after the hook (`PreCompact [<command>] completed
     // successfully: <stdout>`); internal, no SDK callback gives it
-    if (text !== "" && (hook.event === "PreCompact" || hook.event === "PostCompact")) {
-      return { hookOutputText: text };
-    }
+    if (text !== "" && compaction) return { hookOutputText: text };
     return {};
+  }
+  if (hook.event === "PreCompact" || hook.event === "PostCompact") {
+    // `/compact`'s output says the hook failed; a PreCompact hook's exit 2 blocks the
+    // compaction (its stderr the reason, the compaction names the command)
+    const failed = { hookFailedText: ran.stderr.trim() };
+    return ran.code === 2 && hook.event === "PreCompact"
+      ? { ...failed, decision: "block", reason: ran.stderr.trim() }
+      : failed;
   }
   if (ran.code !== 2) return {};
   const reason = `[${hook.command}]: ${ran.stderr || "No stderr output"}`;
@@ -180,6 +211,7 @@ export function commandHookOutput(
     case "PreToolUse":
     case "Stop":
     case "SubagentStop":
+    case "UserPromptExpansion":
       return { decision: "block", reason };
     case "UserPromptSubmit":
       // the notice names the command; the prompt's outcome keeps the hook's own words

@@ -9,6 +9,7 @@
  */
 
 import { compactBoundary } from "../builders/compact_boundary.ts";
+import { localCommandMessage } from "../builders/_local_command_message.ts";
 import { newTask } from "../builders/task_frames.ts";
 import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { sessionStateChanged, systemStatus } from "../builders/system.ts";
@@ -56,13 +57,19 @@ export async function runCompact(
   await engine.send({ frame: systemStatus(ctx, "compacting"), delay: 0 });
   // the hooks the command's output lists ("PreCompact [callback] completed successfully")
   const ran: string[] = [];
-  ran.push(
-    ...await compactHooks(engine, turn, {
-      hook_event_name: "PreCompact",
-      trigger: "manual",
-      custom_instructions: instructions === "" ? null : instructions,
-    }),
-  );
+  const before = await compactHooks(engine, turn, {
+    hook_event_name: "PreCompact",
+    trigger: "manual",
+    custom_instructions: instructions === "" ? null : instructions,
+  });
+  if (before.blocks.length > 0) {
+    return await compactBlocked(engine, turn, {
+      text: `Compaction blocked by PreCompact hook: ${before.blocks.join("\n")}`,
+      args: instructions,
+      init,
+    });
+  }
+  ran.push(...before.lines);
   const replies = summarize(engine, turn);
   const tagged = replies.map(summaryOf).find((s) => s !== undefined);
   // as the real CLI: the tagged summary gets "Summary:\n"; with none, the first reply as it is
@@ -70,12 +77,12 @@ export async function runCompact(
   const content = summaryMessage(engine, summary);
   await afterSummary(engine, turn, replies.at(-1)!);
   ran.push(
-    ...await compactHooks(engine, turn, {
+    ...(await compactHooks(engine, turn, {
       hook_event_name: "PostCompact",
       trigger: "manual",
       // the summarizer's reply as it came, tags and all (as the real CLI 2.1.328 gives it)
       compact_summary: replies.at(-1)!,
-    }),
+    })).lines,
   );
   // 19 ms with one summarization call, 29 with two (as the real CLI 2.1.328 takes)
   const durationMs = options.durationMs ?? 9 + 10 * replies.length;
@@ -99,25 +106,81 @@ export async function runCompact(
  * Runs the hooks of one compaction event together (as the real CLI 2.1.328 to 2.1.332: two
  * hooks of a second each take one second); the lines the command's output lists for them, in
  * the hooks' order (`PreCompact [callback] completed successfully`; a command hook by its
- * command, with its plain stdout: `PreCompact [echo hi] completed successfully: hi`).
+ * command, with its reason or else its stdout: `PreCompact [echo hi] completed successfully:
+ * hi`; one that exited with another code than 0: `PostCompact [<command>] failed: <stderr>`),
+ * and the PreCompact hooks that block the compaction (`decision: "block"`, a command hook's
+ * exit 2), as the real CLI 2.1.332 names them: `[<command>]: <reason or stderr>`, a
+ * callback's `[callback]` with its `systemMessage` (its reason is not shown). Their
+ * `continue: false` stops nothing.
  */
 async function compactHooks(
   engine: Engine,
   turn: TurnState,
   input: { hook_event_name: "PreCompact" | "PostCompact"; [key: string]: unknown },
-): Promise<string[]> {
+): Promise<{ lines: string[]; blocks: string[] }> {
   const event = input.hook_event_name;
   const handles = hookCallbacks(engine, event);
   const outputs = await Promise.all(
     handles.map((handle) => callHook(engine, handle, input, { turn })),
   );
-  return handles.map((handle, i) => {
-    if (typeof handle === "string") return `${event} [callback] completed successfully`;
-    const text = outputs[i].hookOutputText;
-    return `${event} [${handle.command}] completed successfully${
+  const blocks: string[] = [];
+  const lines = handles.map((handle, i) => {
+    const output = outputs[i];
+    const name = typeof handle === "string" ? "callback" : handle.command;
+    if (event === "PreCompact" && output.decision === "block") {
+      const said = typeof handle === "string" ? output.systemMessage : output.reason;
+      blocks.push(`[${name}]${typeof said === "string" && said !== "" ? `: ${said}` : ""}`);
+    }
+    if (typeof output.hookFailedText === "string") {
+      return `${event} [${name}] failed: ${output.hookFailedText}`;
+    }
+    const text = typeof handle === "string"
+      ? undefined
+      : typeof output.reason === "string"
+      ? output.reason
+      : output.hookOutputText;
+    return `${event} [${name}] completed successfully${
       typeof text === "string" && text !== "" ? `: ${text}` : ""
     }`;
   });
+  return { lines, blocks };
+}
+
+/**
+ * `/compact` that a PreCompact hook blocked, as the real CLI 2.1.332 ends it: no summary, the
+ * compaction's status `failed` with the reason (`skipped: <text>`), `system/init`, the text as
+ * the command's failed output, and a `local_command` result that repeats it.
+ */
+async function compactBlocked(
+  engine: Engine,
+  turn: TurnState,
+  how: { text: string; args: string; init: () => Outgoing },
+): Promise<void> {
+  const ctx = engine.ctx;
+  await engine.send({
+    frame: systemStatus(ctx, null, {
+      compactResult: "failed",
+      compactError: `skipped: ${how.text}`,
+    }),
+    delay: 0,
+  });
+  await engine.send(how.init());
+  await engine.send({
+    frame: localCommandMessage(ctx, {
+      command: "compact",
+      args: how.args,
+      text: how.text,
+      failed: true,
+    }),
+    delay: 0,
+  });
+  await sendResult(engine, turn, { result: how.text, stopReason: null }, {
+    numTurns: 0,
+    apiCalls: [],
+    durationApiMs: 0,
+    localCommand: "compact",
+  });
+  turn.stopped = true;
 }
 
 /** The summarizer's replies (a second when the first has no `<summary>` tags), their calls booked. */

@@ -37,15 +37,11 @@ import type { AgentInfoEntry } from "../builders/agents.ts";
 import type { PermissionMode } from "../builders/system.ts";
 import type { ToolRunner } from "./session_settings.ts";
 import type { CommandHook, HookCommandRunner } from "./command_hooks.ts";
+import type { CustomCommand } from "./custom_commands.ts";
 import { inputLineFault, STDIN_MAX_LINE_LENGTH } from "./_input_line_fault.ts";
 
-/** How a session's process ended. */
-export interface ExitStatus {
-  /** The exit code, or `null` when a signal ended it. */
-  code: number | null;
-  /** The signal that ended it (`SIGTERM`, ...), or `null`. */
-  signal: string | null;
-}
+import type { ExitStatus } from "./exit_status.ts";
+export type { ExitStatus } from "./exit_status.ts";
 
 /** Frames that answer the client or withdraw a question: never part of a turn's reply. */
 const ANSWERS: ReadonlySet<unknown> = new Set(["control_response", "control_cancel_request"]);
@@ -81,10 +77,7 @@ export class Engine {
   readonly scenario: Scenario;
   /** The flags the client passed. */
   readonly flags: CliFlags;
-  /**
-   * What the check of `--settings` (or the settings `initialize` delivered) found: the SDK
-   * session's first turn says it in a `system/informational` notice (2.1.331 on).
-   */
+  /** What the check of `--settings` (or `initialize`'s settings) found (a notice from 2.1.331). */
   settingsCheck: FlagSettingsCheck;
   /** The environment the client spawned the process with. */
   readonly env: Record<string, string | undefined>;
@@ -105,10 +98,9 @@ export class Engine {
   startupHooks?: Promise<void> | null;
   /** Whether the session's instructions (a project `CLAUDE.md`) were loaded (InstructionsLoaded). */
   instructionsLoaded = false;
-  /**
-   * The `initialize` answer while it waits for the start-up's hooks: the first turn starts
-   * after it is written.
-   */
+  /** The custom slash commands (`.claude/commands/`), once read (`customCommandsOf`). */
+  customCommandsRead?: CustomCommand[];
+  /** The `initialize` answer while the start-up's hooks run: the first turn starts after it. */
   initializeAnswer?: Promise<unknown>;
   /** How `__mock__` prompts are taken: run (`on`), not (`off`), run with live tools (`live`). */
   readonly mockCommands: "on" | "off" | "live";
@@ -249,7 +241,7 @@ export class Engine {
   readonly exited: Promise<ExitStatus>;
   /** Runs a turn. */
   runTurn?: TurnHandler;
-  /** What runs once stdin closed and the last turn ended, before the process exits. */
+  /** Runs once before the process exits: stdin closed after the last turn, a signal or an exit. */
   beforeExit?: (engine: Engine) => Promise<void> | undefined;
   /** The prompt id of the last turn (`""` before the first). */
   lastPromptId = "";
@@ -536,7 +528,11 @@ export class Engine {
    * Ends the process: `flush` delivers what was written (an exit), otherwise pending
    * output is dropped (a signal).
    */
-  async shutdown(status: ExitStatus, flush: boolean): Promise<void> {
+  async shutdown(
+    status: ExitStatus,
+    flush: boolean,
+    options: { endHooks?: boolean } = {},
+  ): Promise<void> {
     if (this.closed) return this.exited.then(() => {});
     this.#exiting = true;
     this.turn?.abort.abort(sessionEnded());
@@ -544,6 +540,11 @@ export class Engine {
     this.#inputClosed = true;
     if (flush) await this.outbox.close();
     else this.outbox.terminate();
+    if (options.endHooks) {
+      // the session's end hooks run before the process is gone (SIGTERM, an exit after SIGINT)
+      const ending = this.beforeExit?.(this);
+      if (ending) await ending.catch(() => {});
+    }
     this.ended.abort(sessionEnded());
     this.#exit = status;
     this.#resolveExit(status);

@@ -1,8 +1,8 @@
 /**
  * A hook's `systemMessage`: the `system/informational` notice the real CLI 2.1.328 and 2.1.332
  * write for it (`<Event>[:<Tool>] says: <message>`, level `notice`), for an SDK hook callback
- * and a command hook alike, each where the real CLI writes it: a UserPromptSubmit hook's after
- * `system/init`, a PreToolUse hook's right before its tool use's result, a PostToolUse hook's
+ * and a command hook alike, each where the real CLI writes it: a UserPromptSubmit (or
+ * UserPromptExpansion) hook's after `system/init`, a PreToolUse hook's right before its tool use's result, a PostToolUse hook's
  * right after it, any other hook's at once.
  *
  * @module
@@ -15,9 +15,22 @@ import type { TurnState } from "./turn_state.ts";
 /** The events whose notices wait for their place (the others are written at once). */
 const HELD: ReadonlySet<string> = new Set([
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
+]);
+
+/**
+ * The events whose `systemMessage` the real CLI 2.1.332 does not write (a callback's or a
+ * command hook's): the compaction's (a PreCompact block says it in `/compact`'s output
+ * instead), StopFailure's and SessionEnd's.
+ */
+const UNSAID: ReadonlySet<string> = new Set([
+  "PreCompact",
+  "PostCompact",
+  "StopFailure",
+  "SessionEnd",
 ]);
 
 /**
@@ -31,6 +44,7 @@ export function hookNotice(
   output: Record<string, unknown>,
 ): Promise<void> | undefined {
   if (!isObject(output) || typeof output.systemMessage !== "string") return undefined;
+  if (UNSAID.has(hook.event)) return undefined;
   const ctx = engine.ctx;
   const frame = {
     type: "system",

@@ -145,7 +145,8 @@ export interface HookAgent {
  * Asks the client to run one hook callback; resolves with its output. The input has the
  * fields every hook gets in the real CLI's order: `session_id`, `transcript_path`, `cwd`,
  * `prompt_id`, then (but for the events that carry neither, and StopFailure) `permission_mode`, a subagent's
- * `agent_id` and `agent_type`, `effort` (not for UserPromptSubmit), then the event's own.
+ * `agent_id` and `agent_type`, `effort` (not for UserPromptSubmit and UserPromptExpansion), then
+ * the event's own.
  */
 export async function callHook(
   engine: Engine,
@@ -168,7 +169,7 @@ export async function callHook(
     ...(name === "InstructionsLoaded" ? {} : { prompt_id }),
     ...(plain || name === "StopFailure" ? {} : { permission_mode }),
     ...(options.agent ? { agent_id: options.agent.id, agent_type: options.agent.type } : {}),
-    ...(plain || name === "UserPromptSubmit" ? {} : { effort }),
+    ...(plain || name === "UserPromptSubmit" || name === "UserPromptExpansion" ? {} : { effort }),
     ...own,
   };
   let output: Record<string, unknown>;

@@ -4,8 +4,10 @@
  * @module
  */
 
+import { DEFAULT_COMMANDS } from "../builders/slash_commands.ts";
 import { systemInit } from "../builders/system.ts";
 import type { Frame } from "../wire/frame.ts";
+import { customCommandsOf } from "./custom_commands.ts";
 import type { Engine } from "./engine.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import { mcpServerOf, mcpToolNames } from "./mcp_servers.ts";
@@ -30,6 +32,7 @@ export function initFrame(engine: Engine): Outgoing {
     const mcpTools = mcpToolNames(initialize).filter((tool) =>
       roster.usable(mcpServerOf(tool) ?? "") && !mcpToolDenied(engine, tool)
     ).sort();
+    const own = customCommandsOf(engine);
     const options = {
       tools: engine.scenario.tools ?? [...builtInTools(engine), ...mcpTools],
       // the custom agents among the built-in ones (2.1.328, 2.1.332)
@@ -37,6 +40,17 @@ export function initFrame(engine: Engine): Outgoing {
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
       // the --mcp-config entries the CLI skipped (2.1.328, 2.1.332)
       ...(roster.errors.length > 0 ? { mcpServerErrors: roster.errors } : {}),
+      // the custom slash commands first, by name (2.1.328 to 2.1.332)
+      ...(own.length > 0
+        ? {
+          slashCommands: [
+            ...own.map((c) => c.name),
+            ...DEFAULT_COMMANDS.map((c) => c.name).filter((name) =>
+              !own.some((command) => command.name === name)
+            ),
+          ],
+        }
+        : {}),
     };
     const key = JSON.stringify(["init", ctx.cli.version, ctx.sessionId, ctx.cwd, options]);
     base = { initialize, mcpChanges: roster.changes, options, key };

@@ -9,6 +9,8 @@
 import { checkFlagSettings } from "./flag_settings_check.ts";
 import { DEFAULT_MODEL } from "../builders/build_context.ts";
 import { initializeResponse } from "../builders/control.ts";
+import { commandsOf } from "../builders/slash_commands.ts";
+import { commandInfo, customCommandsOf } from "./custom_commands.ts";
 import { resolveModel } from "../builders/inventory.ts";
 import { modelCatalogOf, resolveSessionModel } from "../builders/model_catalog.ts";
 import { PERMISSION_MODES, type PermissionMode, systemStatus } from "../builders/system.ts";
@@ -120,6 +122,7 @@ function answerInitialize(engine: Engine, request: Record<string, unknown>): Enc
       ...(request.disallowedTools as unknown[]).filter((t): t is string => typeof t === "string"),
     );
   }
+  const own = customCommandsOf(engine);
   // as the real CLI 2.1.328: `hooks_applied` with hooks, the SDK's MCP servers parked
   const options = {
     hooksApplied: isObject(request.hooks),
@@ -131,6 +134,18 @@ function answerInitialize(engine: Engine, request: Record<string, unknown>): Enc
     mcpServersApplied: isObject(request.mcpServers),
     // the custom agents (`agents`, `--agents`) among the built-in ones (2.1.328, 2.1.332)
     agents: [...engine.agents],
+    // the custom slash commands first, by name, in their built-ins' place (2.1.328 to 2.1.332)
+    ...(own.length > 0
+      ? {
+        commands: [
+          ...own.map(commandInfo),
+          // a built-in of the same name is replaced (2.1.332: a project's /fast)
+          ...commandsOf(ctx.cli, ctx.model).filter((c) =>
+            !own.some((command) => command.name === c.name)
+          ),
+        ],
+      }
+      : {}),
   };
   const extra = engine.scenario.initialize;
   if (extra !== undefined) {

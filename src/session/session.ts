@@ -161,7 +161,13 @@ export class Session {
     this.ctx = engine.ctx;
     this.exited = engine.exited;
     engine.runTurn = runTurn;
-    engine.beforeExit = sessionEndHooks;
+    // once, whichever way the session ends (stdin closed, SIGTERM, an exit)
+    let ended = false;
+    engine.beforeExit = (e) => {
+      if (ended) return undefined;
+      ended = true;
+      return sessionEndHooks(e);
+    };
     installSdkRequests(engine);
     const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
     if (refusal !== undefined) {
@@ -336,17 +342,24 @@ export class Session {
     return interrupted;
   }
 
-  /** Ends the process now, like a signal: stdout closes, pending output is dropped. */
+  /**
+   * Ends the process now, like a signal: stdout closes, pending output is dropped. SIGTERM
+   * lets the settings' SessionEnd command hooks run first, as the real CLI 2.1.332 does.
+   */
   kill(signal = "SIGTERM"): void {
-    this.#engine.shutdown({ code: null, signal }, false);
+    this.#engine.shutdown({ code: null, signal }, false, { endHooks: signal === "SIGTERM" });
   }
 
-  /** Ends the process now with an exit code, delivering what was already written. */
+  /**
+   * Ends the process now with an exit code, delivering what was already written (the
+   * settings' SessionEnd command hooks run first).
+   */
   async exit(code: number): Promise<ExitStatus> {
     if (!Number.isInteger(code) || code < 0 || code > 255) {
       throw new RangeError(`Session.exit: 'code' must be an integer from 0 to 255, got ${code}`);
     }
-    await this.#engine.shutdown({ code, signal: null }, true);
+    // the settings' SessionEnd command hooks run first, as the real CLI's
+    await this.#engine.shutdown({ code, signal: null }, true, { endHooks: true });
     return this.exited;
   }
 

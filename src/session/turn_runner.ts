@@ -8,7 +8,6 @@
 
 import { flagSettingsWarning } from "./flag_settings_check.ts";
 import type { BuildContext } from "../builders/build_context.ts";
-import { systemInformational } from "../builders/system.ts";
 import { frameText, type Matcher } from "../scenario/matcher.ts";
 import { promptText } from "../scenario/prompt_text.ts";
 import type { Step, StepSource, TurnInfo } from "../scenario/step.ts";
@@ -29,13 +28,9 @@ import { unreachable, warnIfUnreachable } from "./unreachable_step.ts";
 import { CrashWatch } from "./crash_watch.ts";
 import { unmatchedAnswer } from "./unmatched_answer.ts";
 import type { Engine } from "./engine.ts";
-import {
-  callHooksTogether,
-  hookCallbacks,
-  instructionsLoadedHooks,
-  keepContext,
-  stopHooks,
-} from "./hook_runner.ts";
+import { hookCallbacks, instructionsLoadedHooks, stopHooks } from "./hook_runner.ts";
+import { commandTags, customCommandsOf, expandCommand } from "./custom_commands.ts";
+import { userPromptExpansionStops, userPromptSubmitStops } from "./prompt_hooks.ts";
 import { interruptTail } from "./interrupt_tail.ts";
 import { headStart, runBackgroundAgents } from "./background_agents.ts";
 import { promptTooLong, runPromptTooLong } from "./prompt_too_long.ts";
@@ -81,6 +76,7 @@ export async function runTurn(
   } catch (error) {
     await endFailedTurn(engine, turn, error);
   } finally {
+    if (turn.restoreModel !== undefined) engine.ctx.model = turn.restoreModel;
     engine.endTurn(turn);
   }
   if (background && !engine.closed) {
@@ -123,16 +119,25 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
     if (loaded) await loaded;
     const hooked = hookCallbacks(engine, "UserPromptSubmit").length > 0;
     if (hooked && !turn.origin && await userPromptSubmitStops(engine, turn)) return;
+    // a custom slash command: its hooks, then its body is the prompt (not in a turn the CLI
+    // starts by itself)
+    const expansion = !turn.origin && customCommandsOf(engine).length > 0
+      ? expandCommand(customCommandsOf(engine), turn.text)
+      : undefined;
+    if (expansion && await userPromptExpansionStops(engine, turn, expansion)) return;
     const notices = engine.scenario.skills ? await skillShellHooks(engine, turn) : [];
     const init = engine.send(initFrame(engine));
     if (init !== SENT) await init;
     const settingsNotice = settingsNoticeFrame(engine);
     if (settingsNotice) await engine.send({ frame: settingsNotice, delay: 0 });
     if (engine.flags.replayUserMessages) {
-      // as the real CLI: the user line echoed after the turn's init
-      await engine.send({ frame: userReplay(engine.ctx, turn.input), delay: 0 });
+      // as the real CLI: the user line echoed after the turn's init (a command's tags)
+      const input = expansion
+        ? { ...turn.input, message: { role: "user", content: commandTags(expansion) } }
+        : turn.input;
+      await engine.send({ frame: userReplay(engine.ctx, input), delay: 0 });
     }
-    const said = flushHookNotices(engine, turn, ["UserPromptSubmit"]);
+    const said = flushHookNotices(engine, turn, ["UserPromptSubmit", "UserPromptExpansion"]);
     if (said) await said;
     for (const frame of notices) await engine.send({ frame, delay: 0 });
     if (promptTooLong(turn.text)) return await runPromptTooLong(engine, turn);
@@ -151,79 +156,6 @@ async function runSteps(engine: Engine, turn: TurnState): Promise<void> {
   await playSteps(engine, turn, plan as TurnPlan);
   if (turn.abort.aborted) throw turn.abort.reason;
   if (!turn.resultSent && engine.scenario.verbatim !== true) await endSteps(engine, turn);
-}
-
-/**
- * The UserPromptSubmit hooks; true when one stopped the prompt. As the real CLI 2.1.332 (for a
- * callback and a command hook alike): `system/init`, no API call, a `system/informational`
- * notice (`prevent_continuation`, the `prompt_submit_outcome`), then a result of no turns whose
- * text is the notice's.
- */
-async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<boolean> {
-  const outputs = await callHooksTogether(engine, hookCallbacks(engine, "UserPromptSubmit"), {
-    hook_event_name: "UserPromptSubmit",
-    prompt: turn.text,
-  }, { turn });
-  for (const output of outputs) {
-    keepContext(engine, output);
-    if (output.continue === false) {
-      const reason = String(output.stopReason ?? "");
-      await promptStopped(engine, turn, `Operation stopped by hook: ${reason}`, {
-        kind: "stopped_by_hook",
-        prompt_kept: true,
-        reason,
-      });
-      return true;
-    }
-    if (output.decision === "block") {
-      const reason = String(output.reason ?? "");
-      await promptStopped(
-        engine,
-        turn,
-        `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${turn.text}`,
-        {
-          kind: "blocked_by_hook",
-          prompt_kept: false,
-          reason: typeof output.outcomeReason === "string" ? output.outcomeReason : reason,
-        },
-      );
-      return true;
-    }
-  }
-  return false;
-}
-
-/** A prompt a hook stopped: the notice, then the result of no turns that repeats it. */
-async function promptStopped(
-  engine: Engine,
-  turn: TurnState,
-  text: string,
-  outcome: { kind: string; prompt_kept: boolean; reason: string },
-): Promise<void> {
-  await engine.send(initFrame(engine));
-  const said = flushHookNotices(engine, turn, ["UserPromptSubmit"]);
-  if (said) await said;
-  const { uuid, session_id, tag: _tag, ...head } = systemInformational(engine.ctx, text, {
-    level: "warning",
-    tag: "",
-  });
-  await engine.send({
-    frame: {
-      ...head,
-      prevent_continuation: true,
-      prompt_submit_outcome: outcome,
-      uuid,
-      session_id,
-    },
-    delay: 0,
-  });
-  turn.stopped = true;
-  await sendResult(engine, turn, { result: text, stopReason: null }, {
-    numTurns: 0,
-    apiCalls: [],
-    durationApiMs: 0,
-    localCommand: null,
-  });
 }
 
 /** The steps a turn runs, where they come from, and what they are told of the turn. */

@@ -67,6 +67,8 @@ export interface TurnState {
    * use: written where the real CLI writes them (`hook_notices.ts`).
    */
   hookNotices?: Array<{ event: string; toolUseId?: string; frame: Frame }>;
+  /** The session's model, set back as the turn ends (a custom command's `model` ran it). */
+  restoreModel?: string;
   /** The `turn_id` MessageDisplay hooks get (one uuid for the turn, made when first asked). */
   displayTurnId?: string;
   /** API calls that failed but were billed (partial streams before a named failure). */
