@@ -40,6 +40,7 @@ import { withMcpConfigFiles } from "./_mcp_config_flag.ts";
 import { withAgentsFile } from "./_agents_flag.ts";
 import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
+import { settingsNotLoaded, withSettingsFile } from "./_settings_flag.ts";
 import { checkFlagSettings, flagSettingsWarning } from "../session/flag_settings_check.ts";
 import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
 import { chooseScenario } from "./_run_scenario.ts";
@@ -482,56 +483,6 @@ function liveOption(
   // the tools run programs and touch files: a run that may wait on them
   io.beforeWait?.();
   return { runTool: liveToolRunner(cwd, live === true ? LIVE_TOOLS : live) };
-}
-
-/**
- * The engine's arguments, with `--settings` resolved as the real CLI resolves it: JSON as
- * object given, anything else a file path (relative to the cwd) whose JSON replaces it. A file that
- * is not there is the real CLI's error (`Error: Settings file not found: <path>`, exit 1),
- * before anything runs: `--settings '{not json'` is such a path.
- */
-async function withSettingsFile(
-  parsed: ParsedArgv,
-  cwd: string,
-  readText: (path: string) => Promise<string>,
-): Promise<string[]> {
-  const args = [...parsed.args];
-  const value = parsed.options.get("--settings");
-  if (typeof value !== "string") return args;
-  try {
-    // (JSON that is no object, `[1]`, `5`, `null`, is a path too: 2.1.332)
-    const json = JSON.parse(value);
-    if (typeof json === "object" && json !== null && !Array.isArray(json)) return args;
-  } catch {
-    // not JSON: a path
-  }
-  const path = value.startsWith("/") ? value : `${cwd}/${value}`;
-  let text: string;
-  try {
-    text = await readText(path);
-  } catch {
-    throw new CliUsageError(`Error: Settings file not found: ${path}`);
-  }
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    throw new CliUsageError(
-      `Error: Settings file ${path} is not valid JSON: ${(error as Error).message}`,
-    );
-  }
-  // the settings as the engine reads them: `--settings <json>` (the last one given wins)
-  args.push("--settings", text);
-  return args;
-}
-
-/** The real CLI's words (text output) when its config folder is a file, not a folder. */
-function settingsNotLoaded(home: string): string {
-  return "These settings did not load, so nothing in them is in effect, including hooks, " +
-    "permission rules and sandbox settings, though environment variables they already set can " +
-    `stay:\n  ${home}/settings.json: Settings file could not be read: ENOTDIR: not a ` +
-    `directory, stat '${home}/settings.json'\nFix each problem listed, then start Claude Code ` +
-    "again. For settings sent with applyFlagSettings, shown as SDK inline settings, send them " +
-    "again instead.\n";
 }
 
 /**
