@@ -7,6 +7,7 @@
  */
 
 import type { ModelUsageEntry } from "../builders/usage.ts";
+import { encodeFrame } from "../wire/encode_frame.ts";
 import type { Frame } from "../wire/frame.ts";
 
 /**
@@ -20,7 +21,9 @@ import type { Frame } from "../wire/frame.ts";
  * fails, as does a `sessionId` it holds already, as the real CLI fails. A session records the
  * prompts it took and the messages, `system/init` frames, results and compact boundaries it
  * wrote, as it writes them (unless the client passed `--no-session-persistence`, the SDK's
- * `persistSession: false`). Nothing leaves memory: a new store starts empty.
+ * `persistSession: false`), each as its JSON text, as the real CLI's transcript file keeps it
+ * (a few hundred bytes a message, parsed again when `transcript()` asks). Nothing leaves
+ * memory until `delete()` or `clear()`: a new store starts empty.
  *
  * @example Two transports sharing one store
  * ```ts
@@ -77,7 +80,7 @@ export class SessionStore {
    */
   transcript(sessionId: string): Frame[] | undefined {
     const session = this.#sessions.get(sessionId);
-    return session ? session.frames.map((frame) => structuredClone(frame)) : undefined;
+    return session ? session.lines.map((line) => JSON.parse(line)) : undefined;
   }
 
   /** Forgets a session; whether it held one. */
@@ -94,10 +97,15 @@ export class SessionStore {
 /** A session's transcript and the project it belongs to. */
 interface StoredSession {
   cwd: string;
-  frames: Frame[];
+  /** Its frames, each as its JSON text (shared with a fork's copy: strings do not change). */
+  lines: string[];
+  /** The index in `lines` of its last result with a `modelUsage` (-1: none yet). */
+  lastUsage: number;
   /** The context its last API call ended with, as of its last result. */
   lastContext?: number;
 }
+
+const DECODER = new TextDecoder();
 
 const stored = new WeakMap<SessionStore, Map<string, StoredSession>>();
 
@@ -112,16 +120,59 @@ export function recordFrame(
   store: SessionStore,
   { sessionId, cwd, lastContext }: { sessionId: string; cwd: string; lastContext?: number },
   frame: Frame,
+  bytes?: Uint8Array,
 ): void {
   if (!transcribed(frame)) return;
+  let line: string;
+  try {
+    // its text now: what the session goes on to do with the object is not the transcript's
+    // (a frame written as bytes made before, a later system/init, is its line)
+    line = bytes ? DECODER.decode(bytes).trimEnd() : encodeFrame(frame).trimEnd();
+  } catch {
+    // a frame that cannot be encoded is not written either (its send fails): nothing to keep
+    return;
+  }
+  const usage = frame.modelUsage;
+  const withUsage = frame.type === "result" && typeof usage === "object" && usage !== null;
+  addLine(store, { sessionId, cwd }, line, withUsage);
+  if (frame.type === "result" && lastContext !== undefined) {
+    stored.get(store)!.get(sessionId)!.lastContext = lastContext;
+  }
+}
+
+/**
+ * Starts `sessionId`'s transcript (in the project `cwd`) with a copy of `from`'s, as a fork
+ * begins: the lines are shared, not copied. Internal.
+ *
+ * @internal
+ */
+export function copyTranscript(
+  store: SessionStore,
+  { sessionId, cwd }: { sessionId: string; cwd: string },
+  from: string,
+): void {
+  const source = stored.get(store)!.get(from);
+  if (!source) return;
+  for (const [i, line] of source.lines.entries()) {
+    addLine(store, { sessionId, cwd }, line, i === source.lastUsage);
+  }
+  const copy = stored.get(store)!.get(sessionId)!;
+  if (source.lastContext !== undefined) copy.lastContext ??= source.lastContext;
+}
+
+function addLine(
+  store: SessionStore,
+  { sessionId, cwd }: { sessionId: string; cwd: string },
+  line: string,
+  usage: boolean,
+): void {
   const sessions = stored.get(store)!;
   let session = sessions.get(sessionId);
   if (session) sessions.delete(sessionId);
-  else session = { cwd, frames: [] };
+  else session = { cwd, lines: [], lastUsage: -1 };
   sessions.set(sessionId, session);
-  // a copy: what the session went on to do with its frame is not the transcript's
-  session.frames.push(structuredClone(frame));
-  if (frame.type === "result" && lastContext !== undefined) session.lastContext = lastContext;
+  if (usage) session.lastUsage = session.lines.length;
+  session.lines.push(line);
 }
 
 /** The context a session's last API call ended with, as of its last result. Internal. @internal */
@@ -131,7 +182,10 @@ export function lastContext(store: SessionStore, sessionId: string): number | un
 
 /** Whether a session's transcript has a message whose `uuid` is `uuid`. Internal. @internal */
 export function hasMessage(store: SessionStore, sessionId: string, uuid: string): boolean {
-  return stored.get(store)!.get(sessionId)?.frames.some((frame) => frame.uuid === uuid) ?? false;
+  const lines = stored.get(store)!.get(sessionId)?.lines ?? [];
+  const needle = JSON.stringify(uuid);
+  // only a line that holds the text can be the message: those are parsed
+  return lines.some((line) => line.includes(needle) && JSON.parse(line).uuid === uuid);
 }
 
 /**
@@ -144,14 +198,9 @@ export function lastModelUsage(
   store: SessionStore,
   sessionId: string,
 ): Record<string, ModelUsageEntry> | undefined {
-  const frames = stored.get(store)!.get(sessionId)?.frames ?? [];
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const { type, modelUsage } = frames[i];
-    if (type === "result" && typeof modelUsage === "object" && modelUsage !== null) {
-      return structuredClone(modelUsage) as Record<string, ModelUsageEntry>;
-    }
-  }
-  return undefined;
+  const session = stored.get(store)!.get(sessionId);
+  if (!session || session.lastUsage < 0) return undefined;
+  return JSON.parse(session.lines[session.lastUsage]).modelUsage;
 }
 
 const runs = new WeakMap<SessionStore, number>();

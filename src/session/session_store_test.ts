@@ -184,3 +184,34 @@ Deno.test("SessionStore: /compact after resume compacts the earlier run's conver
   const fresh = await run(new SessionStore(), "/compact");
   assert.equal(fresh.frames.some((f) => f.subtype === "compact_boundary"), false);
 });
+
+Deno.test("SessionStore: a frame is kept as the JSON it is written as (an injected one with a function too)", async () => {
+  const store = new SessionStore();
+  const session = new Session(scenario, { sessionStore: store });
+  const reading = new Response(session.readable).text();
+  // JSON leaves the function out, as on the wire; a structured clone of the frame threw here
+  session.inject({ type: "user", message: { role: "user", content: "note" }, hint: () => 1 });
+  session.inject({ type: "assistant", big: 1n }); // not written (no JSON): not kept either
+  session.endInput();
+  const written = (await reading).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  assert.deepEqual(written.map((f) => f.type), ["user"]);
+  const [id] = store.sessionIds();
+  assert.deepEqual(store.transcript(id), written);
+});
+
+Deno.test("SessionStore: every system/init is kept as written (a later turn's too)", async () => {
+  const store = new SessionStore();
+  const session = new Session(scenario, { sessionStore: store });
+  const reading = new Response(session.readable).text();
+  for (const text of ["first", "second"]) {
+    session.write(
+      JSON.stringify({ type: "user", message: { role: "user", content: text } }) + "\n",
+    );
+  }
+  session.endInput();
+  const written = (await reading).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  const inits = written.filter((f) => f.subtype === "init");
+  assert.equal(inits.length, 2);
+  const kept = store.transcript(store.sessionIds()[0])!;
+  assert.deepEqual(kept.filter((f) => f.subtype === "init"), inits);
+});
