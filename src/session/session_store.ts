@@ -80,7 +80,7 @@ export class SessionStore {
    */
   transcript(sessionId: string): Frame[] | undefined {
     const session = this.#sessions.get(sessionId);
-    return session ? session.lines.map((line) => JSON.parse(line)) : undefined;
+    return session ? session.lines.map((line) => JSON.parse(textOf(line))) : undefined;
   }
 
   /** Forgets a session; whether it held one. */
@@ -94,11 +94,30 @@ export class SessionStore {
   }
 }
 
+/**
+ * A line that is the session's last full `system/init` line but for its uuid: each turn writes
+ * one, the same but for that (about 3 KB a turn, kept as a few dozen bytes).
+ */
+interface SameInit {
+  prefix: string;
+  uuid: string;
+  suffix: string;
+}
+
+/** A transcript line, or one like an earlier one. */
+type Line = string | SameInit;
+
+function textOf(line: Line): string {
+  return typeof line === "string" ? line : line.prefix + line.uuid + line.suffix;
+}
+
 /** A session's transcript and the project it belongs to. */
 interface StoredSession {
   cwd: string;
   /** Its frames, each as its JSON text (shared with a fork's copy: strings do not change). */
-  lines: string[];
+  lines: Line[];
+  /** Its last full `system/init` line, split around its uuid. */
+  init?: { prefix: string; suffix: string };
   /** The index in `lines` of its last result with a `modelUsage` (-1: none yet). */
   lastUsage: number;
   /** The context its last API call ended with, as of its last result. */
@@ -134,7 +153,11 @@ export function recordFrame(
   }
   const usage = frame.modelUsage;
   const withUsage = frame.type === "result" && typeof usage === "object" && usage !== null;
-  addLine(store, { sessionId, cwd }, line, withUsage);
+  const session = sessionOf(store, { sessionId, cwd });
+  const entry = frame.type === "system" && frame.subtype === "init"
+    ? initLine(session, line)
+    : line;
+  addLine(session, entry, withUsage);
   if (frame.type === "result" && lastContext !== undefined) {
     stored.get(store)!.get(sessionId)!.lastContext = lastContext;
   }
@@ -153,26 +176,53 @@ export function copyTranscript(
 ): void {
   const source = stored.get(store)!.get(from);
   if (!source) return;
-  for (const [i, line] of source.lines.entries()) {
-    addLine(store, { sessionId, cwd }, line, i === source.lastUsage);
-  }
-  const copy = stored.get(store)!.get(sessionId)!;
+  const copy = sessionOf(store, { sessionId, cwd });
+  for (const [i, line] of source.lines.entries()) addLine(copy, line, i === source.lastUsage);
   if (source.lastContext !== undefined) copy.lastContext ??= source.lastContext;
+  if (source.init) copy.init ??= source.init;
 }
 
-function addLine(
+/** A session's record (made when new), now the most recently written. */
+function sessionOf(
   store: SessionStore,
   { sessionId, cwd }: { sessionId: string; cwd: string },
-  line: string,
-  usage: boolean,
-): void {
+): StoredSession {
   const sessions = stored.get(store)!;
   let session = sessions.get(sessionId);
   if (session) sessions.delete(sessionId);
   else session = { cwd, lines: [], lastUsage: -1 };
   sessions.set(sessionId, session);
+  return session;
+}
+
+function addLine(session: StoredSession, line: Line, usage: boolean): void {
   if (usage) session.lastUsage = session.lines.length;
   session.lines.push(line);
+}
+
+/**
+ * A `system/init` line as kept: the session's last one but for its uuid when it is that (checked
+ * in full), else the line itself, which becomes the one later ones are compared with.
+ */
+function initLine(session: StoredSession, line: string): Line {
+  const at = line.lastIndexOf('"uuid":"');
+  const end = at < 0 ? -1 : line.indexOf('"', at + 8);
+  if (end < 0) return line;
+  const start = at + 8;
+  const base = session.init;
+  if (
+    base && line.length === base.prefix.length + (end - start) + base.suffix.length &&
+    line.startsWith(base.prefix) && line.endsWith(base.suffix)
+  ) {
+    // parsed out: a slice of the line would keep the whole line alive
+    return {
+      prefix: base.prefix,
+      uuid: JSON.parse(line.slice(start - 1, end + 1)),
+      suffix: base.suffix,
+    };
+  }
+  session.init = { prefix: line.slice(0, start), suffix: line.slice(end) };
+  return line;
 }
 
 /** The context a session's last API call ended with, as of its last result. Internal. @internal */
@@ -185,7 +235,11 @@ export function hasMessage(store: SessionStore, sessionId: string, uuid: string)
   const lines = stored.get(store)!.get(sessionId)?.lines ?? [];
   const needle = JSON.stringify(uuid);
   // only a line that holds the text can be the message: those are parsed
-  return lines.some((line) => line.includes(needle) && JSON.parse(line).uuid === uuid);
+  return lines.some((line) =>
+    typeof line === "string"
+      ? line.includes(needle) && JSON.parse(line).uuid === uuid
+      : line.uuid === uuid
+  );
 }
 
 /**
@@ -200,7 +254,7 @@ export function lastModelUsage(
 ): Record<string, ModelUsageEntry> | undefined {
   const session = stored.get(store)!.get(sessionId);
   if (!session || session.lastUsage < 0) return undefined;
-  return JSON.parse(session.lines[session.lastUsage]).modelUsage;
+  return JSON.parse(textOf(session.lines[session.lastUsage])).modelUsage;
 }
 
 const runs = new WeakMap<SessionStore, number>();
