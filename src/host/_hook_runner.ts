@@ -19,6 +19,8 @@ interface HookCommand {
   env: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** How many bytes of stdout, and of stderr, to keep (default {@linkcode HOOK_OUTPUT_LIMIT}). */
+  outputLimit?: number;
 }
 
 /** How it ended. */
@@ -57,6 +59,14 @@ interface DenoHost {
 }
 
 const deno = (globalThis as { Deno?: DenoHost }).Deno;
+
+/**
+ * How much of a hook's stdout, and of its stderr, is kept: a command that prints without end
+ * (`yes`) runs until its timeout, as with the real CLI (which took 100 MB of a hook's output
+ * whole, and reports an endless one as not answering in time); past this the rest is read and
+ * dropped, so the process neither holds gigabytes nor fails on a string too long to make.
+ */
+export const HOOK_OUTPUT_LIMIT: number = 128 * 1024 * 1024;
 
 /**
  * The host's {@linkcode HookCommandRunner} for a project folder: runs hooks there and reads
@@ -153,8 +163,8 @@ async function runOnDeno(
       .then(() => writer.close())
       .catch(() => writer.abort().catch(() => {}));
     const [stdout, stderr, status] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
+      cappedText(child.stdout, command.outputLimit ?? HOOK_OUTPUT_LIMIT),
+      cappedText(child.stderr, command.outputLimit ?? HOOK_OUTPUT_LIMIT),
       child.status,
       wrote,
     ]);
@@ -180,18 +190,48 @@ export async function runOnNode(cwd: string, command: HookCommand): Promise<Hook
     if (child.pid !== undefined) killGroup((pid) => proc.kill(pid, "SIGKILL"), child.pid);
   });
   try {
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const out = new CappedText(command.outputLimit ?? HOOK_OUTPUT_LIMIT);
+    const err = new CappedText(command.outputLimit ?? HOOK_OUTPUT_LIMIT);
+    child.stdout.on("data", (d: Uint8Array) => out.add(d));
+    child.stderr.on("data", (d: Uint8Array) => err.add(d));
     child.stdin.on("error", () => {});
     child.stdin.end(command.stdin);
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on("error", reject);
       child.on("close", (c: number | null) => resolve(c));
     });
-    return { code: limits.killed() ? null : code, stdout, stderr };
+    return { code: limits.killed() ? null : code, stdout: out.text(), stderr: err.text() };
   } finally {
     limits.stop();
   }
+}
+
+/** Text from bytes, the first `limit` bytes kept and the rest dropped. */
+class CappedText {
+  #decoder = new TextDecoder();
+  #parts: string[] = [];
+  #left: number;
+  constructor(limit: number) {
+    this.#left = limit;
+  }
+  add(chunk: Uint8Array): void {
+    if (this.#left <= 0) return;
+    const kept = chunk.byteLength > this.#left ? chunk.subarray(0, this.#left) : chunk;
+    this.#left -= kept.byteLength;
+    this.#parts.push(this.#decoder.decode(kept, { stream: true }));
+  }
+  text(): string {
+    this.#parts.push(this.#decoder.decode());
+    return this.#parts.join("");
+  }
+}
+
+/** A stream's text, its first `limit` bytes (the rest read and dropped). */
+export async function cappedText(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<string> {
+  const text = new CappedText(limit);
+  for await (const chunk of stream) text.add(chunk);
+  return text.text();
 }

@@ -107,3 +107,22 @@ Deno.test("hostHookRunner on Node (node:child_process): stdin, variables, exit c
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("hostHookRunner: a hook's output past the limit is read and dropped (Deno and Node)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "claude-mock-hook-" });
+  try {
+    // 3 MB on stdout (before, all of it was kept: an endless one failed on a string too long)
+    const command = {
+      command: "head -c 3000000 /dev/zero | tr '\\0' a; echo done >&2",
+      stdin: "",
+      env: {},
+      timeoutMs: 600_000,
+      outputLimit: 1000,
+    };
+    for (const ran of [await hostHookRunner(dir).run(command), await runOnNode(dir, command)]) {
+      assert.deepEqual(ran, { code: 0, stdout: "a".repeat(1000), stderr: "done\n" });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
