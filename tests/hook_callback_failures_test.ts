@@ -65,3 +65,33 @@ Deno.test("a PreToolUse hook output about another event fails the hook: the tool
   // the denied branch of the scenario answered
   assert.equal(run.result?.result, "Understood, I won't.");
 });
+
+Deno.test("a UserPromptSubmit hook output about another event crashes the session as the real CLI", async () => {
+  const mock = new MockTransport(scenario);
+  const run = await runQuery(mock, "Touch out.txt.", {
+    hooks: {
+      UserPromptSubmit: [{
+        hooks: [() =>
+          Promise.resolve({
+            hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "Context." },
+          })],
+      }],
+    },
+  });
+  // before: the hook was passed over and the turn ran
+  assert.equal(run.exit?.code, 1);
+  assert.equal(run.result?.subtype, "error_during_execution");
+  assert.equal(run.result?.num_turns, 0);
+  assert.deepEqual((run.result as { errors?: string[] } | undefined)?.errors, [
+    "Hook returned incorrect event name: expected 'UserPromptSubmit' but got 'SessionStart'. " +
+    `Full stdout: ${
+      JSON.stringify(
+        { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "Context." } },
+        null,
+        2,
+      )
+    }`,
+    "[session_crash] error_name=TelemetrySafeError api_error_status=none cause_name=none",
+  ]);
+  assert.equal(run.messages.some((m) => m.type === "assistant"), false, "no turn ran");
+});

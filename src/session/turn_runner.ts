@@ -43,6 +43,7 @@ import { SENT } from "./outbox.ts";
 import { initFrame } from "./init_frame.ts";
 import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
+import { startupErrorResult } from "../builders/_startup_result.ts";
 import {
   Interrupted,
   SessionEnded,
@@ -145,6 +146,30 @@ async function userPromptSubmitStops(engine: Engine, turn: TurnState): Promise<b
     hook_event_name: "UserPromptSubmit",
     prompt: turn.text,
   }, { turn });
+  const misplaced = outputs.find((output) =>
+    isObject(output.hookSpecificOutput) &&
+    output.hookSpecificOutput.hookEventName !== "UserPromptSubmit"
+  );
+  if (misplaced) {
+    // as the real CLI 2.1.332: the session crashes, an error result of no turns, then exit 1
+    const named = (misplaced.hookSpecificOutput as Record<string, unknown>).hookEventName;
+    turn.resultSent = true;
+    const errors = [
+      `Hook returned incorrect event name: expected 'UserPromptSubmit' but got '${
+        String(named)
+      }'. Full stdout: ${JSON.stringify(misplaced, null, 2)}`,
+      "[session_crash] error_name=TelemetrySafeError api_error_status=none cause_name=none",
+    ];
+    const frame = startupErrorResult(engine.ctx.sessionId, {
+      uuid: engine.ctx.ids.uuid(),
+      errors,
+      crashed: { resultIndex: engine.resultCount++ },
+    });
+    engine.lastResultError = true;
+    await engine.send({ frame: frame as Frame, delay: 0 });
+    await engine.shutdown({ code: 1, signal: null }, true);
+    return true;
+  }
   for (const output of outputs) {
     keepContext(engine, output);
     if (output.continue === false) {
