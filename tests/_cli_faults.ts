@@ -72,6 +72,50 @@ export async function run(
   };
 }
 
+/**
+ * Runs each entry `perEntry` times at once with `CLAUDE_MOCK_CRASH_AFTER=n` (n from 2 to 6) on a
+ * long streamed answer; returns what went wrong: a run that did not exit 1 with exactly n whole
+ * frames on stdout.
+ */
+export async function crashAfterMisses(perEntry: number): Promise<string[]> {
+  await using box = await sandbox();
+  const scenario = `${box.dir}/long.json`;
+  await Deno.writeTextFile(
+    scenario,
+    JSON.stringify({
+      exchanges: [{ on: "go", steps: [{ say: "Hello there, a long answer. ".repeat(30) }] }],
+    }),
+  );
+  const args = [
+    "-p",
+    "go",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--include-partial-messages",
+    "--scenario",
+    scenario,
+  ];
+  const runs: Promise<[string, number, Run]>[] = [];
+  for (const entry of Object.keys(ENTRIES)) {
+    for (let i = 0; i < perEntry; i++) {
+      const n = 2 + (i % 5);
+      runs.push(
+        run(entry, args, { env: { ...box.env, CLAUDE_MOCK_CRASH_AFTER: String(n) }, cwd: box.dir })
+          .then((r) => [entry, n, r]),
+      );
+    }
+  }
+  const wrong: string[] = [];
+  for (const [entry, n, r] of await Promise.all(runs)) {
+    const lines = r.stdout.split("\n").filter((l) => l !== "");
+    if (r.code !== 1 || lines.length !== n || !lines.every((l) => JSON.parse(l).type)) {
+      wrong.push(`${entry} n=${n}: exit ${r.code}, ${lines.length} lines ${r.stderr}`);
+    }
+  }
+  return wrong;
+}
+
 /** A long answer, streamed in many paced frames: seconds of real time under `slow` timing. */
 export async function longScenario(dir: string): Promise<string> {
   const path = `${dir}/count.json`;

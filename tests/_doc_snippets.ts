@@ -1,8 +1,8 @@
 // The docs' code blocks as tests (tests/docs_snippets_test.ts): finding the blocks of a Markdown
 // page, turning a TypeScript block's `// prints: …` comments into checks of what its
 // console.log calls print, and a shell block's `# prints: …` comments into checks of what its
-// commands write to stdout. `deno test --doc` type-checks and runs the same TypeScript blocks;
-// this runs them again with console.log captured, so a comment that lies fails a test.
+// commands write to stdout. `deno check --doc` type-checks the TypeScript blocks; this runs
+// them with console.log captured, so a comment that lies fails a test.
 
 /** A fenced code block of a Markdown page. */
 export interface Block {
@@ -34,7 +34,7 @@ export function blocksOf(markdown: string, file: string): Block[] {
   return blocks;
 }
 
-/** Whether a block is marked `ignore` (Deno's word: `deno test --doc` skips it). */
+/** Whether a block is marked `ignore` (Deno's word: `deno check --doc` skips it). */
 export function isIgnored(block: Block): boolean {
   return /^ignore\b/.test(block.info);
 }

@@ -1,7 +1,8 @@
 // The docs run: every code block of README.md, CONTRIBUTING.md and docs/*.md is a test.
-// - ```ts blocks: `deno test --doc` type-checks and runs them as they are; this file runs each
-//   one that prints again, with console.log captured, and fails when a `// prints: …` comment
-//   is not what its call printed (tests/_doc_snippets.ts says how comments belong to calls).
+// - ```ts blocks: `deno task check` type-checks them (`deno check --doc`); this file runs each
+//   one, with console.log captured, and fails when a `// prints: …` comment is not what its
+//   call printed (tests/_doc_snippets.ts says how comments belong to calls). The test command
+//   leaves the pages out of `deno test --doc`, which would run each block a second time.
 // - ```sh blocks: each command runs (in a scratch folder with copies of examples/ and
 //   snapshots/, `deno run` given this repository's deno.json, so `jsr:@x/claude-mock/cli` is
 //   this checkout), must exit 0 or as its `# exits: N` says, and print what its `# prints: …`
@@ -126,8 +127,8 @@ Deno.test("every TypeScript block's console.log has its // prints: comment", () 
 
 for (const block of blocks.filter((b) => b.lang === "ts" && !isIgnored(b))) {
   const instrumented = instrument(block.text, new URL(block.file, ROOT).href);
-  if (instrumented.sites.length === 0) continue; // `deno test --doc` runs it
-  Deno.test(`${where(block)} prints what its comments say`, async () => {
+  const says = instrumented.sites.length === 0 ? "" : " and prints what its comments say";
+  Deno.test(`${where(block)} runs${says}`, async () => {
     const printed = await runInstrumented(instrumented);
     const problems = instrumented.sites.flatMap((site, i) =>
       mismatch(site, printed[i], block.line) ?? []

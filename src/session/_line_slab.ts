@@ -28,23 +28,28 @@ export function lineBytes(size: number): Uint8Array {
   return bytes;
 }
 
-/** `text` encoded as UTF-8, the same bytes `new TextEncoder().encode(text)` gives. */
-export function encodeLine(text: string): Uint8Array {
+/**
+ * `text` encoded as UTF-8, the same bytes `new TextEncoder().encode(text)` gives; with
+ * `newline`, then a `"\n"` byte (the bytes of `text + "\n"`, without making that string).
+ */
+export function encodeLine(text: string, newline = false): Uint8Array {
+  const extra = newline ? 1 : 0;
   // UTF-8 takes 1 to 3 bytes per UTF-16 unit: ASCII text fits in `length` bytes
-  if (text.length > MAX_IN_SLAB) return ENCODER.encode(text);
-  if (used + text.length > SLAB_SIZE) {
+  if (text.length + extra > MAX_IN_SLAB) return ENCODER.encode(newline ? text + "\n" : text);
+  if (used + text.length + extra > SLAB_SIZE) {
     slab = new Uint8Array(SLAB_SIZE);
     used = 0;
   }
-  const { read, written } = ENCODER.encodeInto(text, slab.subarray(used));
+  const { read, written } = ENCODER.encodeInto(text, slab.subarray(used, SLAB_SIZE - extra));
   if (read !== text.length) {
     // it did not fit (text beyond ASCII): in a fresh slab it does, at 3 bytes a unit at most
-    if (text.length * 3 > SLAB_SIZE) return ENCODER.encode(text);
+    if (text.length * 3 + extra > SLAB_SIZE) return ENCODER.encode(newline ? text + "\n" : text);
     slab = new Uint8Array(SLAB_SIZE);
     used = 0;
-    return encodeLine(text);
+    return encodeLine(text, newline);
   }
-  const bytes = slab.subarray(used, used + written);
-  used += written;
+  if (newline) slab[used + written] = 0x0a;
+  const bytes = slab.subarray(used, used + written + extra);
+  used += written + extra;
   return bytes;
 }

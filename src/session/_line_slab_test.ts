@@ -10,6 +10,8 @@ Deno.test("encodeLine: the bytes TextEncoder gives, for any text, across slab bo
     "héllo wörld ✓ 😀\n",
     "x".repeat(8191),
     "x".repeat(32767),
+    "x".repeat(32766),
+    "x".repeat(32765),
     "x".repeat(32769),
     "é".repeat(20000),
     "x".repeat(8192),
@@ -22,7 +24,9 @@ Deno.test("encodeLine: the bytes TextEncoder gives, for any text, across slab bo
   // enough lines to fill several slabs, ASCII and not, so some do not fit where they start
   for (let i = 0; i < 400; i++) {
     const text = texts[i % texts.length] + i;
-    lines.push([encodeLine(text), text]);
+    // every third with its newline added as a byte: the bytes of `text + "\n"`
+    if (i % 3 === 0) lines.push([encodeLine(text, true), text + "\n"]);
+    else lines.push([encodeLine(text), text]);
   }
   // every view still holds its own line: no range was handed out twice
   for (const [bytes, text] of lines) assert.deepEqual(bytes, encoder.encode(text));

@@ -9,7 +9,7 @@
 import type { BuildContext } from "../builders/build_context.ts";
 import { controlError, controlRequest, controlSuccess } from "../builders/control.ts";
 import { realTimeout } from "../timing/real_time.ts";
-import { encodeFrame } from "../wire/encode_frame.ts";
+import { frameJson } from "../wire/_frame_json.ts";
 import { type ControlRequestFrame, type Frame, isObject } from "../wire/frame.ts";
 import { LINE_TEMPLATES } from "./line_templates.ts";
 import { encodeLine } from "./_line_slab.ts";
@@ -388,7 +388,7 @@ function success(record: ClientRequest, response: unknown): Reply {
 function encoded(reply: Reply, record: ClientRequest): Reply {
   if (reply.bytes) return reply;
   try {
-    return { ...reply, bytes: encodeLine(encodeFrame(reply.answer)) };
+    return { ...reply, bytes: encodeLine(frameJson(reply.answer), true) };
   } catch (error) {
     const text = `claude-mock: cannot write the answer to control request '${record.subtype}': ${
       error instanceof Error ? error.message : String(error)

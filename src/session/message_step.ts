@@ -580,7 +580,7 @@ export function evaluateMessage(
   step: MessageStep,
   turn: TurnState,
 ): EvaluatedMessage {
-  const cache = turn.evaluated ??= new WeakMap();
+  const cache = turn.evaluated ??= new Map();
   const known = cache.get(step);
   if (known) return known;
   const blocks: AssistantContentBlock[] = [];

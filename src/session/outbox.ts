@@ -14,7 +14,7 @@ import { Pacer } from "../timing/pacer.ts";
 import { LoopBudget, yieldToEventLoop } from "../timing/real_time.ts";
 import type { Delay, TimingProfile } from "../timing/timing_profile.ts";
 import type { Frame, RawLine } from "../wire/frame.ts";
-import { encodeFrame } from "../wire/encode_frame.ts";
+import { frameJson } from "../wire/_frame_json.ts";
 import { sessionEnded } from "./turn_state.ts";
 import { encodeLine } from "./_line_slab.ts";
 
@@ -265,7 +265,7 @@ export class Outbox {
   }
 
   #encode(frame: Frame | RawLine, now: number): Uint8Array {
-    return encodeLine(encodeFrame(this.#stampTimes ? stamp(frame, now) : frame));
+    return encodeLine(frameJson(this.#stampTimes ? stamp(frame, now) : frame), true);
   }
 
   #delayOf(item: Outgoing): number {

@@ -73,7 +73,7 @@ export interface TurnState {
    */
   nextMessage?: () => Promise<MessageStep | undefined>;
   /** Message steps evaluated ahead of running (their blocks and tool calls, ids drawn once). */
-  evaluated?: WeakMap<MessageStep, EvaluatedMessage>;
+  evaluated?: Map<MessageStep, EvaluatedMessage>;
   /** The budget is spent (`max_budget`, or `--max-budget-usd` reached). */
   budgetExhausted?: boolean;
   /**
