@@ -124,6 +124,22 @@ Deno.test("cli sessions: --resume of an unknown session in stream-json also writ
     if (fork) assert.notEqual(result.session_id, unknown, "a forked resume names its new id");
     else assert.equal(result.session_id, unknown);
   }
+  // a resume that is no UUID: the same in stream-json (as 2.1.328 and 2.1.332)
+  const bad = await claude(fake, [
+    "-p",
+    "x",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--resume",
+    "not-a-uuid",
+  ]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /^Error: --resume requires a valid session ID or session title/);
+  const [refused, ...more] = bad.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(more, []);
+  assert.equal(refused.subtype, "error_during_execution");
+  assert.deepEqual(refused.errors, [bad.stderr.trimEnd()]);
   // json and text: the message on stderr only
   const json = await claude(fake, ["-p", "x", "--output-format", "json", "--resume", unknown]);
   assert.deepEqual(json, { code: 1, stdout: "", stderr: `${message}\n` });

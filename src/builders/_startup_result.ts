@@ -10,10 +10,18 @@
 
 import { resultUsage } from "./usage.ts";
 
-/** The `error_during_execution` result of a session that could not start. */
+/**
+ * The `error_during_execution` result of a session that could not start, or that crashed before
+ * its first turn (`crashed`: a UserPromptSubmit hook's output about another event, with
+ * `result_index` its place and `model_usage_since_last_result`, as 2.1.332 writes it).
+ */
 export function startupErrorResult(
   sessionId: string,
-  { uuid, errors }: { uuid: string; errors: string[] },
+  { uuid, errors, crashed }: {
+    uuid: string;
+    errors: string[];
+    crashed?: { resultIndex: number };
+  },
 ): Record<string, unknown> {
   return {
     type: "result",
@@ -30,6 +38,7 @@ export function startupErrorResult(
     permission_denials: [],
     uuid,
     errors,
-    result_index: 0,
+    result_index: crashed?.resultIndex ?? 0,
+    ...(crashed ? { model_usage_since_last_result: {} } : {}),
   };
 }

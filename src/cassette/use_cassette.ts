@@ -393,8 +393,26 @@ function finished(parts: {
   close: () => Promise<void>;
 }): Cassette {
   let closing: Promise<void> | undefined;
+  let ran = false;
   const close = () => (closing ??= parts.close());
   const run = async <T>(body: () => T | Promise<T>): Promise<T> => {
+    const name = `Cassette ${parts.path}`;
+    if (typeof body !== "function") {
+      throw new TypeError(
+        `${name}: run(body) takes the test's body, a function, got ${
+          body === null ? "null" : typeof body
+        }`,
+      );
+    }
+    if (ran || closing) {
+      // a second body would meet a player that already replayed, or add to a closed recording
+      throw new TypeError(
+        `${name}: run() was called after ${
+          ran ? "an earlier run()" : "close()"
+        }: a cassette is for one test's body; make a new one for the next`,
+      );
+    }
+    ran = true;
     let value: T;
     try {
       value = await body();

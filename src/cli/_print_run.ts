@@ -42,7 +42,7 @@ import { PrintOutput } from "./_print_output.ts";
 import { untrustedSettingsWarning } from "./_project_settings.ts";
 import { settingsNotLoaded, withSettingsFile } from "./_settings_flag.ts";
 import { checkFlagSettings, flagSettingsWarning } from "../session/flag_settings_check.ts";
-import { checkSessionFlags, resolveSession } from "./_session_flags.ts";
+import { resolveSession } from "./_session_flags.ts";
 import { chooseScenario } from "./_run_scenario.ts";
 import { readAllStdin, type Stdio } from "./_stdio.ts";
 import { realMicrotask } from "../timing/real_time.ts";
@@ -160,7 +160,6 @@ async function planRun(
   { parsed, knobs, installedSdk }: Pick<RunPlan, "parsed" | "knobs" | "installedSdk">,
 ): Promise<RunPlan> {
   const { inputFormat, outputFormat } = checkModeFlags(parsed, io);
-  checkSessionFlags(parsed);
   const started = Date.now();
   const scenario = await chooseScenario(parsed, io);
   const cwd = scenario.cwd ?? io.cwd;

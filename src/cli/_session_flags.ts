@@ -93,22 +93,3 @@ async function fileRecords(projects: string, request: SessionRequest): Promise<S
     lastContext: (id) => context.get(id),
   };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Refuses a `--session-id` or `--resume` that is not a UUID, as the real CLI does. */
-export function checkSessionFlags(parsed: ParsedArgv): void {
-  const id = parsed.options.get("--session-id");
-  if (typeof id === "string" && !UUID.test(id)) {
-    throw new CliUsageError("Error: Invalid session ID. Must be a valid UUID.");
-  }
-  const resume = parsed.options.get("--resume");
-  if (typeof resume === "string" && !UUID.test(resume)) {
-    throw new CliUsageError(
-      `Error: --resume requires a valid session ID or session title ` +
-        `when used with --print. Usage: claude -p --resume <session-id|title>. ` +
-        `Provided value "${resume}" is not a UUID and does not match ` +
-        `any session title.`,
-    );
-  }
-}

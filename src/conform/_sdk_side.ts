@@ -159,7 +159,11 @@ function hooks(data: ConformCase["hooks"], sdk: SdkModule) {
       event,
       answers.map((answer) => ({
         ...(answer.matcher !== undefined ? { matcher: answer.matcher } : {}),
-        hooks: [() => Promise.resolve(structuredClone(answer.output ?? {}))],
+        hooks: [
+          answer.throws !== undefined
+            ? () => Promise.reject(new Error(answer.throws))
+            : () => Promise.resolve(structuredClone(answer.output ?? {})),
+        ],
       })),
     ]),
   );

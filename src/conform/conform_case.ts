@@ -34,8 +34,10 @@ export interface PermissionAnswer {
 export interface HookAnswer {
   /** The matcher (a tool name pattern for tool events). */
   matcher?: string;
-  /** What the callback returns (default `{}`: observe only). */
-  output?: Record<string, unknown>;
+  /** What the callback returns (default `{}`: observe only; any JSON, to test what is not an object). */
+  output?: unknown;
+  /** The callback throws this message instead (the SDK answers the CLI with an error). */
+  throws?: string;
 }
 
 /** One tool of an in-process MCP server. */
@@ -534,8 +536,13 @@ function hookAnswers(value: unknown, fail: (what: string) => never): ConformCase
   if (!isObject(value)) return fail("'hooks' must be \"all\" or an object of hook lists by event");
   for (const [event, list] of Object.entries(value)) {
     if (!Array.isArray(list) || list.some((h) => !isObject(h))) {
-      fail(`'hooks.${event}' must be an array of { matcher?, output? }`);
+      fail(`'hooks.${event}' must be an array of { matcher?, output?, throws? }`);
     }
+    list.forEach((h, i) => {
+      if (h.throws !== undefined && typeof h.throws !== "string") {
+        fail(`'hooks.${event}[${i}].throws' must be a string (the message the callback throws)`);
+      }
+    });
   }
   return value as Record<string, HookAnswer[]>;
 }

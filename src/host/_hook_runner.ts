@@ -19,6 +19,8 @@ interface HookCommand {
   env: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** How many bytes of stdout, and of stderr, to keep (default {@linkcode HOOK_OUTPUT_LIMIT}). */
+  outputLimit?: number;
 }
 
 /** How it ended. */
@@ -30,33 +32,50 @@ interface HookCommandResult {
   ms?: number;
 }
 
-/** What a run wrote, chunk by chunk, with when (real milliseconds since it started). */
+type OutputStream = "stdout" | "stderr";
+
+/**
+ * What a run wrote, chunk by chunk, with when (real milliseconds since it started): each
+ * stream's first `limit` bytes, the rest read and dropped.
+ */
 class TimedOutput {
   readonly started = Date.now();
-  readonly chunks: { ms: number; stream: "stdout" | "stderr"; text: string }[] = [];
+  readonly chunks: { ms: number; stream: OutputStream; text: string }[] = [];
   stdout = "";
   stderr = "";
-  add(stream: "stdout" | "stderr", text: string): void {
+  #decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+  #left: Record<OutputStream, number>;
+  constructor(limit: number) {
+    this.#left = { stdout: limit, stderr: limit };
+  }
+  add(stream: OutputStream, chunk: Uint8Array): void {
+    const left = this.#left[stream];
+    if (left <= 0) return;
+    const kept = chunk.byteLength > left ? chunk.subarray(0, left) : chunk;
+    this.#left[stream] = left - kept.byteLength;
+    this.#text(stream, this.#decoders[stream].decode(kept, { stream: true }));
+  }
+  #text(stream: OutputStream, text: string): void {
     if (text === "") return;
     this.chunks.push({ ms: Date.now() - this.started, stream, text });
     this[stream] += text;
   }
   /** The result's output fields, with the run's duration. */
   result(code: number | null): HookCommandResult {
+    this.#text("stdout", this.#decoders.stdout.decode());
+    this.#text("stderr", this.#decoders.stderr.decode());
     const { stdout, stderr, chunks } = this;
     return { code, stdout, stderr, chunks, ms: Date.now() - this.started };
   }
 }
 
-/** Reads a stream's text into `output` as it arrives. */
+/** Reads a stream into `output` as it arrives. */
 async function readInto(
   stream: ReadableStream<Uint8Array>,
   output: TimedOutput,
-  name: "stdout" | "stderr",
+  name: OutputStream,
 ): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) output.add(name, decoder.decode(chunk, { stream: true }));
-  output.add(name, decoder.decode());
+  for await (const chunk of stream) output.add(name, chunk);
 }
 
 /** The runner the engine is given. */
@@ -90,6 +109,14 @@ interface DenoHost {
 }
 
 const deno = (globalThis as { Deno?: DenoHost }).Deno;
+
+/**
+ * How much of a hook's stdout, and of its stderr, is kept: a command that prints without end
+ * (`yes`) runs until its timeout, as with the real CLI (which took 100 MB of a hook's output
+ * whole, and reports an endless one as not answering in time); past this the rest is read and
+ * dropped, so the process neither holds gigabytes nor fails on a string too long to make.
+ */
+export const HOOK_OUTPUT_LIMIT: number = 128 * 1024 * 1024;
 
 /**
  * The host's {@linkcode HookCommandRunner} for a project folder: runs hooks there and reads
@@ -236,7 +263,7 @@ async function runOnDeno(
     const wrote = writer.write(new TextEncoder().encode(command.stdin))
       .then(() => writer.close())
       .catch(() => writer.abort().catch(() => {}));
-    const output = new TimedOutput();
+    const output = new TimedOutput(command.outputLimit ?? HOOK_OUTPUT_LIMIT);
     const [, , status] = await Promise.all([
       readInto(child.stdout, output, "stdout"),
       readInto(child.stderr, output, "stderr"),
@@ -265,9 +292,9 @@ export async function runOnNode(cwd: string, command: HookCommand): Promise<Hook
     if (child.pid !== undefined) killGroup((pid) => proc.kill(pid, "SIGKILL"), child.pid);
   });
   try {
-    const output = new TimedOutput();
-    child.stdout.setEncoding("utf8").on("data", (d: string) => output.add("stdout", d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => output.add("stderr", d));
+    const output = new TimedOutput(command.outputLimit ?? HOOK_OUTPUT_LIMIT);
+    child.stdout.on("data", (d: Uint8Array) => output.add("stdout", d));
+    child.stderr.on("data", (d: Uint8Array) => output.add("stderr", d));
     child.stdin.on("error", () => {});
     child.stdin.end(command.stdin);
     const code = await new Promise<number | null>((resolve, reject) => {

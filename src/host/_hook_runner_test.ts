@@ -116,3 +116,31 @@ Deno.test("hostHookRunner on Node (node:child_process): stdin, variables, exit c
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("hostHookRunner: a hook's output past the limit is read and dropped (Deno and Node)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "claude-mock-hook-" });
+  try {
+    // 3 MB on stdout (before, all of it was kept: an endless one failed on a string too long)
+    const command = {
+      command: "head -c 3000000 /dev/zero | tr '\\0' a; echo done >&2",
+      stdin: "",
+      env: {},
+      timeoutMs: 600_000,
+      outputLimit: 1000,
+    };
+    for (const ran of [await hostHookRunner(dir).run(command), await runOnNode(dir, command)]) {
+      const { code, stdout, stderr, chunks } = ran;
+      assert.deepEqual({ code, stdout, stderr }, {
+        code: 0,
+        stdout: "a".repeat(1000),
+        stderr: "done\n",
+      });
+      // the timed chunks (hook_progress) keep no more than the text
+      const of = (stream: string) =>
+        chunks?.filter((c) => c.stream === stream).map((c) => c.text).join("");
+      assert.deepEqual([of("stdout"), of("stderr")], [stdout, stderr]);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -296,7 +296,18 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     if (!this.#active) {
       throw new Error(`Cannot start a query: ${this.label} was closed`);
     }
-    this.#spawns.push({ ...options, args: [...(options.args ?? [])] });
+    // the args and environment of the query before, when these are the same: most queries of
+    // a mock spawn alike, and a long-lived mock keeps one record per query
+    const before = this.#spawns.at(-1);
+    const args = options.args ?? [];
+    const spawned = {
+      ...options,
+      args: before && sameList(before.args, args) ? before.args : [...args],
+      ...(before && options.env && before.env && sameEnv(before.env, options.env)
+        ? { env: before.env }
+        : {}),
+    };
+    this.#spawns.push(spawned);
     if (this.#spawnSource) return this.#spawnSource(options);
     const n = this.#transports.length + 1;
     const scenario = this.#scenario!;
@@ -310,6 +321,9 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
       ...(run > 1 ? { seed: BigInt(seed) + BigInt(run - 1) } : {}),
     });
     this.#transports.push(transport);
+    // once the query's process has exited, the record keeps the signal's state, not the SDK's
+    // signal: its listeners hold on to the whole query
+    void transport.exited.then(() => (spawned.signal = settledSignal(spawned.signal)));
     return (transport.spawn as ClaudeSpawn)(options);
   }
 
@@ -444,4 +458,23 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     }
     if (failures.length > 0) throw new AssertionError(failures.join("\n"));
   }
+}
+
+/** A signal in the state `signal` is in now, holding nothing else. */
+function settledSignal(signal: AbortSignal | undefined): AbortSignal {
+  if (!signal) return signal as unknown as AbortSignal;
+  return signal.aborted ? AbortSignal.abort(signal.reason) : new AbortController().signal;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameEnv(
+  a: Record<string, string | undefined>,
+  b: Record<string, string | undefined>,
+): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
 }

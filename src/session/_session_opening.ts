@@ -65,6 +65,9 @@ export interface SessionRefusal {
   result?: Record<string, unknown>;
 }
 
+/** What the real CLI takes as a session id (case aside). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The session flags among the engine's parsed flags. */
 export function sessionRequestOf(flags: CliFlags): SessionRequest {
   return {
@@ -78,7 +81,8 @@ export function sessionRequestOf(flags: CliFlags): SessionRequest {
 
 /**
  * The session a run plays, or why it cannot start, as the real CLI (2.1.328 to 2.1.332)
- * decides: a `--session-id` with a transcript is in use; a `--resume` without one (or at a
+ * decides: a `--session-id` or a `--resume` that is no UUID is refused (the resume with an
+ * error result under a fresh id); a `--session-id` with a transcript is in use; a `--resume` without one (or at a
  * message it lacks) finds no conversation (the error result carries the resumed id, or a
  * fresh one drawn from `seed` when forking); `--continue` takes the most recent session, or
  * starts a new one when there is none. A resumed session keeps its id unless forked, and
@@ -90,6 +94,20 @@ export function openSession(
   { seed }: { seed: bigint | number },
 ): SessionStart | SessionRefusal {
   const { sessionId, resume, fork } = request;
+  if (sessionId !== undefined && !UUID.test(sessionId)) {
+    return { refusal: "Error: Invalid session ID. Must be a valid UUID." };
+  }
+  if (resume !== undefined && !UUID.test(resume)) {
+    // a session title would do too; sessions here have none (the real CLI's come from /rename)
+    const refusal = `Error: --resume requires a valid session ID or session title when used ` +
+      `with --print. Usage: claude -p --resume <session-id|title>. Provided value ` +
+      `"${resume}" is not a UUID and does not match any session title.`;
+    const ids = new IdGenerator({ seed });
+    return {
+      refusal,
+      result: startupErrorResult(ids.uuid(), { uuid: ids.uuid(), errors: [refusal] }),
+    };
+  }
   if (sessionId !== undefined) {
     if (records.has(sessionId)) {
       return { refusal: `Error: Session ID ${sessionId} is already in use.` };

@@ -120,6 +120,11 @@ export function agentDefinitionIssues(agents: unknown): string[] {
   for (const [name, def] of Object.entries(agents)) {
     // (a record zod builds drops "__proto__": the real CLI lists no such agent)
     if (name === "__proto__") continue;
+    // 2.1.332: `--agents '{"-y": {...}}'` is refused so (the SDK's initialize drops the agent)
+    if (name.startsWith("-")) {
+      out.push(`${name}: agent names must not start with '-'`);
+      continue;
+    }
     if (typeof def !== "object" || def === null || Array.isArray(def)) {
       out.push(`${name}: ${expected("object", def)}`);
       continue;

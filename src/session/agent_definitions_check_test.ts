@@ -122,3 +122,11 @@ Deno.test("issues come in the CLI's field order, entry by entry", () => {
     "observerMessage",
   ]);
 });
+
+Deno.test("agentDefinitionIssues: a name starting with '-' is refused as 2.1.332 refuses it", () => {
+  const def = { description: "d", prompt: "p" };
+  assert.deepEqual(agentDefinitionIssues({ "-y": def, "a-": def, "--x": def }), [
+    "-y: agent names must not start with '-'",
+    "--x: agent names must not start with '-'",
+  ]);
+});

@@ -236,14 +236,14 @@ export class ControlChannel {
       const body = response.response;
       if (body !== undefined && !isObject(body)) {
         pending.reject(
-          new TurnFailure(
+          new ClientAnswerError(
             `claude-mock: ${what} is malformed: 'response.response' must be an object`,
           ),
         );
       } else pending.resolve(body ?? {});
     } else if (response.subtype === "error") {
       pending.reject(
-        new TurnFailure(
+        new ClientAnswerError(
           `claude-mock: the client answered control request '${pending.subtype}' with an error: ${
             String(response.error)
           }`,
@@ -251,7 +251,7 @@ export class ControlChannel {
       );
     } else {
       pending.reject(
-        new TurnFailure(
+        new ClientAnswerError(
           `claude-mock: ${what} is malformed: 'response.subtype' must be "success" or "error", got ${
             JSON.stringify(response.subtype)
           }`,
@@ -417,4 +417,17 @@ function streamClosed(frame: ControlRequestFrame, options: { written?: boolean }
       String(request.subtype)
     }': stdin has closed, so no answer can come`,
   );
+}
+
+/**
+ * The client answered a request of the engine, but with an error (an SDK callback that threw)
+ * or with a body that is no object: the request's caller decides what that does (a hook
+ * callback's is passed over, as the real CLI passes it over; elsewhere it fails the turn).
+ */
+export class ClientAnswerError extends TurnFailure {
+  /** Creates the failure; `message` says which request and what was wrong. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ClientAnswerError";
+  }
 }

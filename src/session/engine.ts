@@ -138,7 +138,7 @@ export class Engine {
   /** The conversation's size in context, block by block. */
   readonly context: ContextTally = new ContextTally();
   /** Keeps the prompts taken and the frames written in the session's transcript, if kept. */
-  transcribe?: (frame: Frame) => void;
+  transcribe?: (frame: Frame, bytes?: Uint8Array) => void;
   /** Which exchange answers a message. */
   readonly picker: ExchangePicker;
   /** Everything the client wrote. */
@@ -453,7 +453,8 @@ export class Engine {
     this.context.observe(item.frame);
     const sent = this.outbox.send(item);
     if (this.transcribe && typeof (item.frame as Frame).type === "string") {
-      this.transcribe(item.frame as Frame);
+      // a frame handed over already encoded (a later system/init) is kept as its line
+      this.transcribe(item.frame as Frame, item.bytes);
     }
     const after = watch?.after(item.frame, this.turn, this.outbox.count);
     if (after !== undefined) {

@@ -7,11 +7,13 @@
 
 import { hookCallbackRequest, hookInput } from "../builders/control.ts";
 import { userText } from "../builders/user.ts";
+import { systemInformational } from "../builders/system.ts";
 import { DEFAULT_HOME, projectSlug } from "../builders/project_paths.ts";
 import { type AssistantContentBlock, isObject } from "../wire/frame.ts";
 import { type CommandHook, matcherCovers } from "./command_hooks.ts";
 import { runCommandHook } from "./command_hook_run.ts";
 import { hookNotice } from "./hook_notices.ts";
+import { ClientAnswerError } from "./control_channel.ts";
 import type { Engine } from "./engine.ts";
 import { sendResult } from "./turn_result.ts";
 import { StreamClosed, type TurnState } from "./turn_state.ts";
@@ -180,6 +182,12 @@ export async function callHook(
     // abandoned (another hook of the event decided): its answer is not read
     if (options.abort?.aborted) throw options.abort.reason;
   } catch (error) {
+    // a callback that threw (the SDK answers with an error) or returned no object: as the real
+    // CLI (2.1.328), the hook is passed over, as if it had returned nothing
+    if (error instanceof ClientAnswerError && typeof callbackId === "string") {
+      await callbackFailed(engine, { event: name, callbackId, error });
+      return {};
+    }
     // stdin closed, so the app cannot answer: as the real CLI (2.1.328 to 2.1.332), a
     // PreToolUse hook's tool use is cancelled (the caller's to do), any other hook passed over
     if (!(error instanceof StreamClosed) || name === "PreToolUse") throw error;
@@ -192,6 +200,25 @@ export async function callHook(
   }, output);
   if (noticed) await noticed;
   return output;
+}
+
+/**
+ * What the real CLI (2.1.328) shows of a hook callback the SDK answered with an error (it threw)
+ * or with no object: a line on stderr, and a warning (`system/informational`, tag
+ * `hook_callback_failed`) before the event goes on as if the hook had returned nothing.
+ */
+async function callbackFailed(
+  engine: Engine,
+  { event, callbackId, error }: { event: string; callbackId: string; error: Error },
+): Promise<void> {
+  engine.stderr(`Error in hook callback ${callbackId}: ${error.message}\n`);
+  const notice = systemInformational(
+    engine.ctx,
+    `${event}: Hook callback ${callbackId} failed: the SDK host replied with an error or an ` +
+      "invalid answer. Its answer was treated as empty.",
+    { level: "warning", tag: "hook_callback_failed" },
+  );
+  await engine.send({ frame: notice, delay: 0 });
 }
 
 /** The `hook_callback` round trip of one of the client's hook callbacks. */

@@ -7,7 +7,9 @@
  * @module
  */
 
+import { startupErrorResult } from "../builders/_startup_result.ts";
 import { systemInformational } from "../builders/system.ts";
+import { type Frame, isObject } from "../wire/frame.ts";
 import type { CommandExpansion } from "./custom_commands.ts";
 import type { Engine } from "./engine.ts";
 import { flushHookNotices } from "./hook_notices.ts";
@@ -27,6 +29,11 @@ export async function userPromptSubmitStops(engine: Engine, turn: TurnState): Pr
     hook_event_name: "UserPromptSubmit",
     prompt: turn.text,
   }, { turn });
+  const misplaced = outputs.find((output) =>
+    isObject(output.hookSpecificOutput) &&
+    output.hookSpecificOutput.hookEventName !== "UserPromptSubmit"
+  );
+  if (misplaced) return await sessionCrash(engine, turn, misplaced);
   for (const output of outputs) {
     keepContext(engine, output);
     if (output.continue === false) {
@@ -146,4 +153,32 @@ async function promptStopped(
     durationApiMs: 0,
     localCommand: how.localCommand ?? null,
   });
+}
+
+/**
+ * A UserPromptSubmit hook's output about another event, as the real CLI 2.1.332 takes it: the
+ * session crashes, an error result of no turns with its two errors, then exit 1.
+ */
+async function sessionCrash(
+  engine: Engine,
+  turn: TurnState,
+  misplaced: Record<string, unknown>,
+): Promise<true> {
+  const named = (misplaced.hookSpecificOutput as Record<string, unknown>).hookEventName;
+  turn.resultSent = true;
+  const errors = [
+    `Hook returned incorrect event name: expected 'UserPromptSubmit' but got '${
+      String(named)
+    }'. Full stdout: ${JSON.stringify(misplaced, null, 2)}`,
+    "[session_crash] error_name=TelemetrySafeError api_error_status=none cause_name=none",
+  ];
+  const frame = startupErrorResult(engine.ctx.sessionId, {
+    uuid: engine.ctx.ids.uuid(),
+    errors,
+    crashed: { resultIndex: engine.resultCount++ },
+  });
+  engine.lastResultError = true;
+  await engine.send({ frame: frame as Frame, delay: 0 });
+  await engine.shutdown({ code: 1, signal: null }, true);
+  return true;
 }

@@ -25,10 +25,12 @@ import { sessionEndHooks } from "./command_hook_run.ts";
 import { bareErrorResult } from "./turn_result.ts";
 import { TurnFailure } from "./turn_state.ts";
 import { checkScenarioOnce } from "./check_scenario.ts";
+import { registerEngine } from "./scenario_progress.ts";
 import { WriteLog } from "./write_log.ts";
 import type { SessionSettings } from "./session_settings.ts";
 import { DEFAULT_CWD } from "../builders/build_context.ts";
 import {
+  copyTranscript,
   hasMessage,
   lastContext,
   lastModelUsage,
@@ -106,7 +108,10 @@ export class Session {
   readonly flags: CliFlags;
   /** The scenario. */
   readonly scenario: Scenario;
-  #engine: Engine;
+  // the engine while the process runs; once it has exited, what its readers still read
+  // (`#remains`): a finished session a test holds keeps a few arrays, not the machinery
+  #engine: Engine | undefined;
+  #remains?: Remains;
   #writable?: WritableStream<Uint8Array | string>;
 
   /** Starts the process. */
@@ -154,7 +159,7 @@ export class Session {
     });
     goOn(engine, { options, start, cwd, store: refused ? undefined : store });
     this.#engine = engine;
-    ENGINES.set(this, engine);
+    LAST_CALLS.set(this, () => (this.#engine?.ledger ?? this.#remains)?.lastCall);
     this.scenario = scenario;
     this.flags = flags;
     this.clock = engine.clock;
@@ -168,6 +173,12 @@ export class Session {
       ended = true;
       return sessionEndHooks(e);
     };
+    engine.exited.then((status) => {
+      this.#remains = remainsOf(engine, status);
+      this.#engine = undefined;
+      // the end-of-test checks read its progress: that, not the engine, stays with the session
+      registerEngine(this, { picker: engine.picker, crashes: engine.crashes });
+    });
     installSdkRequests(engine);
     const refusal = bypassRefusal(flags, options.env ?? {}, options.root ?? runsAsRoot);
     if (refusal !== undefined) {
@@ -194,7 +205,7 @@ export class Session {
    * `output` function instead).
    */
   get readable(): ReadableStream<Uint8Array> {
-    return this.#engine.outbox.readable;
+    return this.#engine ? this.#engine.outbox.readable : this.#remains!.readable();
   }
 
   /** The session's stdin: stream-json lines, as bytes or strings. */
@@ -215,10 +226,10 @@ export class Session {
    */
   write(chunk: Uint8Array | string): void {
     const engine = this.#engine;
-    if (engine.closed) {
+    if (!engine || engine.closed) {
       throw new TypeError(
-        `Cannot write to the claude-mock process${engine.label()}: it has exited (${
-          describeExit(engine.exit)
+        `Cannot write to the claude-mock process${this.#label()}: it has exited (${
+          describeExit(engine ? engine.exit : this.#remains!.exit)
         })`,
       );
     }
@@ -227,57 +238,60 @@ export class Session {
 
   /** Closes the session's stdin: what closing {@linkcode Session.writable} does. */
   endInput(): void {
-    this.#engine.endInput();
+    this.#engine?.endInput();
   }
 
   /** What the client sent in `initialize` (hooks, MCP servers, ...), once it did. */
   get initializeRequest(): Record<string, unknown> | undefined {
-    return this.#engine.initializeRequest;
+    return (this.#engine ?? this.#remains!).initializeRequest;
   }
 
   /** For each turn so far, the index of the exchange that answered it (-1: none did). */
   exchangesMatched(): number[] {
-    return [...this.#engine.matched];
+    return [...(this.#engine ?? this.#remains!).matched];
   }
 
   /** The frames the session wrote (only with `recordSent: true`). */
   sent(): Frame[] {
-    const sent = this.#engine.outbox.sent;
+    const sent = this.#engine ? this.#engine.outbox.sent : this.#remains!.sent;
     if (!sent) throw new TypeError("Session.sent() needs the option 'recordSent: true'");
     return [...sent];
   }
 
   /** The control requests the session wrote to the client (bodies by request id). */
   sentRequests(): ReadonlyMap<string, Record<string, unknown>> {
-    return this.#engine.outbox.sentRequests;
+    return this.#engine ? this.#engine.outbox.sentRequests : this.#remains!.sentRequests;
   }
 
   /** The control requests the client sent, with the answers given. */
   clientRequests(): ClientRequest[] {
-    return [...this.#engine.control.clientRequests];
+    return [
+      ...(this.#engine ? this.#engine.control.clientRequests : this.#remains!.clientRequests),
+    ];
   }
 
   /** Answers client control requests of `subtype` with `handler` (replacing the built-in). */
   handle(subtype: string, handler: ControlHandler<Session>): void {
-    this.#engine.control.handle(subtype, handler);
+    // once the process has exited no request comes: nothing to answer
+    this.#engine?.control.handle(subtype, handler);
   }
 
   /** Whether the process has exited (or is exiting). */
   get closed(): boolean {
-    return this.#engine.closed;
+    return this.#engine ? this.#engine.closed : true;
   }
 
   /** Writes `frame` now, between whatever else is being written. */
   inject(frame: Frame): void {
     if (this.closed) {
       throw new TypeError(
-        `Cannot inject a '${frame?.type}' frame into the claude-mock process${this.#engine.label()}: it has exited`,
+        `Cannot inject a '${frame?.type}' frame into the claude-mock process${this.#label()}: it has exited`,
       );
     }
     if (!isObject(frame) || typeof frame.type !== "string") {
       throw new TypeError("Cannot inject: a frame must be an object with a string 'type'");
     }
-    this.#engine.send({ frame, delay: 0 }).catch(() => {});
+    this.#engine!.send({ frame, delay: 0 }).catch(() => {});
   }
 
   /**
@@ -287,9 +301,9 @@ export class Session {
    */
   injectError(message: string): void {
     const engine = this.#engine;
-    if (this.closed) {
+    if (!engine || this.closed) {
       throw new TypeError(
-        `Cannot inject an error into the claude-mock process${engine.label()}: it has exited`,
+        `Cannot inject an error into the claude-mock process${this.#label()}: it has exited`,
       );
     }
     const turn = engine.turn;
@@ -309,7 +323,19 @@ export class Session {
     request: { subtype: string; [key: string]: unknown } | ControlRequestFrame,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<Record<string, unknown>> {
-    return this.#engine.control.request(request, options);
+    const engine = this.#engine;
+    if (!engine) {
+      return Promise.reject(
+        new TypeError(
+          `Cannot send control request '${
+            String(isObject(request.request) ? request.request.subtype : request.subtype)
+          }' to the claude-mock process${this.#label()}: it has exited (${
+            describeExit(this.#remains!.exit)
+          })`,
+        ),
+      );
+    }
+    return engine.control.request(request, options);
   }
 
   /**
@@ -337,6 +363,7 @@ export class Session {
    */
   async interrupt(): Promise<boolean> {
     const engine = this.#engine;
+    if (!engine) return false;
     const interrupted = await interruptTurn(engine);
     if (interrupted) await engine.turnEnded();
     return interrupted;
@@ -347,7 +374,7 @@ export class Session {
    * lets the settings' SessionEnd command hooks run first, as the real CLI 2.1.332 does.
    */
   kill(signal = "SIGTERM"): void {
-    this.#engine.shutdown({ code: null, signal }, false, { endHooks: signal === "SIGTERM" });
+    void this.#engine?.shutdown({ code: null, signal }, false, { endHooks: signal === "SIGTERM" });
   }
 
   /**
@@ -359,14 +386,51 @@ export class Session {
       throw new RangeError(`Session.exit: 'code' must be an integer from 0 to 255, got ${code}`);
     }
     // the settings' SessionEnd command hooks run first, as the real CLI's
-    await this.#engine.shutdown({ code, signal: null }, true, { endHooks: true });
+    await this.#engine?.shutdown({ code, signal: null }, true, { endHooks: true });
     return this.exited;
   }
 
   /** Additional context hooks returned (PostToolUse, UserPromptSubmit, ...), in order. */
   hookContext(): string[] {
-    return [...this.#engine.hookContext];
+    return [...(this.#engine ?? this.#remains!).hookContext];
   }
+
+  #label(): string {
+    return this.#engine ? this.#engine.label() : this.#remains!.label;
+  }
+}
+
+/** What a session keeps once its process has exited: what its readers still read. */
+interface Remains {
+  readable: () => ReadableStream<Uint8Array>;
+  label: string;
+  exit: ExitStatus;
+  initializeRequest: Record<string, unknown> | undefined;
+  matched: readonly number[];
+  sent: Frame[] | undefined;
+  sentRequests: ReadonlyMap<string, Record<string, unknown>>;
+  clientRequests: readonly ClientRequest[];
+  hookContext: readonly string[];
+  lastCall: ApiCallUsage | undefined;
+}
+
+/**
+ * What `engine` leaves behind for its session's readers once it has exited (its own arrays,
+ * not copies; nothing adds to them any more), and its progress for the end-of-test checks.
+ */
+function remainsOf(engine: Engine, exit: ExitStatus): Remains {
+  return {
+    readable: readableOf(engine),
+    label: engine.label(),
+    exit,
+    initializeRequest: engine.initializeRequest,
+    matched: engine.matched,
+    sent: engine.outbox.sent,
+    sentRequests: engine.outbox.sentRequests,
+    clientRequests: engine.control.clientRequests,
+    hookContext: engine.hookContext,
+    lastCall: engine.ledger.lastCall,
+  };
 }
 
 function describeExit(exit: ExitStatus | undefined): string {
@@ -450,24 +514,46 @@ function openStored(
 function transcriber(
   store: SessionStore,
   { engine, cwd, forked }: { engine: Engine; cwd: string; forked: string | undefined },
-): (frame: Frame) => void {
+): (frame: Frame, bytes?: Uint8Array) => void {
   let copied = forked === undefined;
-  return (frame) => {
+  return (frame, bytes) => {
     const at = { sessionId: engine.ctx.sessionId, cwd, lastContext: engine.ledger.lastContext };
     if (!copied) {
       copied = true;
-      for (const earlier of store.transcript(forked!) ?? []) recordFrame(store, at, earlier);
+      copyTranscript(store, at, forked!);
     }
-    recordFrame(store, at, frame);
+    recordFrame(store, at, frame, bytes);
   };
 }
 
-const ENGINES = new WeakMap<Session, Engine>();
+/**
+ * The session's stdout once it has exited, or, when its lines went to an `output` function,
+ * the same error each time (a new one, made out of the engine's reach: the first's stack
+ * would hold on to the engine).
+ */
+function readableOf(engine: Engine): () => ReadableStream<Uint8Array> {
+  let message: string;
+  try {
+    return keep(engine.outbox.readable);
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  return () => {
+    throw new TypeError(message);
+  };
+}
+
+function keep<T>(value: T): () => T {
+  return () => value;
+}
+
+/** Each session's last API call's usage, read from its engine, or from what it left behind. */
+const LAST_CALLS = new WeakMap<Session, () => ApiCallUsage | undefined>();
 
 /**
  * The usage of a session's last API call (its final output tokens), or `undefined` before
  * one: what the fake binary keeps in its transcript. Internal.
  */
 export function lastCallOf(session: Session): ApiCallUsage | undefined {
-  return ENGINES.get(session)?.ledger.lastCall;
+  return LAST_CALLS.get(session)?.();
 }

@@ -82,7 +82,13 @@ export function customAgents(sources: AgentSources): Record<string, CustomAgent>
     }
   };
   if (sources.flag !== undefined) take(parseAgentsFlag(sources.flag));
-  take(sources.initialize?.agents);
+  // initialize's agents named with a leading '-' are left out, the others kept (2.1.332)
+  const given = sources.initialize?.agents;
+  take(
+    isObject(given)
+      ? Object.fromEntries(Object.entries(given).filter(([name]) => !name.startsWith("-")))
+      : given,
+  );
   return out;
 }
 

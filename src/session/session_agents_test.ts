@@ -408,3 +408,9 @@ Deno.test("a subagent's own Agent call: a nested subagent at depth 2, only its t
   // main 2 calls, the outer subagent 2, the nested one 2 (its Read and its report)
   assert.equal(result.modelUsage["claude-opus-5-5"].inputTokens, 720);
 });
+
+Deno.test("customAgents: initialize's agents named with a leading '-' are left out, the others kept (2.1.332)", () => {
+  const def = { description: "d", prompt: "p" };
+  const agents = customAgents({ initialize: { agents: { "-y": def, "-": def, "a-": def } } });
+  assert.deepEqual(Object.keys(agents), ["a-"]);
+});

@@ -7,6 +7,7 @@
  */
 
 import type { ModelUsageEntry } from "../builders/usage.ts";
+import { encodeFrame } from "../wire/encode_frame.ts";
 import type { Frame } from "../wire/frame.ts";
 
 /**
@@ -20,7 +21,9 @@ import type { Frame } from "../wire/frame.ts";
  * fails, as does a `sessionId` it holds already, as the real CLI fails. A session records the
  * prompts it took and the messages, `system/init` frames, results and compact boundaries it
  * wrote, as it writes them (unless the client passed `--no-session-persistence`, the SDK's
- * `persistSession: false`). Nothing leaves memory: a new store starts empty.
+ * `persistSession: false`), each as its JSON text, as the real CLI's transcript file keeps it
+ * (a few hundred bytes a message, parsed again when `transcript()` asks). Nothing leaves
+ * memory until `delete()` or `clear()`: a new store starts empty.
  *
  * @example Two transports sharing one store
  * ```ts
@@ -77,7 +80,7 @@ export class SessionStore {
    */
   transcript(sessionId: string): Frame[] | undefined {
     const session = this.#sessions.get(sessionId);
-    return session ? session.frames.map((frame) => structuredClone(frame)) : undefined;
+    return session ? session.lines.map((line) => JSON.parse(textOf(line))) : undefined;
   }
 
   /** Forgets a session; whether it held one. */
@@ -91,13 +94,37 @@ export class SessionStore {
   }
 }
 
+/**
+ * A line that is the session's last full `system/init` line but for its uuid: each turn writes
+ * one, the same but for that (about 3 KB a turn, kept as a few dozen bytes).
+ */
+interface SameInit {
+  prefix: string;
+  uuid: string;
+  suffix: string;
+}
+
+/** A transcript line, or one like an earlier one. */
+type Line = string | SameInit;
+
+function textOf(line: Line): string {
+  return typeof line === "string" ? line : line.prefix + line.uuid + line.suffix;
+}
+
 /** A session's transcript and the project it belongs to. */
 interface StoredSession {
   cwd: string;
-  frames: Frame[];
+  /** Its frames, each as its JSON text (shared with a fork's copy: strings do not change). */
+  lines: Line[];
+  /** Its last full `system/init` line, split around its uuid. */
+  init?: { prefix: string; suffix: string };
+  /** The index in `lines` of its last result with a `modelUsage` (-1: none yet). */
+  lastUsage: number;
   /** The context its last API call ended with, as of its last result. */
   lastContext?: number;
 }
+
+const DECODER = new TextDecoder();
 
 const stored = new WeakMap<SessionStore, Map<string, StoredSession>>();
 
@@ -112,16 +139,90 @@ export function recordFrame(
   store: SessionStore,
   { sessionId, cwd, lastContext }: { sessionId: string; cwd: string; lastContext?: number },
   frame: Frame,
+  bytes?: Uint8Array,
 ): void {
   if (!transcribed(frame)) return;
+  let line: string;
+  try {
+    // its text now: what the session goes on to do with the object is not the transcript's
+    // (a frame written as bytes made before, a later system/init, is its line)
+    line = bytes ? DECODER.decode(bytes).trimEnd() : encodeFrame(frame).trimEnd();
+  } catch {
+    // a frame that cannot be encoded is not written either (its send fails): nothing to keep
+    return;
+  }
+  const usage = frame.modelUsage;
+  const withUsage = frame.type === "result" && typeof usage === "object" && usage !== null;
+  const session = sessionOf(store, { sessionId, cwd });
+  const entry = frame.type === "system" && frame.subtype === "init"
+    ? initLine(session, line)
+    : line;
+  addLine(session, entry, withUsage);
+  if (frame.type === "result" && lastContext !== undefined) {
+    stored.get(store)!.get(sessionId)!.lastContext = lastContext;
+  }
+}
+
+/**
+ * Starts `sessionId`'s transcript (in the project `cwd`) with a copy of `from`'s, as a fork
+ * begins: the lines are shared, not copied. Internal.
+ *
+ * @internal
+ */
+export function copyTranscript(
+  store: SessionStore,
+  { sessionId, cwd }: { sessionId: string; cwd: string },
+  from: string,
+): void {
+  const source = stored.get(store)!.get(from);
+  if (!source) return;
+  const copy = sessionOf(store, { sessionId, cwd });
+  for (const [i, line] of source.lines.entries()) addLine(copy, line, i === source.lastUsage);
+  if (source.lastContext !== undefined) copy.lastContext ??= source.lastContext;
+  if (source.init) copy.init ??= source.init;
+}
+
+/** A session's record (made when new), now the most recently written. */
+function sessionOf(
+  store: SessionStore,
+  { sessionId, cwd }: { sessionId: string; cwd: string },
+): StoredSession {
   const sessions = stored.get(store)!;
   let session = sessions.get(sessionId);
   if (session) sessions.delete(sessionId);
-  else session = { cwd, frames: [] };
+  else session = { cwd, lines: [], lastUsage: -1 };
   sessions.set(sessionId, session);
-  // a copy: what the session went on to do with its frame is not the transcript's
-  session.frames.push(structuredClone(frame));
-  if (frame.type === "result" && lastContext !== undefined) session.lastContext = lastContext;
+  return session;
+}
+
+function addLine(session: StoredSession, line: Line, usage: boolean): void {
+  if (usage) session.lastUsage = session.lines.length;
+  session.lines.push(line);
+}
+
+/**
+ * A `system/init` line as kept: the session's last one but for its uuid when it is that (checked
+ * in full), else the line itself, which becomes the one later ones are compared with.
+ */
+function initLine(session: StoredSession, line: string): Line {
+  const at = line.lastIndexOf('"uuid":"');
+  const end = at < 0 ? -1 : line.indexOf('"', at + 8);
+  if (end < 0) return line;
+  const start = at + 8;
+  const base = session.init;
+  if (
+    base && line.length === base.prefix.length + (end - start) + base.suffix.length &&
+    line.startsWith(base.prefix) && line.endsWith(base.suffix)
+  ) {
+    // parsed out: a slice of the line would keep the whole line alive
+    return {
+      prefix: base.prefix,
+      uuid: JSON.parse(line.slice(start - 1, end + 1)),
+      suffix: base.suffix,
+    };
+  }
+  session.init = { prefix: line.slice(0, start), suffix: line.slice(end) };
+  return line;
 }
 
 /** The context a session's last API call ended with, as of its last result. Internal. @internal */
@@ -131,7 +232,14 @@ export function lastContext(store: SessionStore, sessionId: string): number | un
 
 /** Whether a session's transcript has a message whose `uuid` is `uuid`. Internal. @internal */
 export function hasMessage(store: SessionStore, sessionId: string, uuid: string): boolean {
-  return stored.get(store)!.get(sessionId)?.frames.some((frame) => frame.uuid === uuid) ?? false;
+  const lines = stored.get(store)!.get(sessionId)?.lines ?? [];
+  const needle = JSON.stringify(uuid);
+  // only a line that holds the text can be the message: those are parsed
+  return lines.some((line) =>
+    typeof line === "string"
+      ? line.includes(needle) && JSON.parse(line).uuid === uuid
+      : line.uuid === uuid
+  );
 }
 
 /**
@@ -144,14 +252,9 @@ export function lastModelUsage(
   store: SessionStore,
   sessionId: string,
 ): Record<string, ModelUsageEntry> | undefined {
-  const frames = stored.get(store)!.get(sessionId)?.frames ?? [];
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const { type, modelUsage } = frames[i];
-    if (type === "result" && typeof modelUsage === "object" && modelUsage !== null) {
-      return structuredClone(modelUsage) as Record<string, ModelUsageEntry>;
-    }
-  }
-  return undefined;
+  const session = stored.get(store)!.get(sessionId);
+  if (!session || session.lastUsage < 0) return undefined;
+  return JSON.parse(textOf(session.lines[session.lastUsage])).modelUsage;
 }
 
 const runs = new WeakMap<SessionStore, number>();

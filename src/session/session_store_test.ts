@@ -88,6 +88,30 @@ Deno.test("SessionStore: a resume of an unknown id fails as the real CLI does", 
   assert.equal(store.size, 0, "a refused session keeps no transcript");
 });
 
+Deno.test("SessionStore: a resume or a session id that is no UUID is refused as the real CLI refuses it", async () => {
+  const store = new SessionStore();
+  await run(store, "first");
+  for (const bad of ["not-a-uuid", " 6f1b7c2e-1111-4222-8333-444455556666", "ñ😀", "../x"]) {
+    // as 2.1.328 and 2.1.332 in stream-json: the message on stderr and in an error result
+    const message = `Error: --resume requires a valid session ID or session title when used ` +
+      `with --print. Usage: claude -p --resume <session-id|title>. Provided value "${bad}" is ` +
+      `not a UUID and does not match any session title.`;
+    const resumed = await run(store, "first", { args: ["--resume", bad] });
+    assert.equal(resumed.code, 1);
+    assert.equal(resumed.stderr, `${message}\n`);
+    assert.deepEqual(resumed.frames.map((f) => f.type), ["result"]);
+    assert.deepEqual(resumed.frames[0].errors, [message]);
+    assert.notEqual(resumed.frames[0].session_id, bad, "a fresh id, as the real CLI's");
+    const named = await run(store, "first", { args: ["--session-id", bad] });
+    assert.deepEqual(named, {
+      frames: [],
+      stderr: "Error: Invalid session ID. Must be a valid UUID.\n",
+      code: 1,
+    });
+  }
+  assert.equal(store.size, 1, "nothing kept of a refused session");
+});
+
 Deno.test("SessionStore: a fork of an unknown id fails with a fresh id", async () => {
   const store = new SessionStore();
   const id = "6f1b7c2e-1111-4222-8333-444455556666";
@@ -183,4 +207,35 @@ Deno.test("SessionStore: /compact after resume compacts the earlier run's conver
   // a fresh session has nothing to compact
   const fresh = await run(new SessionStore(), "/compact");
   assert.equal(fresh.frames.some((f) => f.subtype === "compact_boundary"), false);
+});
+
+Deno.test("SessionStore: a frame is kept as the JSON it is written as (an injected one with a function too)", async () => {
+  const store = new SessionStore();
+  const session = new Session(scenario, { sessionStore: store });
+  const reading = new Response(session.readable).text();
+  // JSON leaves the function out, as on the wire; a structured clone of the frame threw here
+  session.inject({ type: "user", message: { role: "user", content: "note" }, hint: () => 1 });
+  session.inject({ type: "assistant", big: 1n }); // not written (no JSON): not kept either
+  session.endInput();
+  const written = (await reading).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  assert.deepEqual(written.map((f) => f.type), ["user"]);
+  const [id] = store.sessionIds();
+  assert.deepEqual(store.transcript(id), written);
+});
+
+Deno.test("SessionStore: every system/init is kept as written (a later turn's too)", async () => {
+  const store = new SessionStore();
+  const session = new Session(scenario, { sessionStore: store });
+  const reading = new Response(session.readable).text();
+  for (const text of ["first", "second"]) {
+    session.write(
+      JSON.stringify({ type: "user", message: { role: "user", content: text } }) + "\n",
+    );
+  }
+  session.endInput();
+  const written = (await reading).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  const inits = written.filter((f) => f.subtype === "init");
+  assert.equal(inits.length, 2);
+  const kept = store.transcript(store.sessionIds()[0])!;
+  assert.deepEqual(kept.filter((f) => f.subtype === "init"), inits);
 });

@@ -206,6 +206,20 @@ const CANCELLED_BY_CLOSED_STDIN: ToolDecision = {
 };
 
 /**
+ * PreToolUse hooks that failed (an output whose `hookSpecificOutput` names another event): the
+ * real CLI (2.1.328) does not run the tool, a tool error it does not count as a permission
+ * denial, and the turn goes on.
+ */
+const FAILED_HOOK_MESSAGE = "PreToolUse hook failed with an unexpected error. The tool call " +
+  "was not executed; other configured hooks may not have completed.";
+const FAILED_HOOK: ToolDecision = {
+  kind: "deny",
+  message: FAILED_HOOK_MESSAGE,
+  meta: null,
+  cancelled: true,
+};
+
+/**
  * The PreToolUse hooks of a tool use, run together as the real CLI (2.1.332) runs them, each
  * with the use's input, their outputs read in the order they finished: the input the last
  * `updatedInput` leaves; a denial if any denies (the reason of the last to finish), else `ask`
@@ -233,6 +247,12 @@ async function preToolUseHooks(
     if (!(error instanceof StreamClosed)) throw error;
     return { input, denial: CANCELLED_BY_CLOSED_STDIN };
   }
+  // an output about another event fails the hooks (2.1.328): the tool use is not run
+  const misplaced = outputs.some((output) =>
+    isObject(output.hookSpecificOutput) &&
+    output.hookSpecificOutput.hookEventName !== "PreToolUse"
+  );
+  if (misplaced) return { input, denial: FAILED_HOOK };
   let decided: "allow" | "ask" | undefined;
   let denial: ToolDecision | undefined;
   for (const output of outputs) {

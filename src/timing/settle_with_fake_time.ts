@@ -4,7 +4,7 @@
  * @module
  */
 
-import { realNow, yieldToEventLoop } from "./real_time.ts";
+import { realNow, realTimeout, yieldToEventLoop } from "./real_time.ts";
 import { useFakeTimerIds } from "./_fake_timer_ids.ts";
 
 /**
@@ -82,6 +82,13 @@ export async function settleWithFakeTime<T>(
       `Cannot drive fake time: realTimeoutMs must be a positive number, got ${realTimeoutMs}`,
     );
   }
+  if (!isThenable(promise)) {
+    throw new TypeError(
+      `Cannot drive fake time: the first argument must be a promise (what to wait for), got ${
+        describeArgument(promise)
+      }${typeof promise === "function" ? " (call it: settleWithFakeTime(run(), clock))" : ""}`,
+    );
+  }
   const next = stepOf(fake);
   if (next === undefined) {
     throw new TypeError(
@@ -90,6 +97,7 @@ export async function settleWithFakeTime<T>(
         "jest after useFakeTimers())",
     );
   }
+  const pending = pendingOf(fake);
   let settled = false;
   promise.then(() => (settled = true), () => (settled = true));
   const started = realNow();
@@ -104,7 +112,9 @@ export async function settleWithFakeTime<T>(
 
   async function drive(): Promise<void> {
     while (!settled) {
-      if (steps >= maxSteps) {
+      // no timer to run (when the clock can say): nothing fake time can do but wait
+      const idle = pending?.() === 0;
+      if (!idle && steps >= maxSteps) {
         throw new RangeError(
           `The promise did not settle after ${maxSteps} fake timers (maxSteps): something keeps ` +
             "re-arming a timer",
@@ -113,8 +123,15 @@ export async function settleWithFakeTime<T>(
       if (realNow() - started > realTimeoutMs) {
         throw new RangeError(
           `The promise did not settle within ${realTimeoutMs} ms of real time while fake time ` +
-            `was driven (${steps} timers run): it waits on something no timer drives`,
+            `was driven (${steps} timers run${
+              idle ? "; no fake timer is pending" : ""
+            }): it waits on something no timer drives`,
         );
+      }
+      if (idle) {
+        // a real millisecond: I/O may still settle it, and a loop of turns would spin the CPU
+        await new Promise<void>((resolve) => realTimeout(resolve, 1));
+        continue;
       }
       steps++;
       await next!();
@@ -122,6 +139,33 @@ export async function settleWithFakeTime<T>(
       if (!settled) await yieldToEventLoop();
     }
   }
+}
+
+/** How many timers `fake` holds, when it can say (sinon's, vitest's and jest's can). */
+function pendingOf(fake: SteppableFakeTime): (() => number) | undefined {
+  const given = fake as Partial<Record<string, unknown>>;
+  for (const name of ["countTimers", "getTimerCount"]) {
+    const count = given[name];
+    if (typeof count === "function") {
+      return () => {
+        const n = (count as () => unknown).call(fake);
+        return typeof n === "number" ? n : -1;
+      };
+    }
+  }
+  return undefined;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null &&
+    typeof (value as { then?: unknown }).then === "function";
+}
+
+function describeArgument(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === "function") return "a function";
+  if (typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
+  return `${typeof value} ${String(value)}`;
 }
 
 /** How `fake` runs its next timer, bound to it; `undefined` when it cannot. */

@@ -88,3 +88,42 @@ Deno.test("settleWithFakeTime drives vitest's vi and jest's jest (advanceTimersT
     fake.uninstall();
   }
 });
+
+Deno.test("settleWithFakeTime: with no fake timer pending it says so, not that one keeps re-arming", async () => {
+  const fake = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    // before: 5 empty steps, then "something keeps re-arming a timer" (there was none)
+    await assert.rejects(
+      () => settleWithFakeTime(new Promise(() => {}), fake, { maxSteps: 5, realTimeoutMs: 30 }),
+      (error: Error) =>
+        error instanceof RangeError &&
+        /within 30 ms of real time .*0 timers run; no fake timer is pending/.test(error.message),
+    );
+    // one that a real timer settles while no fake one is pending still settles
+    const late = new Promise<string>((resolve) => queueMicrotask(() => resolve("late")));
+    assert.equal(await settleWithFakeTime(late, fake, { maxSteps: 1 }), "late");
+  } finally {
+    fake.uninstall();
+  }
+});
+
+Deno.test("settleWithFakeTime: what is not a promise is refused, naming it", async () => {
+  const clock = { nextAsync: () => Promise.resolve() };
+  for (const [value, shown] of [[42, "number 42"], [undefined, "undefined"], [null, "null"]]) {
+    await assert.rejects(
+      () => settleWithFakeTime(value as never, clock),
+      new TypeError(
+        `Cannot drive fake time: the first argument must be a promise (what to wait for), got ${shown}`,
+      ),
+    );
+  }
+  // a function passed instead of its promise (before: "promise.then is not a function")
+  await assert.rejects(
+    () => settleWithFakeTime((() => Promise.resolve(1)) as never, clock),
+    /got a function \(call it: settleWithFakeTime\(run\(\), clock\)\)/,
+  );
+  assert.equal(
+    await settleWithFakeTime({ then: (r: (v: number) => void) => r(3) } as never, clock),
+    3,
+  );
+});
