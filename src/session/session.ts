@@ -167,12 +167,7 @@ export class Session {
     this.exited = engine.exited;
     engine.runTurn = runTurn;
     // once, whichever way the session ends (stdin closed, SIGTERM, an exit)
-    let ended = false;
-    engine.beforeExit = (e) => {
-      if (ended) return undefined;
-      ended = true;
-      return sessionEndHooks(e);
-    };
+    engine.beforeExit = onlyOnce(sessionEndHooks);
     engine.exited.then((status) => {
       this.#remains = remainsOf(engine, status);
       this.#engine = undefined;
@@ -430,6 +425,18 @@ function remainsOf(engine: Engine, exit: ExitStatus): Remains {
     clientRequests: engine.control.clientRequests,
     hookContext: engine.hookContext,
     lastCall: engine.ledger.lastCall,
+  };
+}
+
+/** `run` the first time it is called; nothing after. */
+function onlyOnce(
+  run: (engine: Engine) => Promise<void> | undefined,
+): (engine: Engine) => Promise<void> | undefined {
+  let ran = false;
+  return (engine) => {
+    if (ran) return undefined;
+    ran = true;
+    return run(engine);
   };
 }
 

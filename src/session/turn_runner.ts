@@ -40,7 +40,6 @@ import { SENT } from "./outbox.ts";
 import { initFrame } from "./init_frame.ts";
 import { atMaxTurns, overBudget, runMessage, sendMaxBudget, sendMaxTurns } from "./message_step.ts";
 import { describeTurn, sendFailure, sendResult } from "./turn_result.ts";
-import { startupErrorResult } from "../builders/_startup_result.ts";
 import {
   Interrupted,
   SessionEnded,
