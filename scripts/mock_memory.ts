@@ -6,7 +6,8 @@
 // (a) Queries: N one-turn `query()` calls of the real Agent SDK against one process-wide
 //     `mockClaude()` (as a vitest or jest setup file keeps it), the mock still held; the
 //     floor makes a `MockTransport` per query and keeps nothing. Per query. Then the same mock
-//     with `claude.clear()` after each query (as an `afterEach` would) against the floor.
+//     with `claude.clear()` and `claude.sessions.clear()` after each query (as an `afterEach`
+//     would) against the floor.
 // (b) Turns: one `Session` of N turns (its stdin and stdout without streams), held open, with
 //     a `SessionStore` (the SDK's default: sessions persist) against the floor, the same
 //     session with `--no-session-persistence` (the SDK's `persistSession: false`). Per turn.
@@ -91,7 +92,10 @@ async function child(variant: Variant, n: number): Promise<number> {
     const one = async () => {
       if (claude) {
         for await (const _ of query({ prompt: "hi" }));
-        if (variant === "queries-cleared") claude.clear();
+        if (variant === "queries-cleared") {
+          claude.clear();
+          claude.sessions.clear();
+        }
       } else {
         const mock = new MockTransport(scenario);
         for await (const _ of sdk.query({ prompt: "hi", options: mock.options() }));
