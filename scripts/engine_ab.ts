@@ -9,6 +9,7 @@
 //   git archive <rev> | tar -x -C /tmp/engine-a
 //   deno run -A scripts/engine_ab.ts /tmp/engine-a [--rounds N]   (default 30)
 import process from "node:process";
+import { PROMPT, SDK } from "./_sdk_turn.ts";
 
 const base = Deno.args[0];
 if (!base || base.startsWith("--")) {
@@ -17,18 +18,6 @@ if (!base || base.startsWith("--")) {
 }
 const ROUNDS = Number(Deno.args[Deno.args.indexOf("--rounds") + 1]) || 30;
 const TURNS = 2_000;
-const PROMPT = new TextEncoder().encode(
-  JSON.stringify({
-    type: "user",
-    message: { role: "user", content: "hello" },
-    parent_tool_use_id: null,
-    session_id: "",
-  }) + "\n",
-);
-const SDK = {
-  args: ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"],
-  env: { CLAUDE_AGENT_SDK_VERSION: "0.3.328", CLAUDE_CODE_ENTRYPOINT: "sdk-ts" },
-};
 
 type Tree = () => Promise<void>;
 

@@ -5,7 +5,9 @@
 //
 // (a) Queries: N one-turn `query()` calls of the real Agent SDK against one process-wide
 //     `mockClaude()` (as a vitest or jest setup file keeps it), the mock still held; the
-//     floor makes a `MockTransport` per query and keeps nothing. Per query.
+//     floor makes a `MockTransport` per query and keeps nothing. Per query. Then the same mock
+//     with `claude.clear()` and `claude.sessions.clear()` after each query (as an `afterEach`
+//     would) against the floor.
 // (b) Turns: one `Session` of N turns (its stdin and stdout without streams), held open, with
 //     a `SessionStore` (the SDK's default: sessions persist) against the floor, the same
 //     session with `--no-session-persistence` (the SDK's `persistSession: false`). Per turn.
@@ -19,7 +21,7 @@ const DECODER = new TextDecoder();
 const REPLY = "A reply of a few sentences, as a model gives. ".repeat(6);
 const scenario = new ScenarioBuilder().on("hi").repeat().respond(REPLY).build();
 
-type Variant = "queries-mock" | "queries-floor" | "turns-store" | "turns-floor";
+type Variant = "queries-mock" | "queries-cleared" | "queries-floor" | "turns-store" | "turns-floor";
 
 if (Deno.args[0] === "--child") {
   const variant = Deno.args[1] as Variant;
@@ -56,6 +58,7 @@ function median(xs: number[]): number {
 
 const pairs: [string, Variant, Variant, number, string][] = [
   ["queries", "queries-mock", "queries-floor", queries, "query"],
+  ["queries", "queries-cleared", "queries-floor", queries, "query"],
   ["turns", "turns-store", "turns-floor", turns, "turn"],
 ];
 for (const [what, a, b, n, unit] of pairs) {
@@ -85,10 +88,14 @@ async function child(variant: Variant, n: number): Promise<number> {
   };
   if (variant.startsWith("queries")) {
     const { query } = wrapClaudeSdk(sdk);
-    const claude = variant === "queries-mock" ? mockClaude(scenario, { global: true }) : undefined;
+    const claude = variant === "queries-floor" ? undefined : mockClaude(scenario, { global: true });
     const one = async () => {
       if (claude) {
         for await (const _ of query({ prompt: "hi" }));
+        if (variant === "queries-cleared") {
+          claude.clear();
+          claude.sessions.clear();
+        }
       } else {
         const mock = new MockTransport(scenario);
         for await (const _ of sdk.query({ prompt: "hi", options: mock.options() }));

@@ -16,6 +16,7 @@ import { Session } from "../session.ts";
 import { directStdio, MockProcess } from "../src/adapters/mock_process.ts";
 import type { Json } from "./_fake_process.ts";
 import { type Capture, capture, floorSpawn, longSession, type Spawn } from "./_same_bytes.ts";
+import { PROMPT, SDK } from "./_sdk_turn.ts";
 
 const ROUNDS = Number(Deno.args[Deno.args.indexOf("--rounds") + 1]) || 9;
 const TURNS = 1_000;
@@ -62,19 +63,6 @@ function adapterSpawn(c: Capture): Spawn {
     }) as never;
   };
 }
-
-const PROMPT = encoder.encode(
-  JSON.stringify({
-    type: "user",
-    message: { role: "user", content: "hello" },
-    parent_tool_use_id: null,
-    session_id: "",
-  }) + "\n",
-);
-const SDK = {
-  args: ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"],
-  env: { CLAUDE_AGENT_SDK_VERSION: "0.3.328", CLAUDE_CODE_ENTRYPOINT: "sdk-ts" },
-};
 
 async function engineBulk(): Promise<void> {
   const session = new Session(scenario, { ...SDK, output: () => {} });

@@ -8,6 +8,50 @@
 
 import type { CliVersion } from "./cli_versions.ts";
 
+/**
+ * The hook events in the SDK's order (its `HOOK_EVENTS`), which is also the order the CLI
+ * lists them in when `--settings` names one it does not know (its message stops at 500
+ * characters, after `CwdChanged`: the order of the rest there was not seen). Internal.
+ */
+export const SDK_HOOK_EVENTS: readonly string[] = Object.freeze(
+  [
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "DirectoryAdded",
+    "MessageDisplay",
+    "PreSkillShellCommand",
+  ],
+);
+
 /** One event of the catalogue. */
 export interface HookEventInfo {
   /** The event name. */

@@ -148,25 +148,13 @@ export async function lastModelUsage(
   dir: string,
   sessionId: string,
 ): Promise<Record<string, ModelUsageEntry> | undefined> {
-  let text: string;
-  try {
-    text = await readText(`${dir}/${sessionId}.jsonl`);
-  } catch {
-    return undefined;
-  }
-  const lines = text.split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (!lines[i].includes('"type":"result"')) continue;
-    try {
-      const frame = JSON.parse(lines[i]);
-      if (frame.type === "result" && frame.modelUsage && typeof frame.modelUsage === "object") {
-        return frame.modelUsage;
-      }
-    } catch {
-      // a torn line: look further up
-    }
-  }
-  return undefined;
+  return await lastInTranscript(dir, sessionId, (line) => {
+    if (!line.includes('"type":"result"')) return undefined;
+    const frame = JSON.parse(line);
+    return frame.type === "result" && frame.modelUsage && typeof frame.modelUsage === "object"
+      ? frame.modelUsage
+      : undefined;
+  });
 }
 
 /**
@@ -175,6 +163,26 @@ export async function lastModelUsage(
  * (input, cache and output tokens; `keepRecords` writes it). `undefined` without one.
  */
 export async function lastContext(dir: string, sessionId: string): Promise<number | undefined> {
+  return await lastInTranscript(dir, sessionId, (line) => {
+    if (!line.startsWith('{"type":"assistant"')) return undefined;
+    const frame = JSON.parse(line);
+    if (frame.parent_tool_use_id != null) return undefined;
+    const u = frame.message?.usage ?? {};
+    const n = (k: string) => (typeof u[k] === "number" ? u[k] : 0);
+    return n("input_tokens") + n("cache_read_input_tokens") +
+      n("cache_creation_input_tokens") + n("output_tokens");
+  });
+}
+
+/**
+ * What `pick` finds in a session's transcript, from its last line up (`undefined` when there is
+ * no transcript or no line gives anything; a torn line is passed over).
+ */
+async function lastInTranscript<T>(
+  dir: string,
+  sessionId: string,
+  pick: (line: string) => T | undefined,
+): Promise<T | undefined> {
   let text: string;
   try {
     text = await readText(`${dir}/${sessionId}.jsonl`);
@@ -183,14 +191,9 @@ export async function lastContext(dir: string, sessionId: string): Promise<numbe
   }
   const lines = text.split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (!lines[i].startsWith('{"type":"assistant"')) continue;
     try {
-      const frame = JSON.parse(lines[i]);
-      if (frame.parent_tool_use_id != null) continue;
-      const u = frame.message?.usage ?? {};
-      const n = (k: string) => (typeof u[k] === "number" ? u[k] : 0);
-      return n("input_tokens") + n("cache_read_input_tokens") +
-        n("cache_creation_input_tokens") + n("output_tokens");
+      const found = pick(lines[i]);
+      if (found !== undefined) return found;
     } catch {
       // a torn line: look further up
     }

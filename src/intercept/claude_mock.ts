@@ -111,6 +111,14 @@ export interface ClaudeMock extends AsyncDisposable {
   assertAllExchangesUsed(): void;
   /** Asserts that each query ran the scenario to its end (and that a query ran). */
   assertScenarioFinished(): void;
+  /**
+   * Forgets the queries that have ended, as jest's `mockClear()`: they leave `transports`,
+   * `spawns`, `writes()`, the answers and the assertions; queries still running stay. The
+   * next query counts on as without it (its invocation, seed and ids), and `sessions` keeps
+   * the transcripts (`sessions.clear()` forgets them). A mock that lives across a whole test
+   * run (a setup file's) keeps a few KiB per query until it is cleared.
+   */
+  clear(): void;
   /** Writes a frame now, into the last query's session. */
   inject(frame: Frame): void;
   /** Fails the last query's running turn with an error result carrying `message`. */
@@ -214,6 +222,10 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   #active = true;
   #spawns: SpawnOptionsLike[] = [];
   #transports: MockTransport[] = [];
+  /** The queries started so far (`clear()` does not set it back). */
+  #started = 0;
+  /** Each transport's invocation, and the spawn record of its query. */
+  #runs = new WeakMap<MockTransport, { invocation: number; spawned: SpawnOptionsLike }>();
   #store: SessionStore;
 
   constructor(
@@ -283,8 +295,9 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
   get last(): MockTransport {
     const last = this.#transports.at(-1);
     if (!last) {
+      const since = this.#started > 0 && !this.#spawnSource ? " since clear()" : " yet";
       throw new TypeError(
-        `${this.label} has no query yet: the code under test has not called query()${
+        `${this.label} has no query${since}: the code under test has not called query()${
           this.#spawnSource ? " (and a spawn source keeps no transports)" : ""
         }`,
       );
@@ -309,7 +322,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     };
     this.#spawns.push(spawned);
     if (this.#spawnSource) return this.#spawnSource(options);
-    const n = this.#transports.length + 1;
+    const n = ++this.#started;
     const scenario = this.#scenario!;
     const seed = this.#options.seed ?? scenario.seed ?? getDefaults().seed;
     // the run on the store (n with a store of its own): a shared store's runs draw other ids
@@ -321,6 +334,7 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
       ...(run > 1 ? { seed: BigInt(seed) + BigInt(run - 1) } : {}),
     });
     this.#transports.push(transport);
+    this.#runs.set(transport, { invocation: this.#options.invocation ?? n, spawned });
     // once the query's process has exited, the record keeps the signal's state, not the SDK's
     // signal: its listeners hold on to the whole query
     void transport.exited.then(() => (spawned.signal = settledSignal(spawned.signal)));
@@ -394,6 +408,13 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     await Promise.all(this.#transports.map((t) => t.session.closed ? t.exited : t.close()));
   }
 
+  clear(): void {
+    this.#transports = this.#transports.filter((t) => !t.session.closed);
+    // a spawn source keeps no transports: its records all go
+    const running = new Set(this.#transports.map((t) => this.#runs.get(t)!.spawned));
+    this.#spawns = this.#spawns.filter((s) => running.has(s));
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
@@ -433,9 +454,9 @@ class ActiveClaudeMock implements ClaudeMock, ActiveMock {
     );
     // queries before a use() ran another scenario: each is checked against its own
     const groups = new Map<Scenario, { session: object; invocation: number }[]>();
-    this.#transports.forEach((t, i) => {
+    this.#transports.forEach((t) => {
       const runs = groups.get(t.scenario) ?? [];
-      runs.push({ session: sessionOf(t), invocation: this.#options.invocation ?? i + 1 });
+      runs.push({ session: sessionOf(t), invocation: this.#runs.get(t)!.invocation });
       groups.set(t.scenario, runs);
     });
     if (groups.size <= 1) {

@@ -64,6 +64,40 @@ Deno.test("mockClaude: each query is a new session, the n-th invocation n with o
   claude.assertAllExchangesUsed();
 });
 
+Deno.test("mockClaude: clear() forgets the queries that ended; the next counts on as without it", async () => {
+  const scenario = new ScenarioBuilder({ name: "cleared" })
+    .on("go", { invocation: 1 }).respond("first run")
+    .on("go", { invocation: 2 }).respond("second run")
+    .on("go", { invocation: 3 }).respond("third run")
+    .build();
+  const lastResult = (ms: SDKMessage[]) => {
+    const m = ms.at(-1);
+    return m?.type === "result" ? { ...m, duration_ms: 0, duration_api_ms: 0 } : m;
+  };
+  // without clear(): the third query's result
+  const kept = mockClaude(scenario);
+  await collect("go");
+  await collect("go");
+  const third = lastResult(await collect("go"));
+  await kept.close();
+  await using claude = mockClaude(scenario);
+  await collect("go");
+  await collect("go");
+  assert.equal(claude.transports.length, 2);
+  claude.clear();
+  assert.deepEqual([claude.transports.length, claude.spawns.length, claude.writes().length], [
+    0,
+    0,
+    0,
+  ]);
+  assert.throws(() => claude.last, /has no query since clear\(\)/);
+  assert.throws(() => claude.assertAllExchangesUsed(), AssertionError);
+  // the third query is invocation 3, with the ids and seed it has without the clear
+  assert.deepEqual(lastResult(await collect("go")), third);
+  assert.deepEqual([claude.transports.length, claude.spawns.length], [1, 1]);
+  claude.assertWrote(/"go"/);
+});
+
 Deno.test("mockClaude: an exchange no query used is named across queries", async () => {
   const scenario = new ScenarioBuilder({ name: "two" })
     .on("build").respond("Built.")

@@ -15,6 +15,7 @@
  */
 
 import type { CliVersionFacts } from "../builders/cli_versions.ts";
+import { SDK_HOOK_EVENTS } from "../builders/hook_events.ts";
 
 /** What the check of a `--settings` value found. */
 export interface FlagSettingsCheck {
@@ -28,46 +29,6 @@ export interface FlagSettingsCheck {
 
 /** Where the lines say the settings came from. */
 const SOURCE = "--settings (inline JSON)";
-
-/** The hook events in the order the CLI lists them when it names an unknown one. */
-const LISTED_EVENTS = [
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "PostToolBatch",
-  "Notification",
-  "UserPromptSubmit",
-  "UserPromptExpansion",
-  "SessionStart",
-  "SessionEnd",
-  "Stop",
-  "StopFailure",
-  "SubagentStart",
-  "SubagentStop",
-  "PreCompact",
-  "PostCompact",
-  "PreModelSwitch",
-  "PostModelSwitch",
-  "PermissionRequest",
-  "PermissionDenied",
-  "Setup",
-  "TeammateIdle",
-  "TaskCreated",
-  "TaskCompleted",
-  "Elicitation",
-  "ElicitationResult",
-  "ConfigChange",
-  "WorktreeCreate",
-  "WorktreeRemove",
-  "InstructionsLoaded",
-  "CwdChanged",
-  // the CLI cuts its message at 500 characters, before the rest is shown: their order past
-  // here was not seen
-  "FileChanged",
-  "DirectoryAdded",
-  "MessageDisplay",
-  "PreSkillShellCommand",
-];
 
 /** Hook events whose unusable entry keeps the whole source from loading. */
 const GUARDING_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest"]);
@@ -148,9 +109,9 @@ export function checkFlagSettings(text: string | undefined): FlagSettingsCheck {
   } else if (isObject(settings.hooks)) {
     const hooks = settings.hooks;
     for (const [event, matchers] of Object.entries(hooks)) {
-      if (!LISTED_EVENTS.includes(event)) {
+      if (!SDK_HOOK_EVENTS.includes(event)) {
         const message = `Unknown hook event "${event}" was ignored. Valid events: ${
-          LISTED_EVENTS.join(", ")
+          SDK_HOOK_EVENTS.join(", ")
         }`;
         skipped.push(line(`hooks.${event}`, message.slice(0, 500)));
         delete hooks[event];

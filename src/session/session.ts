@@ -159,7 +159,8 @@ export class Session {
     });
     goOn(engine, { options, start, cwd, store: refused ? undefined : store });
     this.#engine = engine;
-    LAST_CALLS.set(this, () => (this.#engine?.ledger ?? this.#remains)?.lastCall);
+    // the ledger, not a closure: one made here would share this scope, which holds the engine
+    LAST_CALLS.set(this, engine.ledger);
     this.scenario = scenario;
     this.flags = flags;
     this.clock = engine.clock;
@@ -170,6 +171,7 @@ export class Session {
     engine.beforeExit = onlyOnce(sessionEndHooks);
     engine.exited.then((status) => {
       this.#remains = remainsOf(engine, status);
+      LAST_CALLS.set(this, { lastCall: engine.ledger.lastCall });
       this.#engine = undefined;
       // the end-of-test checks read its progress: that, not the engine, stays with the session
       registerEngine(this, { picker: engine.picker, crashes: engine.crashes });
@@ -406,7 +408,6 @@ interface Remains {
   sentRequests: ReadonlyMap<string, Record<string, unknown>>;
   clientRequests: readonly ClientRequest[];
   hookContext: readonly string[];
-  lastCall: ApiCallUsage | undefined;
 }
 
 /**
@@ -424,7 +425,6 @@ function remainsOf(engine: Engine, exit: ExitStatus): Remains {
     sentRequests: engine.outbox.sentRequests,
     clientRequests: engine.control.clientRequests,
     hookContext: engine.hookContext,
-    lastCall: engine.ledger.lastCall,
   };
 }
 
@@ -554,13 +554,13 @@ function keep<T>(value: T): () => T {
   return () => value;
 }
 
-/** Each session's last API call's usage, read from its engine, or from what it left behind. */
-const LAST_CALLS = new WeakMap<Session, () => ApiCallUsage | undefined>();
+/** Each session's last API call's usage: its engine's ledger, then what the ledger said at exit. */
+const LAST_CALLS = new WeakMap<Session, { readonly lastCall?: ApiCallUsage }>();
 
 /**
  * The usage of a session's last API call (its final output tokens), or `undefined` before
  * one: what the fake binary keeps in its transcript. Internal.
  */
 export function lastCallOf(session: Session): ApiCallUsage | undefined {
-  return LAST_CALLS.get(session)?.();
+  return LAST_CALLS.get(session)?.lastCall;
 }

@@ -227,7 +227,18 @@ let ended: SessionEnded | undefined;
  * re-parse the whole bundle for the error's location (about 6 ms of the binary's start-up).
  */
 export function sessionEnded(): SessionEnded {
-  return ended ??= new SessionEnded();
+  if (ended) return ended;
+  // made with no stack: the sentinel carries no detail, and the frames an error captures
+  // would keep the first session's objects (its engine) alive for as long as the process runs
+  const errors = Error as { stackTraceLimit?: number };
+  const limit = errors.stackTraceLimit;
+  errors.stackTraceLimit = 0;
+  try {
+    ended = new SessionEnded();
+  } finally {
+    errors.stackTraceLimit = limit;
+  }
+  return ended;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 
 import type { PermissionSuggestion } from "../builders/control.ts";
+import { SDK_HOOK_EVENTS } from "../builders/hook_events.ts";
 
 /** The hook events (the SDK's `HookEvent`). */
 export type HookEventName =
@@ -46,44 +47,8 @@ export type HookEventName =
   | "PreSkillShellCommand";
 
 /** Every {@linkcode HookEventName}, in the SDK's order (its `HOOK_EVENTS`). */
-export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(
-  [
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Notification",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionRequest",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-    "PreSkillShellCommand",
-  ] as const,
-);
+export const HOOK_EVENT_NAMES: readonly HookEventName[] =
+  SDK_HOOK_EVENTS as readonly HookEventName[];
 
 /** The events whose hook output can carry `additionalContext` for the model. */
 export type HookContextEvent =
