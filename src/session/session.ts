@@ -116,13 +116,7 @@ export class Session {
 
   /** Starts the process. */
   constructor(scenario: Scenario, options: SessionOptions = {}) {
-    if (typeof options !== "object" || options === null || Array.isArray(options)) {
-      throw new TypeError(
-        `Cannot start a session: the options must be an object, got ${
-          options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
-        }`,
-      );
-    }
+    checkOptions(options);
     checkScenarioOnce(scenario);
     const flags = parseCliFlags(options.args ?? []);
     const store = options.sessionStore;
@@ -426,6 +420,17 @@ function remainsOf(engine: Engine, exit: ExitStatus): Remains {
     clientRequests: engine.control.clientRequests,
     hookContext: engine.hookContext,
   };
+}
+
+/** Refuses options that are not an object. */
+function checkOptions(options: unknown): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(
+      `Cannot start a session: the options must be an object, got ${
+        options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
+      }`,
+    );
+  }
 }
 
 /** `run` the first time it is called; nothing after. */
